@@ -1,0 +1,147 @@
+// MachineSpec: the one description of a node that every layer above reads.
+// Units: time in nanoseconds, sizes in bytes, bandwidths in bytes per nanosecond (= GB/s).
+//
+// The interconnect is a graph of *vertices*: every package is a vertex named `pkg<id>`, and a
+// machine may add hubs (a north-bridge chipset, a board-to-board switch). NUMA nodes (memory
+// controllers) and I/O buses hang off a vertex. A core reaches memory on NUMA node n by the route
+// from its package vertex to n's vertex; each direction of each link on that route is a resource.
+
+export type VertexId = string;
+
+export interface PackageSpec {
+  id: number;
+  /** Model name, e.g. "Intel Xeon E7340 (Tigerton)". */
+  model: string;
+}
+
+export interface HubSpec {
+  /** Vertex name, e.g. "northbridge". Must not start with "pkg". */
+  id: VertexId;
+  description: string;
+}
+
+export interface NumaNodeSpec {
+  id: number;
+  /** Vertex the memory controller hangs off: a package (`pkg0`) or a hub. */
+  attach: VertexId;
+  memoryBytes: number;
+  /** Sustained bandwidth of the memory controller, reads and writes together (bytes/ns). */
+  bandwidth: number;
+  /** Idle load latency of a miss served by this controller from a local core (ns). */
+  latencyNs: number;
+  /** Kind of memory: ordinary DRAM, or high-bandwidth memory exposed as its own node. */
+  kind: 'dram' | 'hbm';
+}
+
+export interface CoreSpec {
+  /** OS index of the core (first hardware thread). */
+  id: number;
+  package: number;
+  /** NUMA node whose memory is local to this core. */
+  numa: number;
+  frequencyGHz: number;
+  /** Hardware threads per core (SMT). Ranks are placed on cores, not threads. */
+  threads: number;
+}
+
+export interface CacheSpec {
+  id: string;
+  level: number;
+  sizeBytes: number;
+  /** OS indices of the cores sharing this cache. */
+  cores: number[];
+  /** Bandwidth of this cache, shared by every core that uses it (bytes/ns). */
+  bandwidth: number;
+  /** Load-to-use latency of a hit (ns); also the cost of moving a cache line between its sharers. */
+  latencyNs: number;
+  /**
+   * A memory-side cache (KNL MCDRAM in cache mode) caches one memory for every core instead of
+   * sitting beside particular cores; `cores` then lists every core of the machine.
+   */
+  memorySide?: boolean;
+}
+
+export interface LinkSpec {
+  /** Name used in traces, e.g. "HT pkg0-pkg1". */
+  name: string;
+  a: VertexId;
+  b: VertexId;
+  /** Bandwidth of each direction (bytes/ns). */
+  bandwidth: number;
+  /** One-way latency added to every transfer that crosses the link (ns). */
+  latencyNs: number;
+}
+
+export type RoutingSpec =
+  | { kind: 'shortest' }
+  /** Explicit routes: key "from->to", value the full vertex path including both ends. */
+  | { kind: 'table'; routes: Record<string, VertexId[]> };
+
+export interface IoBusSpec {
+  id: string;
+  /** Vertex the bus's host bridge hangs off. */
+  attach: VertexId;
+  /** Bandwidth of each direction of the host link (bytes/ns). */
+  bandwidth: number;
+}
+
+export interface NicSpec {
+  id: string;
+  /** e.g. "InfiniBand ConnectX DDR", "Myri-10G". */
+  model: string;
+  bus: string;
+  /** Wire bandwidth per direction (bytes/ns). */
+  bandwidth: number;
+  /** Largest DMA transfer the NIC issues; small ones suffer more from a remote path. */
+  dmaBytes?: number;
+}
+
+export interface CoreCosts {
+  /** Sustained memcpy bandwidth of one core when source and destination are in its caches (bytes/ns). */
+  copyBandwidth: number;
+  /** Element-wise reduction throughput of one core over input bytes (bytes/ns). */
+  reduceBandwidth: number;
+}
+
+export interface KernelSpec {
+  /** The kernel the preset assumes, e.g. "2.6.32" or "4.15". */
+  version: string;
+  /** Which single-copy mechanisms this node offers. Shared memory is always available. */
+  mechanisms: { cma: boolean; knem: boolean; xpmem: boolean; limic: boolean; ioat: boolean };
+  /** Cost of entering and leaving the kernel (ns). */
+  syscallNs: number;
+  pageBytes: number;
+  /** get_user_pages cost per page: pinning and translation (ns). */
+  pinPerPageNs: number;
+  /**
+   * Lock taken on the target address space while pinning its pages for CMA:
+   * 'exclusive' (readers of one process serialise) or 'shared' (they proceed together).
+   */
+  cmaLockMode: 'exclusive' | 'shared';
+  /** Further mechanism constants (KNEM, XPMEM, I/OAT...), each documented where it is read. */
+  params: Record<string, number>;
+}
+
+export interface MachineSpec {
+  name: string;
+  description: string;
+  /** Where the description came from: a preset, a file path, hwloc import, sysfs. */
+  origin: string;
+  packages: PackageSpec[];
+  hubs: HubSpec[];
+  numaNodes: NumaNodeSpec[];
+  cores: CoreSpec[];
+  caches: CacheSpec[];
+  links: LinkSpec[];
+  routing: RoutingSpec;
+  ioBuses: IoBusSpec[];
+  nics: NicSpec[];
+  costs: CoreCosts;
+  kernel: KernelSpec;
+  /** NUMA distance matrix (hwloc/ACPI SLIT), indexed by NUMA node position; absent if unknown. */
+  distances?: number[][];
+  /** Fields that were not in the source and got a documented default, e.g. "numa[0].bandwidth". */
+  guessed: string[];
+}
+
+export const packageVertex = (pkg: number): VertexId => `pkg${pkg}`;
