@@ -1,0 +1,72 @@
+// Every operation and algorithm is registered by name ("bcast:knem-linear") so scenarios, the CLI
+// and the property tests can enumerate them without knowing any algorithm's module.
+import type { Program } from '../sim/engine/program.ts';
+
+export type ParamValue = number | string | boolean;
+
+export interface ParamInfo {
+  name: string;
+  kind: 'bytes' | 'integer' | 'number' | 'boolean' | 'choice';
+  default: ParamValue;
+  description: string;
+  /** Smallest accepted value for numeric kinds (inclusive). */
+  min?: number;
+  choices?: string[];
+}
+
+export interface OperationInfo {
+  name: string;
+  description: string;
+  /** Whether the operation has a root rank. */
+  rooted: boolean;
+}
+
+/**
+ * What an algorithm's event program receives. `rank` is the rank API of sim/node; it is typed
+ * loosely here so that the registry stays below the node layer in the import graph.
+ */
+export type AlgorithmProgram = (rank: any, args: any) => Program<void>;
+
+export interface AlgorithmInfo {
+  /** Full name, "<operation>:<algorithm>". */
+  name: string;
+  operation: string;
+  /** One line for `intranode algorithms`. */
+  description: string;
+  params: ParamInfo[];
+  program: AlgorithmProgram;
+}
+
+const operations = new Map<string, OperationInfo>();
+const algorithms = new Map<string, AlgorithmInfo>();
+
+export function registerOperation(info: OperationInfo): void {
+  if (operations.has(info.name)) throw new Error(`operation ${info.name} registered twice`);
+  operations.set(info.name, info);
+}
+
+export function registerAlgorithm(info: AlgorithmInfo): void {
+  if (!operations.has(info.operation)) throw new Error(`algorithm ${info.name}: unknown operation ${info.operation}`);
+  if (!info.name.startsWith(`${info.operation}:`)) throw new Error(`algorithm ${info.name} must be named ${info.operation}:<name>`);
+  if (algorithms.has(info.name)) throw new Error(`algorithm ${info.name} registered twice`);
+  algorithms.set(info.name, info);
+}
+
+export function listOperations(): OperationInfo[] {
+  return [...operations.values()].sort((a, b) => a.name.localeCompare(b.name));
+}
+
+export function findOperation(name: string): OperationInfo | undefined {
+  return operations.get(name);
+}
+
+export function listAlgorithms(operation?: string): AlgorithmInfo[] {
+  return [...algorithms.values()]
+    .filter((a) => operation === undefined || a.operation === operation)
+    .sort((a, b) => a.name.localeCompare(b.name));
+}
+
+/** Accepts a full name ("bcast:binomial") or, with `operation`, a short one ("binomial"). */
+export function findAlgorithm(name: string, operation?: string): AlgorithmInfo | undefined {
+  return algorithms.get(name) ?? (operation ? algorithms.get(`${operation}:${name}`) : undefined);
+}

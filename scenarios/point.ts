@@ -1,0 +1,32 @@
+// One point of a sweep: everything needed to simulate one algorithm at one size on one machine.
+import type { MachineSpec } from '../hardware/spec.ts';
+import type { ParamValue } from '../algorithms/registry.ts';
+
+export interface Point {
+  scenario: string;
+  machine: MachineSpec;
+  /** Rank i runs on core cores[i] (OS index). */
+  cores: number[];
+  operation: string;
+  /** Full algorithm name, "<operation>:<algorithm>". */
+  algorithm: string;
+  params: Record<string, ParamValue>;
+  bytes: number;
+  root: number;
+  /** 'off' makes every iteration start with cold caches, as IMB's -off_cache. */
+  cache: 'on' | 'off';
+  iterations: number;
+  warmup: number;
+  seed: string;
+}
+
+export interface PointResult {
+  /** Simulated time of one iteration: mean, min and max over the measured iterations (ns). */
+  meanNs: number;
+  minNs: number;
+  maxNs: number;
+  /** Share of rank-time spent in each kind of step (copy, syscall, pin, lock-wait, ...), summing to 1. */
+  breakdown: Record<string, number>;
+}
+
+export type PointRunner = (point: Point) => PointResult;
