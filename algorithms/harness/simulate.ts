@@ -1,0 +1,90 @@
+// Runs one sweep point: builds the node, gives every rank its buffers, runs the algorithm's event
+// program on all ranks for warm-up and measured iterations, checks the data every rank ends with,
+// and reports time per iteration and where it went.
+import { Simulation } from '../../sim/engine/simulation.ts';
+import { Node } from '../../sim/node/node.ts';
+import { World } from '../../sim/node/world.ts';
+import { SimRank } from '../../sim/kernel/rank.ts';
+import type { Point, PointResult } from '../../scenarios/point.ts';
+import { findAlgorithm } from '../registry.ts';
+import { semanticsOf, type OperationCall } from '../semantics.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
+import type { TraceEvent } from '../../sim/node/trace.ts';
+import '../index.ts';
+
+export interface RunRequest {
+  machine: MachineSpec;
+  cores: number[];
+  algorithm: string;
+  call: OperationCall;
+  cache: 'on' | 'off';
+  iterations: number;
+  warmup: number;
+  seed: string;
+  keepTrace?: boolean;
+}
+
+export interface RunOutcome {
+  /** Span of each measured iteration as the operation reports it (ns). */
+  times: number[];
+  /** Rank-time per kind of step over the measured iterations (ns). */
+  totals: Record<string, number>;
+  events: TraceEvent[];
+  /** Per-rank argument objects after the last iteration, for data checks. */
+  args: unknown[];
+}
+
+/** Runs an algorithm and checks every rank's buffers afterwards; throws on wrong data or deadlock. */
+export function runAlgorithm(req: RunRequest): RunOutcome {
+  const info = findAlgorithm(req.algorithm);
+  if (!info) throw new Error(`unknown algorithm ${req.algorithm}`);
+  const semantics = semanticsOf(info.operation);
+  const sim = new Simulation({ seed: req.seed });
+  const node = new Node(sim, req.machine, { keepTrace: req.keepTrace });
+  const world = new World(node, req.cores);
+  const ranks = req.cores.map((_, id) => new SimRank(world, id, req.call.params));
+  const times: number[] = [];
+  const args = ranks.map((rank) => semantics.setup(rank, req.call));
+  for (let it = 0; it < req.warmup + req.iterations; it++) {
+    // Every iteration starts from fresh inputs in the same buffers (so reductions do not pile up
+    // terms, and a cache-on run finds last iteration's data still cached).
+    if (req.cache === 'off') node.clearCaches();
+    if (it === req.warmup) node.trace.reset();
+    ranks.forEach((rank, i) => semantics.fill(rank, args[i], req.call));
+    const start = sim.now;
+    const procs = ranks.map((rank, i) => sim.spawn(`rank ${rank.id} ${info.name}`, info.program(rank, args[i])));
+    sim.run();
+    for (const p of procs) if (!p.done) throw new Error(`${info.name}: rank process ${p.name} did not finish`);
+    const span = sim.now - start;
+    if (it >= req.warmup) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
+    semantics.verify(args, req.call);
+  }
+  return { times, totals: node.trace.totalsByKind(), events: node.trace.events, args };
+}
+
+export function simulatePoint(point: Point): PointResult {
+  const outcome = runAlgorithm({
+    machine: point.machine,
+    cores: point.cores,
+    algorithm: point.algorithm,
+    call: { bytes: point.bytes, root: point.root, params: point.params },
+    cache: point.cache,
+    iterations: point.iterations,
+    warmup: point.warmup,
+    seed: point.seed,
+  });
+  const mean = outcome.times.reduce((a, b) => a + b, 0) / outcome.times.length;
+  return {
+    meanNs: mean,
+    minNs: Math.min(...outcome.times),
+    maxNs: Math.max(...outcome.times),
+    breakdown: shares(outcome.totals),
+  };
+}
+
+function shares(totals: Record<string, number>): Record<string, number> {
+  const sum = Object.values(totals).reduce((a, b) => a + b, 0);
+  const out: Record<string, number> = {};
+  for (const [kind, ns] of Object.entries(totals)) out[kind] = sum > 0 ? ns / sum : 0;
+  return out;
+}

@@ -1,0 +1,40 @@
+// What an operation means, independent of any algorithm: which buffers each rank holds, what they
+// start with, and what they must hold at the end. The harness and the property tests check every
+// algorithm of an operation against the same expectations.
+import type { Rank } from '../sim/node/rank-api.ts';
+import type { ParamValue } from './registry.ts';
+
+export interface OperationCall {
+  /** Message size in bytes (per rank or per block, as the operation defines it). */
+  bytes: number;
+  root: number;
+  params: Record<string, ParamValue>;
+  /** Per-rank counts for v-variants, when the point gives them. */
+  counts?: number[];
+}
+
+export interface OperationSemantics<Args = unknown> {
+  operation: string;
+  /** Allocates the rank's buffers once per run; the result is what the algorithm program receives. */
+  setup(rank: Rank, call: OperationCall): Args;
+  /** Before every iteration: inputs hold fresh data, outputs nothing (same buffers, so caches
+   *  warm up across iterations when the cache mode is on). */
+  fill(rank: Rank, args: Args, call: OperationCall): void;
+  /** Throws an Error describing the first difference if any rank's buffers are wrong. */
+  verify(args: Args[], call: OperationCall): void;
+  /** Time of one iteration as benchmarks report it, from the iteration's span in ns. */
+  reportTime?(spanNs: number): number;
+}
+
+const semantics = new Map<string, OperationSemantics<any>>();
+
+export function registerSemantics(s: OperationSemantics<any>): void {
+  if (semantics.has(s.operation)) throw new Error(`semantics of ${s.operation} registered twice`);
+  semantics.set(s.operation, s);
+}
+
+export function semanticsOf(operation: string): OperationSemantics<any> {
+  const s = semantics.get(operation);
+  if (!s) throw new Error(`operation ${operation} has no semantics registered`);
+  return s;
+}

@@ -1,0 +1,215 @@
+// Cache residency at the level of buffer ranges, not lines: which bytes of which buffer a cache
+// holds, least recently used out first. A touch streams through its range in address order, so
+// within one range the lower addresses are the older ones: eviction trims a range from its front,
+// and a range bigger than the cache leaves its tail behind. This is exactly a per-byte LRU whose
+// timestamps rise with address inside each touch, kept as a few hundred ranges instead of bytes.
+
+export interface ResidentRange {
+  buf: number;
+  start: number;
+  length: number;
+}
+
+interface Entry {
+  readonly buf: number;
+  start: number;
+  length: number;
+  prev: Entry | null; // older
+  next: Entry | null; // newer
+}
+
+export class CacheState {
+  readonly name: string;
+  readonly capacityBytes: number;
+  private used = 0;
+  // LRU order as a doubly linked list: head is the oldest, tail the most recently used.
+  private head: Entry | null = null;
+  private tail: Entry | null = null;
+  // Per buffer, its resident entries sorted by start and disjoint, for range lookups.
+  private byBuffer = new Map<number, Entry[]>();
+
+  constructor(name: string, capacityBytes: number) {
+    if (!Number.isInteger(capacityBytes) || capacityBytes < 0) {
+      throw new RangeError(`cache ${name}: capacity must be a non-negative integer, got ${capacityBytes}`);
+    }
+    this.name = name;
+    this.capacityBytes = capacityBytes;
+  }
+
+  get usedBytes(): number {
+    return this.used;
+  }
+
+  /** Bytes of [start, start+length) of buffer `buf` resident now. */
+  residentBytes(buf: number, start: number, length: number): number {
+    checkRange(this.name, start, length);
+    const list = this.byBuffer.get(buf);
+    if (list === undefined || length === 0) return 0;
+    const end = start + length;
+    let total = 0;
+    for (let i = firstEndingAfter(list, start); i < list.length && list[i].start < end; i++) {
+      const e = list[i];
+      total += Math.min(e.start + e.length, end) - Math.max(e.start, start);
+    }
+    return total;
+  }
+
+  /**
+   * Marks the range most recently used, inserting what is missing and evicting LRU ranges (or their
+   * fronts) until the total fits. A range larger than the capacity leaves only its last
+   * `capacityBytes` bytes resident.
+   */
+  touch(buf: number, start: number, length: number): void {
+    checkRange(this.name, start, length);
+    if (length > this.capacityBytes) {
+      // The head of the range would be evicted by its own tail before the touch ends.
+      start += length - this.capacityBytes;
+      length = this.capacityBytes;
+    }
+    if (length === 0) return;
+    this.cut(buf, start, length);
+    const last = this.tail;
+    if (last !== null && last.buf === buf && last.start + last.length === start) {
+      // Still ascending in address and time: one streamed range.
+      last.length += length;
+    } else {
+      const e: Entry = { buf, start, length, prev: null, next: null };
+      this.append(e);
+      this.insertSorted(e);
+    }
+    this.used += length;
+    this.evict();
+  }
+
+  /** A buffer freed: none of its bytes stay resident. */
+  invalidate(buf: number): void {
+    const list = this.byBuffer.get(buf);
+    if (list === undefined) return;
+    for (const e of list) {
+      this.unlink(e);
+      this.used -= e.length;
+    }
+    this.byBuffer.delete(buf);
+  }
+
+  /** Another core wrote these bytes: this cache's copy of them is stale (coherence invalidation). */
+  invalidateRange(buf: number, start: number, length: number): void {
+    checkRange(this.name, start, length);
+    this.cut(buf, start, length);
+  }
+
+  /** Everything out, as IMB's -off_cache does between iterations. */
+  clear(): void {
+    this.head = this.tail = null;
+    this.byBuffer.clear();
+    this.used = 0;
+  }
+
+  /** Resident ranges in LRU order, oldest first. */
+  ranges(): ResidentRange[] {
+    const out: ResidentRange[] = [];
+    for (let e = this.head; e !== null; e = e.next) out.push({ buf: e.buf, start: e.start, length: e.length });
+    return out;
+  }
+
+  /** Removes [start, start+length) of `buf` from residency; what is left of a cut range keeps its LRU place. */
+  private cut(buf: number, start: number, length: number): void {
+    const list = this.byBuffer.get(buf);
+    if (list === undefined) return;
+    const end = start + length;
+    let i = firstEndingAfter(list, start);
+    while (i < list.length && list[i].start < end) {
+      const e = list[i];
+      const eEnd = e.start + e.length;
+      const leftLen = Math.max(0, start - e.start);
+      const rightLen = Math.max(0, eEnd - end);
+      this.used -= e.length - leftLen - rightLen;
+      if (leftLen > 0 && rightLen > 0) {
+        // Split in two: both halves keep e's age, the left one older (lower addresses stream first).
+        const right: Entry = { buf, start: end, length: rightLen, prev: e, next: e.next };
+        if (e.next !== null) e.next.prev = right;
+        else this.tail = right;
+        e.next = right;
+        e.length = leftLen;
+        list.splice(i + 1, 0, right);
+        return;
+      } else if (leftLen > 0) {
+        e.length = leftLen;
+        i++;
+      } else if (rightLen > 0) {
+        e.start = end;
+        e.length = rightLen;
+        return;
+      } else {
+        this.unlink(e);
+        list.splice(i, 1);
+      }
+    }
+    if (list.length === 0) this.byBuffer.delete(buf);
+  }
+
+  private evict(): void {
+    while (this.used > this.capacityBytes && this.head !== null) {
+      const e = this.head;
+      const excess = this.used - this.capacityBytes;
+      if (e.length <= excess) {
+        this.unlink(e);
+        this.removeSorted(e);
+        this.used -= e.length;
+      } else {
+        e.start += excess;
+        e.length -= excess;
+        this.used -= excess;
+      }
+    }
+  }
+
+  private append(e: Entry): void {
+    e.prev = this.tail;
+    e.next = null;
+    if (this.tail !== null) this.tail.next = e;
+    else this.head = e;
+    this.tail = e;
+  }
+
+  private unlink(e: Entry): void {
+    if (e.prev !== null) e.prev.next = e.next;
+    else this.head = e.next;
+    if (e.next !== null) e.next.prev = e.prev;
+    else this.tail = e.prev;
+    e.prev = e.next = null;
+  }
+
+  private insertSorted(e: Entry): void {
+    let list = this.byBuffer.get(e.buf);
+    if (list === undefined) {
+      list = [];
+      this.byBuffer.set(e.buf, list);
+    }
+    list.splice(firstEndingAfter(list, e.start), 0, e);
+  }
+
+  private removeSorted(e: Entry): void {
+    const list = this.byBuffer.get(e.buf)!;
+    list.splice(firstEndingAfter(list, e.start), 1);
+    if (list.length === 0) this.byBuffer.delete(e.buf);
+  }
+}
+
+/** Index of the first entry whose end lies beyond `pos` (entries are disjoint and sorted). */
+function firstEndingAfter(list: readonly Entry[], pos: number): number {
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if (list[mid].start + list[mid].length <= pos) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+function checkRange(name: string, start: number, length: number): void {
+  if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || length < 0) {
+    throw new RangeError(`cache ${name}: bad range [${start}, +${length})`);
+  }
+}

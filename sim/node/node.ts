@@ -1,0 +1,255 @@
+// The node at run time: turns "core c copies n bytes from range A to range B" into one fluid flow
+// over every resource the bytes touch, and keeps what caches and buffers hold.
+//
+// A copy is a single flow whose per-resource weights are the share of its bytes that cross that
+// resource: the core's copy engine (every byte), the cache or memory controller the source is read
+// from (split by how much of it is resident where), the links on each route, and the cache or
+// memory the destination is written to. The max-min solver then finds the bottleneck; contention
+// between copies emerges from shared resources rather than from typed-in penalties.
+import type { Simulation } from '../engine/simulation.ts';
+import type { Program } from '../engine/program.ts';
+import { wait } from '../engine/program.ts';
+import { FlowNetwork, type Resource } from '../flow/network.ts';
+import type { CacheSpec, MachineSpec, VertexId } from '../../hardware/spec.ts';
+import { Topology } from './topology.ts';
+import { CacheState } from './cache.ts';
+import { Buffer, type Range } from './buffer.ts';
+import { Trace } from './trace.ts';
+
+export interface NodeOptions {
+  /** Keep every trace event (for the visualiser and Perfetto export), not only per-kind totals. */
+  keepTrace?: boolean;
+}
+
+export interface CopyInfo {
+  rank: number;
+  label: string;
+  /** Trace kind; 'copy' for user-space memcpy, 'kernel-copy' for CMA/KNEM/LiMIC. */
+  kind?: string;
+  /** Relative speed of this copy loop against the core's plain memcpy (kernel copy paths differ). */
+  efficiency?: number;
+}
+
+/** Resources a flow crosses, with the share of its bytes that crosses each. */
+export type Uses = Map<Resource, number>;
+
+export class Node {
+  readonly sim: Simulation;
+  readonly spec: MachineSpec;
+  readonly topo: Topology;
+  readonly net: FlowNetwork;
+  readonly trace: Trace;
+  private readonly coreEngine = new Map<number, Resource>();
+  private readonly cacheBandwidth = new Map<string, Resource>();
+  private readonly memory = new Map<number, Resource>();
+  private readonly linkDirection = new Map<string, Resource>();
+  private readonly cacheState = new Map<string, CacheState>();
+  private readonly lastLevel: CacheSpec[];
+  private nextBufferId = 0;
+
+  constructor(sim: Simulation, spec: MachineSpec, opts: NodeOptions = {}) {
+    this.sim = sim;
+    this.spec = spec;
+    this.topo = new Topology(spec);
+    this.net = new FlowNetwork(sim);
+    this.trace = new Trace(opts.keepTrace ?? false);
+    for (const core of spec.cores) this.coreEngine.set(core.id, this.net.addResource(`core${core.id}`, spec.costs.copyBandwidth));
+    for (const cache of spec.caches) {
+      this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
+      this.cacheState.set(cache.id, new CacheState(cache.id, cache.sizeBytes));
+    }
+    for (const numa of spec.numaNodes) this.memory.set(numa.id, this.net.addResource(`mem${numa.id}`, numa.bandwidth));
+    for (const link of spec.links) {
+      this.linkDirection.set(`${link.name}:${link.a}->${link.b}`, this.net.addResource(`${link.name} ${link.a}->${link.b}`, link.bandwidth));
+      this.linkDirection.set(`${link.name}:${link.b}->${link.a}`, this.net.addResource(`${link.name} ${link.b}->${link.a}`, link.bandwidth));
+    }
+    // The caches another core's data may sit in: the outermost non-memory-side level of each group.
+    this.lastLevel = spec.caches.filter((c) => !c.memorySide && !spec.caches.some(
+      (o) => !o.memorySide && o.level > c.level && o.cores.includes(c.cores[0]),
+    ));
+  }
+
+  allocate(name: string, bytes: number, owner: number, home?: number): Buffer {
+    return new Buffer(this.nextBufferId++, name, bytes, owner, home);
+  }
+
+  coreResource(core: number): Resource {
+    return this.coreEngine.get(core)!;
+  }
+
+  memoryResource(numa: number): Resource {
+    return this.memory.get(numa)!;
+  }
+
+  /** Directed link resources along the route between two vertices. */
+  routeResources(from: VertexId, to: VertexId): Resource[] {
+    return this.topo.route(from, to).map((h) => this.linkDirection.get(`${h.link.name}:${h.from}->${h.to}`)!);
+  }
+
+  /** Forgets everything every cache holds: IMB -off_cache semantics between iterations. */
+  clearCaches(): void {
+    for (const state of this.cacheState.values()) state.clear();
+  }
+
+  cache(id: string): CacheState {
+    return this.cacheState.get(id)!;
+  }
+
+  /** memcpy of src into dst by `core`; content moves as it was when the copy started. */
+  *copy(core: number, src: Range, dst: Range, info: CopyInfo): Program<void> {
+    if (src.bytes !== dst.bytes) throw new RangeError(`copy ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
+    const snapshot = src.buf.content.slice(src.offset, src.bytes);
+    const start = this.sim.now;
+    const uses: Uses = new Map();
+    add(uses, this.coreResource(core), 1 / (info.efficiency ?? 1));
+    const readLatency = this.planRead(core, src, uses, 1);
+    this.planWrite(core, dst, uses, 1);
+    yield* this.flow(src.bytes, uses, readLatency, info.label);
+    dst.buf.content.write(dst.offset, snapshot);
+    this.touch(core, src, false);
+    this.touch(core, dst, true);
+    this.trace.record({ rank: info.rank, kind: info.kind ?? 'copy', label: info.label, start, end: this.sim.now, bytes: src.bytes, resource: bottleneck(uses) });
+  }
+
+  /**
+   * dst = dst op src, element-wise, by `core`. Both inputs are read and dst is written; the core's
+   * reduction throughput (spec.costs.reduceBandwidth) bounds it instead of its copy bandwidth.
+   */
+  *reduce(core: number, op: string, src: Range, dst: Range, info: CopyInfo): Program<void> {
+    if (src.bytes !== dst.bytes) throw new RangeError(`reduce ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
+    const snapshot = src.buf.content.slice(src.offset, src.bytes);
+    const start = this.sim.now;
+    const uses: Uses = new Map();
+    add(uses, this.coreResource(core), this.spec.costs.copyBandwidth / this.spec.costs.reduceBandwidth);
+    const latency = Math.max(this.planRead(core, src, uses, 1), this.planRead(core, dst, uses, 1));
+    this.planWrite(core, dst, uses, 1);
+    yield* this.flow(src.bytes, uses, latency, info.label);
+    dst.buf.content.reduceInto(dst.offset, snapshot, op);
+    this.touch(core, src, false);
+    this.touch(core, dst, true);
+    this.trace.record({ rank: info.rank, kind: info.kind ?? 'reduce', label: info.label, start, end: this.sim.now, bytes: src.bytes, resource: bottleneck(uses) });
+  }
+
+  /** Starts a flow over explicit resources (DMA engines, NICs) and waits for it. */
+  *flow(bytes: number, uses: Uses, latency: number, label: string): Program<void> {
+    const list = [...uses].filter(([, w]) => w > 0).map(([resource, weight]) => ({ resource, weight }));
+    yield* wait(this.net.start({ bytes, uses: list, latency, label }));
+  }
+
+  /**
+   * Adds the resources reading `r` from `core` costs, weighted by the share of bytes each serves,
+   * times `scale`. Returns the latency of the first access.
+   */
+  planRead(core: number, r: Range, uses: Uses, scale: number): number {
+    const n = r.bytes;
+    if (n === 0) return 0;
+    if (r.buf.home === undefined) r.buf.home = this.topo.core(core).numa;
+    const local = this.topo.cachesOf(core);
+    let found = 0;
+    let latency = 0;
+    for (const cache of local) {
+      const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
+      if (resident > found) {
+        add(uses, this.cacheBandwidth.get(cache.id)!, scale * (resident - found) / n);
+        if (found === 0) latency = cache.latencyNs;
+        found = resident;
+      }
+    }
+    if (found < n) {
+      // Another socket's cache may hold what this core's caches lack (a peer just wrote it).
+      const coreVertex = this.topo.coreVertex(core);
+      let bestRemote: CacheSpec | undefined;
+      let bestResident = 0;
+      for (const cache of this.lastLevel) {
+        if (local.includes(cache)) continue;
+        const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
+        if (resident > bestResident) {
+          bestResident = resident;
+          bestRemote = cache;
+        }
+      }
+      const remote = Math.min(bestResident, n - found);
+      if (bestRemote && remote > 0) {
+        const share = scale * remote / n;
+        add(uses, this.cacheBandwidth.get(bestRemote.id)!, share);
+        const from = this.topo.coreVertex(bestRemote.cores[0]);
+        for (const link of this.routeResources(from, coreVertex)) add(uses, link, share);
+        if (found === 0) latency = bestRemote.latencyNs + this.topo.routeLatency(from, coreVertex);
+        found += remote;
+      }
+      const missing = n - found;
+      if (missing > 0) {
+        const share = scale * missing / n;
+        const numa = this.topo.numa(r.buf.home);
+        const memSide = this.topo.memorySideCaches()[0];
+        if (memSide) {
+          // Memory-side cache: hits are served by it, misses by DRAM behind it.
+          const hit = this.cacheState.get(memSide.id)!.residentBytes(r.buf.id, r.offset, n);
+          const hitShare = share * Math.min(hit, missing) / missing;
+          add(uses, this.cacheBandwidth.get(memSide.id)!, hitShare);
+          add(uses, this.memory.get(numa.id)!, share - hitShare);
+        } else {
+          add(uses, this.memory.get(numa.id)!, share);
+        }
+        for (const link of this.routeResources(numa.attach, coreVertex)) add(uses, link, share);
+        if (found === 0) latency = numa.latencyNs + this.topo.routeLatency(numa.attach, coreVertex);
+      }
+    }
+    return latency;
+  }
+
+  /**
+   * Adds the resources writing `r` from `core` costs. Writes allocate in the core's outermost cache;
+   * what cannot stay there (half of it: the source competes for the same space) streams to the
+   * destination's memory across the route.
+   */
+  planWrite(core: number, r: Range, uses: Uses, scale: number): void {
+    const n = r.bytes;
+    if (n === 0) return;
+    if (r.buf.home === undefined) r.buf.home = this.topo.core(core).numa;
+    const local = this.topo.cachesOf(core);
+    const outer = local[local.length - 1];
+    const kept = outer ? Math.min(n, outer.sizeBytes / 2) : 0;
+    if (kept > 0) add(uses, this.cacheBandwidth.get(outer.id)!, scale * kept / n);
+    const spilled = n - kept;
+    if (spilled > 0) {
+      const share = scale * spilled / n;
+      const numa = this.topo.numa(r.buf.home);
+      add(uses, this.memory.get(numa.id)!, share);
+      for (const link of this.routeResources(this.topo.coreVertex(core), numa.attach)) add(uses, link, share);
+    }
+  }
+
+  /** After an access: the range is now most recently used in the core's caches; a write makes
+   *  every other cache's copy stale. */
+  private touch(core: number, r: Range, written: boolean): void {
+    if (r.bytes === 0) return;
+    const local = this.topo.cachesOf(core);
+    for (const cache of local) this.cacheState.get(cache.id)!.touch(r.buf.id, r.offset, r.bytes);
+    for (const memSide of this.topo.memorySideCaches()) this.cacheState.get(memSide.id)!.touch(r.buf.id, r.offset, r.bytes);
+    if (!written) return;
+    for (const cache of this.spec.caches) {
+      if (cache.memorySide || local.includes(cache)) continue;
+      this.cacheState.get(cache.id)!.invalidateRange(r.buf.id, r.offset, r.bytes);
+    }
+  }
+}
+
+export function add(uses: Uses, resource: Resource, weight: number): void {
+  uses.set(resource, (uses.get(resource) ?? 0) + weight);
+}
+
+/** The resource a flow of these weights saturates first on an idle machine. */
+function bottleneck(uses: Uses): string | undefined {
+  let best: Resource | undefined;
+  let bestRate = Infinity;
+  for (const [resource, weight] of uses) {
+    if (weight <= 0) continue;
+    const rate = resource.capacity / weight;
+    if (rate < bestRate) {
+      bestRate = rate;
+      best = resource;
+    }
+  }
+  return best?.name;
+}

@@ -1,0 +1,137 @@
+// Static facts derived once from a MachineSpec: the interconnect graph and its routes, which caches
+// each core uses, and how far apart two cores are. Nothing here changes during a run.
+import { packageVertex, type CacheSpec, type LinkSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
+
+/** One direction of one link, as crossed by a route. */
+export interface Hop {
+  link: LinkSpec;
+  from: VertexId;
+  to: VertexId;
+}
+
+export class Topology {
+  readonly spec: MachineSpec;
+  private readonly coreIndex = new Map<number, number>();
+  private readonly cachesOfCore = new Map<number, CacheSpec[]>();
+  private readonly adjacency = new Map<VertexId, Hop[]>();
+  private readonly routeCache = new Map<string, Hop[]>();
+
+  constructor(spec: MachineSpec) {
+    this.spec = spec;
+    spec.cores.forEach((c, i) => this.coreIndex.set(c.id, i));
+    for (const core of spec.cores) {
+      // Nearest first: a read looks in L1, then L2, then the shared last level.
+      const caches = spec.caches
+        .filter((cache) => !cache.memorySide && cache.cores.includes(core.id))
+        .sort((a, b) => a.level - b.level);
+      this.cachesOfCore.set(core.id, caches);
+    }
+    const vertices = new Set<VertexId>([...spec.packages.map((p) => packageVertex(p.id)), ...spec.hubs.map((h) => h.id)]);
+    for (const v of vertices) this.adjacency.set(v, []);
+    for (const link of spec.links) {
+      this.adjacency.get(link.a)?.push({ link, from: link.a, to: link.b });
+      this.adjacency.get(link.b)?.push({ link, from: link.b, to: link.a });
+    }
+  }
+
+  core(id: number) {
+    const i = this.coreIndex.get(id);
+    if (i === undefined) throw new Error(`machine ${this.spec.name} has no core ${id}`);
+    return this.spec.cores[i];
+  }
+
+  coreVertex(core: number): VertexId {
+    return packageVertex(this.core(core).package);
+  }
+
+  numa(id: number) {
+    const node = this.spec.numaNodes.find((n) => n.id === id);
+    if (!node) throw new Error(`machine ${this.spec.name} has no NUMA node ${id}`);
+    return node;
+  }
+
+  /** Caches a core reads through, nearest first (memory-side caches excluded). */
+  cachesOf(core: number): readonly CacheSpec[] {
+    return this.cachesOfCore.get(core) ?? [];
+  }
+
+  /** Memory-side caches in front of every memory (KNL's MCDRAM in cache mode). */
+  memorySideCaches(): CacheSpec[] {
+    return this.spec.caches.filter((c) => c.memorySide);
+  }
+
+  /** The smallest cache both cores share, if any. */
+  sharedCache(a: number, b: number): CacheSpec | undefined {
+    return this.cachesOf(a).find((c) => c.cores.includes(b));
+  }
+
+  /** Vertex path from `from` to `to` as directed hops: an explicit routing table, else fewest hops,
+   *  ties broken by total latency, then by link order in the spec (deterministic). */
+  route(from: VertexId, to: VertexId): Hop[] {
+    if (from === to) return [];
+    const key = `${from}->${to}`;
+    const cached = this.routeCache.get(key);
+    if (cached) return cached;
+    const hops = this.spec.routing.kind === 'table' && this.spec.routing.routes[key]
+      ? this.hopsAlong(this.spec.routing.routes[key])
+      : this.shortest(from, to);
+    this.routeCache.set(key, hops);
+    return hops;
+  }
+
+  routeLatency(from: VertexId, to: VertexId): number {
+    return this.route(from, to).reduce((sum, h) => sum + h.link.latencyNs, 0);
+  }
+
+  /**
+   * Time for one cache line written by core `a` to be seen by core `b`: the latency of the cache
+   * they share, else a miss to the writer's memory crossing the links between them. This is what a
+   * polling receiver pays per flag or queue cell, and what makes small messages placement-dependent.
+   */
+  lineLatency(a: number, b: number): number {
+    const shared = this.sharedCache(a, b);
+    if (shared) return shared.latencyNs;
+    const numa = this.numa(this.core(a).numa);
+    return numa.latencyNs + this.routeLatency(this.coreVertex(a), this.coreVertex(b));
+  }
+
+  private hopsAlong(path: VertexId[]): Hop[] {
+    const hops: Hop[] = [];
+    for (let i = 0; i + 1 < path.length; i++) {
+      const hop = (this.adjacency.get(path[i]) ?? []).find((h) => h.to === path[i + 1]);
+      if (!hop) throw new Error(`routing table of ${this.spec.name}: no link ${path[i]} -> ${path[i + 1]}`);
+      hops.push(hop);
+    }
+    return hops;
+  }
+
+  private shortest(from: VertexId, to: VertexId): Hop[] {
+    // Dijkstra on (hops, latency): few vertices, so a linear scan for the minimum is enough.
+    const best = new Map<VertexId, { hops: number; latency: number; via?: Hop }>([[from, { hops: 0, latency: 0 }]]);
+    const done = new Set<VertexId>();
+    for (;;) {
+      let current: VertexId | undefined;
+      for (const [v, d] of best) {
+        if (done.has(v)) continue;
+        const c = current === undefined ? undefined : best.get(current)!;
+        if (!c || d.hops < c.hops || (d.hops === c.hops && d.latency < c.latency)) current = v;
+      }
+      if (current === undefined) throw new Error(`machine ${this.spec.name}: no route from ${from} to ${to}`);
+      if (current === to) break;
+      done.add(current);
+      const d = best.get(current)!;
+      for (const hop of this.adjacency.get(current) ?? []) {
+        const next = { hops: d.hops + 1, latency: d.latency + hop.link.latencyNs, via: hop };
+        const old = best.get(hop.to);
+        if (!old || next.hops < old.hops || (next.hops === old.hops && next.latency < old.latency)) best.set(hop.to, next);
+      }
+    }
+    const hops: Hop[] = [];
+    for (let v = to; v !== from; ) {
+      const via = best.get(v)!.via!;
+      hops.unshift(via);
+      v = via.from;
+    }
+    return hops;
+  }
+}

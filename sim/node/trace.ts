@@ -1,0 +1,42 @@
+// Every mechanism step (copy, syscall, pin, lock wait, poll, control message) becomes a trace event,
+// so the breakdown and the visualiser can show where time goes. The per-kind totals are always
+// kept; the full event list only when asked for, since sweeps produce millions of steps.
+
+export interface TraceEvent {
+  rank: number;
+  kind: string;
+  label: string;
+  start: number;
+  end: number;
+  bytes: number;
+  /** The resource that bounded a copy when it finished, or the lock waited on. */
+  resource?: string;
+}
+
+export class Trace {
+  readonly events: TraceEvent[] = [];
+  private readonly totals = new Map<string, number>();
+  private readonly keepEvents: boolean;
+
+  constructor(keepEvents: boolean) {
+    this.keepEvents = keepEvents;
+  }
+
+  record(event: TraceEvent): void {
+    const duration = event.end - event.start;
+    this.totals.set(event.kind, (this.totals.get(event.kind) ?? 0) + duration);
+    if (this.keepEvents) this.events.push(event);
+  }
+
+  /** Rank-time per kind of step, in ns, sorted by kind for stable output. */
+  totalsByKind(): Record<string, number> {
+    const out: Record<string, number> = {};
+    for (const kind of [...this.totals.keys()].sort()) out[kind] = this.totals.get(kind)!;
+    return out;
+  }
+
+  reset(): void {
+    this.events.length = 0;
+    this.totals.clear();
+  }
+}

@@ -1,0 +1,57 @@
+// The communicator: every rank's context, the mailboxes between them, and the transports the ranks
+// share. Mailboxes are keyed by (from, to, channel) so that matching is FIFO per pair, as MPI's
+// non-overtaking rule requires.
+import type { Simulation } from '../engine/simulation.ts';
+import { Channel } from '../engine/primitives.ts';
+import type { Program } from '../engine/program.ts';
+import type { Node } from './node.ts';
+
+export class World {
+  readonly node: Node;
+  readonly sim: Simulation;
+  /** Rank i runs on cores[i]. */
+  readonly cores: readonly number[];
+  private readonly boxes = new Map<string, Channel<unknown>>();
+  /** Per-run state that mechanisms keep between calls (regions, registration caches...). */
+  readonly mechanismState = new Map<string, unknown>();
+
+  constructor(node: Node, cores: readonly number[]) {
+    this.node = node;
+    this.sim = node.sim;
+    this.cores = cores;
+  }
+
+  get size(): number {
+    return this.cores.length;
+  }
+
+  mailbox(from: number, to: number, channel: string): Channel<unknown> {
+    const key = `${from}>${to}#${channel}`;
+    let box = this.boxes.get(key);
+    if (!box) {
+      box = new Channel<unknown>(`message ${channel} from rank ${from} to rank ${to}`);
+      this.boxes.set(key, box);
+    }
+    return box;
+  }
+
+  /** Delivers `value` into the (from, to, channel) mailbox after `delay` ns. */
+  deliver(from: number, to: number, channel: string, value: unknown, delay: number): void {
+    const box = this.mailbox(from, to, channel);
+    this.sim.schedule(delay, () => box.put(value));
+  }
+
+  *receive(from: number, to: number, channel: string): Program<unknown> {
+    return yield* this.mailbox(from, to, channel).get();
+  }
+
+  /** State a mechanism keeps for the whole run, created on first use. */
+  state<T>(key: string, create: () => T): T {
+    let value = this.mechanismState.get(key) as T | undefined;
+    if (value === undefined) {
+      value = create();
+      this.mechanismState.set(key, value);
+    }
+    return value;
+  }
+}

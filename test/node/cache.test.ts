@@ -1,0 +1,167 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { CacheState } from '../../sim/node/cache.ts';
+
+// Reference: per-byte LRU. A touch streams through its range in address order, so each byte gets a
+// later timestamp than the one before it; eviction drops the oldest bytes until the total fits.
+class ByteLru {
+  private stamp = 0;
+  readonly bytes = new Map<string, number>(); // "buf:byte" -> last use
+  constructor(private readonly capacity: number) {}
+  touch(buf: number, start: number, length: number): void {
+    for (let i = 0; i < length; i++) this.bytes.set(`${buf}:${start + i}`, this.stamp++);
+    if (this.bytes.size > this.capacity) {
+      const byAge = [...this.bytes.entries()].sort((x, y) => x[1] - y[1]);
+      for (const [k] of byAge.slice(0, this.bytes.size - this.capacity)) this.bytes.delete(k);
+    }
+  }
+  invalidate(buf: number): void {
+    for (const k of [...this.bytes.keys()]) if (k.startsWith(`${buf}:`)) this.bytes.delete(k);
+  }
+  /** Resident bytes, oldest first. */
+  order(): string[] {
+    return [...this.bytes.entries()].sort((x, y) => x[1] - y[1]).map(([k]) => k);
+  }
+}
+
+function expandRanges(c: CacheState): string[] {
+  const out: string[] = [];
+  for (const r of c.ranges()) for (let i = 0; i < r.length; i++) out.push(`${r.buf}:${r.start + i}`);
+  return out;
+}
+
+type Step =
+  | { kind: 'touch'; buf: number; start: number; length: number }
+  | { kind: 'invalidate'; buf: number }
+  | { kind: 'clear' };
+
+const BUF_SIZE = 48;
+const arbStep: fc.Arbitrary<Step> = fc.oneof(
+  {
+    weight: 8,
+    arbitrary: fc.record({
+      kind: fc.constant('touch' as const),
+      buf: fc.integer({ min: 0, max: 3 }),
+      start: fc.integer({ min: 0, max: BUF_SIZE - 1 }),
+      length: fc.integer({ min: 0, max: BUF_SIZE }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('invalidate' as const), buf: fc.integer({ min: 0, max: 3 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const) }) },
+);
+
+describe('CacheState', () => {
+  it('streams a range bigger than the cache, keeping its tail', () => {
+    const c = new CacheState('L2', 100);
+    c.touch(7, 0, 50);
+    c.touch(1, 0, 1000);
+    expect(c.ranges()).toEqual([{ buf: 1, start: 900, length: 100 }]);
+    expect(c.residentBytes(1, 0, 1000)).toBe(100);
+    expect(c.residentBytes(7, 0, 50)).toBe(0);
+  });
+
+  it('evicts the oldest range from its front and re-touching refreshes', () => {
+    const c = new CacheState('L1', 100);
+    c.touch(0, 0, 40);
+    c.touch(1, 0, 40);
+    c.touch(0, 0, 40); // buffer 0 becomes newest again
+    c.touch(2, 0, 40);
+    expect(c.residentBytes(1, 0, 40)).toBe(20);
+    expect(c.residentBytes(1, 20, 20)).toBe(20);
+    expect(c.residentBytes(0, 0, 40)).toBe(40);
+    expect(c.usedBytes).toBe(100);
+  });
+
+  it('coalesces adjacent ranges of one buffer touched in sequence', () => {
+    const c = new CacheState('LLC', 1 << 20);
+    for (let at = 0; at < 64 * 1024; at += 4096) c.touch(3, at, 4096);
+    expect(c.ranges()).toEqual([{ buf: 3, start: 0, length: 64 * 1024 }]);
+  });
+
+  it('forgets freed buffers and clears', () => {
+    const c = new CacheState('L2', 1000);
+    c.touch(0, 0, 100);
+    c.touch(1, 0, 100);
+    c.invalidate(0);
+    expect(c.usedBytes).toBe(100);
+    expect(c.residentBytes(0, 0, 100)).toBe(0);
+    c.clear();
+    expect(c.usedBytes).toBe(0);
+    expect(c.ranges()).toEqual([]);
+  });
+
+  it('rejects a bad capacity or range', () => {
+    expect(() => new CacheState('L1', -1)).toThrow(RangeError);
+    expect(() => new CacheState('L1', 10).touch(0, -1, 4)).toThrow(RangeError);
+  });
+
+  it('matches a per-byte LRU and never exceeds capacity', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 80 }), fc.array(arbStep, { maxLength: 40 }), (capacity, steps) => {
+        const c = new CacheState('test', capacity);
+        let ref = new ByteLru(capacity);
+        for (const s of steps) {
+          if (s.kind === 'touch') {
+            c.touch(s.buf, s.start, s.length);
+            ref.touch(s.buf, s.start, s.length);
+          } else if (s.kind === 'invalidate') {
+            c.invalidate(s.buf);
+            ref.invalidate(s.buf);
+          } else {
+            c.clear();
+            ref = new ByteLru(capacity);
+          }
+          expect(c.usedBytes).toBeLessThanOrEqual(capacity);
+          expect(c.usedBytes).toBe(ref.bytes.size);
+          // Same bytes resident, in the same age order.
+          expect(expandRanges(c)).toEqual(ref.order());
+          for (let buf = 0; buf <= 3; buf++) {
+            for (let at = 0; at < 2 * BUF_SIZE; at += 7) {
+              let want = 0;
+              for (let i = at; i < at + 11; i++) if (ref.bytes.has(`${buf}:${i}`)) want++;
+              expect(c.residentBytes(buf, at, 11)).toBe(want);
+            }
+          }
+          // Ranges never overlap and none is empty.
+          const seen = new Set<string>();
+          for (const r of c.ranges()) expect(r.length).toBeGreaterThan(0);
+          for (const k of expandRanges(c)) {
+            expect(seen.has(k)).toBe(false);
+            seen.add(k);
+          }
+          if (s.kind === 'touch') {
+            // The most recent touch stays resident, as much of it as fits.
+            const fits = Math.min(s.length, capacity);
+            expect(c.residentBytes(s.buf, s.start + s.length - fits, fits)).toBe(fits);
+          }
+        }
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('stays coherent with many resident ranges', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 300 })), {
+          minLength: 200,
+          maxLength: 600,
+        }),
+        (touches) => {
+          const c = new CacheState('LLC', 20_000);
+          for (const [buf, start, len] of touches) c.touch(buf, start, len);
+          const rs = c.ranges();
+          expect(rs.reduce((s, r) => s + r.length, 0)).toBe(c.usedBytes);
+          expect(c.usedBytes).toBeLessThanOrEqual(20_000);
+          const last = touches[touches.length - 1];
+          expect(c.residentBytes(last[0], last[1], last[2])).toBe(last[2]);
+          for (let buf = 0; buf <= 50; buf++) {
+            const own = rs.filter((r) => r.buf === buf).reduce((s, r) => s + r.length, 0);
+            expect(c.residentBytes(buf, 0, 6000)).toBe(own);
+          }
+        },
+      ),
+      { numRuns: 50 },
+    );
+  });
+});

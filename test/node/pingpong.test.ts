@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
+import { tinyMachine } from '../helpers/machines.ts';
+
+const run = (bytes: number, cores: number[], cache: 'on' | 'off' = 'off') =>
+  runAlgorithm({ machine: tinyMachine(), cores, algorithm: 'pingpong:shm', call: { bytes, root: 0, params: {} }, cache, iterations: 3, warmup: 1, seed: 's' });
+
+describe('ping-pong over the shared-memory double copy', () => {
+  it('delivers the bytes both ways for sizes around the chunk size', () => {
+    for (const bytes of [0, 1, 4095, 65536, 65537, 300_000]) {
+      const out = run(bytes, [0, 1]);
+      expect(out.times.every((t) => t > 0)).toBe(true);
+    }
+  });
+
+  it('small messages are faster between cores sharing a cache than across sockets', () => {
+    const near = run(64, [0, 1]).times[0];
+    const far = run(64, [0, 2]).times[0];
+    expect(near).toBeLessThan(far);
+  });
+
+  it('time grows with size and is deterministic', () => {
+    const a = run(1 << 20, [0, 2]);
+    const b = run(1 << 20, [0, 2]);
+    expect(a.times).toEqual(b.times);
+    expect(run(1 << 16, [0, 2]).times[0]).toBeLessThan(a.times[0]);
+  });
+
+  it('records copy, control and wait steps in the breakdown', () => {
+    const out = run(1 << 18, [0, 2]);
+    expect(out.totals.copy).toBeGreaterThan(0);
+    expect(Object.keys(out.totals)).toContain('wait');
+  });
+});
