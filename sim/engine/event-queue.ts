@@ -1,0 +1,109 @@
+// The future event list: a binary min-heap on (time, insertion sequence). The sequence number
+// breaks ties so that two runs with the same inputs pop events in the same order.
+//
+// Keys live in parallel typed arrays and entries in a plain array, so a comparison touches no
+// object and an event costs no closure: the entry itself knows how to fire.
+
+/** Anything that can sit in the queue. Entries are the timeout, process or callback objects. */
+export interface QueueEntry {
+  fireEvent(): void;
+}
+
+const INITIAL_CAPACITY = 1024;
+
+export class EventQueue {
+  private times = new Float64Array(INITIAL_CAPACITY);
+  private seqs = new Float64Array(INITIAL_CAPACITY);
+  private entries: (QueueEntry | undefined)[] = new Array(INITIAL_CAPACITY);
+  private count = 0;
+  private nextSeq = 0;
+
+  get size(): number {
+    return this.count;
+  }
+
+  /** Time of the earliest event, or Infinity when empty. */
+  peekTime(): number {
+    return this.count > 0 ? this.times[0] : Infinity;
+  }
+
+  push(time: number, entry: QueueEntry): void {
+    if (this.count === this.times.length) this.grow();
+    const times = this.times;
+    const seqs = this.seqs;
+    const entries = this.entries;
+    const seq = this.nextSeq++;
+    let i = this.count++;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pt = times[p];
+      if (pt < time || (pt === time && seqs[p] < seq)) break;
+      times[i] = pt;
+      seqs[i] = seqs[p];
+      entries[i] = entries[p];
+      i = p;
+    }
+    times[i] = time;
+    seqs[i] = seq;
+    entries[i] = entry;
+  }
+
+  /** Removes and returns the earliest entry; the caller reads its time with peekTime() first. */
+  pop(): QueueEntry {
+    const times = this.times;
+    const seqs = this.seqs;
+    const entries = this.entries;
+    const top = entries[0] as QueueEntry;
+    const n = --this.count;
+    if (n > 0) {
+      const time = times[n];
+      const seq = seqs[n];
+      const entry = entries[n];
+      entries[n] = undefined;
+      // Bottom-up: walk the hole down to a leaf along the smaller children, then sift the former
+      // last entry up from there. The last entry almost always belongs near the bottom, so this
+      // does about half the comparisons of the textbook sift-down.
+      let i = 0;
+      for (;;) {
+        let c = 2 * i + 1;
+        if (c >= n) break;
+        const r = c + 1;
+        if (r < n) {
+          const rt = times[r];
+          const ct = times[c];
+          if (rt < ct || (rt === ct && seqs[r] < seqs[c])) c = r;
+        }
+        times[i] = times[c];
+        seqs[i] = seqs[c];
+        entries[i] = entries[c];
+        i = c;
+      }
+      while (i > 0) {
+        const p = (i - 1) >> 1;
+        const pt = times[p];
+        if (pt < time || (pt === time && seqs[p] < seq)) break;
+        times[i] = pt;
+        seqs[i] = seqs[p];
+        entries[i] = entries[p];
+        i = p;
+      }
+      times[i] = time;
+      seqs[i] = seq;
+      entries[i] = entry;
+    } else {
+      entries[0] = undefined;
+    }
+    return top;
+  }
+
+  private grow(): void {
+    const capacity = this.times.length * 2;
+    const times = new Float64Array(capacity);
+    const seqs = new Float64Array(capacity);
+    times.set(this.times);
+    seqs.set(this.seqs);
+    this.times = times;
+    this.seqs = seqs;
+    this.entries.length = capacity;
+  }
+}

@@ -1,0 +1,7 @@
+// The waitable building blocks processes synchronise with.
+
+export { Signal } from './signal.ts';
+export { Mutex } from './mutex.ts';
+export { Semaphore } from './semaphore.ts';
+export { Channel } from './channel.ts';
+export { all, any, fired } from './combinators.ts';
