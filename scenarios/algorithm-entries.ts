@@ -1,0 +1,134 @@
+// The `algorithms:` list of a scenario, checked against the registry: every name known, for the
+// scenario's operation, every parameter known and of the right kind.
+import {
+  findAlgorithm,
+  listAlgorithms,
+  type AlgorithmInfo,
+  type ParamInfo,
+  type ParamValue,
+} from '../algorithms/registry.ts';
+import { didYouMean } from '../hardware/input-error.ts';
+import type { ScenarioAlgorithm } from './scenario.ts';
+import { formatSize, parseSize, SizeError } from './sizes.ts';
+import type { Field } from './yaml-field.ts';
+
+const ENTRY_KEYS = ['name', 'params', 'label'] as const;
+
+export function readAlgorithms(field: Field, operation: string): ScenarioAlgorithm[] {
+  const items = field.items('algorithms');
+  if (items.length === 0) throw field.error('algorithms must name at least one algorithm');
+  const out: ScenarioAlgorithm[] = [];
+  const labels = new Map<string, string>();
+  for (const item of items) {
+    const entry = readEntry(item, operation);
+    const previous = labels.get(entry.label);
+    if (previous !== undefined) {
+      throw item.error(`two algorithms have the label '${entry.label}' (the other is ${previous}); give one a distinct 'label'`);
+    }
+    labels.set(entry.label, item.path);
+    out.push(entry);
+  }
+  return out;
+}
+
+function readEntry(item: Field, operation: string): ScenarioAlgorithm {
+  if (item.kind() !== 'map') {
+    const info = lookup(item, item.string('algorithm name'), operation);
+    return { name: info.name, label: shortName(info), params: defaults(info) };
+  }
+  const fields = item.entries('an algorithm entry', ENTRY_KEYS);
+  const nameField = fields.get('name');
+  if (!nameField?.present) throw item.error("an algorithm entry needs a 'name'");
+  const info = lookup(nameField, nameField.string('algorithm name'), operation);
+  const params = defaults(info);
+  const given: string[] = [];
+  const paramsField = fields.get('params');
+  if (paramsField?.present) {
+    const known = info.params.map((p) => p.name);
+    for (const [key, value] of paramsField.entries(`the parameters of ${info.name}`, known.length ? known : undefined)) {
+      const param = info.params.find((p) => p.name === key);
+      if (!param) throw value.error(`algorithm ${info.name} takes no parameters`);
+      params[key] = readParam(value, param, info);
+      given.push(`${key}=${showParam(param, params[key])}`);
+    }
+  }
+  const labelField = fields.get('label');
+  let label = given.length ? `${shortName(info)}(${given.join(',')})` : shortName(info);
+  if (labelField?.present) {
+    label = labelField.text('label').trim();
+    if (!label) throw labelField.error('label must not be empty');
+  }
+  return { name: info.name, label, params };
+}
+
+function lookup(field: Field, name: string, operation: string): AlgorithmInfo {
+  const colon = name.indexOf(':');
+  if (colon >= 0 && name.slice(0, colon) !== operation) {
+    throw field.error(`algorithm '${name}' belongs to operation '${name.slice(0, colon)}', but this scenario's operation is '${operation}'`);
+  }
+  const info = findAlgorithm(name, operation);
+  if (info) return info;
+  const known = listAlgorithms(operation).map(shortName);
+  const hint = didYouMean(colon >= 0 ? name.slice(colon + 1) : name, known);
+  const elsewhere = listAlgorithms().filter((a) => shortName(a) === name).map((a) => a.operation);
+  let detail = `unknown ${operation} algorithm '${name}'`;
+  if (hint) detail += ` (did you mean '${hint}'?)`;
+  else if (elsewhere.length) detail += ` (it exists for ${elsewhere.join(', ')})`;
+  detail += known.length ? `; ${operation} algorithms: ${known.join(', ')}` : `; no ${operation} algorithm is registered`;
+  throw field.error(detail);
+}
+
+export function shortName(info: AlgorithmInfo): string {
+  return info.name.slice(info.operation.length + 1);
+}
+
+function defaults(info: AlgorithmInfo): Record<string, ParamValue> {
+  return Object.fromEntries(info.params.map((p) => [p.name, p.default]));
+}
+
+function readParam(field: Field, param: ParamInfo, info: AlgorithmInfo): ParamValue {
+  const what = `parameter '${param.name}' of ${info.name}`;
+  const value = field.scalar();
+  switch (param.kind) {
+    case 'bytes': {
+      if (typeof value !== 'string' && typeof value !== 'number') {
+        throw field.error(`${what} must be a size such as 256KiB, got ${field.describe()}`);
+      }
+      let bytes: number;
+      try {
+        bytes = parseSize(value);
+      } catch (e) {
+        if (e instanceof SizeError) throw field.error(`${what}: ${e.message}`);
+        throw e;
+      }
+      // A size parameter (segment, fragment, threshold) of 0 bytes would never make progress.
+      return checkMin(field, what, bytes, param.min ?? 1, formatSize);
+    }
+    case 'integer':
+      if (typeof value !== 'number' || !Number.isInteger(value)) throw field.error(`${what} must be an integer, got ${field.describe()}`);
+      return checkMin(field, what, value, param.min, String);
+    case 'number':
+      if (typeof value !== 'number' || !Number.isFinite(value)) throw field.error(`${what} must be a number, got ${field.describe()}`);
+      return checkMin(field, what, value, param.min, String);
+    case 'boolean':
+      if (typeof value !== 'boolean') throw field.error(`${what} must be true or false, got ${field.describe()}`);
+      return value;
+    case 'choice': {
+      const choices = param.choices ?? [];
+      if (typeof value !== 'string' || !choices.includes(value)) {
+        const hint = typeof value === 'string' ? didYouMean(value, choices) : undefined;
+        throw field.error(`${what} must be one of ${choices.join(', ')}, got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`);
+      }
+      return value;
+    }
+  }
+}
+
+function checkMin(field: Field, what: string, value: number, min: number | undefined, show: (n: number) => string): number {
+  if (min !== undefined && value < min) throw field.error(`${what} must be at least ${show(min)}, got ${show(value)}`);
+  return value;
+}
+
+function showParam(param: ParamInfo, value: ParamValue): string {
+  return param.kind === 'bytes' && typeof value === 'number' ? formatSize(value) : String(value);
+}

@@ -1,0 +1,39 @@
+// Everything the CLI touches outside itself, injectable so tests capture output and substitute
+// the simulator and the hardware layer.
+import type { MachineSpec } from '../../hardware/spec.ts';
+import type { PointRunner } from '../point.ts';
+
+export interface Hardware {
+  resolveMachine(ref: string, opts?: { baseDir?: string }): MachineSpec;
+  listPresets(): { name: string; description: string }[];
+  renderMachine(spec: MachineSpec): string;
+}
+
+export interface CliEnv {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  stderrIsTTY: boolean;
+  /** Milliseconds, for the progress bar's one-second delay. */
+  now: () => number;
+  cwd: string;
+  /** Fills the algorithm registry. */
+  loadAlgorithms: () => Promise<void>;
+  loadRunner: () => Promise<PointRunner>;
+  loadHardware: () => Promise<Hardware>;
+}
+
+export function defaultEnv(): CliEnv {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    now: () => performance.now(),
+    cwd: process.cwd(),
+    // Loaded on demand: `--help` should not pay for every algorithm module, and tests replace them.
+    loadAlgorithms: async () => {
+      await import('../../algorithms/index.ts');
+    },
+    loadRunner: async () => (await import('../../algorithms/harness/simulate.ts')).simulatePoint,
+    loadHardware: async () => await import('../../hardware/index.ts'),
+  };
+}

@@ -1,0 +1,53 @@
+// `intranode machines`, `machine show` and `algorithms`: what the simulator knows about.
+import { findOperation, listAlgorithms, listOperations, type ParamInfo } from '../../algorithms/registry.ts';
+import { didYouMean, InputError } from '../../hardware/input-error.ts';
+import { shortName } from '../algorithm-entries.ts';
+import { alignColumns } from '../report/columns.ts';
+import { formatSize } from '../sizes.ts';
+import type { CliEnv } from './env.ts';
+
+export async function machinesCommand(env: CliEnv): Promise<number> {
+  const presets = (await env.loadHardware()).listPresets();
+  const rows = presets.map((p) => [p.name, p.description]);
+  env.stdout(`${alignColumns(['# Preset', 'Description'], rows, 2).join('\n')}\n`);
+  return 0;
+}
+
+export async function machineShowCommand(ref: string, env: CliEnv): Promise<number> {
+  const hardware = await env.loadHardware();
+  const spec = hardware.resolveMachine(ref, { baseDir: env.cwd });
+  const text = hardware.renderMachine(spec);
+  env.stdout(text.endsWith('\n') ? text : `${text}\n`);
+  return 0;
+}
+
+export async function algorithmsCommand(operation: string | undefined, env: CliEnv): Promise<number> {
+  await env.loadAlgorithms();
+  let ops = listOperations();
+  if (operation !== undefined) {
+    const op = findOperation(operation);
+    if (!op) {
+      const hint = didYouMean(operation, ops.map((o) => o.name));
+      throw new InputError(`unknown operation '${operation}'${hint ? ` (did you mean '${hint}'?)` : ''}; operations: ${ops.map((o) => o.name).join(', ') || 'none registered'}`, { field: 'operation' });
+    }
+    ops = [op];
+  }
+  const lines: string[] = [];
+  for (const op of ops) {
+    lines.push(`${op.name}${op.rooted ? ' (rooted)' : ''}: ${op.description}`);
+    for (const alg of listAlgorithms(op.name)) {
+      lines.push(`  ${shortName(alg)}: ${alg.description}`);
+      for (const p of alg.params) lines.push(`    ${p.name} (${describeParam(p)}): ${p.description}`);
+    }
+  }
+  env.stdout(lines.length ? `${lines.join('\n')}\n` : 'no operation is registered\n');
+  return 0;
+}
+
+function describeParam(p: ParamInfo): string {
+  const show = (v: number | string | boolean) => (p.kind === 'bytes' && typeof v === 'number' ? formatSize(v) : String(v));
+  const parts = [p.kind, `default ${show(p.default)}`];
+  if (p.min !== undefined) parts.push(`min ${show(p.min)}`);
+  if (p.choices) parts.push(`one of ${p.choices.join('|')}`);
+  return parts.join(', ');
+}

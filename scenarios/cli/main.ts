@@ -1,0 +1,48 @@
+// The `intranode` command. Returns the exit code: 0 success, 1 invalid input (InputError: one
+// line, no stack trace), 2 invalid command line, 3 internal error.
+import { readFileSync } from 'node:fs';
+import { InputError } from '../../hardware/input-error.ts';
+import { parseArgs, UsageError } from './args.ts';
+import { defaultEnv, type CliEnv } from './env.ts';
+import { HELP } from './help.ts';
+import { algorithmsCommand, machinesCommand, machineShowCommand } from './list-commands.ts';
+import { runCommand } from './run-command.ts';
+
+export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Promise<number> {
+  const env: CliEnv = { ...defaultEnv(), ...overrides };
+  try {
+    const cmd = parseArgs(argv);
+    switch (cmd.command) {
+      case 'help':
+        env.stdout(HELP);
+        return 0;
+      case 'version':
+        env.stdout(`intranode ${version()}\n`);
+        return 0;
+      case 'run':
+        return await runCommand(cmd, env);
+      case 'machines':
+        return await machinesCommand(env);
+      case 'machine-show':
+        return await machineShowCommand(cmd.ref, env);
+      case 'algorithms':
+        return await algorithmsCommand(cmd.operation, env);
+    }
+  } catch (e) {
+    if (e instanceof UsageError) {
+      env.stderr(`intranode: ${e.message}\nTry 'intranode --help'.\n`);
+      return 2;
+    }
+    if (e instanceof InputError) {
+      env.stderr(`intranode: ${e.message}\n`);
+      return 1;
+    }
+    env.stderr(`intranode: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+    return 3;
+  }
+}
+
+export function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return pkg.version;
+}

@@ -1,0 +1,63 @@
+// A scenario becomes tables of points: one table per sweep combination (machine × placement ×
+// ranks, in that nesting), one row per size, one cell per algorithm.
+import type { Point } from './point.ts';
+import { placeRanks } from './placement.ts';
+import { rankCount, type MachineChoice, type PlacementSpec, type Scenario, type ScenarioAlgorithm } from './scenario.ts';
+
+export interface Cell {
+  algorithm: ScenarioAlgorithm;
+  point: Point;
+}
+
+export interface Row<C extends Cell = Cell> {
+  bytes: number;
+  cells: C[];
+}
+
+export interface Table<C extends Cell = Cell> {
+  machine: MachineChoice;
+  ranks: number;
+  placement: PlacementSpec;
+  /** Rank i runs on cores[i]. */
+  cores: number[];
+  rows: Row<C>[];
+}
+
+export function expandScenario(s: Scenario): Table[] {
+  const tables: Table[] = [];
+  for (const machine of s.machines) {
+    for (const placement of s.placements) {
+      for (const count of s.ranks) {
+        const ranks = rankCount(count, machine.spec);
+        // The loader has checked every combination, so this cannot fail for a loaded scenario.
+        const cores = placeRanks(machine.spec, ranks, placement);
+        const rows = s.sizes.map((bytes) => ({
+          bytes,
+          cells: s.algorithms.map((algorithm) => ({
+            algorithm,
+            point: {
+              scenario: s.name,
+              machine: machine.spec,
+              cores: [...cores],
+              operation: s.operation,
+              algorithm: algorithm.name,
+              params: { ...algorithm.params },
+              bytes,
+              root: s.root,
+              cache: s.cache,
+              iterations: s.iterations,
+              warmup: s.warmup,
+              seed: s.seed,
+            },
+          })),
+        }));
+        tables.push({ machine, ranks, placement, cores, rows });
+      }
+    }
+  }
+  return tables;
+}
+
+export function countPoints(tables: Table[]): number {
+  return tables.reduce((n, t) => n + t.rows.reduce((m, r) => m + r.cells.length, 0), 0);
+}

@@ -1,0 +1,48 @@
+// One JSON document for a whole scenario. Keys are written in a fixed order (objects are built
+// field by field, maps sorted) so the same run always gives byte-identical output.
+import type { ParamValue } from '../../algorithms/registry.ts';
+import type { ScenarioResult } from '../run.ts';
+import { normalised } from './normalise.ts';
+
+export function formatJsonReport(result: ScenarioResult): string {
+  const s = result.scenario;
+  const doc = {
+    scenario: {
+      name: s.name,
+      description: s.description,
+      file: s.file ?? null,
+      operation: s.operation,
+      root: s.rooted ? s.root : null,
+      cache: s.cache,
+      iterations: s.iterations,
+      warmup: s.warmup,
+      seed: s.seed,
+      baseline: s.baseline,
+      algorithms: s.algorithms.map((a) => ({ label: a.label, name: a.name, params: sorted(a.params) })),
+      sizes: s.sizes,
+    },
+    tables: result.tables.map((t) => ({
+      machine: { ref: t.machine.ref, name: t.machine.spec.name },
+      ranks: t.ranks,
+      placement: t.placement,
+      cores: t.cores,
+      rows: t.rows.map((row) => ({
+        bytes: row.bytes,
+        results: row.cells.map((c) => ({
+          label: c.algorithm.label,
+          algorithm: c.algorithm.name,
+          meanNs: c.result.meanNs,
+          minNs: c.result.minNs,
+          maxNs: c.result.maxNs,
+          normalized: normalised(c, row.cells, s.baseline) ?? null,
+          breakdown: sorted(c.result.breakdown),
+        })),
+      })),
+    })),
+  };
+  return `${JSON.stringify(doc, null, 2)}\n`;
+}
+
+function sorted<V extends ParamValue>(record: Record<string, V>): Record<string, V> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+}

@@ -1,0 +1,65 @@
+// Plain-text report in the style of the OSU micro-benchmarks: a "# " header block, then one row
+// per size (bytes, as an integer) with each algorithm's time in µs and its time relative to the baseline.
+import type { Scenario } from '../scenario.ts';
+import { placementName } from '../scenario.ts';
+import type { ResultTable, ScenarioResult } from '../run.ts';
+import { alignColumns } from './columns.ts';
+import { breakdownKinds, normalised } from './normalise.ts';
+
+export interface TableReportOptions {
+  breakdown?: boolean;
+}
+
+export function formatTableReport(result: ScenarioResult, opts: TableReportOptions = {}): string {
+  const blocks = result.tables.map((t) => {
+    const lines = [...headerBlock(result.scenario, t), ...timeColumns(result.scenario, t)];
+    if (opts.breakdown) lines.push('', ...breakdownColumns(t));
+    return lines.join('\n');
+  });
+  return `${blocks.join('\n\n')}\n`;
+}
+
+function headerBlock(s: Scenario, t: ResultTable): string[] {
+  const m = t.machine.spec;
+  const lines = [`# Scenario: ${s.name}`];
+  if (s.description) lines.push(...s.description.trim().split('\n').map((l) => `# ${l}`.trimEnd()));
+  lines.push(
+    `# Machine: ${m.name} (${count(m.packages.length, 'package')}, ${count(m.numaNodes.length, 'NUMA node')}, ${count(m.cores.length, 'core')})`,
+    `# Ranks: ${t.ranks}`,
+    `# Placement: ${placementName(t.placement)} (cores ${t.cores.join(' ')})`,
+    `# Cache: ${s.cache}`,
+    `# Operation: ${s.operation}${s.rooted ? `, root ${s.root}` : ''}; ${s.iterations} iterations after ${s.warmup} warm-up`,
+    `# Baseline: ${s.baseline}`,
+  );
+  return lines;
+}
+
+function timeColumns(s: Scenario, t: ResultTable): string[] {
+  const header = ['# Size', ...s.algorithms.flatMap((a) => [`${a.label}(us)`, `${a.label}(norm)`])];
+  const rows = t.rows.map((row) => [
+    String(row.bytes),
+    ...row.cells.flatMap((cell) => {
+      const n = normalised(cell, row.cells, s.baseline);
+      return [fixed(cell.result.meanNs / 1000), n === undefined ? '-' : fixed(n)];
+    }),
+  ]);
+  return alignColumns(header, rows);
+}
+
+function breakdownColumns(t: ResultTable): string[] {
+  // Grouped by algorithm, so each algorithm's shares read down one block as the size grows.
+  const count = t.rows[0]?.cells.length ?? 0;
+  const cells = Array.from({ length: count }, (_, i) => t.rows.map((r) => r.cells[i])).flat();
+  const kinds = breakdownKinds(cells);
+  const header = ['# Algorithm', 'Size', ...kinds.map((k) => `${k}(%)`)];
+  const rows = cells.map((c) => [c.algorithm.label, String(c.point.bytes), ...kinds.map((k) => fixed(100 * (c.result.breakdown[k] ?? 0), 1))]);
+  return ['# Breakdown: share of rank-time in each kind of step', ...alignColumns(header, rows, 2)];
+}
+
+function count(n: number, noun: string): string {
+  return `${n} ${noun}${n === 1 ? '' : 's'}`;
+}
+
+function fixed(n: number, digits = 2): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : '-';
+}

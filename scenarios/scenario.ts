@@ -1,0 +1,57 @@
+// A scenario after loading and validation: every name resolved, every size in bytes, every
+// machine a MachineSpec. Expansion and reporters read only this.
+import type { MachineSpec } from '../hardware/spec.ts';
+import type { ParamValue } from '../algorithms/registry.ts';
+
+/** `compact`, `scatter`, or rank i on core list[i] (OS indices). */
+export type PlacementSpec = 'compact' | 'scatter' | number[];
+
+export interface ScenarioAlgorithm {
+  /** Full registry name, "<operation>:<algorithm>". */
+  name: string;
+  /** Column title in reports; unique within the scenario. */
+  label: string;
+  /** Every parameter of the algorithm: the scenario's values over the registry defaults. */
+  params: Record<string, ParamValue>;
+}
+
+export interface MachineChoice {
+  /** As written in the scenario (or on the command line). */
+  ref: string;
+  spec: MachineSpec;
+}
+
+export interface Scenario {
+  name: string;
+  description: string;
+  /** Path of the scenario file, absent for text loaded without one. */
+  file?: string;
+  operation: string;
+  /** Whether the operation has a root rank (from the registry); `root` means nothing otherwise. */
+  rooted: boolean;
+  algorithms: ScenarioAlgorithm[];
+  /** Ascending, without repeats. */
+  sizes: number[];
+  root: number;
+  cache: 'on' | 'off';
+  iterations: number;
+  warmup: number;
+  seed: string;
+  /** Label of the algorithm the others are normalised against. */
+  baseline: string;
+  /** Sweep axes: one table per combination, machine outermost, ranks innermost. A fixed value is a one-element list. */
+  machines: MachineChoice[];
+  placements: PlacementSpec[];
+  /** 'all': one rank on every core of the machine. */
+  ranks: RankCount[];
+}
+
+export type RankCount = number | 'all';
+
+export function rankCount(ranks: RankCount, machine: MachineSpec): number {
+  return ranks === 'all' ? machine.cores.length : ranks;
+}
+
+export function placementName(p: PlacementSpec): string {
+  return typeof p === 'string' ? p : `[${p.join(', ')}]`;
+}

@@ -1,0 +1,186 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../hardware/input-error.ts';
+import type { CliEnv } from '../../scenarios/cli/env.ts';
+import { main } from '../../scenarios/cli/main.ts';
+import type { PointRunner } from '../../scenarios/point.ts';
+import { loadScenarioText } from '../../scenarios/loader.ts';
+import { formatTableReport } from '../../scenarios/report/table.ts';
+import { runScenario } from '../../scenarios/run.ts';
+import { fakeResolver, fakeRunner, registerFakes } from './fixtures.ts';
+
+registerFakes();
+
+const SCENARIO = `name: cli
+machine: two-socket
+ranks: 4
+operation: test-op
+algorithms: [linear, tree]
+sizes: [1KiB, 64KiB]
+`;
+
+const dir = mkdtempSync(join(tmpdir(), 'intranode-cli-'));
+const file = join(dir, 'cli.yaml');
+writeFileSync(file, SCENARIO);
+const broken = join(dir, 'broken.yaml');
+writeFileSync(broken, SCENARIO.replace('ranks: 4', 'ranks: 40'));
+
+async function cli(argv: string[], env: Partial<CliEnv> = {}) {
+  let stdout = '';
+  let stderr = '';
+  const code = await main(argv, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    stderrIsTTY: false,
+    now: () => 0,
+    cwd: dir,
+    loadAlgorithms: async () => registerFakes(),
+    loadRunner: async () => fakeRunner,
+    loadHardware: async () => ({
+      resolveMachine: (ref, opts) => fakeResolver(ref, opts?.baseDir ?? ''),
+      listPresets: () => [
+        { name: 'two-socket', description: 'Two packages of four cores' },
+        { name: 'sub-numa', description: 'One package, two NUMA nodes' },
+      ],
+      renderMachine: (spec) => `machine ${spec.name}: ${spec.cores.length} cores`,
+    }),
+    ...env,
+  });
+  return { code, stdout, stderr };
+}
+
+describe('intranode run', () => {
+  it('prints the table report', async () => {
+    const r = await cli(['run', file]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const expected = formatTableReport(runScenario(loadScenarioText(SCENARIO, { file, resolveMachine: fakeResolver }), fakeRunner));
+    expect(r.stdout).toBe(expected);
+  });
+
+  it('prints JSON, CSV and the breakdown on request', async () => {
+    const json = await cli(['run', file, '--json']);
+    expect(JSON.parse(json.stdout).tables[0].rows).toHaveLength(2);
+    const csv = await cli(['run', '--csv', '--breakdown', file]);
+    expect(csv.stdout.split('\n')[0]).toContain(',share_copy,');
+    expect(csv.stdout.trimEnd().split('\n')).toHaveLength(5);
+    const table = await cli(['run', file, '--breakdown']);
+    expect(table.stdout).toContain('# Breakdown');
+  });
+
+  it('passes --seed and --machine through to every point', async () => {
+    const seen = new Set<string>();
+    const runner: PointRunner = (p) => (seen.add(`${p.seed}@${p.machine.name}`), fakeRunner(p));
+    const r = await cli(['run', file, '--seed=7', '--machine', 'sub-numa'], { loadRunner: async () => runner });
+    expect(r.code).toBe(0);
+    expect([...seen]).toEqual(['7@sub-numa']);
+    expect(r.stdout).toContain('# Machine: sub-numa (1 package, 2 NUMA nodes, 8 cores)');
+  });
+
+  it('reports an invalid scenario on one line with its location, exit 1', async () => {
+    const r = await cli(['run', broken]);
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toBe(`intranode: ${broken}:3:8 (ranks): 40 ranks do not fit on machine 'two-socket', which has 8 cores\n`);
+  });
+
+  it('reports a missing file, exit 1', async () => {
+    const r = await cli(['run', join(dir, 'nope.yaml')]);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('nope.yaml: no such scenario file');
+  });
+
+  it('runs the built-in scenario without a file, failing cleanly while its algorithms are missing', async () => {
+    const r = await cli(['run']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^intranode: .*default\.yaml:\d+:\d+ \(operation\): unknown operation 'bcast'/);
+    expect(r.stderr.split('\n')).toHaveLength(2);
+  });
+
+  it('treats an InputError from the simulator as invalid input and anything else as an internal error', async () => {
+    const input = await cli(['run', file], { loadRunner: async () => () => { throw new InputError('machine has no KNEM'); } });
+    expect(input).toMatchObject({ code: 1, stderr: 'intranode: machine has no KNEM\n' });
+    const internal = await cli(['run', file], { loadRunner: async () => () => { throw new Error('boom'); } });
+    expect(internal.code).toBe(3);
+    expect(internal.stderr).toContain('internal error: Error: boom');
+  });
+
+  it('shows a progress bar on a terminal once the run takes more than a second', async () => {
+    let clock = 0;
+    const slow = await cli(['run', file], { stderrIsTTY: true, now: () => (clock += 600) });
+    expect(slow.code).toBe(0);
+    expect(slow.stderr).toContain('] 4/4 points');
+    const piped = await cli(['run', file], { stderrIsTTY: false, now: () => (clock += 600) });
+    expect(piped.stderr).toBe('');
+  });
+});
+
+describe('command-line errors exit 2', () => {
+  it.each([
+    [[], 'missing command'],
+    [['machins'], "unknown command 'machins' (did you mean 'machines'?)"],
+    [['run', file, '--jsno'], "unknown option '--jsno' (did you mean '--json'?)"],
+    [['run', file, '--json', '--csv'], '--json and --csv cannot be used together'],
+    [['run', file, '--machine'], '--machine needs a value'],
+    [['run', file, '--breakdown=yes'], '--breakdown takes no value'],
+    [['run', file, file], "'run' takes one scenario file"],
+    [['machine'], "'machine' needs a subcommand"],
+    [['machine', 'list'], "unknown subcommand 'machine list'"],
+    [['machine', 'show'], "'machine show' needs a preset name"],
+    [['machines', 'extra'], "'machines' takes at most 0 arguments"],
+    [['algorithms', '--all'], "unknown option '--all'"],
+    [['--verbose'], "unknown option '--verbose'"],
+  ])('%j', async (argv, message) => {
+    const r = await cli(argv as string[]);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(`intranode: ${message}`);
+    expect(r.stderr).toContain("Try 'intranode --help'.");
+  });
+});
+
+describe('information commands', () => {
+  it('--help and --version', async () => {
+    const help = await cli(['--help']);
+    expect(help.code).toBe(0);
+    expect(help.stdout).toContain('intranode run [FILE]');
+    expect((await cli(['run', '-h'])).stdout).toBe(help.stdout);
+    expect(await cli(['--version'])).toEqual({ code: 0, stdout: 'intranode 0.1.0\n', stderr: '' });
+  });
+
+  it('machines lists the presets in aligned columns', async () => {
+    expect((await cli(['machines'])).stdout).toBe(
+      '# Preset    Description\ntwo-socket  Two packages of four cores\nsub-numa    One package, two NUMA nodes\n',
+    );
+  });
+
+  it('machine show renders a machine, or says it does not exist', async () => {
+    expect(await cli(['machine', 'show', 'sub-numa'])).toEqual({ code: 0, stdout: 'machine sub-numa: 8 cores\n', stderr: '' });
+    const missing = await cli(['machine', 'show', 'nope']);
+    expect(missing).toEqual({ code: 1, stdout: '', stderr: "intranode: unknown machine preset 'nope'\n" });
+  });
+
+  it('algorithms lists operations, algorithms and parameters one line each', async () => {
+    const r = await cli(['algorithms', 'test-op']);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe(`test-op (rooted): A rooted test operation
+  linear: Root talks to every rank
+    segment (bytes, default 64KiB): pipeline segment
+    depth (integer, default 2, min 1): tree depth
+    direction (choice, default read, one of read|write): copy direction
+    async (boolean, default false): asynchronous copies
+    factor (number, default 1.5): a real-valued knob
+  tree: Binomial tree
+`);
+    const all = await cli(['algorithms']);
+    expect(all.stdout).toContain('test-op (rooted)');
+    expect(all.stdout).toContain('test-ring: A test operation without root\n  ring: Ring\n');
+  });
+
+  it('algorithms names a misspelt operation', async () => {
+    const r = await cli(['algorithms', 'test-opp']);
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain("unknown operation 'test-opp' (did you mean 'test-op'?)");
+  });
+});
