@@ -7,6 +7,10 @@ import type { Cma, Knem, Limic, PointToPoint, Xpmem } from '../node/rank-api.ts'
 import { MechanismError } from '../node/errors.ts';
 import type { World } from '../node/world.ts';
 import { shmRecv, shmSend } from './shm-pipeline.ts';
+import { createKnem } from './knem/index.ts';
+import { createCma } from './cma.ts';
+import { createXpmem } from './xpmem/index.ts';
+import { createLimic } from './limic.ts';
 
 export interface RankMechanisms {
   p2p: PointToPoint;
@@ -16,14 +20,21 @@ export interface RankMechanisms {
   limic: Limic;
 }
 
-export function mechanismsFor(world: World, me: number, _options: Record<string, unknown>): RankMechanisms {
+export function mechanismsFor(world: World, me: number, options: Record<string, unknown>): RankMechanisms {
+  const available = world.node.spec.kernel.mechanisms;
   return {
     p2p: shmPointToPoint(world, me),
-    knem: absent<Knem>('knem'),
-    cma: absent<Cma>('cma'),
-    xpmem: absent<Xpmem>('xpmem'),
-    limic: absent<Limic>('limic'),
+    knem: available.knem ? createKnem(world, me) : absent<Knem>('knem'),
+    cma: createCma(world, me),
+    xpmem: available.xpmem
+      ? createXpmem(world, me, { registrationCache: options.regcache !== false, cacheCapacity: numberOption(options.regcacheCapacity) })
+      : absent<Xpmem>('xpmem'),
+    limic: available.limic ? createLimic(world, me) : absent<Limic>('limic'),
   };
+}
+
+function numberOption(v: unknown): number | undefined {
+  return typeof v === 'number' ? v : undefined;
 }
 
 function shmPointToPoint(world: World, me: number): PointToPoint {

@@ -1,7 +1,7 @@
 // Errors a simulated kernel call returns to the program, named like the errno the real driver sets,
 // so an event program can catch and react to them exactly as MPI code does.
 
-export type Errno = 'ENODEV' | 'ENOSYS' | 'EINVAL' | 'EACCES' | 'EFAULT' | 'ENOENT' | 'EPERM';
+export type Errno = 'ENODEV' | 'ENOSYS' | 'EINVAL' | 'EACCES' | 'EFAULT' | 'ENOENT' | 'EPERM' | 'ESRCH';
 
 export class MechanismError extends Error {
   readonly errno: Errno;

@@ -1,0 +1,73 @@
+// LiMIC (Jin et al., ICPP 2005; used by MVAPICH2): the sender's kernel call pins its send buffer
+// and returns a descriptor; the receiver hands that descriptor to its own kernel call, which copies
+// the pages into the receive buffer with the receiver's core. There is no cookie and no permission
+// check: the module trusts whatever descriptor it is given (seed 004 §6), so pinning is paid on
+// every message, as with CMA.
+import type { Program } from '../engine/program.ts';
+import type { Range } from '../node/buffer.ts';
+import { describeRange } from '../node/buffer.ts';
+import { MechanismError } from '../node/errors.ts';
+import type { Limic } from '../node/rank-api.ts';
+import type { World } from '../node/world.ts';
+import { addressSpace, pagesSpanned } from './address-space.ts';
+import { kernelCosts } from './kernel-costs.ts';
+import { pinUnderLock, syscall } from './kernel-steps.ts';
+
+/** What limic_tx_init hands back: in the real module a user-space copy of the page list. */
+export interface LimicDescriptor {
+  readonly id: number;
+  readonly owner: number;
+  readonly data: Range;
+}
+
+interface DescriptorTable {
+  next: number;
+  live: Map<number, LimicDescriptor>;
+}
+
+export function createLimic(world: World, me: number): Limic {
+  const spec = world.node.spec;
+  const table = world.state<DescriptorTable>('limic descriptors', () => ({ next: 1, live: new Map() }));
+  const present = (call: string): void => {
+    if (!spec.kernel.mechanisms.limic) throw new MechanismError('limic', 'ENODEV', `${call}: this node has no LiMIC module (/dev/limic)`);
+  };
+
+  return {
+    *txInit(data: Range): Program<unknown> {
+      present('limic_tx_init');
+      if (!(Number.isInteger(data.offset) && Number.isInteger(data.bytes) && data.offset >= 0 && data.bytes >= 0 && data.offset + data.bytes <= data.buf.size)) {
+        throw new MechanismError('limic', 'EFAULT', `limic_tx_init: ${describeRange(data)} lies outside that buffer of ${data.buf.size} bytes`);
+      }
+      yield* syscall(world, me, 'limic_tx_init');
+      const space = addressSpace(world, me);
+      const pages = pagesSpanned(space.addressOf(data.buf) + data.offset, data.bytes, spec.kernel.pageBytes);
+      if (pages > 0) yield* pinUnderLock(world, me, space, pages);
+      const descriptor: LimicDescriptor = { id: table.next++, owner: me, data };
+      table.live.set(descriptor.id, descriptor);
+      return descriptor;
+    },
+
+    *rx(descriptor: unknown, into: Range): Program<void> {
+      present('limic_rx');
+      yield* syscall(world, me, 'limic_rx');
+      const d = descriptor as Partial<LimicDescriptor> | null;
+      if (typeof d !== 'object' || d === null || typeof d.id !== 'number' || table.live.get(d.id) !== d) {
+        throw new MechanismError('limic', 'EFAULT',
+          `limic_rx: rank ${me} passed an invalid descriptor; LiMIC does not check descriptors, so the real module would dereference it and crash the kernel`);
+      }
+      const { data } = d as LimicDescriptor;
+      if (!(Number.isInteger(into.offset) && Number.isInteger(into.bytes) && into.offset >= 0 && into.bytes >= 0 && into.offset + into.bytes <= into.buf.size)) {
+        throw new MechanismError('limic', 'EFAULT', `limic_rx: receive range ${describeRange(into)} lies outside that buffer of ${into.buf.size} bytes`);
+      }
+      // The copy moves what both sides have room for, as the module copies min(send, receive) bytes.
+      const bytes = Math.min(data.bytes, into.bytes);
+      if (bytes === 0) return;
+      yield* world.node.copy(world.cores[me], { buf: data.buf, offset: data.offset, bytes }, { buf: into.buf, offset: into.offset, bytes }, {
+        rank: me,
+        label: `limic rx <-${data.buf.owner}`,
+        kind: 'kernel-copy',
+        efficiency: kernelCosts(spec).kernelCopyEfficiency,
+      });
+    },
+  };
+}

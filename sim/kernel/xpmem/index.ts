@@ -1,0 +1,3 @@
+// XPMEM and its registration cache, for mechanisms.ts.
+export { createXpmem, xpmemCacheStats, type XpmemOptions, type XpmemWithStats } from './xpmem.ts';
+export type { RegistrationCacheStats } from './registration-cache.ts';

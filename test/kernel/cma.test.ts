@@ -1,0 +1,226 @@
+import { describe, expect, it } from 'vitest';
+import type { Program } from '../../sim/engine/program.ts';
+import fc from 'fast-check';
+import { createCma } from '../../sim/kernel/cma.ts';
+import { addressSpace } from '../../sim/kernel/address-space.ts';
+import { kernelCosts } from '../../sim/kernel/kernel-costs.ts';
+import { range, type Range } from '../../sim/node/buffer.ts';
+import { MechanismError } from '../../sim/node/errors.ts';
+import { InputError } from '../../hardware/input-error.ts';
+import { alloc, deliveredInOrder, runAll, setup, total } from './kernel-world.ts';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+// The test machine: syscall 100 ns, pin 100 ns a page, 4 KiB pages. A cold copy of n <= 4 MiB
+// between buffers of one package reads memory (80 ns first miss, 10 B/ns) and writes into the L3
+// (40 B/ns), so the core's 8 B/ns bounds it: 80 + n / 8 ns.
+const coldCopy = (n: number) => 80 + n / 8;
+
+describe('CMA on an idle machine', () => {
+  it('one read: syscall, then lock + pin of the one batch, then the copy by the caller', () => {
+    const s = setup();
+    const theirs = alloc(s, 0, 'src', 64 * KiB, true);
+    const mine = alloc(s, 1, 'dst', 64 * KiB);
+    const cma = createCma(s.world, 1);
+    const [end] = runAll(s, [() => cma.readv(0, range(mine), range(theirs))]);
+    // 16 pages < 1024 pages a batch: one lock hold.
+    expect(end).toBeCloseTo(100 + 16 * 100 + coldCopy(64 * KiB), 6);
+    expect(total(s, 'syscall')).toBe(100);
+    expect(total(s, 'pin')).toBe(1600);
+    expect(total(s, 'lock-wait')).toBe(0);
+    expect(total(s, 'kernel-copy')).toBeCloseTo(coldCopy(64 * KiB), 6);
+    expect(deliveredInOrder([range(theirs)], [range(mine)])).toBe(true);
+  });
+
+  it('pins batch by batch, an unaligned start adding a page', () => {
+    const s = setup({ params: { cmaPagesPerBatch: 4 } });
+    const theirs = alloc(s, 0, 'src', 80 * KiB, true);
+    const mine = alloc(s, 1, 'dst', 64 * KiB);
+    const cma = createCma(s.world, 1);
+    const [end] = runAll(s, [() => cma.readv(0, range(mine), range(theirs, 100, 64 * KiB))]);
+    // Bytes 100 .. 65636 touch 17 pages: batches of 4, 4, 4, 4, 1 pages, each pinned then copied.
+    expect(s.node.trace.events.filter((e) => e.kind === 'pin').map((e) => e.end - e.start)).toEqual([400, 400, 400, 400, 100]);
+    const copies = s.node.trace.events.filter((e) => e.kind === 'kernel-copy').map((e) => e.bytes);
+    expect(copies).toEqual([16384 - 100, 16384, 16384, 16384, 100]);
+    expect(end).toBeCloseTo(100 + 17 * 100 + 5 * 80 + (64 * KiB) / 8, 6);
+    expect(deliveredInOrder([range(theirs, 100, 64 * KiB)], [range(mine)])).toBe(true);
+  });
+
+  it('the default batch is 1024 pages of 4 KiB (Linux PVM_MAX_USER_PAGES on 64-bit)', () => {
+    expect(kernelCosts(setup().spec).cmaPagesPerBatch).toBe(1024);
+    const s = setup();
+    const theirs = alloc(s, 0, 'src', 5 * MiB, true);
+    const mine = alloc(s, 1, 'dst', 5 * MiB);
+    runAll(s, [() => createCma(s.world, 1).readv(0, range(mine), range(theirs))]);
+    expect(s.node.trace.events.filter((e) => e.kind === 'pin').map((e) => e.end - e.start)).toEqual([102400, 25600]);
+  });
+
+  it('writev pushes the caller\'s bytes into the target', () => {
+    const s = setup();
+    const mine = alloc(s, 1, 'src', 10 * KiB, true);
+    const theirs = alloc(s, 0, 'dst', 10 * KiB);
+    runAll(s, [() => createCma(s.world, 1).writev(0, range(mine), range(theirs))]);
+    expect(deliveredInOrder([range(mine)], [range(theirs)])).toBe(true);
+    expect(total(s, 'pin')).toBe(3 * 100);
+  });
+});
+
+/** k readers, reader i reading 1 MiB (256 pages, one batch) from `targetOf(i)`; returns the lock-wait total. */
+function readers(mode: 'exclusive' | 'shared', k: number, targetOf: (i: number) => number, readerOf: (i: number) => number): number {
+  const s = setup({ cmaLockMode: mode });
+  const sources = new Map<number, Range>();
+  const programs = Array.from({ length: k }, (_, i) => {
+    const target = targetOf(i);
+    if (!sources.has(target)) sources.set(target, range(alloc(s, target, `src${target}`, MiB, true)));
+    const me = readerOf(i);
+    const dst = alloc(s, me, `dst${i}`, MiB);
+    return () => createCma(s.world, me).readv(target, range(dst), sources.get(target)!);
+  });
+  runAll(s, programs);
+  return total(s, 'lock-wait');
+}
+
+describe('CMA lock contention', () => {
+  const hold = 256 * 100; // ns one reader holds the target's lock to pin 1 MiB
+
+  it('readers of one process queue on its lock: reader i waits i lock holds', () => {
+    const waits = [1, 2, 3, 5, 7].map((k) => readers('exclusive', k, () => 0, (i) => i + 1));
+    expect(waits).toEqual([1, 2, 3, 5, 7].map((k) => (hold * k * (k - 1)) / 2));
+    for (let i = 1; i < waits.length; i++) expect(waits[i]).toBeGreaterThan(waits[i - 1]);
+  });
+
+  it('readers of distinct processes never wait', () => {
+    for (const k of [1, 2, 4]) expect(readers('exclusive', k, (i) => i, (i) => i + 4)).toBe(0);
+  });
+
+  it('with a shared (rw_semaphore read-side) lock, readers of one process pin together', () => {
+    expect(readers('shared', 7, () => 0, (i) => i + 1)).toBe(0);
+  });
+
+  it('the address space records the time spent queued on it', () => {
+    const s = setup();
+    const src = alloc(s, 0, 'src', MiB, true);
+    runAll(s, [1, 2, 3].map((me) => () => createCma(s.world, me).readv(0, range(alloc(s, me, 'dst', MiB)), range(src))));
+    expect(addressSpace(s.world, 0).lockWaitNs).toBe(3 * hold);
+    expect(total(s, 'lock-wait')).toBe(3 * hold);
+  });
+
+  it('is deterministic: the same one-to-all run gives the same trace', () => {
+    const trace = () => {
+      const s = setup();
+      const src = alloc(s, 0, 'src', 256 * KiB, true);
+      runAll(s, [1, 2, 3, 4, 5].map((me) => () => createCma(s.world, me).readv(0, range(alloc(s, me, 'dst', 256 * KiB)), range(src))));
+      return s.node.trace.events;
+    };
+    expect(trace()).toEqual(trace());
+  });
+
+  it('in shared mode a mapping change (writer) still excludes pinners', () => {
+    const s = setup({ cmaLockMode: 'shared' });
+    const src = alloc(s, 0, 'src', 4096, true);
+    const dst = alloc(s, 1, 'dst', 4096);
+    const space = addressSpace(s.world, 0);
+    runAll(s, [
+      function* () {
+        yield* space.lockForMapping();
+        yield* s.sim.sleep(1000);
+        space.unlockForMapping();
+      },
+      () => createCma(s.world, 1).readv(0, range(dst), range(src)),
+    ]);
+    // The reader arrives at 100 ns (after its syscall) and gets in at 1000 ns.
+    expect(total(s, 'lock-wait')).toBe(900);
+  });
+});
+
+describe('CMA errors', () => {
+  function fails(run: (s: ReturnType<typeof setup>) => Program<unknown>, kernel = {}): MechanismError {
+    const s = setup(kernel);
+    let caught: unknown;
+    runAll(s, [function* () {
+      try {
+        yield* run(s);
+      } catch (e) {
+        caught = e;
+      }
+    }]);
+    expect(caught).toBeInstanceOf(MechanismError);
+    return caught as MechanismError;
+  }
+
+  it('EFAULT for a remote range outside the target buffer', () => {
+    const e = fails((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 8192)), { buf: alloc(s, 0, 'src', 4096, true), offset: 0, bytes: 8192 }));
+    expect(e.errno).toBe('EFAULT');
+  });
+
+  it('EFAULT for a remote range in another rank\'s buffer', () => {
+    const e = fails((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 4096)), range(alloc(s, 2, 'src', 4096, true))));
+    expect(e.errno).toBe('EFAULT');
+  });
+
+  it('ENOSYS when the kernel has no CMA, before any time passes', () => {
+    const e = fails((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 4096)), range(alloc(s, 0, 'src', 4096, true))), {
+      mechanisms: { cma: false, knem: false, xpmem: false, limic: false, ioat: false },
+    });
+    expect(e.errno).toBe('ENOSYS');
+  });
+
+  it('EINVAL when local and remote sizes differ', () => {
+    const e = fails((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 100)), range(alloc(s, 0, 'src', 4096, true))));
+    expect(e.errno).toBe('EINVAL');
+  });
+
+  it('a bad calibration parameter is an InputError naming its field', () => {
+    const s = setup({ params: { cmaPagesPerBatch: 2.5 } });
+    expect(() => kernelCosts(s.spec)).toThrow(InputError);
+    expect(() => kernelCosts(s.spec)).toThrow(/kernel\.params\.cmaPagesPerBatch/);
+  });
+});
+
+/** Cuts `total` bytes into consecutive pieces of the given relative sizes (0 allowed). */
+function cut(total: number, weights: number[]): number[] {
+  const sum = weights.reduce((a, b) => a + b, 0) || 1;
+  const sizes = weights.map((w) => Math.floor((total * w) / sum));
+  sizes[sizes.length - 1] += total - sizes.reduce((a, b) => a + b, 0);
+  return sizes;
+}
+
+/** Segments of `sizes` bytes inside `buf`, in order, separated by the given gaps. */
+function segments(buf: ReturnType<typeof alloc>, start: number, sizes: number[], gaps: number[]): Range[] {
+  let at = start;
+  return sizes.map((n, i) => {
+    const r = range(buf, at, n);
+    at += n + gaps[i];
+    return r;
+  });
+}
+
+describe('CMA delivers the right bytes', () => {
+  const arb = fc.record({
+    total: fc.integer({ min: 0, max: 40_000 }),
+    remote: fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 4 }),
+    local: fc.array(fc.integer({ min: 0, max: 5 }), { minLength: 1, maxLength: 4 }),
+    remoteStart: fc.integer({ min: 0, max: 5000 }),
+    localStart: fc.integer({ min: 0, max: 5000 }),
+    gap: fc.integer({ min: 0, max: 3000 }),
+    batch: fc.integer({ min: 1, max: 3 }),
+    write: fc.boolean(),
+  });
+
+  it('for random sizes, offsets and iovec lists, batches and directions', () => {
+    fc.assert(fc.property(arb, (a) => {
+      const s = setup({ params: { cmaPagesPerBatch: a.batch } });
+      const remoteSizes = cut(a.total, a.remote);
+      const localSizes = cut(a.total, a.local);
+      const span = (sizes: number[], start: number) => start + sizes.reduce((x, y) => x + y, 0) + sizes.length * a.gap;
+      const theirs = alloc(s, 0, 'theirs', span(remoteSizes, a.remoteStart), true);
+      const mine = alloc(s, 1, 'mine', span(localSizes, a.localStart), true);
+      const remote = segments(theirs, a.remoteStart, remoteSizes, remoteSizes.map(() => a.gap));
+      const local = segments(mine, a.localStart, localSizes, localSizes.map(() => a.gap));
+      const cma = createCma(s.world, 1);
+      runAll(s, [() => (a.write ? cma.writev(0, local, remote) : cma.readv(0, local, remote))]);
+      return a.write ? deliveredInOrder(local, remote) : deliveredInOrder(remote, local);
+    }), { numRuns: 150 });
+  });
+});

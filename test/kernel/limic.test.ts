@@ -1,0 +1,90 @@
+import { describe, expect, it } from 'vitest';
+import type { Program } from '../../sim/engine/program.ts';
+import fc from 'fast-check';
+import { createLimic } from '../../sim/kernel/limic.ts';
+import { range } from '../../sim/node/buffer.ts';
+import { MechanismError } from '../../sim/node/errors.ts';
+import { alloc, deliveredInOrder, runAll, setup, total } from './kernel-world.ts';
+
+const KiB = 1024;
+const coldCopy = (n: number) => 80 + n / 8;
+
+describe('LiMIC on an idle machine', () => {
+  it('txInit pins the sender\'s pages; rx is a syscall and a kernel copy by the receiver', () => {
+    const s = setup();
+    const src = alloc(s, 0, 'src', 64 * KiB, true);
+    const dst = alloc(s, 1, 'dst', 64 * KiB);
+    const marks: number[] = [];
+    runAll(s, [function* () {
+      let t = s.sim.now;
+      const desc = yield* createLimic(s.world, 0).txInit(range(src));
+      marks.push(s.sim.now - t);
+      t = s.sim.now;
+      yield* createLimic(s.world, 1).rx(desc, range(dst));
+      marks.push(s.sim.now - t);
+    }]);
+    expect(marks).toEqual([100 + 16 * 100, 100 + coldCopy(64 * KiB)]);
+    expect(total(s, 'kernel-copy')).toBeCloseTo(coldCopy(64 * KiB), 6);
+    expect(s.node.trace.events.find((e) => e.kind === 'kernel-copy')?.rank).toBe(1);
+    expect(deliveredInOrder([range(src)], [range(dst)])).toBe(true);
+  });
+
+  it('pins again for every message (no reuse)', () => {
+    const s = setup();
+    const src = alloc(s, 0, 'src', 8 * KiB, true);
+    runAll(s, [function* () {
+      for (let i = 0; i < 3; i++) yield* createLimic(s.world, 0).txInit(range(src));
+    }]);
+    expect(total(s, 'pin')).toBe(3 * 2 * 100);
+  });
+});
+
+describe('LiMIC errors', () => {
+  function caught(run: (s: ReturnType<typeof setup>) => Program<unknown>, kernel = {}): MechanismError {
+    const s = setup(kernel);
+    let error: unknown;
+    runAll(s, [function* () {
+      try {
+        yield* run(s);
+      } catch (e) {
+        error = e;
+      }
+    }]);
+    expect(error).toBeInstanceOf(MechanismError);
+    return error as MechanismError;
+  }
+
+  it('an invalid descriptor is EFAULT, saying the real module would crash the kernel', () => {
+    for (const bad of [undefined, 42, { id: 1, owner: 0 }]) {
+      const e = caught((s) => createLimic(s.world, 1).rx(bad, range(alloc(s, 1, 'dst', 16))));
+      expect(e.errno).toBe('EFAULT');
+      expect(e.message).toMatch(/crash the kernel/);
+    }
+  });
+
+  it('ENODEV without the module', () => {
+    const off = { mechanisms: { cma: true, knem: false, xpmem: false, limic: false, ioat: false } };
+    expect(caught((s) => createLimic(s.world, 0).txInit(range(alloc(s, 0, 'src', 16))), off).errno).toBe('ENODEV');
+  });
+});
+
+describe('LiMIC delivers the right bytes', () => {
+  it('for random sizes and offsets on both sides', () => {
+    fc.assert(fc.property(
+      fc.integer({ min: 0, max: 30_000 }),
+      fc.integer({ min: 0, max: 5000 }),
+      fc.integer({ min: 0, max: 5000 }),
+      fc.integer({ min: 1, max: 7 }),
+      (bytes, from, to, receiver) => {
+        const s = setup();
+        const src = alloc(s, 0, 'src', from + bytes, true);
+        const dst = alloc(s, receiver, 'dst', to + bytes);
+        runAll(s, [function* () {
+          const desc = yield* createLimic(s.world, 0).txInit(range(src, from, bytes));
+          yield* createLimic(s.world, receiver).rx(desc, range(dst, to, bytes));
+        }]);
+        return deliveredInOrder([range(src, from, bytes)], [range(dst, to, bytes)]);
+      },
+    ), { numRuns: 100 });
+  });
+});
