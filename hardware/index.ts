@@ -1,0 +1,45 @@
+// Public API of the hardware layer: machine descriptions from presets, machine files, hwloc XML
+// or the running host, all validated into one MachineSpec.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { extname, isAbsolute, resolve } from 'node:path';
+import { importHwlocXml } from './hwloc/import.ts';
+import { didYouMean, InputError } from './input-error.ts';
+import { loadMachineFile } from './machine-file.ts';
+import { loadPreset, presetNames } from './presets.ts';
+import type { MachineSpec } from './spec.ts';
+import { detectHost } from './sysfs.ts';
+
+export * from './spec.ts';
+export { InputError, didYouMean, formatInputError, type InputLocation } from './input-error.ts';
+export { loadMachineFile, parseMachineYaml, MACHINE_KEYS, type ParseOptions } from './machine-file.ts';
+export { listPresets, loadPreset, presetNames, presetPath } from './presets.ts';
+export { renderMachine } from './render.ts';
+export { validateMachine, MECHANISMS, type Locator } from './validate.ts';
+export { importHwlocXml } from './hwloc/import.ts';
+export { detectHost } from './sysfs.ts';
+
+/**
+ * Turns what a user wrote after `--machine` (or in a scenario's `machine:`) into a MachineSpec:
+ * `host`, a preset name, a machine file (.yaml/.yml) or an hwloc XML export (.xml). Relative paths
+ * are taken from `baseDir` (a scenario file's folder) or the working directory.
+ */
+export function resolveMachine(ref: string, opts: { baseDir?: string } = {}): MachineSpec {
+  const trimmed = ref.trim();
+  if (trimmed === '') throw new InputError('empty machine reference (give a preset name, a .yaml or .xml file, or host)');
+  if (trimmed === 'host') return detectHost();
+  const ext = extname(trimmed).toLowerCase();
+  const path = isAbsolute(trimmed) ? trimmed : resolve(opts.baseDir ?? process.cwd(), trimmed);
+  if (ext === '.yaml' || ext === '.yml') return loadMachineFile(path);
+  if (ext === '.xml') {
+    if (!existsSync(path)) throw new InputError('cannot read hwloc XML file: no such file', { file: path });
+    return importHwlocXml(readFileSync(path, 'utf8'), path);
+  }
+  const names = presetNames();
+  if (names.includes(trimmed)) return loadPreset(trimmed);
+  const suggestion = didYouMean(trimmed, [...names, 'host']);
+  const hint = suggestion ? `did you mean '${suggestion}'? ` : '';
+  throw new InputError(
+    `unknown machine '${trimmed}': ${hint}give a preset (${names.join(', ')}), a machine file (.yaml/.yml), an hwloc XML file (.xml) or host`,
+  );
+}

@@ -1,0 +1,83 @@
+// Machine files: a YAML description of a node, compact where the machine is regular and explicit
+// where it is not. The format is documented in docs/machine-format.md. Every mistake becomes an
+// InputError naming the file, line, column and field.
+
+import { readFileSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import { InputError } from './input-error.ts';
+import { buildCompute } from './machine-file/build-compute.ts';
+import { buildInterconnect } from './machine-file/build-interconnect.ts';
+import { buildCosts, buildKernel } from './machine-file/build-kernel.ts';
+import { Origins } from './machine-file/origins.ts';
+import { openYaml } from './machine-file/yaml-reader.ts';
+import type { MachineSpec } from './spec.ts';
+import { validateMachine } from './validate.ts';
+
+export const MACHINE_KEYS = [
+  'name', 'description', 'packages', 'caches', 'numa', 'hubs', 'links', 'routing', 'ioBuses',
+  'costs', 'kernel', 'distances', 'guessed',
+] as const;
+
+export interface ParseOptions {
+  /** Recorded as MachineSpec.origin; defaults to the file name. */
+  origin?: string;
+}
+
+/** Parses and validates the text of a machine file; `file` is used in messages and as the default name. */
+export function parseMachineYaml(text: string, file: string, options: ParseOptions = {}): MachineSpec {
+  const rootNode = openYaml(text, file);
+  if (!rootNode.present) throw new InputError('the machine file is empty', { file });
+  const root = rootNode.map(MACHINE_KEYS);
+  const origins = new Origins(rootNode);
+
+  const name = root.get('name')?.string() ?? basename(file, extname(file));
+  const description = root.get('description')?.string() ?? '';
+  const compute = buildCompute(root, origins);
+  const interconnect = buildInterconnect(root, origins);
+  const costs = buildCosts(root, origins);
+  const kernel = buildKernel(root, origins);
+
+  let distances: number[][] | undefined;
+  const distancesNode = root.get('distances');
+  if (distancesNode) {
+    origins.set('distances', distancesNode);
+    distances = distancesNode.list().map((row, i) => {
+      origins.set(`distances[${i}]`, row);
+      return row.list().map((cell, j) => {
+        origins.set(`distances[${i}][${j}]`, cell);
+        return cell.number();
+      });
+    });
+  }
+  const guessed = (root.get('guessed')?.list() ?? []).map((g) => g.string());
+  origins.set('name', root.get('name'));
+  origins.set('packages', root.get('packages'));
+  origins.set('numaNodes', root.get('numa'));
+  origins.set('links', root.get('links') ?? rootNode);
+
+  const spec: MachineSpec = {
+    name,
+    description,
+    origin: options.origin ?? file,
+    ...compute,
+    ...interconnect,
+    costs,
+    kernel,
+    ...(distances ? { distances } : {}),
+    guessed,
+  };
+  validateMachine(spec, (field) => origins.locate(field));
+  return spec;
+}
+
+/** Reads a machine file from disk; a missing or unreadable file is an InputError too. */
+export function loadMachineFile(path: string, options: ParseOptions = {}): MachineSpec {
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
+    throw new InputError(`cannot read machine file: ${reason}`, { file: path });
+  }
+  return parseMachineYaml(text, path, options);
+}

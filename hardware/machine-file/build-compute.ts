@@ -1,0 +1,219 @@
+// Packages, cores, caches and NUMA nodes of a machine file. Package groups are the compact form
+// ("4 packages × 4 cores, an L2 shared by each pair"); top-level caches and a NUMA node list are the
+// explicit form for what is not regular (memory behind a hub, a memory-side cache).
+
+import { packageVertex, type CacheSpec, type CoreSpec, type NumaNodeSpec, type PackageSpec } from '../spec.ts';
+import { MAX_CORES, readCoreSet } from './core-set.ts';
+import type { Origins } from './origins.ts';
+import { readBandwidth, readFrequency, readSize, readTime } from './units.ts';
+import type { MapReader, YNode } from './yaml-reader.ts';
+
+const GROUP_KEYS = ['count', 'model', 'cores', 'threads', 'frequency', 'caches'] as const;
+const PACKAGE_CACHE_KEYS = ['level', 'size', 'sharedBy', 'bandwidth', 'latency'] as const;
+const CACHE_KEYS = ['id', 'level', 'size', 'cores', 'bandwidth', 'latency', 'memorySide'] as const;
+const NUMA_COMPACT_KEYS = ['perPackage', 'memory', 'bandwidth', 'latency', 'kind'] as const;
+const NUMA_NODE_KEYS = ['attach', 'packages', 'cores', 'memory', 'bandwidth', 'latency', 'kind'] as const;
+const MEMORY_KINDS = ['dram', 'hbm'] as const;
+
+export interface Compute {
+  packages: PackageSpec[];
+  cores: CoreSpec[];
+  caches: CacheSpec[];
+  numaNodes: NumaNodeSpec[];
+}
+
+interface PendingCore {
+  id: number;
+  package: number;
+  frequencyGHz: number;
+  threads: number;
+  group: YNode;
+  frequency: YNode;
+  threadsNode: YNode | undefined;
+}
+
+export function buildCompute(root: MapReader, origins: Origins): Compute {
+  const packages: PackageSpec[] = [];
+  const pending: PendingCore[] = [];
+  const caches: CacheSpec[] = [];
+  const perLevel = new Map<number, number>();
+  const cacheId = (level: number) => {
+    const n = perLevel.get(level) ?? 0;
+    perLevel.set(level, n + 1);
+    return `L${level}#${n}`;
+  };
+
+  const groups = root.req('packages').list();
+  if (groups.length === 0) root.req('packages').fail('a machine needs at least one package');
+  for (const groupNode of groups) {
+    const group = groupNode.map(GROUP_KEYS);
+    const count = group.get('count')?.integer(1) ?? 1;
+    const model = group.req('model').string();
+    const coresNode = group.req('cores');
+    const coresPer = coresNode.integer(1);
+    const threadsNode = group.get('threads');
+    const threads = threadsNode?.integer(1) ?? 1;
+    const frequencyNode = group.req('frequency');
+    const frequencyGHz = readFrequency(frequencyNode);
+    if ((pending.length + count * coresPer) > MAX_CORES) coresNode.fail(`more than ${MAX_CORES} cores in the machine`);
+    const cacheEntries = (group.get('caches')?.list() ?? []).map((node) => readPackageCache(node, coresPer));
+
+    for (let k = 0; k < count; k++) {
+      const pkg = packages.length;
+      packages.push({ id: pkg, model });
+      origins.set(`packages[${pkg}]`, groupNode);
+      const first = pending.length;
+      for (let c = 0; c < coresPer; c++) {
+        pending.push({ id: first + c, package: pkg, frequencyGHz, threads, group: groupNode, frequency: frequencyNode, threadsNode });
+      }
+      for (const entry of cacheEntries) {
+        for (let start = 0; start < coresPer; start += entry.sharedBy) {
+          const index = caches.length;
+          const cores = Array.from({ length: entry.sharedBy }, (_, j) => first + start + j);
+          caches.push({ id: cacheId(entry.level), level: entry.level, sizeBytes: entry.sizeBytes, cores, bandwidth: entry.bandwidth, latencyNs: entry.latencyNs });
+          recordCache(origins, index, entry.fields);
+        }
+      }
+    }
+  }
+  const allCores = pending.map((c) => c.id);
+
+  for (const node of root.get('caches')?.list() ?? []) {
+    const m = node.map(CACHE_KEYS);
+    const level = m.req('level').integer(1);
+    const memorySide = m.get('memorySide')?.boolean() ?? false;
+    const coresNode = m.get('cores');
+    if (!coresNode && !memorySide) m.req('cores');
+    const cores = coresNode ? readCoreSet(coresNode, allCores) : [...allCores];
+    const index = caches.length;
+    caches.push({
+      id: m.get('id')?.string() ?? cacheId(level),
+      level,
+      sizeBytes: readSize(m.req('size')),
+      cores,
+      bandwidth: readBandwidth(m.req('bandwidth')),
+      latencyNs: readTime(m.req('latency')),
+      ...(memorySide ? { memorySide } : {}),
+    });
+    origins.set(`caches[${index}]`, node);
+    recordCache(origins, index, { id: m.get('id'), level: m.get('level'), size: m.get('size'), cores: coresNode, bandwidth: m.get('bandwidth'), latency: m.get('latency') });
+  }
+
+  const { numaNodes, coreNuma } = buildNuma(root, packages, pending, origins);
+  const cores: CoreSpec[] = pending.map((c, i) => {
+    origins.set(`cores[${i}]`, c.group);
+    origins.set(`cores[${i}].frequencyGHz`, c.frequency);
+    origins.set(`cores[${i}].threads`, c.threadsNode);
+    return { id: c.id, package: c.package, numa: coreNuma[i], frequencyGHz: c.frequencyGHz, threads: c.threads };
+  });
+  return { packages, cores, caches, numaNodes };
+}
+
+interface PackageCache {
+  level: number;
+  sizeBytes: number;
+  sharedBy: number;
+  bandwidth: number;
+  latencyNs: number;
+  fields: Record<string, YNode | undefined>;
+}
+
+function readPackageCache(node: YNode, coresPer: number): PackageCache {
+  const m = node.map(PACKAGE_CACHE_KEYS);
+  const sharedByNode = m.get('sharedBy');
+  let sharedBy = 1;
+  if (sharedByNode) {
+    sharedBy = sharedByNode.isScalar() && sharedByNode.scalar('a core count') === 'package' ? coresPer : sharedByNode.integer(1);
+    if (coresPer % sharedBy !== 0) sharedByNode.fail(`a cache shared by ${sharedBy} cores does not divide a package of ${coresPer} cores`);
+  }
+  return {
+    level: m.req('level').integer(1),
+    sizeBytes: readSize(m.req('size')),
+    sharedBy,
+    bandwidth: readBandwidth(m.req('bandwidth')),
+    latencyNs: readTime(m.req('latency')),
+    fields: { level: m.get('level'), size: m.get('size'), cores: sharedByNode ?? node, bandwidth: m.get('bandwidth'), latency: m.get('latency') },
+  };
+}
+
+function recordCache(origins: Origins, index: number, fields: Record<string, YNode | undefined>): void {
+  const f = `caches[${index}]`;
+  origins.set(`${f}.id`, fields.id);
+  origins.set(`${f}.level`, fields.level);
+  origins.set(`${f}.sizeBytes`, fields.size);
+  origins.set(`${f}.cores`, fields.cores);
+  origins.set(`${f}.bandwidth`, fields.bandwidth);
+  origins.set(`${f}.latencyNs`, fields.latency);
+}
+
+function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[], origins: Origins) {
+  const numaNode = root.req('numa');
+  const numaNodes: NumaNodeSpec[] = [];
+  const coreNuma: (number | undefined)[] = cores.map(() => undefined);
+  const record = (id: number, node: YNode, m: MapReader) => {
+    origins.set(`numaNodes[${id}]`, node);
+    origins.set(`numaNodes[${id}].attach`, m.get('attach'));
+    origins.set(`numaNodes[${id}].memoryBytes`, m.get('memory'));
+    origins.set(`numaNodes[${id}].bandwidth`, m.get('bandwidth'));
+    origins.set(`numaNodes[${id}].latencyNs`, m.get('latency'));
+  };
+
+  if (numaNode.isMap()) {
+    const m = numaNode.map(NUMA_COMPACT_KEYS);
+    const perPackageNode = m.get('perPackage');
+    const perPackage = perPackageNode?.integer(1) ?? 1;
+    const memoryBytes = readSize(m.req('memory'));
+    const bandwidth = readBandwidth(m.req('bandwidth'));
+    const latencyNs = readTime(m.req('latency'));
+    const kind = m.get('kind')?.oneOf(MEMORY_KINDS) ?? 'dram';
+    for (const pkg of packages) {
+      const local = cores.map((c, i) => ({ c, i })).filter(({ c }) => c.package === pkg.id);
+      if (local.length % perPackage !== 0) (perPackageNode ?? numaNode).fail(`package ${pkg.id} has ${local.length} cores, which do not split evenly into ${perPackage} NUMA nodes`);
+      const share = local.length / perPackage;
+      for (let k = 0; k < perPackage; k++) {
+        const id = numaNodes.length;
+        numaNodes.push({ id, attach: packageVertex(pkg.id), memoryBytes, bandwidth, latencyNs, kind });
+        record(id, numaNode, m);
+        local.slice(k * share, (k + 1) * share).forEach(({ i }) => (coreNuma[i] = id));
+      }
+    }
+  } else {
+    const entries = numaNode.list();
+    if (entries.length === 0) numaNode.fail('a machine needs at least one NUMA node');
+    const allCores = cores.map((c) => c.id);
+    entries.forEach((node, id) => {
+      const m = node.map(NUMA_NODE_KEYS);
+      const attach = m.req('attach').string();
+      numaNodes.push({
+        id,
+        attach,
+        memoryBytes: readSize(m.req('memory')),
+        bandwidth: readBandwidth(m.req('bandwidth')),
+        latencyNs: readTime(m.req('latency')),
+        kind: m.get('kind')?.oneOf(MEMORY_KINDS) ?? 'dram',
+      });
+      record(id, node, m);
+      const which = m.exclusive(['packages', 'cores'], entries.length > 1);
+      let local: number[];
+      const localNode = which ? m.get(which)! : node;
+      if (which === 'packages') {
+        local = [];
+        for (const p of localNode.list()) {
+          const pkg = p.integer(0);
+          if (pkg >= packages.length) p.fail(`package ${pkg} does not exist (the machine has ${packages.length})`);
+          cores.forEach((c) => c.package === pkg && local.push(c.id));
+        }
+      } else {
+        local = which === 'cores' ? readCoreSet(localNode, allCores) : allCores;
+      }
+      for (const coreId of local) {
+        if (coreId >= cores.length) localNode.fail(`core ${coreId} does not exist (the machine has ${cores.length})`);
+        if (coreNuma[coreId] !== undefined) localNode.fail(`core ${coreId} is already local to NUMA node ${coreNuma[coreId]}`);
+        coreNuma[coreId] = id;
+      }
+    });
+  }
+  const orphan = coreNuma.findIndex((n) => n === undefined);
+  if (orphan >= 0) numaNode.fail(`core ${orphan} is local to no NUMA node`);
+  return { numaNodes, coreNuma: coreNuma as number[] };
+}

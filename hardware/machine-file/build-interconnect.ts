@@ -1,0 +1,107 @@
+// Hubs, links, routing and I/O of a machine file. Links come in three shapes: `between` one pair,
+// `mesh` every pair of a list (sockets of one board), `from`/`to` a star (a chipset's front-side buses).
+
+import type { HubSpec, IoBusSpec, LinkSpec, NicSpec, RoutingSpec, VertexId } from '../spec.ts';
+import type { Origins } from './origins.ts';
+import { readBandwidth, readSize, readTime } from './units.ts';
+import type { MapReader, YNode } from './yaml-reader.ts';
+
+const HUB_KEYS = ['id', 'description'] as const;
+const LINK_KEYS = ['between', 'mesh', 'from', 'to', 'name', 'label', 'bandwidth', 'latency'] as const;
+const ROUTING_KEYS = ['table'] as const;
+const BUS_KEYS = ['id', 'attach', 'bandwidth', 'nics'] as const;
+const NIC_KEYS = ['id', 'model', 'bandwidth', 'dmaBytes'] as const;
+
+export interface Interconnect {
+  hubs: HubSpec[];
+  links: LinkSpec[];
+  routing: RoutingSpec;
+  ioBuses: IoBusSpec[];
+  nics: NicSpec[];
+}
+
+export function buildInterconnect(root: MapReader, origins: Origins): Interconnect {
+  const hubs = (root.get('hubs')?.list() ?? []).map((node, i) => {
+    const m = node.map(HUB_KEYS);
+    origins.set(`hubs[${i}]`, node);
+    origins.set(`hubs[${i}].id`, m.get('id'));
+    return { id: m.req('id').string(), description: m.get('description')?.string() ?? '' };
+  });
+
+  const links: LinkSpec[] = [];
+  for (const node of root.get('links')?.list() ?? []) {
+    const m = node.map(LINK_KEYS);
+    const shape = m.exclusive(['between', 'mesh', 'from'], true)!;
+    if (shape !== 'from' && m.has('to')) m.get('to')!.fail(`'to' goes with 'from', not with '${shape}'`);
+    if (shape !== 'between' && m.has('name')) m.get('name')!.fail(`'name' names a single link; use 'label' for a '${shape}' entry`);
+    const label = m.get('label')?.string() ?? 'link';
+    const bandwidth = readBandwidth(m.req('bandwidth'));
+    const latencyNs = readTime(m.req('latency'));
+    const pairs: [VertexId, VertexId, YNode][] = [];
+    if (shape === 'between') {
+      const ends = m.req('between').list();
+      if (ends.length !== 2) m.req('between').fail(`'between' takes exactly two vertices, got ${ends.length}`);
+      pairs.push([ends[0].string(), ends[1].string(), m.req('between')]);
+    } else if (shape === 'mesh') {
+      const members = m.req('mesh').list().map((v) => v.string());
+      if (members.length < 2) m.req('mesh').fail('a mesh needs at least two vertices');
+      for (let i = 0; i < members.length; i++) for (let j = i + 1; j < members.length; j++) pairs.push([members[i], members[j], m.req('mesh')]);
+    } else {
+      const center = m.req('from').string();
+      for (const to of m.req('to').list()) pairs.push([center, to.string(), to]);
+    }
+    for (const [a, b, where] of pairs) {
+      const index = links.length;
+      links.push({ name: m.get('name')?.string() ?? `${label} ${a}-${b}`, a, b, bandwidth, latencyNs });
+      origins.set(`links[${index}]`, node);
+      origins.set(`links[${index}].name`, m.get('name') ?? node);
+      origins.set(`links[${index}].a`, where);
+      origins.set(`links[${index}].b`, where);
+      origins.set(`links[${index}].bandwidth`, m.get('bandwidth'));
+      origins.set(`links[${index}].latencyNs`, m.get('latency'));
+    }
+  }
+
+  let routing: RoutingSpec = { kind: 'shortest' };
+  const routingNode = root.get('routing');
+  if (routingNode && !(routingNode.isScalar() && routingNode.oneOf(['shortest']) === 'shortest')) {
+    const tableNode = routingNode.map(ROUTING_KEYS).req('table');
+    const routes: Record<string, VertexId[]> = {};
+    origins.set('routing', routingNode);
+    if (!tableNode.isMap()) tableNode.fail(`expected a mapping of "from->to": [path], got ${tableNode.describe()}`);
+    for (const [key, pathNode] of tableNode.entries()) {
+      const path = pathNode.list().map((v) => v.string());
+      if (path.length < 2) pathNode.fail('a route lists at least its two ends');
+      routes[key] = path;
+      origins.set(`routing.routes.${key}`, pathNode);
+    }
+    routing = { kind: 'table', routes };
+  }
+
+  const ioBuses: IoBusSpec[] = [];
+  const nics: NicSpec[] = [];
+  for (const node of root.get('ioBuses')?.list() ?? []) {
+    const m = node.map(BUS_KEYS);
+    const index = ioBuses.length;
+    const id = m.req('id').string();
+    ioBuses.push({ id, attach: m.req('attach').string(), bandwidth: readBandwidth(m.req('bandwidth')) });
+    origins.set(`ioBuses[${index}]`, node);
+    origins.set(`ioBuses[${index}].id`, m.get('id'));
+    origins.set(`ioBuses[${index}].attach`, m.get('attach'));
+    for (const nicNode of m.get('nics')?.list() ?? []) {
+      const n = nicNode.map(NIC_KEYS);
+      const dma = n.get('dmaBytes');
+      const nicIndex = nics.length;
+      nics.push({
+        id: n.req('id').string(),
+        model: n.req('model').string(),
+        bus: id,
+        bandwidth: readBandwidth(n.req('bandwidth')),
+        ...(dma ? { dmaBytes: readSize(dma) } : {}),
+      });
+      origins.set(`nics[${nicIndex}]`, nicNode);
+      origins.set(`nics[${nicIndex}].id`, n.get('id'));
+    }
+  }
+  return { hubs, links, routing, ioBuses, nics };
+}

@@ -1,0 +1,59 @@
+// Core costs and the kernel section of a machine file.
+
+import type { CoreCosts, KernelSpec } from '../spec.ts';
+import { MECHANISMS } from '../validate.ts';
+import type { Origins } from './origins.ts';
+import { readBandwidth, readSize, readTime } from './units.ts';
+import type { MapReader } from './yaml-reader.ts';
+
+const COST_KEYS = ['copyBandwidth', 'reduceBandwidth'] as const;
+const KERNEL_KEYS = ['version', 'mechanisms', 'syscall', 'pageSize', 'pinPerPage', 'cmaLock', 'params'] as const;
+const CMA_LOCK_MODES = ['exclusive', 'shared'] as const;
+
+export function buildCosts(root: MapReader, origins: Origins): CoreCosts {
+  const node = root.req('costs');
+  const m = node.map(COST_KEYS);
+  origins.set('costs', node);
+  origins.set('costs.copyBandwidth', m.get('copyBandwidth'));
+  origins.set('costs.reduceBandwidth', m.get('reduceBandwidth'));
+  return { copyBandwidth: readBandwidth(m.req('copyBandwidth')), reduceBandwidth: readBandwidth(m.req('reduceBandwidth')) };
+}
+
+export function buildKernel(root: MapReader, origins: Origins): KernelSpec {
+  const node = root.req('kernel');
+  const m = node.map(KERNEL_KEYS);
+  origins.set('kernel', node);
+
+  const versionNode = m.req('version');
+  // An unquoted 4.10 reads as the number 4.1: insist on a string so the version is what was meant.
+  if (typeof versionNode.scalar('a kernel version') === 'number') versionNode.fail('quote the kernel version, e.g. "4.10" (unquoted, 4.10 reads as the number 4.1)');
+  const version = versionNode.string();
+
+  const mechanisms: KernelSpec['mechanisms'] = { cma: false, knem: false, xpmem: false, limic: false, ioat: false };
+  for (const item of m.req('mechanisms').list()) {
+    const name = item.oneOf(MECHANISMS);
+    if (mechanisms[name]) item.fail(`mechanism '${name}' is listed twice`);
+    mechanisms[name] = true;
+  }
+
+  const params: Record<string, number> = {};
+  for (const [key, value] of m.get('params')?.entries() ?? []) {
+    params[key] = value.number();
+    origins.set(`kernel.params.${key}`, value);
+  }
+
+  origins.set('kernel.version', versionNode);
+  origins.set('kernel.syscallNs', m.get('syscall'));
+  origins.set('kernel.pageBytes', m.get('pageSize'));
+  origins.set('kernel.pinPerPageNs', m.get('pinPerPage'));
+  origins.set('kernel.cmaLockMode', m.get('cmaLock'));
+  return {
+    version,
+    mechanisms,
+    syscallNs: readTime(m.req('syscall')),
+    pageBytes: readSize(m.req('pageSize')),
+    pinPerPageNs: readTime(m.req('pinPerPage')),
+    cmaLockMode: m.req('cmaLock').oneOf(CMA_LOCK_MODES),
+    params,
+  };
+}

@@ -1,0 +1,29 @@
+// Remembers which YAML node each built spec field came from, so an invariant broken in the built
+// MachineSpec (found by validateMachine, which only knows spec paths) is reported at the line the
+// user wrote. A compact entry (a package group, a link mesh) is the origin of everything it expands to.
+
+import type { InputLocation } from '../input-error.ts';
+import type { YNode } from './yaml-reader.ts';
+
+export class Origins {
+  private readonly bySpecPath = new Map<string, YNode>();
+
+  constructor(private readonly root: YNode) {}
+
+  set(specPath: string, node: YNode | undefined): void {
+    if (node) this.bySpecPath.set(specPath, node);
+  }
+
+  /** The location of the closest recorded ancestor of a spec path (`links[3].b` → `links[3]` → root). */
+  locate(specPath: string): InputLocation {
+    let path = specPath;
+    while (path) {
+      const node = this.bySpecPath.get(path);
+      if (node) return node.location();
+      path = path.replace(/(\.[^.[\]]+|\[\d+\])$/, '');
+      if (path === specPath) break;
+      specPath = path;
+    }
+    return { ...this.root.location(), field: undefined };
+  }
+}
