@@ -1,0 +1,270 @@
+// Turns what an importer found into a MachineSpec: decides where each memory node and I/O bus hangs
+// in the interconnect graph, which links exist, and fills every missing number from
+// IMPORT_DEFAULTS, recording the field path of each filled value in `guessed`.
+import { InputError } from '../input-error.ts';
+import { IMPORT_DEFAULTS, cacheDefaults } from '../import-defaults.ts';
+import {
+  packageVertex,
+  type CacheSpec,
+  type CoreSpec,
+  type HubSpec,
+  type IoBusSpec,
+  type MachineSpec,
+  type NicSpec,
+  type NumaNodeSpec,
+  type PackageSpec,
+  type VertexId,
+} from '../spec.ts';
+import type { FoundMachine, FoundNuma } from './found.ts';
+import { buildLinks, type LinkVertex } from './links.ts';
+
+export function assembleMachine(found: FoundMachine): MachineSpec {
+  const guessed: string[] = [];
+  if (found.cores.length === 0) {
+    throw new InputError('no processing units (PU objects or CPUs) found: nothing to simulate', { file: found.source });
+  }
+
+  // Packages, renumbered 0..n-1 in OS order: OS indices can be sparse (offline or disallowed
+  // sockets) and a package whose cores are all absent holds nothing to simulate.
+  const osPackages = [...found.packages].sort((a, b) => a.id - b.id).filter((p) => found.cores.some((c) => c.package === p.id));
+  const renumber = new Map(osPackages.map((p, i) => [p.id, i]));
+  const foundPackages = osPackages.map((p, i) => ({ ...p, id: i }));
+  if (foundPackages.length === 0) {
+    foundPackages.push({ id: 0 });
+    guessed.push('packages[0]');
+  }
+  const packageHint = (os: number | undefined) => (os === undefined ? undefined : renumber.get(os));
+  const packages: PackageSpec[] = foundPackages.map((p, i) => {
+    if (p.model === undefined) guessed.push(`packages[${i}].model`);
+    return { id: p.id, model: p.model ?? 'unknown CPU' };
+  });
+
+  // Cores, named by their first hardware thread, in OS order.
+  const sortedCores = [...found.cores].sort((a, b) => a.pus[0] - b.pus[0]);
+  const coreOfCpu = new Map<number, number>();
+  for (const core of sortedCores) for (const pu of core.pus) coreOfCpu.set(pu, core.pus[0]);
+  const corePackage = sortedCores.map((core, i) => {
+    const pkg = packageHint(core.package);
+    if (pkg !== undefined) return pkg;
+    if (osPackages.length > 0) guessed.push(`cores[${i}].package`);
+    return foundPackages[0].id;
+  });
+  const packageOfCore = new Map(sortedCores.map((c, i) => [c.pus[0], corePackage[i]]));
+
+  // NUMA nodes: cores without any get one node covering everything.
+  const foundNuma: FoundNuma[] = [...found.numaNodes].sort((a, b) => a.id - b.id);
+  if (foundNuma.length === 0) {
+    foundNuma.push({ id: 0, cpus: [...coreOfCpu.keys()], kind: 'dram' });
+    guessed.push('numaNodes[0]');
+  }
+  const packagesOfCpus = (cpus: number[]): number[] => {
+    const set = new Set<number>();
+    for (const cpu of cpus) {
+      const core = coreOfCpu.get(cpu);
+      if (core !== undefined) set.add(packageOfCore.get(core)!);
+    }
+    return [...set].sort((a, b) => a - b);
+  };
+
+  const hubs: HubSpec[] = [];
+  const linkVertices: LinkVertex[] = foundPackages.map((p) => ({ id: packageVertex(p.id), kind: 'package', packages: [p.id], numa: [] }));
+  const vertexOf = (id: VertexId) => linkVertices.find((v) => v.id === id)!;
+  const numaNodes: NumaNodeSpec[] = foundNuma.map((node, i) => {
+    const covered = packagesOfCpus(node.cpus);
+    let attach: VertexId;
+    if (covered.length === 1) attach = packageVertex(covered[0]);
+    else if (covered.length === 0 && packageHint(node.packageHint) !== undefined) {
+      attach = packageVertex(packageHint(node.packageHint)!);
+    } else {
+      // Shared by several packages (a front-side-bus memory hub) or local to none (memory-only).
+      attach = `numa${node.id}`;
+      const shared = covered.length > 1;
+      hubs.push({
+        id: attach,
+        description: shared
+          ? `memory hub of NUMA node ${node.id}, shared by packages ${covered.join(', ')}`
+          : `memory-only NUMA node ${node.id} (no local cores)`,
+      });
+      linkVertices.push({ id: attach, kind: shared ? 'shared-memory' : 'memory-only', packages: shared ? covered : [], numa: [] });
+    }
+    vertexOf(attach).numa.push(node.id);
+    const defaults = node.kind === 'hbm' ? IMPORT_DEFAULTS.hbm : IMPORT_DEFAULTS.memory;
+    if (node.memoryBytes === undefined) guessed.push(`numaNodes[${i}].memoryBytes`);
+    if (node.bandwidth === undefined) guessed.push(`numaNodes[${i}].bandwidth`);
+    if (node.latencyNs === undefined) guessed.push(`numaNodes[${i}].latencyNs`);
+    return {
+      id: node.id,
+      attach,
+      memoryBytes: node.memoryBytes ?? IMPORT_DEFAULTS.memory.bytes,
+      bandwidth: node.bandwidth ?? defaults.bandwidth,
+      latencyNs: node.latencyNs ?? defaults.latencyNs,
+      kind: node.kind,
+    };
+  });
+
+  const cores: CoreSpec[] = sortedCores.map((core, i) => {
+    const id = core.pus[0];
+    const pkg = corePackage[i];
+    let numa = pickLocalNuma(id, core.pus, foundNuma);
+    if (numa === undefined && core.numaHint !== undefined && foundNuma.some((n) => n.id === core.numaHint)) numa = core.numaHint;
+    if (numa === undefined) {
+      // No node claims this core (its node is offline or disallowed): take its package's memory,
+      // else the first node, and say so.
+      numa = numaNodes.find((n) => n.attach === packageVertex(pkg) && n.kind === 'dram')?.id ?? numaNodes[0].id;
+      guessed.push(`cores[${i}].numa`);
+    }
+    const frequency = core.frequencyGHz ?? foundPackages.find((p) => p.id === pkg)?.frequencyGHz;
+    if (frequency === undefined) guessed.push(`cores[${i}].frequencyGHz`);
+    return { id, package: pkg, numa, frequencyGHz: frequency ?? IMPORT_DEFAULTS.core.frequencyGHz, threads: core.pus.length };
+  });
+
+  const allCoreIds = cores.map((c) => c.id);
+  const perLevel = new Map<number, number>();
+  const caches: CacheSpec[] = [];
+  const sortedCaches = found.caches
+    .map((cache) => ({ cache, cores: coresOf(cache.cpus, coreOfCpu) }))
+    .filter(({ cache, cores: cs }) => cache.memorySide || cs.length > 0)
+    .sort((a, b) => a.cache.level - b.cache.level || (a.cores[0] ?? -1) - (b.cores[0] ?? -1));
+  for (const { cache, cores: sharers } of sortedCaches) {
+    const n = perLevel.get(cache.level) ?? 0;
+    perLevel.set(cache.level, n + 1);
+    const index = caches.length;
+    const d = cacheDefaults(cache.level);
+    guessed.push(`caches[${index}].bandwidth`, `caches[${index}].latencyNs`);
+    caches.push({
+      id: `L${cache.level}${cache.memorySide ? 'm' : ''}.${n}`,
+      level: cache.level,
+      sizeBytes: cache.sizeBytes,
+      cores: cache.memorySide ? allCoreIds : sharers,
+      bandwidth: d.bandwidth,
+      latencyNs: d.latencyNs,
+      ...(cache.memorySide ? { memorySide: true } : {}),
+    });
+  }
+
+  const distances = reorderDistances(found, numaNodes.map((n) => n.id));
+
+  // I/O buses hang off the package they are local to, else a memory hub shared by exactly those
+  // packages, else an I/O hub reachable from every package.
+  const ioBuses: IoBusSpec[] = found.buses.map((bus, i) => {
+    const covered = packagesOfCpus(bus.cpus);
+    let attach: VertexId | undefined;
+    if (covered.length === 1) attach = packageVertex(covered[0]);
+    else if (covered.length === 0 && packageHint(bus.packageHint) !== undefined) attach = packageVertex(packageHint(bus.packageHint)!);
+    else if (foundPackages.length === 1) attach = packageVertex(foundPackages[0].id);
+    else {
+      const want = covered.length > 0 ? covered : foundPackages.map((p) => p.id);
+      attach = linkVertices.find((v) => v.kind === 'shared-memory' && sameSet(v.packages, want))?.id;
+      if (attach === undefined) {
+        attach = 'iohub';
+        if (!hubs.some((h) => h.id === attach)) {
+          hubs.push({ id: attach, description: 'I/O hub reachable from every package' });
+          linkVertices.push({ id: attach, kind: 'io', packages: foundPackages.map((p) => p.id), numa: [] });
+        }
+      }
+    }
+    if (bus.bandwidth === undefined) guessed.push(`ioBuses[${i}].bandwidth`);
+    return { id: bus.id, attach, bandwidth: bus.bandwidth ?? IMPORT_DEFAULTS.io.busBandwidth };
+  });
+
+  const nics: NicSpec[] = found.nics.map((nic, i) => {
+    const wire = IMPORT_DEFAULTS.nic[nic.kind];
+    const capped = nic.linkBandwidth !== undefined && nic.linkBandwidth > 0 ? Math.min(wire, nic.linkBandwidth) : undefined;
+    if (capped === undefined || capped === wire) guessed.push(`nics[${i}].bandwidth`);
+    return { id: nic.id, model: nic.model, bus: nic.bus, bandwidth: capped ?? wire };
+  });
+
+  const links = buildLinks(linkVertices, distances ? { ids: numaNodes.map((n) => n.id), values: distances } : undefined, guessed);
+
+  const frequency = cores[0].frequencyGHz;
+  guessed.push('costs.copyBandwidth', 'costs.reduceBandwidth');
+  const kernel = kernelSpec(found, guessed);
+  const machine: MachineSpec = {
+    name: found.name,
+    description: describe(packages.length, cores, numaNodes, nics.length),
+    origin: found.origin,
+    packages,
+    hubs,
+    numaNodes,
+    cores,
+    caches,
+    links,
+    routing: { kind: 'shortest' },
+    ioBuses,
+    nics,
+    costs: {
+      copyBandwidth: IMPORT_DEFAULTS.core.copyBytesPerCycle * frequency,
+      reduceBandwidth: IMPORT_DEFAULTS.core.reduceBytesPerCycle * frequency,
+    },
+    kernel,
+    guessed,
+  };
+  if (distances) machine.distances = distances;
+  return machine;
+}
+
+/** The node whose cpus contain the core: ordinary DRAM before HBM, then lowest id. */
+function pickLocalNuma(id: number, pus: number[], nodes: FoundNuma[]): number | undefined {
+  const holding = nodes.filter((n) => n.cpus.includes(id) || pus.some((p) => n.cpus.includes(p)));
+  holding.sort((a, b) => (a.kind === b.kind ? a.id - b.id : a.kind === 'dram' ? -1 : 1));
+  return holding[0]?.id;
+}
+
+function coresOf(cpus: number[], coreOfCpu: Map<number, number>): number[] {
+  const set = new Set<number>();
+  for (const cpu of cpus) {
+    const core = coreOfCpu.get(cpu);
+    if (core !== undefined) set.add(core);
+  }
+  return [...set].sort((a, b) => a - b);
+}
+
+function sameSet(a: number[], b: number[]): boolean {
+  return a.length === b.length && a.every((x) => b.includes(x));
+}
+
+/** The found matrix in the order of `ids`, or undefined where it does not cover every node. */
+function reorderDistances(found: FoundMachine, ids: number[]): number[][] | undefined {
+  const d = found.distances;
+  if (!d) return undefined;
+  const pos = ids.map((id) => d.ids.indexOf(id));
+  if (pos.some((p) => p < 0)) return undefined;
+  return pos.map((i) => pos.map((j) => d.values[i][j]));
+}
+
+function kernelSpec(found: FoundMachine, guessed: string[]): MachineSpec['kernel'] {
+  const k = IMPORT_DEFAULTS.kernel;
+  const release = found.kernelRelease?.trim();
+  const match = release ? /^(\d+)\.(\d+)/.exec(release) : null;
+  let cma = true;
+  if (match) {
+    const major = Number(match[1]);
+    const minor = Number(match[2]);
+    cma = major > k.cmaSinceMajor || (major === k.cmaSinceMajor && minor >= k.cmaSinceMinor);
+  } else {
+    guessed.push('kernel.version', 'kernel.mechanisms.cma');
+  }
+  const m = found.mechanisms ?? {};
+  for (const name of ['knem', 'xpmem', 'limic', 'ioat'] as const) {
+    if (m[name] === undefined) guessed.push(`kernel.mechanisms.${name}`);
+  }
+  const power = /^(ppc|power)/i.test(found.architecture ?? '');
+  guessed.push('kernel.syscallNs', 'kernel.pageBytes', 'kernel.pinPerPageNs', 'kernel.cmaLockMode');
+  return {
+    version: release || k.version,
+    mechanisms: { cma, knem: m.knem ?? false, xpmem: m.xpmem ?? false, limic: m.limic ?? false, ioat: m.ioat ?? false },
+    syscallNs: k.syscallNs,
+    pageBytes: power ? k.pageBytesPower : k.pageBytes,
+    pinPerPageNs: k.pinPerPageNs,
+    cmaLockMode: k.cmaLockMode,
+    params: {},
+  };
+}
+
+function describe(packages: number, cores: CoreSpec[], numa: NumaNodeSpec[], nics: number): string {
+  const threads = cores.reduce((sum, c) => sum + c.threads, 0);
+  const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
+  const parts = [plural(packages, 'package'), plural(cores.length, 'core'), plural(threads, 'thread'), plural(numa.length, 'NUMA node')];
+  if (nics > 0) parts.push(plural(nics, 'NIC'));
+  return parts.join(', ');
+}

@@ -1,0 +1,215 @@
+// hwloc XML (v1 and v2 formats, as written by `lstopo --of xml`) to MachineSpec.
+import { basename } from 'node:path';
+import { InputError } from '../input-error.ts';
+import type { MachineSpec } from '../spec.ts';
+import { assembleMachine } from './assemble.ts';
+import { readDistances } from './distances.ts';
+import type { FoundCache, FoundCore, FoundMachine, FoundNuma, FoundPackage } from './found.ts';
+import { readIo } from './io.ts';
+import { readMemoryAttributes } from './memattrs.ts';
+import { at, Attrs, buildObject, type HwObject } from './objects.ts';
+import { parseXml, type XmlElement } from './xml.ts';
+import { frequencyFromModel } from './model-frequency.ts';
+
+/** Reads an hwloc topology file. `file` names the source in errors and in `origin`. */
+export function importHwlocXml(text: string, file: string): MachineSpec {
+  rejectHtml(text, file);
+  try {
+    return importTopology(parseXml(text, file), file);
+  } catch (error) {
+    // A pathological nesting depth exhausts the stack; report it as the input problem it is.
+    if (error instanceof RangeError) throw new InputError('XML nesting too deep for an hwloc topology', { file });
+    throw error;
+  }
+}
+
+/** HTML is rarely well-formed XML, so recognise a saved web page before parsing it. */
+function rejectHtml(text: string, file: string): void {
+  const m = /^\uFEFF?\s*(?:<\?xml[^>]*>\s*)?(?:<!--[\s\S]*?-->\s*)*(<!doctype\s+html|<html)/i.exec(text);
+  if (!m) return;
+  const offset = m.index + m[0].length - m[1].length;
+  const before = text.slice(0, offset).split('\n');
+  throw new InputError('this is an HTML page, not hwloc XML (save the raw file, e.g. from `lstopo --of xml`)', {
+    file,
+    line: before.length,
+    column: before[before.length - 1].length + 1,
+  });
+}
+
+function importTopology(topology: XmlElement, file: string): MachineSpec {
+  if (topology.name.toLowerCase() === 'html') {
+    throw new InputError('this is an HTML page, not hwloc XML (save the raw file, e.g. from `lstopo --of xml`)', at(topology, file));
+  }
+  if (topology.name !== 'topology') {
+    throw new InputError(`root element is <${topology.name}>, not <topology>: not an hwloc XML topology`, at(topology, file));
+  }
+  const rootEl = topology.children.find((c) => c.name === 'object');
+  if (!rootEl) throw new InputError('<topology> holds no <object>: empty hwloc topology', at(topology, file));
+  const attrs = new Attrs(file);
+  const root = buildObject(rootEl, file);
+  const version = /^(\d+)/.exec(topology.attrs.get('version') ?? '');
+  const formatMajor = version ? Number(version[1]) : 1;
+
+  const all: HwObject[] = [];
+  const collect = (o: HwObject) => {
+    all.push(o);
+    o.children.forEach(collect);
+  };
+  collect(root);
+  // Validate every cpuset up front, so a malformed one is reported even where it is not needed.
+  const cpusets = new Map(all.map((o) => [o, attrs.bitmap(o.el, 'cpuset')]));
+
+  // Hardware threads, and the PUs under each object.
+  const puIds = new Map<HwObject, number>();
+  const puById = new Map<number, HwObject>();
+  for (const o of all.filter((x) => x.role === 'pu')) {
+    const id = attrs.int(o.el, 'os_index');
+    if (id === undefined) throw new InputError('PU without os_index', at(o.el, file, 'object[type=PU].os_index'));
+    const clash = puById.get(id);
+    if (clash) throw new InputError(`PU os_index ${id} appears twice (first at line ${clash.el.line})`, at(o.el, file, 'object[type=PU].os_index'));
+    puIds.set(o, id);
+    puById.set(id, o);
+  }
+  if (puIds.size === 0) throw new InputError('no PU objects: the topology has no processing units to simulate', at(rootEl, file));
+  const puMemo = new Map<HwObject, number[]>();
+  const pusOf = (o: HwObject): number[] => {
+    let pus = puMemo.get(o);
+    if (!pus) {
+      pus = o.role === 'pu' ? [puIds.get(o)!] : o.children.flatMap(pusOf);
+      puMemo.set(o, pus);
+    }
+    return pus;
+  };
+  const ancestor = (o: HwObject, role: HwObject['role']): HwObject | undefined => {
+    for (let p = o.parent; p; p = p.parent) if (p.role === role) return p;
+    return undefined;
+  };
+
+  const packageIds = assignIds(all.filter((o) => o.role === 'package'), attrs, 'Package');
+  const numaIds = assignIds(all.filter((o) => o.role === 'numa'), attrs, 'NUMANode');
+  const packageOf = (o: HwObject) => {
+    const p = o.role === 'package' ? o : ancestor(o, 'package');
+    return p ? packageIds.get(p) : undefined;
+  };
+  /** CPUs an object is local to: its cpuset, else the PUs below it or below its nearest ancestor that has some. */
+  const cpusOf = (o: HwObject): number[] => {
+    const cpuset = cpusets.get(o);
+    if (cpuset) return cpuset;
+    for (let p: HwObject | undefined = o; p; p = p.parent) if (pusOf(p).length > 0) return pusOf(p);
+    return [];
+  };
+
+  const packages: FoundPackage[] = [...packageIds].map(([o, id]) => {
+    const model = o.infos.get('CPUModel')?.trim() || o.el.attrs.get('name')?.trim() || undefined;
+    const frequencyGHz = model ? frequencyFromModel(model) : undefined;
+    return { id, ...(model ? { model } : {}), ...(frequencyGHz ? { frequencyGHz } : {}) };
+  });
+
+  const cores: FoundCore[] = [];
+  for (const o of all) {
+    const inCore = o.role === 'pu' && ancestor(o, 'core') !== undefined;
+    if ((o.role !== 'core' && o.role !== 'pu') || inCore) continue;
+    const pus = pusOf(o);
+    if (pus.length === 0) continue;
+    const pkg = packageOf(o);
+    const numa = ancestor(o, 'numa');
+    cores.push({ pus, ...(pkg !== undefined ? { package: pkg } : {}), ...(numa ? { numaHint: numaIds.get(numa)! } : {}) });
+  }
+
+  const memattrs = readMemoryAttributes(topology, attrs);
+  const numaNodes: FoundNuma[] = [...numaIds].map(([o, id]) => {
+    const subtype = (o.el.attrs.get('subtype') ?? '').toUpperCase();
+    const kind = subtype === 'HBM' || subtype === 'MCDRAM' ? 'hbm' : 'dram';
+    const cpus = cpusOf(o);
+    const gp = attrs.int(o.el, 'gp_index');
+    const perf = gp !== undefined ? memattrs.get(gp) : undefined;
+    const pkg = packageOf(o);
+    const memoryBytes = attrs.int(o.el, 'local_memory');
+    const node: FoundNuma = { id, cpus, kind };
+    if (memoryBytes !== undefined) node.memoryBytes = memoryBytes;
+    if (pkg !== undefined) node.packageHint = pkg;
+    const local = perf?.find((p) => p.initiators === undefined || p.initiators.some((c) => cpus.includes(c)));
+    if (local?.bandwidth !== undefined) node.bandwidth = local.bandwidth;
+    if (local?.latencyNs !== undefined) node.latencyNs = local.latencyNs;
+    return node;
+  });
+
+  const caches = readCaches(all, attrs, pusOf, cpusOf);
+  const distances = readDistances(
+    topology,
+    [...numaIds].map(([o, id]) => ({ id, gp: attrs.int(o.el, 'gp_index') })),
+    attrs,
+  );
+  const io = readIo(root, { attrs, formatMajor, cpusOf, packageOf });
+
+  const info = (name: string) => topology.children.find((c) => c.name === 'info' && c.attrs.get('name') === name)?.attrs.get('value') ?? root.infos.get(name);
+  const found: FoundMachine = {
+    source: file,
+    name: basename(file).replace(/\.xml$/i, '') || 'hwloc',
+    origin: file,
+    packages,
+    numaNodes,
+    cores,
+    caches,
+    buses: io.buses,
+    nics: io.nics,
+  };
+  if (distances) found.distances = distances;
+  const release = info('OSRelease');
+  if (release) found.kernelRelease = release;
+  const arch = info('Architecture');
+  if (arch) found.architecture = arch;
+  return assembleMachine(found);
+}
+
+/** OS indices of packages or NUMA nodes; objects without one are numbered after the largest. */
+function assignIds(objects: HwObject[], attrs: Attrs, type: string): Map<HwObject, number> {
+  const ids = new Map<HwObject, number>();
+  const byId = new Map<number, HwObject>();
+  const given = objects.map((o) => attrs.int(o.el, 'os_index'));
+  let next = Math.max(-1, ...given.filter((g): g is number => g !== undefined)) + 1;
+  objects.forEach((o, i) => {
+    const id = given[i] ?? next++;
+    const clash = byId.get(id);
+    if (clash) {
+      throw new InputError(`${type} os_index ${id} appears twice (first at line ${clash.el.line})`, at(o.el, attrs.file, `object[type=${o.type}].os_index`));
+    }
+    ids.set(o, id);
+    byId.set(id, o);
+  });
+  return ids;
+}
+
+function readCaches(
+  all: HwObject[],
+  attrs: Attrs,
+  pusOf: (o: HwObject) => number[],
+  cpusOf: (o: HwObject) => number[],
+): FoundCache[] {
+  const caches: FoundCache[] = [];
+  const memorySide: { o: HwObject; size: number }[] = [];
+  for (const o of all) {
+    if (o.role !== 'cache') continue;
+    // Instruction caches never hold message data.
+    if (/^L\d+iCache$/.test(o.type) || attrs.int(o.el, 'cache_type') === 2) continue;
+    const size = attrs.int(o.el, 'cache_size');
+    if (!size) continue;
+    if (o.type === 'MemCache' || o.el.attrs.get('subtype') === 'MemorySideCache') {
+      memorySide.push({ o, size });
+      continue;
+    }
+    const named = /^L(\d+)/.exec(o.type);
+    const level = named ? Number(named[1]) : attrs.int(o.el, 'depth');
+    if (!level) continue;
+    const pus = pusOf(o);
+    caches.push({ level, sizeBytes: size, cpus: pus.length > 0 ? pus : cpusOf(o) });
+  }
+  // A memory-side cache sits after every CPU cache; its own depth counts from there.
+  const deepest = Math.max(0, ...caches.map((c) => c.level));
+  for (const { o, size } of memorySide) {
+    const named = /^L(\d+)/.exec(o.type);
+    const level = named ? Number(named[1]) : deepest + (attrs.int(o.el, 'depth') || 1);
+    caches.push({ level, sizeBytes: size, cpus: cpusOf(o), memorySide: true });
+  }
+  return caches;
+}
