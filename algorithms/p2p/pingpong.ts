@@ -45,7 +45,7 @@ export function* pingPong(rank: Rank, { message }: PingPongArgs): Program<void> 
 registerAlgorithm({
   name: 'pingpong:shm',
   operation: 'pingpong',
-  description: 'point-to-point over the shared-memory double copy (copy-in, copy-out through a bounce ring)',
+  description: 'point-to-point through rank.p2p: Nemesis or sm BTL double copy, single copy above a threshold (params shm, single, singleThreshold)',
   params: [],
   program: pingPong,
 });

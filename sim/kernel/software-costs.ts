@@ -10,12 +10,4 @@ export const softwareCosts = {
    * Westmere; about half of it is line transfers on such a machine, the rest is split between sides.
    */
   controlSideNs: 50,
-  /**
-   * Size of one chunk of a pipelined double copy through a shared bounce buffer.
-   * Source: MPICH2 Nemesis default LMT pipelines 64 KiB chunks (Goglin & Moreaud, JPDC 2013, §4.4).
-   */
-  pipelineChunkBytes: 64 * 1024,
-  /** Slots of that size in the bounce ring; two let copy-in and copy-out overlap (double buffering).
-   *  Source: Buntinas et al., ICPP 2009, describe the LMT copy buffer as a small ring of chunks. */
-  pipelineSlots: 2,
 } as const;

@@ -1,0 +1,141 @@
+// Two-sided point-to-point between ranks of one node, as an MPI library's shared-memory channel
+// does it: the double-copy transport (MPICH2 Nemesis or Open MPI's sm BTL) carries every message
+// up to its eager limit and, above it, its own large-message protocol; optionally, messages from a
+// size threshold up go by a single-copy kernel mechanism (KNEM, CMA, XPMEM, LiMIC) with the
+// transport carrying only the rendezvous' RTS and DONE. The receiver learns the path from the
+// message's first packet, as a real receiver does from the packet type.
+import { wait, type Program } from '../engine/program.ts';
+import type { Signal } from '../engine/signal.ts';
+import { InputError, didYouMean, type InputLocation } from '../../hardware/input-error.ts';
+import type { Range } from '../node/buffer.ts';
+import type { PointToPoint } from '../node/rank-api.ts';
+import type { World } from '../node/world.ts';
+import { singleCopyThresholdBytes } from './shm/costs.ts';
+import { matcherOf, newMessage } from './shm/delivery.ts';
+import { recvEager, sendEager, slice } from './shm/fragments.ts';
+import { createNemesis } from './shm/nemesis.ts';
+import type { MessagePath, Packet, PacketHeader, ShmProtocol, SingleCopy } from './shm/packet.ts';
+import { recvSingleCopy, sendSingleCopy, type SingleCopyMechanisms } from './shm/single-copy.ts';
+import { createSmBtl } from './shm/sm-btl.ts';
+import { traced, type DoubleCopy } from './shm/transport.ts';
+
+export type { ShmProtocol, SingleCopy } from './shm/packet.ts';
+export type { SingleCopyMechanisms } from './shm/single-copy.ts';
+
+export interface PointToPointOptions {
+  /** Double-copy protocol; default 'nemesis'. */
+  shm?: ShmProtocol;
+  /** Single-copy mechanism for large messages; default 'none'. */
+  single?: SingleCopy;
+  /** Messages of at least this many bytes use `single`; default 16 KiB (costs.ts). */
+  singleThreshold?: number;
+  /** The rank's mechanism objects; required when `single` is not 'none'. */
+  mechanisms?: SingleCopyMechanisms;
+}
+
+export const SHM_PROTOCOLS: readonly ShmProtocol[] = ['nemesis', 'sm'];
+export const SINGLE_COPY: readonly SingleCopy[] = ['none', 'knem', 'cma', 'xpmem', 'limic'];
+
+export function createPointToPoint(world: World, me: number, options: PointToPointOptions = {}): PointToPoint {
+  const protocol = options.shm ?? 'nemesis';
+  const single = options.single ?? 'none';
+  const threshold = options.singleThreshold ?? singleCopyThresholdBytes;
+  if (!SHM_PROTOCOLS.includes(protocol)) throw new RangeError(`point-to-point: unknown shm protocol ${String(protocol)}`);
+  if (!SINGLE_COPY.includes(single)) throw new RangeError(`point-to-point: unknown single-copy mechanism ${String(single)}`);
+  if (!(Number.isInteger(threshold) && threshold >= 0)) throw new RangeError(`point-to-point: singleThreshold must be a non-negative integer, got ${threshold}`);
+  if (single !== 'none' && !options.mechanisms) throw new Error(`point-to-point over ${single} needs the rank's mechanism objects`);
+  const mechanisms = options.mechanisms;
+  const transport: DoubleCopy = protocol === 'sm' ? createSmBtl(world, me) : createNemesis(world, me);
+
+  function checkPeer(peer: number, what: string): void {
+    if (!Number.isInteger(peer) || peer < 0 || peer >= world.size) throw new RangeError(`rank ${me}: ${what} rank ${peer} outside 0..${world.size - 1}`);
+  }
+
+  function pathFor(bytes: number): MessagePath {
+    // A library whose kernel lacks the module keeps to the double copy, as Open MPI and MPICH do
+    // when /dev/knem or the syscall is missing.
+    if (single !== 'none' && bytes > 0 && bytes >= threshold && world.node.spec.kernel.mechanisms[single]) return single;
+    return bytes <= transport.eagerLimit ? 'eager' : 'large';
+  }
+
+  /** Fixes the message's order and path now, at call time. */
+  function begin(to: number, data: Range, tag: number): PacketHeader {
+    checkPeer(to, 'send to');
+    const { seq, id } = newMessage(world, me, to);
+    const path = pathFor(data.bytes);
+    return { kind: path === 'eager' ? 'eager' : 'rts', from: me, to, tag, seq, id, total: data.bytes, path };
+  }
+
+  function* sendBody(header: PacketHeader, data: Range): Program<void> {
+    if (header.path === 'eager') yield* sendEager(transport, header, data);
+    else if (header.path === 'large') yield* transport.sendLarge(header, data);
+    else yield* sendSingleCopy(world, transport, me, mechanisms!, header, data);
+  }
+
+  function post(from: number, tag: number): Signal<Packet> {
+    checkPeer(from, 'receive from');
+    return matcherOf(world, me).post(from, tag);
+  }
+
+  function* recvBody(from: number, into: Range, posted: Signal<Packet>): Program<void> {
+    const first = posted.fired ? posted.value! : yield* traced(world, me, 'poll', `recv<-${from}`, posted.wait());
+    if (first.total > into.bytes) {
+      throw new RangeError(`rank ${me} posted a receive of ${into.bytes} bytes from rank ${from} (tag ${first.tag}), which sent ${first.total}`);
+    }
+    const target = slice(into, 0, first.total);
+    if (first.path === 'eager') yield* recvEager(world, transport, me, first, target);
+    else if (first.path === 'large') yield* transport.recvLarge(first, target);
+    else yield* recvSingleCopy(world, transport, me, mechanisms!, first, target);
+  }
+
+  return {
+    *send(to: number, data: Range, tag = 0): Program<void> {
+      yield* sendBody(begin(to, data, tag), data);
+    },
+    *recv(from: number, into: Range, tag = 0): Program<void> {
+      yield* recvBody(from, into, post(from, tag));
+    },
+    *sendrecv(to: number, data: Range, from: number, into: Range, tag = 0): Program<void> {
+      const header = begin(to, data, tag);
+      const posted = post(from, tag);
+      const sending = world.sim.spawn(`r${me} sendrecv->${to}`, sendBody(header, data));
+      yield* recvBody(from, into, posted);
+      yield* wait(sending);
+    },
+    // eslint-disable-next-line require-yield
+    *isend(to: number, data: Range, tag = 0) {
+      const proc = world.sim.spawn(`r${me} isend->${to}`, sendBody(begin(to, data, tag), data));
+      return () => wait(proc);
+    },
+    // eslint-disable-next-line require-yield
+    *irecv(from: number, into: Range, tag = 0) {
+      const proc = world.sim.spawn(`r${me} irecv<-${from}`, recvBody(from, into, post(from, tag)));
+      return () => wait(proc);
+    },
+  };
+}
+
+/**
+ * Reads the point-to-point choices from a run's free-form parameters (`shm`, `single`,
+ * `singleThreshold`), ignoring every other key. `where` locates the parameters in the user's file.
+ */
+export function parsePointToPointOptions(params: Record<string, unknown>, where: InputLocation = {}): Omit<PointToPointOptions, 'mechanisms'> {
+  const field = (name: string) => ({ ...where, field: where.field ? `${where.field}.${name}` : name });
+  const out: Omit<PointToPointOptions, 'mechanisms'> = {};
+  if (params.shm !== undefined) out.shm = oneOf('shm', params.shm, SHM_PROTOCOLS, field('shm'));
+  if (params.single !== undefined) out.single = oneOf('single', params.single, SINGLE_COPY, field('single'));
+  if (params.singleThreshold !== undefined) {
+    const v = params.singleThreshold;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+      throw new InputError(`singleThreshold must be a non-negative whole number of bytes, got ${JSON.stringify(v)}`, field('singleThreshold'));
+    }
+    out.singleThreshold = v;
+  }
+  return out;
+}
+
+function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[], loc: InputLocation): T {
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
+  const hint = typeof value === 'string' ? didYouMean(value, allowed) : undefined;
+  throw new InputError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}${hint ? ` (did you mean ${hint}?)` : ''}`, loc);
+}

@@ -1,0 +1,77 @@
+// Calibration table of the two shared-memory double-copy transports: buffer geometry taken from the
+// implementations' sources and defaults, and the library's software work per packet. Cache-line
+// transfers and copy times are not here: the node model derives them from the machine.
+import { softwareCosts } from '../software-costs.ts';
+
+export const nemesisCosts = {
+  /**
+   * Bytes of one queue cell. Source: MPICH2 mpid_nem_datatypes.h, `MPID_NEM_CELL_LEN (64*1024)`.
+   */
+  cellBytes: 64 * 1024,
+  /**
+   * Payload one cell (or the fastbox) carries: the cell less its `next` pointer (8 bytes on LP64)
+   * and the nemesis packet header (source, dest, datalen: int; seqno, type: unsigned short = 16 B).
+   * Source: MPICH2 mpid_nem_datatypes.h, `MPID_NEM_MPICH2_DATA_LEN = MPID_NEM_CELL_PAYLOAD_LEN -
+   * MPID_NEM_MPICH2_HEAD_LEN`, `MPID_NEM_CELL_PAYLOAD_LEN = MPID_NEM_CELL_LEN - sizeof(void *)`.
+   */
+  cellDataBytes: 64 * 1024 - 8 - 16,
+  /**
+   * Payload of the per-pair fastbox: one whole cell behind a flag line.
+   * Source: MPICH2 mpid_nem_datatypes.h, `MPID_nem_fbox_mpich2_t { flag; MPID_nem_cell_t cell; }`
+   * and `#define MPID_NEM_FBOX_DATALEN MPID_NEM_MPICH2_DATA_LEN`.
+   */
+  fastboxDataBytes: 64 * 1024 - 8 - 16,
+  /** Cells each process owns in its free queue. Source: MPICH2 mpid_nem_datatypes.h, `MPID_NEM_NUM_CELLS 64`. */
+  cellsPerProcess: 64,
+  /**
+   * Largest message sent eagerly through cells; larger ones use the large-message transfer (LMT).
+   * Source: Goglin & Moreaud, JPDC 2013, §4.4: "NEMESIS uses two different code paths for small
+   * (up to 64 KiB) and large messages".
+   */
+  eagerLimitBytes: 64 * 1024,
+  /**
+   * Chunk of the default shared-memory LMT pipeline. Source: Goglin & Moreaud, JPDC 2013, §4.4:
+   * "The default LMT consists in copying across a shared memory buffer with a pipeline of 64 KiB
+   * chunks"; MPICH2 mpid_nem_lmt_shm.c, `MPID_NEM_COPY_BUF_LEN (64 * 1024)`.
+   */
+  lmtChunkBytes: 64 * 1024,
+  /**
+   * Chunks in the per-pair LMT copy buffer: two, filled alternately so copy-in and copy-out overlap.
+   * Source: MPICH2 mpid_nem_lmt_shm.c (64 KiB variant): `buf_num = 1 - buf_num` over `copy_buf->buf[2]`.
+   */
+  lmtSlots: 2,
+  /** Library work to build and post one packet (matching info, sequence number, request). Source:
+   *  the shared per-side figure of software-costs.ts (Goglin & Moreaud, JPDC 2013, ~200 ns optimised
+   *  intra-node latency on Westmere, half of it line transfers). */
+  sendSideNs: softwareCosts.controlSideNs,
+  /** Library work to match and complete one received packet. Source: as `sendSideNs`. */
+  recvSideNs: softwareCosts.controlSideNs,
+} as const;
+
+export const smBtlCosts = {
+  /**
+   * Size of a small ("eager") fragment and the eager limit. Source: Open MPI btl_sm_component.c,
+   * `mca_btl_sm.super.btl_eager_limit = 4*1024`.
+   */
+  eagerFragmentBytes: 4 * 1024,
+  /**
+   * Data the rendezvous header carries before the receiver acknowledges. Source: Open MPI
+   * btl_sm_component.c, `btl_rndv_eager_limit = 4*1024`.
+   */
+  rndvEagerBytes: 4 * 1024,
+  /** Size of a large ("max") fragment. Source: Open MPI btl_sm_component.c, `btl_max_send_size = 32*1024`. */
+  maxFragmentBytes: 32 * 1024,
+  /** Fragments a free list starts with. Source: Open MPI btl_sm_component.c, `free_list_num` default 8. */
+  freeListInitial: 8,
+  /** Fragments a free list grows by when empty (no maximum by default: `free_list_max = -1`).
+   *  Source: Open MPI btl_sm_component.c, `free_list_inc` default 64. */
+  freeListIncrement: 64,
+  /** Library work to pack the header and post one fragment. Source: as nemesisCosts.sendSideNs. */
+  sendSideNs: softwareCosts.controlSideNs,
+  /** Library work to match and complete one received fragment. Source: as nemesisCosts.recvSideNs. */
+  recvSideNs: softwareCosts.controlSideNs,
+} as const;
+
+/** Crossover from the double copy to a single-copy mechanism. Source: Cheng & Gu, "An Analysis of
+ *  Multicore Specific Optimization in MPI Implementations" (seed 003, slide 22): "Watershed: about 16KB". */
+export const singleCopyThresholdBytes = 16 * 1024;

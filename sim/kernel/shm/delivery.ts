@@ -1,0 +1,81 @@
+// Where packets land once the receiver can see them: a message's first packet goes to the
+// receiver's matching; the later packets of a transfer (CTS, DONE, continuation fragments) go to
+// that transfer's own box at the rank it is addressed to. Also hands out the per-pair sequence
+// numbers and transfer ids, which are fixed when a send is called, so non-blocking sends keep
+// their call order.
+import { Channel } from '../../engine/channel.ts';
+import type { Program } from '../../engine/program.ts';
+import type { World } from '../../node/world.ts';
+import { Matcher } from './matching.ts';
+import { opensMessage, type Packet } from './packet.ts';
+
+interface Registry {
+  matchers: Map<number, Matcher<Packet>>;
+  boxes: Map<string, Channel<unknown>>;
+  seqs: Map<string, number>;
+  nextId: number;
+}
+
+function registry(world: World): Registry {
+  return world.state('shm delivery', () => ({ matchers: new Map(), boxes: new Map(), seqs: new Map(), nextId: 0 }));
+}
+
+export function matcherOf(world: World, rank: number): Matcher<Packet> {
+  const reg = registry(world);
+  let m = reg.matchers.get(rank);
+  if (!m) {
+    m = new Matcher<Packet>(rank);
+    reg.matchers.set(rank, m);
+  }
+  return m;
+}
+
+/** Sequence number and transfer id of a new message from `from` to `to`. */
+export function newMessage(world: World, from: number, to: number): { seq: number; id: number } {
+  const reg = registry(world);
+  const key = `${from}>${to}`;
+  const seq = reg.seqs.get(key) ?? 0;
+  reg.seqs.set(key, seq + 1);
+  return { seq, id: reg.nextId++ };
+}
+
+/** The packet becomes visible to its receiver `delay` ns from now. */
+export function arrive(world: World, packet: Packet, delay: number): void {
+  world.sim.schedule(delay, () => {
+    if (opensMessage(packet.kind)) matcherOf(world, packet.to).arrive(packet);
+    else box(world, `${packet.id}@${packet.to}`).put(packet);
+  });
+}
+
+/** Puts a transport-private notice (e.g. an LMT chunk flag) in transfer `id`'s box at `rank`. */
+export function notify(world: World, id: number, rank: number, topic: string, value: unknown, delay: number): void {
+  world.sim.schedule(delay, () => box(world, `${id}@${rank}#${topic}`).put(value));
+}
+
+/** Next packet of transfer `id` addressed to `rank`. */
+export function* nextPacket(world: World, id: number, rank: number): Program<Packet> {
+  return (yield* take(world, `${id}@${rank}`)) as Packet;
+}
+
+/** Next notice on `topic` of transfer `id` at `rank`. */
+export function* nextNotice(world: World, id: number, rank: number, topic: string): Program<unknown> {
+  return yield* take(world, `${id}@${rank}#${topic}`);
+}
+
+function* take(world: World, key: string): Program<unknown> {
+  const value = yield* box(world, key).get();
+  // One consumer per box: an empty box is dropped so that long runs keep no dead boxes.
+  const reg = registry(world);
+  if (reg.boxes.get(key)?.length === 0) reg.boxes.delete(key);
+  return value;
+}
+
+function box(world: World, key: string): Channel<unknown> {
+  const reg = registry(world);
+  let b = reg.boxes.get(key);
+  if (!b) {
+    b = new Channel<unknown>(`shm transfer ${key}`);
+    reg.boxes.set(key, b);
+  }
+  return b;
+}

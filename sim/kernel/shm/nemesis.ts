@@ -1,0 +1,198 @@
+// MPICH2 Nemesis shared-memory transport (Buntinas, Mercier & Gropp; seed 003 slides 4-9; seed 004
+// §4.4). Each process owns one lock-free receive queue and one free queue of cells; each ordered
+// pair has a one-cell fastbox the sender tries first. Eager messages (up to 64 KiB) are copied into
+// a fastbox or cells and out again; larger ones take the shared-memory LMT: RTS, CTS, then a
+// pipeline of 64 KiB chunks through a per-pair copy buffer, the sender filling one chunk while the
+// receiver drains the other.
+//
+// Cells, fastboxes and copy buffers are real buffers of the node model: nobody owns them, their
+// pages land where they are first written, and copies through them take cache space and memory
+// bandwidth like any other. Synchronisation costs line transfers (lines.ts) between the cores.
+import { Channel } from '../../engine/channel.ts';
+import { Mutex } from '../../engine/mutex.ts';
+import type { Program } from '../../engine/program.ts';
+import { Semaphore } from '../../engine/semaphore.ts';
+import { range, type Buffer, type Range } from '../../node/buffer.ts';
+import type { World } from '../../node/world.ts';
+import { nemesisCosts } from './costs.ts';
+import { arrive, nextNotice, nextPacket, notify } from './delivery.ts';
+import { slice } from './fragments.ts';
+import { lineTransfer, QueueLines } from './lines.ts';
+import type { Packet, PacketHeader, PacketKind } from './packet.ts';
+import { step, traced, type DoubleCopy } from './transport.ts';
+
+export type NemesisCosts = typeof nemesisCosts;
+
+/** A process's cells: its free queue (it dequeues, receivers return cells) and its receive queue. */
+interface Process {
+  cells: Buffer;
+  free: Channel<number>;
+  freeLines: QueueLines;
+  recvLines: QueueLines;
+}
+
+interface Fastbox {
+  buf: Buffer;
+  full: boolean;
+  /** Core that last wrote the flag line. */
+  flagCore: number;
+}
+
+interface CopyBuffer {
+  buf: Buffer;
+  /** One LMT at a time per pair, in the order their CTS arrived. */
+  inUse: Mutex;
+  /** Per chunk slot: empty (1) or full (0). */
+  empty: Semaphore[];
+  next: number;
+}
+
+interface LmtChunk {
+  slot: number;
+  bytes: number;
+}
+
+export function createNemesis(world: World, me: number, costs: NemesisCosts = nemesisCosts): DoubleCopy {
+  const { node } = world;
+  const topo = node.topo;
+  const core = world.cores[me];
+  const coreOf = (rank: number) => world.cores[rank];
+
+  function proc(rank: number): Process {
+    return world.state(`nemesis proc ${rank}`, () => ({
+      cells: node.allocate(`nemesis cells r${rank}`, costs.cellsPerProcess * costs.cellBytes, -1),
+      free: prefilled(`nemesis free queue r${rank}`, costs.cellsPerProcess),
+      freeLines: new QueueLines(topo, coreOf(rank), costs.cellsPerProcess),
+      recvLines: new QueueLines(topo, coreOf(rank)),
+    }));
+  }
+
+  function fastbox(from: number, to: number): Fastbox {
+    return world.state(`nemesis fastbox ${from}>${to}`, () => ({
+      buf: node.allocate(`nemesis fastbox ${from}>${to}`, costs.fastboxDataBytes, -1),
+      full: false,
+      flagCore: coreOf(to),
+    }));
+  }
+
+  function copyBuffer(from: number, to: number): CopyBuffer {
+    return world.state(`nemesis lmt ${from}>${to}`, () => ({
+      buf: node.allocate(`nemesis lmt buffer ${from}>${to}`, costs.lmtSlots * costs.lmtChunkBytes, -1),
+      inUse: new Mutex(world.sim, `nemesis lmt buffer ${from}>${to}`),
+      empty: Array.from({ length: costs.lmtSlots }, (_, i) => new Semaphore(world.sim, `lmt slot ${i} ${from}>${to}`, 1)),
+      next: 0,
+    }));
+  }
+
+  const transport: DoubleCopy = {
+    protocol: 'nemesis',
+    eagerLimit: costs.eagerLimitBytes,
+
+    capacity(kind: PacketKind): number {
+      return kind === 'eager' || kind === 'frag' ? costs.cellDataBytes : 0;
+    },
+
+    *post(header: PacketHeader, data?: Range): Program<void> {
+      const bytes = data?.bytes ?? 0;
+      const to = header.to;
+      if (bytes > transport.capacity(header.kind)) throw new RangeError(`nemesis: ${bytes} bytes do not fit one ${header.kind} cell`);
+      const kind = traceKind(header.kind);
+      yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
+      const seen = lineTransfer(topo, core, coreOf(to));
+      // The fastbox first: reading its flag pulls the line from whoever wrote it last.
+      const box = fastbox(me, to);
+      yield* step(world, me, kind, `fastbox check->${to}`, lineTransfer(topo, box.flagCore, core));
+      if (!box.full && bytes <= costs.fastboxDataBytes) {
+        box.full = true;
+        box.flagCore = core;
+        const slot = range(box.buf, 0, bytes);
+        if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in fastbox->${to}` });
+        arrive(world, { ...header, payload: slot, release: () => releaseFastbox(box, to) }, seen);
+        return;
+      }
+      const mine = proc(me);
+      const cell = mine.free.length > 0 ? yield* mine.free.get() : yield* traced(world, me, 'wait', 'free cell', mine.free.get());
+      yield* step(world, me, kind, 'dequeue free cell', mine.freeLines.dequeue());
+      const slot = range(mine.cells, cell * costs.cellBytes, bytes);
+      if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in cell->${to}` });
+      yield* step(world, me, kind, `enqueue->${to}`, proc(to).recvLines.enqueue(core));
+      arrive(world, { ...header, payload: slot, release: () => returnCell(me, to, cell) }, seen);
+    },
+
+    *unpack(packet: Packet, into?: Range): Program<void> {
+      const bytes = packet.payload?.bytes ?? 0;
+      if ((into?.bytes ?? 0) !== bytes) throw new RangeError(`nemesis: unpacking ${bytes} bytes into ${into?.bytes ?? 0}`);
+      yield* step(world, me, traceKind(packet.kind), `match ${packet.kind}<-${packet.from}`, costs.recvSideNs);
+      if (packet.payload && into && bytes > 0) yield* node.copy(core, packet.payload, into, { rank: me, label: `copy-out <-${packet.from}` });
+      yield* packet.release();
+    },
+
+    *sendLarge(header: PacketHeader, data: Range): Program<void> {
+      const to = header.to;
+      yield* transport.post({ ...header, kind: 'rts' });
+      const cts = yield* traced(world, me, 'wait', `cts<-${to}`, nextPacket(world, header.id, me));
+      yield* transport.unpack(cts);
+      const ring = copyBuffer(me, to);
+      yield* traced(world, me, 'wait', `lmt buffer->${to}`, ring.inUse.lock());
+      try {
+        for (let offset = 0; offset < data.bytes; offset += costs.lmtChunkBytes) {
+          const bytes = Math.min(costs.lmtChunkBytes, data.bytes - offset);
+          const slot = ring.next;
+          ring.next = (slot + 1) % costs.lmtSlots;
+          const empty = ring.empty[slot];
+          if (empty.available > 0) yield* empty.acquire();
+          else yield* traced(world, me, 'wait', `lmt slot ${slot}->${to}`, empty.acquire());
+          yield* node.copy(core, slice(data, offset, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes), { rank: me, label: `lmt copy-in ->${to}` });
+          // Setting the slot's flag: the polling receiver sees it one line transfer later.
+          const chunk: LmtChunk = { slot, bytes };
+          notify(world, header.id, to, 'lmt', chunk, lineTransfer(topo, core, coreOf(to)));
+        }
+      } finally {
+        ring.inUse.unlock();
+      }
+    },
+
+    *recvLarge(rts: Packet, into: Range): Program<void> {
+      const from = rts.from;
+      yield* transport.unpack(rts);
+      yield* transport.post({ kind: 'cts', from: me, to: from, tag: rts.tag, seq: rts.seq, id: rts.id, total: rts.total, path: 'large' });
+      const ring = copyBuffer(from, me);
+      for (let got = 0; got < into.bytes; ) {
+        const chunk = (yield* traced(world, me, 'poll', `lmt<-${from}`, nextNotice(world, rts.id, me, 'lmt'))) as LmtChunk;
+        yield* node.copy(core, range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes), slice(into, got, chunk.bytes), { rank: me, label: `lmt copy-out <-${from}` });
+        got += chunk.bytes;
+        // Clearing the flag: the sender sees the slot empty one line transfer later.
+        const empty = ring.empty[chunk.slot];
+        world.sim.schedule(lineTransfer(topo, core, coreOf(from)), () => empty.release());
+      }
+    },
+  };
+
+  // eslint-disable-next-line require-yield
+  function* releaseFastbox(box: Fastbox, receiver: number): Program<void> {
+    // The receiver clears the flag in the line it already holds; the sender pays to read it back.
+    box.full = false;
+    box.flagCore = coreOf(receiver);
+  }
+
+  /** The receiver dequeues the cell from its receive queue and returns it to the sender's free queue. */
+  function* returnCell(sender: number, receiver: number, cell: number): Program<void> {
+    const rc = coreOf(receiver);
+    yield* step(world, receiver, 'queue', `dequeue<-${sender}`, proc(receiver).recvLines.dequeue());
+    const owner = proc(sender);
+    yield* step(world, receiver, 'queue', `return cell->${sender}`, owner.freeLines.enqueue(rc));
+    world.sim.schedule(lineTransfer(topo, rc, coreOf(sender)), () => owner.free.put(cell));
+  }
+
+  return transport;
+}
+
+function traceKind(kind: PacketKind): string {
+  return kind === 'eager' || kind === 'frag' ? 'queue' : 'control';
+}
+
+function prefilled(name: string, count: number): Channel<number> {
+  const ch = new Channel<number>(name);
+  for (let i = 0; i < count; i++) ch.put(i);
+  return ch;
+}

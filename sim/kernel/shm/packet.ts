@@ -1,0 +1,43 @@
+// What travels between two ranks' shared-memory transports: a small header (matching information
+// and which protocol the rest of the message follows) with, for data packets, the place in shared
+// memory (fastbox, cell, fragment) where its payload lies until the receiver copies it out.
+import type { Program } from '../../engine/program.ts';
+import type { Range } from '../../node/buffer.ts';
+
+export type ShmProtocol = 'nemesis' | 'sm';
+export type SingleCopy = 'none' | 'knem' | 'cma' | 'xpmem' | 'limic';
+
+/** How the body of a message travels once its first packet is matched. */
+export type MessagePath = 'eager' | 'large' | Exclude<SingleCopy, 'none'>;
+
+/** `eager` and `rts` open a message and are matched by (source, tag); the others belong to a
+ *  transfer already under way and go straight to it. */
+export type PacketKind = 'eager' | 'rts' | 'cts' | 'frag' | 'done';
+
+export interface PacketHeader {
+  kind: PacketKind;
+  from: number;
+  to: number;
+  tag: number;
+  /** Per-pair sequence number: messages of one pair are matched in the order they were sent. */
+  seq: number;
+  /** Identifies the message's transfer across all its packets. */
+  id: number;
+  /** Bytes of the whole message. */
+  total: number;
+  path: MessagePath;
+  /** Rendezvous descriptor (cookie, remote range, segment id, LiMIC descriptor). */
+  info?: unknown;
+}
+
+export interface Packet extends PacketHeader {
+  /** Inline payload where it lies in shared memory; absent for header-only packets. */
+  payload: Range | undefined;
+  /** Hands the fastbox, cell or fragment back to its sender; called once by the receiver, after
+   *  the payload was copied out. */
+  release(): Program<void>;
+}
+
+export function opensMessage(kind: PacketKind): boolean {
+  return kind === 'eager' || kind === 'rts';
+}

@@ -1,0 +1,95 @@
+// Single-copy rendezvous over a kernel mechanism, with the shared-memory transport carrying only
+// the control packets (seed 004 §4.4, the KNEM LMT's Get model): the sender prepares its buffer and
+// sends the descriptor in the RTS; the receiver matches, copies the data straight from the sender's
+// buffer, and answers DONE, which lets the sender complete.
+//   KNEM  : single-use read region; the cookie travels; the receiver's inline copy reads it.
+//   CMA   : the sender's range travels; the receiver calls process_vm_readv.
+//   XPMEM : the sender's buffer is exposed once (segid cached); the receiver attaches and copies.
+//   LiMIC : the sender's tx descriptor travels; the receiver's rx copies.
+import type { Program } from '../../engine/program.ts';
+import type { Buffer, Range } from '../../node/buffer.ts';
+import type { Cma, Knem, KnemCookie, Limic, Xpmem, XpmemSegid } from '../../node/rank-api.ts';
+import type { World } from '../../node/world.ts';
+import { nextPacket } from './delivery.ts';
+import type { Packet, PacketHeader } from './packet.ts';
+import { traced, type DoubleCopy } from './transport.ts';
+
+/** The rank's own mechanism objects, as the rank context exposes them. */
+export interface SingleCopyMechanisms {
+  knem: Knem;
+  cma: Cma;
+  xpmem: Xpmem;
+  limic: Limic;
+}
+
+interface XpmemInfo {
+  segid: XpmemSegid;
+  offset: number;
+  bytes: number;
+}
+
+export function* sendSingleCopy(world: World, t: DoubleCopy, me: number, mech: SingleCopyMechanisms, header: PacketHeader, data: Range): Program<void> {
+  const to = header.to;
+  let info: unknown;
+  switch (header.path) {
+    case 'knem':
+      info = yield* mech.knem.createRegion(data, { read: true, singleUse: true });
+      break;
+    case 'cma':
+      info = data;
+      break;
+    case 'xpmem':
+      info = { segid: yield* exposed(world, me, mech.xpmem, data.buf), offset: data.offset, bytes: data.bytes } satisfies XpmemInfo;
+      break;
+    case 'limic':
+      info = yield* mech.limic.txInit(data);
+      break;
+    default:
+      throw new Error(`single-copy send over ${header.path}`);
+  }
+  yield* t.post({ ...header, kind: 'rts', info });
+  const done = yield* traced(world, me, 'wait', `done<-${to}`, nextPacket(world, header.id, me));
+  yield* t.unpack(done);
+}
+
+/** Receiver side after matching the RTS; `into` holds exactly the message's bytes. */
+export function* recvSingleCopy(world: World, t: DoubleCopy, me: number, mech: SingleCopyMechanisms, rts: Packet, into: Range): Program<void> {
+  const from = rts.from;
+  yield* t.unpack(rts);
+  if (into.bytes > 0) {
+    switch (rts.path) {
+      case 'knem': {
+        const handle = yield* mech.knem.inlineCopy({ cookie: rts.info as KnemCookie, offset: 0, local: into, direction: 'read' });
+        yield* handle.wait();
+        break;
+      }
+      case 'cma':
+        yield* mech.cma.readv(from, into, rts.info as Range);
+        break;
+      case 'xpmem': {
+        const { segid, offset, bytes } = rts.info as XpmemInfo;
+        const view = yield* mech.xpmem.attach(from, segid, offset, bytes);
+        yield* world.node.copy(world.cores[me], view, into, { rank: me, label: `xpmem copy <-${from}` });
+        yield* mech.xpmem.detach(view);
+        break;
+      }
+      case 'limic':
+        yield* mech.limic.rx(rts.info, into);
+        break;
+      default:
+        throw new Error(`single-copy receive over ${rts.path}`);
+    }
+  }
+  yield* t.post({ kind: 'done', from: me, to: from, tag: rts.tag, seq: rts.seq, id: rts.id, total: rts.total, path: rts.path });
+}
+
+/** XPMEM implementations expose a buffer once and keep the segment id for later messages. */
+function* exposed(world: World, me: number, xpmem: Xpmem, buf: Buffer): Program<XpmemSegid> {
+  const segids = world.state(`p2p xpmem segids ${me}`, () => new Map<number, XpmemSegid>());
+  let segid = segids.get(buf.id);
+  if (segid === undefined) {
+    segid = yield* xpmem.make(buf);
+    segids.set(buf.id, segid);
+  }
+  return segid;
+}

@@ -1,0 +1,141 @@
+// Open MPI's shared-memory BTL under the ob1 PML (seed 003 slide 10; Open MPI btl_sm). Each process
+// keeps two free lists of fragments in shared memory, small (eager) and large (max); the sender
+// takes a fragment, packs the data into it and writes a pointer to it into the receiver's FIFO; the
+// receiver polls its FIFO, unpacks, and returns the fragment by writing its pointer into the
+// sender's FIFO, which puts it back on the sender's free list.
+//
+// Messages up to the eager limit travel in one eager fragment. Larger ones use ob1's rendezvous:
+// the RNDV header carries the first bytes, the receiver acknowledges once it has matched, and the
+// rest follows as a pipeline of max-size fragments (packing fragment k+1 overlaps unpacking k).
+//
+// Free lists start small and grow by a block of fragments when empty, with no maximum (Open MPI's
+// default), and hand back the most recently returned fragment first: it is the one still in cache.
+// A FIFO holds 4096 pointers by default, more than this model ever has in flight, so posting never
+// waits for room.
+import type { Program } from '../../engine/program.ts';
+import { range, type Range } from '../../node/buffer.ts';
+import type { World } from '../../node/world.ts';
+import { smBtlCosts } from './costs.ts';
+import { arrive, nextPacket } from './delivery.ts';
+import { postPieces, slice, unpackPieces } from './fragments.ts';
+import { lineTransfer } from './lines.ts';
+import type { Packet, PacketHeader, PacketKind } from './packet.ts';
+import { step, traced, type DoubleCopy } from './transport.ts';
+
+export type SmBtlCosts = typeof smBtlCosts;
+
+interface FreeList {
+  name: string;
+  fragmentBytes: number;
+  fragments: Range[];
+  /** Indexes into `fragments`, most recently returned last. */
+  free: number[];
+}
+
+/** A receiver's FIFO: senders serialise on its lock; the receiver reads the slots. */
+interface Fifo {
+  lockCore: number;
+  readerCore: number;
+}
+
+export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlCosts): DoubleCopy {
+  const { node } = world;
+  const topo = node.topo;
+  const core = world.cores[me];
+  const coreOf = (rank: number) => world.cores[rank];
+
+  function lists(rank: number): { eager: FreeList; max: FreeList } {
+    return world.state(`sm-btl free lists ${rank}`, () => ({
+      eager: { name: `sm eager frags r${rank}`, fragmentBytes: costs.eagerFragmentBytes, fragments: [], free: [] },
+      max: { name: `sm max frags r${rank}`, fragmentBytes: costs.maxFragmentBytes, fragments: [], free: [] },
+    }));
+  }
+
+  function fifo(rank: number): Fifo {
+    return world.state(`sm-btl fifo ${rank}`, () => ({ lockCore: coreOf(rank), readerCore: coreOf(rank) }));
+  }
+
+  function grow(list: FreeList): void {
+    const count = list.fragments.length === 0 ? costs.freeListInitial : costs.freeListIncrement;
+    const block = node.allocate(`${list.name} #${list.fragments.length}`, count * list.fragmentBytes, -1);
+    for (let i = 0; i < count; i++) {
+      list.free.unshift(list.fragments.length);
+      list.fragments.push(range(block, i * list.fragmentBytes, list.fragmentBytes));
+    }
+  }
+
+  /** Line-transfer time of writing one pointer into `owner`'s FIFO from `writer`'s core. */
+  function fifoWrite(owner: number, writer: number): number {
+    const f = fifo(owner);
+    const w = coreOf(writer);
+    const cost = lineTransfer(topo, f.lockCore, w) + lineTransfer(topo, f.readerCore, w);
+    f.lockCore = w;
+    return cost;
+  }
+
+  const transport: DoubleCopy = {
+    protocol: 'sm',
+    eagerLimit: costs.eagerFragmentBytes,
+
+    capacity(kind: PacketKind): number {
+      if (kind === 'eager') return costs.eagerFragmentBytes;
+      if (kind === 'rts') return costs.rndvEagerBytes;
+      if (kind === 'frag') return costs.maxFragmentBytes;
+      return 0;
+    },
+
+    *post(header: PacketHeader, data?: Range): Program<void> {
+      const bytes = data?.bytes ?? 0;
+      const to = header.to;
+      if (bytes > transport.capacity(header.kind)) throw new RangeError(`sm btl: ${bytes} bytes do not fit one ${header.kind} fragment`);
+      const kind = traceKind(header.kind);
+      yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
+      const mine = lists(me);
+      const list = bytes > costs.eagerFragmentBytes ? mine.max : mine.eager;
+      if (list.free.length === 0) grow(list);
+      const index = list.free.pop()!;
+      const slot = slice(list.fragments[index], 0, bytes);
+      if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `pack frag->${to}` });
+      yield* step(world, me, kind, `fifo write->${to}`, fifoWrite(to, me));
+      arrive(world, { ...header, payload: slot, release: () => returnFragment(list, index, me, to) }, lineTransfer(topo, core, coreOf(to)));
+    },
+
+    *unpack(packet: Packet, into?: Range): Program<void> {
+      const bytes = packet.payload?.bytes ?? 0;
+      if ((into?.bytes ?? 0) !== bytes) throw new RangeError(`sm btl: unpacking ${bytes} bytes into ${into?.bytes ?? 0}`);
+      yield* step(world, me, traceKind(packet.kind), `match ${packet.kind}<-${packet.from}`, costs.recvSideNs);
+      if (packet.payload && into && bytes > 0) yield* node.copy(core, packet.payload, into, { rank: me, label: `unpack frag<-${packet.from}` });
+      yield* packet.release();
+    },
+
+    *sendLarge(header: PacketHeader, data: Range): Program<void> {
+      const to = header.to;
+      const first = Math.min(costs.rndvEagerBytes, data.bytes);
+      yield* transport.post({ ...header, kind: 'rts' }, slice(data, 0, first));
+      const ack = yield* traced(world, me, 'wait', `ack<-${to}`, nextPacket(world, header.id, me));
+      yield* transport.unpack(ack);
+      if (first < data.bytes) yield* postPieces(transport, header, data, first, 'frag');
+    },
+
+    *recvLarge(rts: Packet, into: Range): Program<void> {
+      const from = rts.from;
+      const first = rts.payload?.bytes ?? 0;
+      yield* transport.unpack(rts, slice(into, 0, first));
+      yield* transport.post({ kind: 'cts', from: me, to: from, tag: rts.tag, seq: rts.seq, id: rts.id, total: rts.total, path: 'large' });
+      yield* unpackPieces(world, transport, me, rts.id, from, into, first);
+    },
+  };
+
+  /** The receiver writes the fragment's pointer into the sender's FIFO; the sender's progress puts
+   *  it back on its free list once it sees it. */
+  function* returnFragment(list: FreeList, index: number, sender: number, receiver: number): Program<void> {
+    yield* step(world, receiver, 'queue', `return frag->${sender}`, fifoWrite(sender, receiver));
+    world.sim.schedule(lineTransfer(topo, coreOf(receiver), coreOf(sender)), () => list.free.push(index));
+  }
+
+  return transport;
+}
+
+function traceKind(kind: PacketKind): string {
+  return kind === 'eager' || kind === 'frag' ? 'queue' : 'control';
+}

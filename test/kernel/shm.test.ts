@@ -1,0 +1,313 @@
+import { describe, expect, it } from 'vitest';
+import { Simulation } from '../../sim/engine/simulation.ts';
+import type { Program } from '../../sim/engine/program.ts';
+import { Node } from '../../sim/node/node.ts';
+import { World } from '../../sim/node/world.ts';
+import { Content } from '../../sim/node/content.ts';
+import { range, type Buffer } from '../../sim/node/buffer.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
+import { createPointToPoint } from '../../sim/kernel/p2p.ts';
+import { QueueLines } from '../../sim/kernel/shm/lines.ts';
+import { nemesisCosts, smBtlCosts } from '../../sim/kernel/shm/costs.ts';
+import type { ShmProtocol } from '../../sim/kernel/shm/packet.ts';
+import { tinyMachine } from '../helpers/machines.ts';
+
+/** Two ranks on the given cores; rank 0 holds `bytes` of fresh data, rank 1 an empty buffer. */
+function pair(shm: ShmProtocol, cores: number[], bytes: number, spec: MachineSpec = tinyMachine()) {
+  const sim = new Simulation({ seed: 'shm' });
+  const node = new Node(sim, spec, { keepTrace: true });
+  const world = new World(node, cores);
+  const p2p = cores.map((_, r) => createPointToPoint(world, r, { shm }));
+  const buf = (rank: number, name: string, fresh: boolean): Buffer => {
+    const b = node.allocate(`r${rank}.${name}`, bytes, rank, node.topo.core(cores[rank]).numa);
+    if (fresh) b.content = Content.fresh(bytes, b.name);
+    return b;
+  };
+  /** Runs one program per rank to the end; returns each rank's finishing time. */
+  const run = (programs: Program<void>[]): number[] => {
+    const done: number[] = [];
+    programs.forEach((program, r) => sim.spawn(`rank ${r}`, (function* () {
+      yield* program;
+      done[r] = sim.now;
+    })()));
+    sim.run();
+    return done;
+  };
+  return { sim, node, world, p2p, buf, run };
+}
+
+/** One 64-byte message from rank 0 to rank 1; returns [sender done, receiver done] in ns. */
+function smallMessage(shm: ShmProtocol, cores: number[]) {
+  const t = pair(shm, cores, 64);
+  const src = t.buf(0, 'src', true);
+  const dst = t.buf(1, 'dst', false);
+  const done = t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
+  expect(dst.content.equals(Content.fresh(64, 'r0.src'))).toBe(true);
+  return { done, events: t.node.trace.events };
+}
+
+// The tiny machine (test/helpers/machines.ts): 2 packages x 2 cores, copy engine 8 B/ns, memory
+// 10 B/ns at 80 ns, L3 (shared per package) 40 B/ns at 15 ns, inter-socket link 4 B/ns at 50 ns.
+const side = nemesisCosts.sendSideNs; // = recvSideNs = smBtlCosts.*SideNs
+const lineNear = 15; // cores 0 and 1 share the L3
+const lineFar = 80 + 50; // cores 0 and 2: a miss to core 0's memory plus the link
+// Copy-in: the user buffer comes from memory (80 ns, then 64 B at the core's 8 B/ns) into the L3.
+const copyIn = 80 + 64 / 8;
+// Copy-out on the same package: from the shared L3 (15 ns), 64 B at 8 B/ns.
+const copyOutNear = 15 + 64 / 8;
+// Copy-out across sockets: from the remote L3 over the link (15 + 50 ns), 64 B at the link's 4 B/ns.
+const copyOutFar = 15 + 50 + 64 / 4;
+
+describe('Nemesis eager message (hand-computed)', () => {
+  // Sender: library work, read the fastbox flag (one line from the receiver), copy in; the
+  // receiver sees the flag one line later, does its library work and copies out.
+  it('between cores sharing a cache', () => {
+    const { done } = smallMessage('nemesis', [0, 1]);
+    expect(done[0]).toBe(side + lineNear + copyIn);
+    expect(done[1]).toBe(side + lineNear + copyIn + lineNear + side + copyOutNear);
+  });
+
+  it('between cores on different sockets', () => {
+    const { done } = smallMessage('nemesis', [0, 2]);
+    expect(done[0]).toBe(side + lineFar + copyIn);
+    expect(done[1]).toBe(side + lineFar + copyIn + lineFar + side + copyOutFar);
+  });
+
+  it('goes through the fastbox, not a queue cell', () => {
+    const { events } = smallMessage('nemesis', [0, 1]);
+    expect(events.some((e) => e.label === 'copy-in fastbox->1')).toBe(true);
+    expect(events.some((e) => e.label.startsWith('enqueue'))).toBe(false);
+  });
+});
+
+describe('Open MPI sm BTL eager message (hand-computed)', () => {
+  // Sender: library work, pack into an eager fragment, write its pointer into the receiver's FIFO
+  // (the FIFO lock's line and the slot's line, both last held by the receiver); the receiver sees
+  // it one line later, unpacks, then returns the fragment through the sender's FIFO (two lines).
+  it('between cores sharing a cache', () => {
+    const { done } = smallMessage('sm', [0, 1]);
+    expect(done[0]).toBe(side + copyIn + 2 * lineNear);
+    expect(done[1]).toBe(side + copyIn + 2 * lineNear + lineNear + side + copyOutNear + 2 * lineNear);
+  });
+
+  it('between cores on different sockets', () => {
+    const { done } = smallMessage('sm', [0, 2]);
+    expect(done[0]).toBe(side + copyIn + 2 * lineFar);
+    expect(done[1]).toBe(side + copyIn + 2 * lineFar + lineFar + side + copyOutFar + 2 * lineFar);
+  });
+});
+
+describe('Nemesis queues', () => {
+  const topo = new Node(new Simulation(), tinyMachine()).topo;
+  const L = (a: number, b: number) => topo.lineLatency(a, b);
+
+  it('enqueue swaps the tail and, only onto an empty queue, writes the head', () => {
+    const q = new QueueLines(topo, 0);
+    expect(q.enqueue(2)).toBe(L(0, 2) + L(0, 2)); // tail and head both in the owner's lines
+    expect(q.enqueue(2)).toBe(0); // tail already here; queue not empty: no head miss
+    expect(q.enqueue(1)).toBe(L(2, 1)); // tail pulled from the last enqueuer
+    expect(q.length).toBe(3);
+  });
+
+  it('dequeue misses only when it takes the last element', () => {
+    const q = new QueueLines(topo, 0);
+    q.enqueue(2);
+    q.enqueue(3);
+    expect(q.dequeue()).toBe(0);
+    expect(q.dequeue()).toBe(L(3, 0)); // compare-and-swap of the tail last written by core 3
+    expect(() => q.dequeue()).toThrow(/empty/);
+  });
+
+  it('a message finding the fastbox still full goes through a cell of the queue', () => {
+    const t = pair('nemesis', [0, 1], 100);
+    const a = t.buf(0, 'a', true);
+    const b = t.buf(0, 'b', true);
+    const x = t.buf(1, 'x', false);
+    const y = t.buf(1, 'y', false);
+    t.run([
+      (function* () {
+        yield* t.p2p[0].send(1, range(a));
+        yield* t.p2p[0].send(1, range(b));
+      })(),
+      (function* () {
+        yield* t.sim.sleep(10_000); // both messages wait, unexpected
+        yield* t.p2p[1].recv(0, range(x));
+        yield* t.p2p[1].recv(0, range(y));
+      })(),
+    ]);
+    const labels = t.node.trace.events.map((e) => e.label);
+    expect(labels).toContain('copy-in fastbox->1');
+    expect(labels).toContain('copy-in cell->1');
+    expect(labels).toContain('enqueue->1');
+    expect(labels).toContain('return cell->0');
+    expect(x.content.equals(Content.fresh(100, 'r0.a'))).toBe(true);
+    expect(y.content.equals(Content.fresh(100, 'r0.b'))).toBe(true);
+  });
+
+  it('an eager message larger than one cell continues in a second cell', () => {
+    const bytes = nemesisCosts.eagerLimitBytes;
+    expect(bytes).toBeGreaterThan(nemesisCosts.cellDataBytes);
+    const t = pair('nemesis', [0, 1], bytes);
+    const src = t.buf(0, 'src', true);
+    const dst = t.buf(1, 'dst', false);
+    t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
+    const copyIns = t.node.trace.events.filter((e) => e.kind === 'copy' && e.rank === 0).map((e) => e.bytes);
+    expect(copyIns).toEqual([nemesisCosts.cellDataBytes, bytes - nemesisCosts.cellDataBytes]);
+    expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
+  });
+});
+
+describe('Nemesis large-message transfer', () => {
+  const bytes = 256 * 1024;
+
+  it('moves 256 KiB in 64 KiB chunks through the shared copy buffer after RTS and CTS', () => {
+    const t = pair('nemesis', [0, 2], bytes);
+    const src = t.buf(0, 'src', true);
+    const dst = t.buf(1, 'dst', false);
+    t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
+    const events = t.node.trace.events;
+    const ins = events.filter((e) => e.label === 'lmt copy-in ->1');
+    const outs = events.filter((e) => e.label === 'lmt copy-out <-0');
+    expect(ins.map((e) => e.bytes)).toEqual([65536, 65536, 65536, 65536]);
+    expect(outs.map((e) => e.bytes)).toEqual([65536, 65536, 65536, 65536]);
+    expect(events.some((e) => e.kind === 'control' && e.label === 'post rts->1')).toBe(true);
+    expect(events.some((e) => e.kind === 'control' && e.label === 'post cts->0')).toBe(true);
+    // Chunk k+1 is copied in while chunk k is copied out.
+    expect(ins[1].start).toBeLessThan(outs[0].end);
+    expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
+  });
+
+  it('overlaps copy-in and copy-out: faster than two whole-message copies', () => {
+    for (const cores of [[0, 1], [0, 2]]) {
+      const t = pair('nemesis', cores, bytes);
+      const src = t.buf(0, 'src', true);
+      const dst = t.buf(1, 'dst', false);
+      const done = t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
+
+      // One copy of the whole message straight from the sender's buffer by the receiver's core
+      // (what a single-copy mechanism does), on a fresh node with the same placement.
+      const ref = pair('nemesis', cores, bytes);
+      const a = ref.buf(0, 'a', true);
+      const b = ref.buf(1, 'b', false);
+      const [oneCopy] = ref.run([ref.node.copy(cores[1], range(a), range(b), { rank: 1, label: 'whole' })]);
+
+      expect(done[1]).toBeLessThan(2 * oneCopy);
+      expect(done[1]).toBeGreaterThan(oneCopy);
+    }
+  });
+
+  it('allocates the copy buffer once per pair and reuses it', () => {
+    const t = pair('nemesis', [0, 1], bytes);
+    const src = t.buf(0, 'src', true);
+    const dst = t.buf(1, 'dst', false);
+    t.run([
+      (function* () {
+        yield* t.p2p[0].send(1, range(src));
+        yield* t.p2p[0].send(1, range(src));
+      })(),
+      (function* () {
+        yield* t.p2p[1].recv(0, range(dst));
+        yield* t.p2p[1].recv(0, range(dst));
+      })(),
+    ]);
+    const rings = [...t.world.mechanismState.keys()].filter((k) => k.startsWith('nemesis lmt'));
+    expect(rings).toEqual(['nemesis lmt 0>1']);
+  });
+});
+
+describe('Open MPI sm BTL fragments', () => {
+  it('sends up to the eager limit in one eager fragment', () => {
+    const t = pair('sm', [0, 1], smBtlCosts.eagerFragmentBytes);
+    const src = t.buf(0, 'src', true);
+    const dst = t.buf(1, 'dst', false);
+    t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
+    const packs = t.node.trace.events.filter((e) => e.label === 'pack frag->1');
+    expect(packs.map((e) => e.bytes)).toEqual([smBtlCosts.eagerFragmentBytes]);
+    expect(t.node.trace.events.some((e) => e.kind === 'control')).toBe(false);
+    expect(dst.content.equals(Content.fresh(smBtlCosts.eagerFragmentBytes, 'r0.src'))).toBe(true);
+  });
+
+  it('sends a large message as rendezvous data, an acknowledgement, then a pipeline of max fragments', () => {
+    const bytes = 100_000;
+    const t = pair('sm', [0, 2], bytes);
+    const src = t.buf(0, 'src', true);
+    const dst = t.buf(1, 'dst', false);
+    t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
+    const events = t.node.trace.events;
+    const packs = events.filter((e) => e.label === 'pack frag->1').map((e) => e.bytes);
+    const first = smBtlCosts.rndvEagerBytes;
+    const max = smBtlCosts.maxFragmentBytes;
+    expect(packs).toEqual([first, max, max, bytes - first - 2 * max]);
+    expect(events.some((e) => e.kind === 'control' && e.label === 'post cts->0')).toBe(true);
+    const unpacks = events.filter((e) => e.label === 'unpack frag<-0');
+    const packEvents = events.filter((e) => e.label === 'pack frag->1');
+    expect(packEvents[2].start).toBeLessThan(unpacks[1].end); // packing overlaps unpacking
+    expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
+  });
+
+  it('reuses returned fragments instead of growing the free list', () => {
+    const t = pair('sm', [0, 1], 1000);
+    const src = t.buf(0, 'src', true);
+    const dst = t.buf(1, 'dst', false);
+    const rounds = 20;
+    t.run([
+      (function* () {
+        for (let i = 0; i < rounds; i++) {
+          yield* t.p2p[0].send(1, range(src));
+          yield* t.p2p[0].recv(1, range(src));
+        }
+      })(),
+      (function* () {
+        for (let i = 0; i < rounds; i++) {
+          yield* t.p2p[1].recv(0, range(dst));
+          yield* t.p2p[1].send(0, range(dst));
+        }
+      })(),
+    ]);
+    const lists = t.world.mechanismState.get('sm-btl free lists 0') as { eager: { fragments: unknown[] } };
+    expect(lists.eager.fragments.length).toBe(smBtlCosts.freeListInitial);
+  });
+});
+
+describe('ping-ping against ping-pong where memory bandwidth is the bottleneck', () => {
+  // Memory at 2 B/ns, far below the cores' 8 B/ns; a small L3, so user buffers come from memory.
+  const spec = tinyMachine({ memoryBandwidth: 2, l3Bytes: 512 * 1024 });
+  const bytes = 1 << 20;
+
+  function perProcessThroughput(shm: ShmProtocol, pattern: 'pingpong' | 'pingping'): number {
+    const t = pair(shm, [0, 1], bytes, spec);
+    const s0 = t.buf(0, 's', true);
+    const r0 = t.buf(0, 'r', false);
+    const s1 = t.buf(1, 's', true);
+    const r1 = t.buf(1, 'r', false);
+    const [p0, p1] = t.p2p;
+    const programs = pattern === 'pingpong'
+      ? [
+        (function* () {
+          yield* p0.send(1, range(s0));
+          yield* p0.recv(1, range(r0));
+        })(),
+        (function* () {
+          yield* p1.recv(0, range(r1));
+          yield* p1.send(0, range(s1));
+        })(),
+      ]
+      : [p0.sendrecv(1, range(s0), 1, range(r0)), p1.sendrecv(0, range(s1), 0, range(r1))];
+    const done = t.run(programs);
+    const span = Math.max(...done);
+    // The premise: the sender's copy out of its user buffer is bounded by the memory controller.
+    const copyIns = t.node.trace.events.filter((e) => /^(lmt copy-in|pack frag)/.test(e.label) && e.bytes > smBtlCosts.rndvEagerBytes);
+    expect(copyIns.length).toBeGreaterThan(0);
+    expect(copyIns.every((e) => e.resource === 'mem0')).toBe(true);
+    expect(r0.content.equals(Content.fresh(bytes, 'r1.s'))).toBe(true);
+    expect(r1.content.equals(Content.fresh(bytes, 'r0.s'))).toBe(true);
+    // Ping-pong: each process moves one message per half round trip; ping-ping: one per span.
+    return pattern === 'pingpong' ? bytes / (span / 2) : bytes / span;
+  }
+
+  for (const shm of ['nemesis', 'sm'] as const) {
+    it(`${shm}: ping-ping gives each process less throughput`, () => {
+      expect(perProcessThroughput(shm, 'pingping')).toBeLessThan(perProcessThroughput(shm, 'pingpong'));
+    });
+  }
+});
