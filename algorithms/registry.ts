@@ -37,6 +37,23 @@ export interface AlgorithmInfo {
   program: AlgorithmProgram;
 }
 
+/**
+ * Parameters every algorithm accepts: they configure the transports underneath rather than the
+ * algorithm (sim/kernel/mechanisms.ts reads them), so any algorithm can be run over any of them.
+ */
+export const transportParams: readonly ParamInfo[] = [
+  { name: 'shm', kind: 'choice', default: 'nemesis', choices: ['nemesis', 'sm'], description: 'shared-memory double-copy protocol of point-to-point messages (MPICH2 Nemesis or Open MPI sm BTL)' },
+  { name: 'single', kind: 'choice', default: 'none', choices: ['none', 'knem', 'cma', 'xpmem', 'limic'], description: 'single-copy mechanism point-to-point uses for large messages' },
+  { name: 'singleThreshold', kind: 'bytes', default: 16384, min: 0, description: 'messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)' },
+  { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },
+  { name: 'regcacheCapacity', kind: 'integer', default: 4096, min: 1, description: 'XPMEM registration cache entries per peer before FIFO eviction' },
+];
+
+/** An algorithm's own parameters followed by the transport parameters. */
+export function acceptedParams(info: AlgorithmInfo): ParamInfo[] {
+  return [...info.params, ...transportParams.filter((t) => !info.params.some((p) => p.name === t.name))];
+}
+
 const operations = new Map<string, OperationInfo>();
 const algorithms = new Map<string, AlgorithmInfo>();
 

@@ -1,6 +1,7 @@
 // The `algorithms:` list of a scenario, checked against the registry: every name known, for the
 // scenario's operation, every parameter known and of the right kind.
 import {
+  acceptedParams,
   findAlgorithm,
   listAlgorithms,
   type AlgorithmInfo,
@@ -44,10 +45,11 @@ function readEntry(item: Field, operation: string): ScenarioAlgorithm {
   const given: string[] = [];
   const paramsField = fields.get('params');
   if (paramsField?.present) {
-    const known = info.params.map((p) => p.name);
-    for (const [key, value] of paramsField.entries(`the parameters of ${info.name}`, known.length ? known : undefined)) {
-      const param = info.params.find((p) => p.name === key);
-      if (!param) throw value.error(`algorithm ${info.name} takes no parameters`);
+    const accepted = acceptedParams(info);
+    const known = accepted.map((p) => p.name);
+    for (const [key, value] of paramsField.entries(`the parameters of ${info.name}`, known)) {
+      // entries() has already rejected keys outside `known`.
+      const param = accepted.find((p) => p.name === key)!;
       params[key] = readParam(value, param, info);
       given.push(`${key}=${showParam(param, params[key])}`);
     }

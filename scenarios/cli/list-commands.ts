@@ -1,5 +1,5 @@
 // `intranode machines`, `machine show` and `algorithms`: what the simulator knows about.
-import { findOperation, listAlgorithms, listOperations, type ParamInfo } from '../../algorithms/registry.ts';
+import { findOperation, listAlgorithms, listOperations, transportParams, type ParamInfo } from '../../algorithms/registry.ts';
 import { didYouMean, InputError } from '../../hardware/input-error.ts';
 import { shortName } from '../algorithm-entries.ts';
 import { alignColumns } from '../report/columns.ts';
@@ -39,6 +39,10 @@ export async function algorithmsCommand(operation: string | undefined, env: CliE
       lines.push(`  ${shortName(alg)}: ${alg.description}`);
       for (const p of alg.params) lines.push(`    ${p.name} (${describeParam(p)}): ${p.description}`);
     }
+  }
+  if (lines.length) {
+    lines.push('', 'every algorithm also takes the transport parameters:');
+    for (const p of transportParams) lines.push(`    ${p.name} (${describeParam(p)}): ${p.description}`);
   }
   env.stdout(lines.length ? `${lines.join('\n')}\n` : 'no operation is registered\n');
   return 0;

@@ -172,6 +172,13 @@ describe('information commands', () => {
     async (boolean, default false): asynchronous copies
     factor (number, default 1.5): a real-valued knob
   tree: Binomial tree
+
+every algorithm also takes the transport parameters:
+    shm (choice, default nemesis, one of nemesis|sm): shared-memory double-copy protocol of point-to-point messages (MPICH2 Nemesis or Open MPI sm BTL)
+    single (choice, default none, one of none|knem|cma|xpmem|limic): single-copy mechanism point-to-point uses for large messages
+    singleThreshold (bytes, default 16KiB, min 0B): messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)
+    regcache (boolean, default true): XPMEM registration cache on or off
+    regcacheCapacity (integer, default 4096, min 1): XPMEM registration cache entries per peer before FIFO eviction
 `);
     const all = await cli(['algorithms']);
     expect(all.stdout).toContain('test-op (rooted)');
