@@ -1,0 +1,47 @@
+// The connected component of the flow graph around a change: resources and flows linked through
+// shared resources, transitively. Only this part's rates can move when a flow starts or finishes,
+// because max-min fair rates of disjoint components are independent.
+
+import type { FlowState } from './flow.ts';
+import type { ResourceState } from './resource.ts';
+
+export interface Component {
+  readonly flows: FlowState[];
+  readonly resources: ResourceState[];
+}
+
+/** Walks components with visit stamps instead of sets, so a walk allocates only its result. */
+export class ComponentWalker {
+  private stamp = 0;
+  private readonly stack: ResourceState[] = [];
+
+  /** Everything reachable from `seeds` through the resources' current flow lists. */
+  collect(seeds: readonly ResourceState[]): Component {
+    const stamp = ++this.stamp;
+    const flows: FlowState[] = [];
+    const resources: ResourceState[] = [];
+    const stack = this.stack;
+    for (const r of seeds) {
+      if (r.visit !== stamp) {
+        r.visit = stamp;
+        stack.push(r);
+      }
+    }
+    while (stack.length > 0) {
+      const r = stack.pop()!;
+      resources.push(r);
+      for (const f of r.flows) {
+        if (f.visit === stamp) continue;
+        f.visit = stamp;
+        flows.push(f);
+        for (const r2 of f.resources) {
+          if (r2.visit !== stamp) {
+            r2.visit = stamp;
+            stack.push(r2);
+          }
+        }
+      }
+    }
+    return { flows, resources };
+  }
+}

@@ -1,0 +1,300 @@
+// Fluid bandwidth sharing: flows cross capacity-limited resources and share them max-min fairly.
+// Rates are piecewise constant between starts and finishes; each change re-solves only the
+// connected component it touches, advances those flows' progress to now, and reschedules their
+// completion (one shared wakeup per re-solve, see wakeup.ts).
+
+import type { Scheduler, Waitable } from '../engine/waitable.ts';
+import { ComponentWalker, type Component } from './component.ts';
+import { FlowState } from './flow.ts';
+import { solveMaxMinCsr, type CsrFlows } from './maxmin.ts';
+import { ResourceState } from './resource.ts';
+import { Wakeup } from './wakeup.ts';
+
+export interface Resource {
+  readonly id: number;
+  readonly name: string;
+  readonly capacity: number;
+  /** Bytes that have crossed this resource (weighted), for utilisation metrics. */
+  readonly bytesCarried: number;
+  readonly activeFlows: number;
+}
+
+/** weight defaults to 1: a flow at rate r consumes weight*r of the resource. */
+export interface FlowUse {
+  resource: Resource;
+  weight?: number;
+}
+
+export interface FlowRequest {
+  bytes: number;
+  uses: FlowUse[];
+  latency?: number;
+  label?: string;
+}
+
+export interface Flow extends Waitable<void> {
+  readonly id: number;
+  readonly label: string;
+  readonly bytes: number;
+  /** Current bytes/ns (0 while in its latency phase). */
+  readonly rate: number;
+  /** When `start` was called; the latency phase counts as part of the flow. */
+  readonly startedAt: number;
+  readonly finishedAt: number | undefined;
+  /** Bytes left now. */
+  remaining(): number;
+}
+
+export interface FlowNetworkStats {
+  /** Re-solves run, one per start that joins the network and one per batch of finishes. */
+  solves: number;
+  /** Flows whose rates those re-solves computed, summed. */
+  flowsResolved: number;
+}
+
+/**
+ * A flow whose remaining bytes are within this fraction of its size is done. Rates times durations
+ * rarely land on exactly zero in floating point; without this a flow could be rescheduled a few
+ * ulps later, again and again. A numerical tolerance, not a model constant.
+ */
+const DONE_REL = 1e-9;
+
+/**
+ * A finish time within this fraction of now counts as now: a delay computed as (finish - now) and
+ * added back by the scheduler can land an ulp or two early. Also a numerical tolerance.
+ */
+const SAME_INSTANT_REL = 4 * Number.EPSILON;
+
+export class FlowNetwork {
+  readonly stats: FlowNetworkStats = { solves: 0, flowsResolved: 0 };
+  private readonly scheduler: Scheduler;
+  private readonly list: ResourceState[] = [];
+  private readonly byName = new Map<string, ResourceState>();
+  private readonly walker = new ComponentWalker();
+  private nextFlowId = 0;
+  private active = 0;
+
+  constructor(scheduler: Scheduler) {
+    this.scheduler = scheduler;
+  }
+
+  get resources(): readonly Resource[] {
+    return this.list;
+  }
+
+  get activeFlowCount(): number {
+    return this.active;
+  }
+
+  addResource(name: string, capacity: number): Resource {
+    if (typeof name !== 'string' || name === '') {
+      throw new RangeError('FlowNetwork.addResource: a resource needs a non-empty name');
+    }
+    if (this.byName.has(name)) {
+      throw new RangeError(`FlowNetwork.addResource: a resource named "${name}" already exists`);
+    }
+    if (typeof capacity !== 'number' || !(capacity > 0) || !Number.isFinite(capacity)) {
+      throw new RangeError(
+        `FlowNetwork.addResource: capacity of "${name}" must be a positive finite number of bytes/ns, got ${capacity}`,
+      );
+    }
+    const r = new ResourceState(this.list.length, name, capacity, this.scheduler);
+    this.list.push(r);
+    this.byName.set(name, r);
+    return r;
+  }
+
+  resource(name: string): Resource | undefined {
+    return this.byName.get(name);
+  }
+
+  start(req: FlowRequest): Flow {
+    const id = this.nextFlowId;
+    const label = req.label ?? `flow#${id}`;
+    const where = `FlowNetwork.start (${label})`;
+    if (typeof req.bytes !== 'number' || !(req.bytes >= 0) || !Number.isFinite(req.bytes)) {
+      throw new RangeError(`${where}: bytes must be a finite number >= 0, got ${req.bytes}`);
+    }
+    const latency = req.latency ?? 0;
+    if (typeof latency !== 'number' || !(latency >= 0) || !Number.isFinite(latency)) {
+      throw new RangeError(`${where}: latency must be a finite number of ns >= 0, got ${latency}`);
+    }
+    if (!Array.isArray(req.uses) || req.uses.length === 0) {
+      throw new RangeError(`${where}: a flow must use at least one resource, or nothing bounds its rate`);
+    }
+    // A resource listed twice counts once, with the weights added: the flow loads it twice over.
+    const resources: ResourceState[] = [];
+    const weights: number[] = [];
+    req.uses.forEach((use, i) => {
+      const r = use.resource instanceof ResourceState ? use.resource : undefined;
+      if (r === undefined || this.list[r.id] !== r) {
+        throw new RangeError(`${where}: uses[${i}] names a resource that does not belong to this network`);
+      }
+      const w = use.weight ?? 1;
+      if (typeof w !== 'number' || !(w > 0) || !Number.isFinite(w)) {
+        throw new RangeError(`${where}: uses[${i}].weight must be a positive finite number, got ${w}`);
+      }
+      const at = resources.indexOf(r);
+      if (at >= 0) weights[at] += w;
+      else {
+        resources.push(r);
+        weights.push(w);
+      }
+    });
+    this.nextFlowId++;
+    const flow = new FlowState(id, label, req.bytes, resources, weights, this.scheduler);
+    if (req.bytes === 0) {
+      // Nothing to carry: the flow is its latency alone, and never loads a resource.
+      this.scheduler.schedule(latency, () => {
+        flow.finish(this.scheduler.now);
+        flow.release();
+      });
+    } else if (latency > 0) {
+      this.scheduler.schedule(latency, () => this.join(flow));
+    } else {
+      this.join(flow);
+    }
+    return flow;
+  }
+
+  private join(flow: FlowState): void {
+    flow.phase = 'active';
+    flow.remainingAt = flow.bytes;
+    flow.updatedAt = this.scheduler.now;
+    for (let i = 0; i < flow.resources.length; i++) {
+      const r = flow.resources[i];
+      flow.slots[i] = r.flows.length;
+      r.flows.push(flow);
+    }
+    this.active++;
+    const part = this.walker.collect(flow.resources);
+    this.settle(part);
+    this.solve(part.flows, part.resources);
+  }
+
+  /** Whether `f` has reached its end by `now`, allowing for rounding in times and bytes. */
+  private isDone(f: FlowState, now: number): boolean {
+    return f.finishAt <= now * (1 + SAME_INSTANT_REL) || f.remaining() <= DONE_REL * f.bytes;
+  }
+
+  /**
+   * A wakeup fired. If any flow it still covers is done, finish every done flow of their components
+   * in one batch and re-solve the rest once; if not (the earliest flow moved to a newer wakeup),
+   * set it again for the earliest flow it still covers.
+   */
+  private wake(w: Wakeup): void {
+    w.event = undefined;
+    const now = this.scheduler.now;
+    const seeds: ResourceState[] = [];
+    for (const f of w.flows) {
+      if (f.wakeup === w && this.isDone(f, now)) seeds.push(...f.resources);
+    }
+    if (seeds.length > 0) this.finishDone(seeds, now);
+    // Flows of other components that this wakeup still covers need it again.
+    if (w.live > 0) {
+      let next = Infinity;
+      for (const f of w.flows) if (f.wakeup === w && f.finishAt < next) next = f.finishAt;
+      w.event = this.scheduler.schedule(Math.max(0, next - now), () => this.wake(w));
+    }
+  }
+
+  /** Finishes every done flow in the components around `seeds` and re-solves the rest once. */
+  private finishDone(seeds: ResourceState[], now: number): void {
+    const part = this.walker.collect(seeds);
+    this.settle(part);
+    const done: FlowState[] = [];
+    const going: FlowState[] = [];
+    for (const f of part.flows) (this.isDone(f, now) ? done : going).push(f);
+    for (const f of done) {
+      this.detach(f);
+      f.finish(now);
+    }
+    this.active -= done.length;
+    this.solve(going, part.resources);
+    done.sort((a, b) => a.id - b.id);
+    for (const f of done) f.release();
+  }
+
+  /** Books resources' carried bytes and flows' progress up to now, before rates change. */
+  private settle(part: Component): void {
+    const now = this.scheduler.now;
+    for (const r of part.resources) r.settle(now);
+    for (const f of part.flows) f.advance(now);
+  }
+
+  private detach(f: FlowState): void {
+    for (let i = 0; i < f.resources.length; i++) {
+      const r = f.resources[i];
+      const slot = f.slots[i];
+      const last = r.flows.pop()!;
+      if (last !== f) {
+        r.flows[slot] = last;
+        last.slots[last.resources.indexOf(r)] = slot;
+      }
+      f.slots[i] = -1;
+    }
+  }
+
+  /** Re-solves `flows`, a union of whole components spanning `resources`, and reschedules them. */
+  private solve(flows: FlowState[], resources: ResourceState[]): void {
+    this.stats.solves++;
+    this.stats.flowsResolved += flows.length;
+    const capacity = new Float64Array(resources.length);
+    resources.forEach((r, i) => {
+      r.local = i;
+      capacity[i] = r.capacity;
+    });
+    let uses = 0;
+    for (const f of flows) uses += f.resources.length;
+    const g: CsrFlows = {
+      flowCount: flows.length,
+      flowStart: new Int32Array(flows.length + 1),
+      useResource: new Int32Array(uses),
+      useWeight: new Float64Array(uses),
+    };
+    let k = 0;
+    for (let i = 0; i < flows.length; i++) {
+      const f = flows[i];
+      g.flowStart[i] = k;
+      for (let j = 0; j < f.resources.length; j++) {
+        g.useResource[k] = f.resources[j].local;
+        g.useWeight[k] = f.weights[j];
+        k++;
+      }
+    }
+    g.flowStart[flows.length] = k;
+    const rates = solveMaxMinCsr(capacity, g);
+
+    const now = this.scheduler.now;
+    let first = Infinity;
+    for (let i = 0; i < flows.length; i++) {
+      const f = flows[i];
+      const rate = rates[i];
+      if (!(rate > 0) || !Number.isFinite(rate)) {
+        throw new Error(`flow solver: ${f.description} got rate ${rate}; every flow must progress`);
+      }
+      // An unchanged rate keeps its finish time, so repeated re-solves do not accumulate rounding.
+      if (rate !== f.rate || f.finishAt === Infinity) {
+        f.rate = rate;
+        f.finishAt = now + f.remainingAt / rate;
+      }
+      if (f.finishAt < first) first = f.finishAt;
+    }
+    if (flows.length > 0) {
+      const w = new Wakeup(flows);
+      for (const f of flows) {
+        f.wakeup?.drop();
+        f.wakeup = w;
+      }
+      w.event = this.scheduler.schedule(Math.max(0, first - now), () => this.wake(w));
+    }
+    for (const r of resources) {
+      let load = 0;
+      for (let i = 0; i < r.flows.length; i++) {
+        const f = r.flows[i];
+        load += f.rate * f.weights[f.resources.indexOf(r)];
+      }
+      r.load = load;
+    }
+  }
+}

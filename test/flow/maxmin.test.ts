@@ -1,0 +1,101 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { propRuns } from '../helpers/prop-runs.ts';
+import { maxMinRates } from '../../sim/flow/maxmin.ts';
+import { closeTo, loads, maxMinViolation, type Problem } from './checks.ts';
+
+const problem: fc.Arbitrary<Problem> = fc
+  .integer({ min: 1, max: 8 })
+  .chain((nRes) =>
+    fc.record({
+      capacities: fc.array(
+        fc.oneof(fc.integer({ min: 1, max: 40 }), fc.double({ min: 0.01, max: 1000, noNaN: true })),
+        { minLength: nRes, maxLength: nRes },
+      ),
+      flows: fc.array(
+        fc.record({
+          uses: fc.array(
+            fc.record({
+              resource: fc.integer({ min: 0, max: nRes - 1 }),
+              weight: fc.oneof(fc.constantFrom(1, 2, 0.5, 3), fc.double({ min: 0.1, max: 10, noNaN: true })),
+            }),
+            { minLength: 1, maxLength: 4 },
+          ),
+        }),
+        { maxLength: 25 },
+      ),
+    }),
+  );
+
+describe('maxMinRates by hand', () => {
+  it('gives a lone flow the smallest capacity on its path', () => {
+    expect(maxMinRates([10, 4, 7], [{ uses: [0, 1, 2].map((resource) => ({ resource, weight: 1 })) }])).toEqual([4]);
+  });
+
+  it('splits one resource evenly between two flows', () => {
+    const one = { uses: [{ resource: 0, weight: 1 }] };
+    expect(maxMinRates([10], [one, one])).toEqual([5, 5]);
+  });
+
+  it('gives a weight-2 flow the same rate but twice the share of capacity', () => {
+    // 2r + r = 9, so both run at 3 and the heavy flow takes 6 of the 9.
+    const rates = maxMinRates([9], [{ uses: [{ resource: 0, weight: 2 }] }, { uses: [{ resource: 0, weight: 1 }] }]);
+    expect(rates).toEqual([3, 3]);
+  });
+
+  it('hands capacity freed by a bottlenecked flow to the others', () => {
+    // Flow 0 is held to 1 by resource 1; flows 1 and 2 then share the remaining 9 of resource 0.
+    const rates = maxMinRates(
+      [10, 1],
+      [
+        { uses: [{ resource: 0, weight: 1 }, { resource: 1, weight: 1 }] },
+        { uses: [{ resource: 0, weight: 1 }] },
+        { uses: [{ resource: 0, weight: 1 }] },
+      ],
+    );
+    expect(rates).toEqual([1, 4.5, 4.5]);
+  });
+
+  it('adds up the weights of a resource listed twice', () => {
+    expect(maxMinRates([6], [{ uses: [{ resource: 0, weight: 1 }, { resource: 0, weight: 2 }] }])).toEqual([2]);
+  });
+
+  it('rejects a flow with no resource, a bad weight and a bad capacity', () => {
+    expect(() => maxMinRates([1], [{ uses: [] }])).toThrow(/uses no resource/);
+    expect(() => maxMinRates([1], [{ uses: [{ resource: 0, weight: 0 }] }])).toThrow(/weight/);
+    expect(() => maxMinRates([1], [{ uses: [{ resource: 3, weight: 1 }] }])).toThrow(/does not exist/);
+    expect(() => maxMinRates([0], [])).toThrow(/capacity/);
+  });
+});
+
+describe('maxMinRates properties', () => {
+  it('never loads a resource above its capacity', () => {
+    fc.assert(
+      fc.property(problem, (p) => {
+        const rates = maxMinRates(p.capacities, p.flows);
+        loads(p, rates).forEach((l, r) => expect(l).toBeLessThanOrEqual(p.capacities[r] * (1 + 1e-9)));
+      }),
+      { numRuns: propRuns(500) },
+    );
+  });
+
+  it('is max-min fair: every flow has a saturated bottleneck where no flow is faster', () => {
+    fc.assert(
+      fc.property(problem, (p) => {
+        expect(maxMinViolation(p, maxMinRates(p.capacities, p.flows))).toBeUndefined();
+      }),
+      { numRuns: propRuns(500) },
+    );
+  });
+
+  it('does not depend on the order flows are listed in', () => {
+    fc.assert(
+      fc.property(problem, (p) => {
+        const rates = maxMinRates(p.capacities, p.flows);
+        const reversed = maxMinRates(p.capacities, [...p.flows].reverse()).reverse();
+        reversed.forEach((r, i) => expect(closeTo(r, rates[i]), `flow ${i}: ${r} vs ${rates[i]}`).toBe(true));
+      }),
+      { numRuns: propRuns(200) },
+    );
+  });
+});

@@ -1,0 +1,231 @@
+// Random workloads through the network, checked between every pair of events against properties
+// that hold for any correct fluid max-min simulation.
+
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { propRuns } from '../helpers/prop-runs.ts';
+import { FlowNetwork, type Flow, type Resource } from '../../sim/flow/network.ts';
+import { maxMinRates } from '../../sim/flow/maxmin.ts';
+import { FakeScheduler } from './fake-scheduler.ts';
+import { closeTo, maxMinViolation, type Problem } from './checks.ts';
+
+interface FlowSpec {
+  at: number;
+  bytes: number;
+  latency: number;
+  uses: { resource: number; weight: number }[];
+  /** A follow-up flow started from this one's completion callback, as a protocol would. */
+  then?: { bytes: number; uses: { resource: number; weight: number }[] };
+}
+
+interface Workload {
+  capacities: number[];
+  flows: FlowSpec[];
+}
+
+const uses = (nRes: number) =>
+  fc.array(
+    fc.record({
+      resource: fc.integer({ min: 0, max: nRes - 1 }),
+      weight: fc.oneof(fc.constant(1), fc.constant(1), fc.constantFrom(2, 0.5), fc.double({ min: 0.25, max: 4, noNaN: true })),
+    }),
+    { minLength: 1, maxLength: 3 },
+  );
+
+// Small integers for times, sizes and capacities make simultaneous finishes common, which is where
+// batching and float drift bite.
+const workloadOf = (maxRes: number, maxFlows: number): fc.Arbitrary<Workload> =>
+  fc.integer({ min: 1, max: maxRes }).chain((nRes) =>
+    fc.record({
+      capacities: fc.array(fc.oneof(fc.integer({ min: 1, max: 16 }), fc.double({ min: 0.05, max: 50, noNaN: true })), {
+        minLength: nRes,
+        maxLength: nRes,
+      }),
+      flows: fc.array(
+        fc.record(
+          {
+            at: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 200 }), fc.double({ min: 0, max: 200, noNaN: true })),
+            bytes: fc.oneof(fc.integer({ min: 0, max: 2000 }), fc.double({ min: 1e-3, max: 1e5, noNaN: true })),
+            latency: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 50 })),
+            uses: uses(nRes),
+            then: fc.record({ bytes: fc.integer({ min: 1, max: 500 }), uses: uses(nRes) }),
+          },
+          { requiredKeys: ['at', 'bytes', 'latency', 'uses'] },
+        ),
+        { minLength: 1, maxLength: maxFlows },
+      ),
+    }),
+  );
+
+const workload = workloadOf(6, 30);
+
+interface Started {
+  flow: Flow;
+  latency: number;
+  uses: { resource: number; weight: number }[];
+  /** Rate after each event, as (time, rate) steps; rates only change at events. */
+  steps: { t: number; rate: number }[];
+  firedAt?: number;
+}
+
+/** Runs a workload, checking every between-event state with `check`; returns every flow started. */
+function simulate(w: Workload, check: (now: number, live: Started[], res: Resource[]) => void): Started[] {
+  const sched = new FakeScheduler();
+  const net = new FlowNetwork(sched);
+  const res = w.capacities.map((c, i) => net.addResource(`r${i}`, c));
+  const started: Started[] = [];
+  const launch = (bytes: number, latency: number, u: FlowSpec['uses'], then?: FlowSpec['then']) => {
+    const flow = net.start({ bytes, latency, uses: u.map((x) => ({ resource: res[x.resource], weight: x.weight })) });
+    const s: Started = { flow, latency, uses: u, steps: [{ t: sched.now, rate: flow.rate }] };
+    started.push(s);
+    flow.onFire(() => {
+      s.firedAt = sched.now;
+      if (then) launch(then.bytes, 0, then.uses);
+    });
+  };
+  for (const f of w.flows) sched.schedule(f.at, () => launch(f.bytes, f.latency, f.uses, f.then));
+  sched.afterEach = () => {
+    for (const s of started) s.steps.push({ t: sched.now, rate: s.flow.rate });
+    check(
+      sched.now,
+      started.filter((s) => s.flow.rate > 0),
+      res,
+    );
+    // No stall: once past its latency and until it finishes, a flow with bytes to send has a rate.
+    for (const s of started) {
+      const f = s.flow;
+      if (f.bytes > 0 && f.finishedAt === undefined && sched.now > f.startedAt + s.latency) {
+        expect(f.rate, `flow ${f.id} stalled at ${sched.now}`).toBeGreaterThan(0);
+      }
+    }
+  };
+  sched.runAll();
+  expect(net.activeFlowCount).toBe(0);
+  return started;
+}
+
+function problemOf(live: Started[], capacities: number[]): Problem {
+  return { capacities, flows: live.map((s) => ({ uses: s.uses })) };
+}
+
+describe('FlowNetwork properties', () => {
+  it('never loads a resource above its capacity', () => {
+    fc.assert(
+      fc.property(workload, (w) => {
+        simulate(w, (now, live, res) => {
+          const load = res.map(() => 0);
+          for (const s of live) for (const u of s.uses) load[u.resource] += u.weight * s.flow.rate;
+          load.forEach((l, r) => expect(l, `r${r} at ${now}`).toBeLessThanOrEqual(w.capacities[r] * (1 + 1e-9)));
+        });
+      }),
+      { numRuns: propRuns(300) },
+    );
+  });
+
+  it('is max-min fair at every instant (weighted bottleneck condition)', () => {
+    fc.assert(
+      fc.property(workload, (w) => {
+        simulate(w, (now, live) => {
+          expect(maxMinViolation(problemOf(live, w.capacities), live.map((s) => s.flow.rate)), `at ${now}`).toBeUndefined();
+        });
+      }),
+      { numRuns: propRuns(300) },
+    );
+  });
+
+  it('re-solving incrementally matches solving the whole network from scratch', () => {
+    fc.assert(
+      fc.property(workload, (w) => {
+        simulate(w, (now, live) => {
+          const p = problemOf(live, w.capacities);
+          const scratch = maxMinRates(p.capacities, p.flows);
+          live.forEach((s, i) =>
+            expect(closeTo(s.flow.rate, scratch[i]), `flow ${s.flow.id} at ${now}: ${s.flow.rate} vs ${scratch[i]}`).toBe(true),
+          );
+        });
+      }),
+      { numRuns: propRuns(300) },
+    );
+  });
+
+  it('stays max-min fair and equal to a from-scratch solve in larger networks', () => {
+    fc.assert(
+      fc.property(workloadOf(40, 300), (w) => {
+        simulate(w, (now, live) => {
+          const p = problemOf(live, w.capacities);
+          const scratch = maxMinRates(p.capacities, p.flows);
+          expect(maxMinViolation(p, scratch), `at ${now}`).toBeUndefined();
+          live.forEach((s, i) => expect(closeTo(s.flow.rate, scratch[i]), `flow ${s.flow.id} at ${now}`).toBe(true));
+        });
+      }),
+      { numRuns: propRuns(8) },
+    );
+  });
+
+  it('delivers every byte: the integral of rate over time equals the size, ending at finishedAt', () => {
+    fc.assert(
+      fc.property(workload, (w) => {
+        const started = simulate(w, () => {});
+        for (const s of started) {
+          const f = s.flow;
+          expect(f.finishedAt).toBeDefined();
+          expect(s.firedAt).toBe(f.finishedAt);
+          expect(f.remaining()).toBe(0);
+          expect(f.rate).toBe(0);
+          expect(f.finishedAt!).toBeGreaterThanOrEqual(f.startedAt + s.latency);
+          let delivered = 0;
+          let firstMoving = Infinity;
+          let lastMoving = -Infinity;
+          for (let i = 0; i + 1 < s.steps.length; i++) {
+            const { t, rate } = s.steps[i];
+            const dt = s.steps[i + 1].t - t;
+            delivered += rate * dt;
+            if (rate > 0 && dt > 0) {
+              firstMoving = Math.min(firstMoving, t);
+              lastMoving = Math.max(lastMoving, s.steps[i + 1].t);
+            }
+          }
+          expect(closeTo(delivered, f.bytes, 1e-6) || Math.abs(delivered - f.bytes) < 1e-9).toBe(true);
+          if (f.bytes > 0) {
+            // Bytes flow from the end of the latency phase exactly until the flow finishes.
+            expect(closeTo(firstMoving, f.startedAt + s.latency, 1e-12) || firstMoving === f.startedAt + s.latency).toBe(true);
+            expect(lastMoving).toBe(f.finishedAt);
+          } else {
+            expect(f.finishedAt).toBe(f.startedAt + s.latency);
+          }
+        }
+      }),
+      { numRuns: propRuns(300) },
+    );
+  });
+
+  it('counts every weighted byte a resource carried', () => {
+    fc.assert(
+      fc.property(workload, (w) => {
+        const sched = new FakeScheduler();
+        const net = new FlowNetwork(sched);
+        const res = w.capacities.map((c, i) => net.addResource(`r${i}`, c));
+        const expected = res.map(() => 0);
+        for (const f of w.flows) {
+          sched.schedule(f.at, () =>
+            net.start({ bytes: f.bytes, latency: f.latency, uses: f.uses.map((u) => ({ resource: res[u.resource], weight: u.weight })) }),
+          );
+          for (const u of f.uses) expected[u.resource] += u.weight * f.bytes;
+        }
+        sched.runAll();
+        res.forEach((r, i) => expect(closeTo(r.bytesCarried, expected[i], 1e-6) || Math.abs(r.bytesCarried - expected[i]) < 1e-6).toBe(true));
+      }),
+      { numRuns: propRuns(200) },
+    );
+  });
+
+  it('gives identical results for identical inputs', () => {
+    fc.assert(
+      fc.property(workload, (w) => {
+        const trace = () => simulate(w, () => {}).map((s) => [s.flow.id, s.flow.finishedAt]);
+        expect(trace()).toEqual(trace());
+      }),
+      { numRuns: propRuns(50) },
+    );
+  });
+});
