@@ -70,6 +70,9 @@ export const IMPORT_DEFAULTS = {
     // A reduction (e.g. MPI_SUM on doubles) reads two inputs and writes one per element: one
     // 16-byte vector add per cycle over the input stream, half the copy rate per input byte.
     reduceBytesPerCycle: 8,
+    // L1D fill buffers per core on Intel cores since Nehalem (Intel 64 and IA-32 Architectures
+    // Optimization Reference Manual, "Fill buffers": 10); AMD cores of the same era have 8-12 MABs.
+    missConcurrency: 10,
   },
   kernel: {
     version: 'unknown',

@@ -70,7 +70,8 @@ export function renderMachine(spec: MachineSpec): string {
   }
 
   w();
-  w(`Core costs: copy ${num(spec.costs.copyBandwidth)} GB/s, reduce ${num(spec.costs.reduceBandwidth)} GB/s (per core)`);
+  const misses = spec.costs.missConcurrency === undefined ? '' : `, ${spec.costs.missConcurrency} misses in flight of ${spec.costs.lineBytes ?? 64} B`;
+  w(`Core costs: copy ${num(spec.costs.copyBandwidth)} GB/s, reduce ${num(spec.costs.reduceBandwidth)} GB/s (per core)${misses}`);
   const k = spec.kernel;
   const mechanisms = Object.entries(k.mechanisms).sort(([a], [b]) => a.localeCompare(b));
   const on = mechanisms.filter(([, v]) => v).map(([m]) => m);

@@ -101,6 +101,14 @@ export interface CoreCosts {
   copyBandwidth: number;
   /** Element-wise reduction throughput of one core over input bytes (bytes/ns). */
   reduceBandwidth: number;
+  /**
+   * Cache-line misses one core keeps in flight (L1D fill buffers, miss address buffers). With an
+   * access's latency this bounds what one core can stream by Little's law: missConcurrency x
+   * lineBytes / latency. Absent: no such bound (only the copy bandwidth and shared resources).
+   */
+  missConcurrency?: number;
+  /** Cache line size (bytes); 64 when absent. */
+  lineBytes?: number;
 }
 
 export interface KernelSpec {

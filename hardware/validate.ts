@@ -157,6 +157,8 @@ export function validateMachine(spec: MachineSpec, locate?: Locator): void {
 
   positive('costs.copyBandwidth', spec.costs.copyBandwidth, 'core copy bandwidth');
   positive('costs.reduceBandwidth', spec.costs.reduceBandwidth, 'core reduce bandwidth');
+  if (spec.costs.missConcurrency !== undefined) positive('costs.missConcurrency', spec.costs.missConcurrency, 'misses in flight per core');
+  if (spec.costs.lineBytes !== undefined) positive('costs.lineBytes', spec.costs.lineBytes, 'cache line size');
 
   const k = spec.kernel;
   if (!k.version) fail('kernel.version', 'the kernel version the machine assumes is required');

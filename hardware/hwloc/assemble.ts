@@ -177,7 +177,7 @@ export function assembleMachine(found: FoundMachine): MachineSpec {
   const links = buildLinks(linkVertices, distances ? { ids: numaNodes.map((n) => n.id), values: distances } : undefined, guessed);
 
   const frequency = cores[0].frequencyGHz;
-  guessed.push('costs.copyBandwidth', 'costs.reduceBandwidth');
+  guessed.push('costs.copyBandwidth', 'costs.reduceBandwidth', 'costs.missConcurrency');
   const kernel = kernelSpec(found, guessed);
   const machine: MachineSpec = {
     name: found.name,
@@ -195,6 +195,7 @@ export function assembleMachine(found: FoundMachine): MachineSpec {
     costs: {
       copyBandwidth: IMPORT_DEFAULTS.core.copyBytesPerCycle * frequency,
       reduceBandwidth: IMPORT_DEFAULTS.core.reduceBytesPerCycle * frequency,
+      missConcurrency: IMPORT_DEFAULTS.core.missConcurrency,
     },
     kernel,
     guessed,

@@ -6,7 +6,7 @@ import type { Origins } from './origins.ts';
 import { readBandwidth, readSize, readTime } from './units.ts';
 import type { MapReader } from './yaml-reader.ts';
 
-const COST_KEYS = ['copyBandwidth', 'reduceBandwidth'] as const;
+const COST_KEYS = ['copyBandwidth', 'reduceBandwidth', 'missConcurrency', 'lineSize'] as const;
 const KERNEL_KEYS = ['version', 'mechanisms', 'syscall', 'pageSize', 'pinPerPage', 'cmaLock', 'params'] as const;
 const CMA_LOCK_MODES = ['exclusive', 'shared'] as const;
 
@@ -16,7 +16,18 @@ export function buildCosts(root: MapReader, origins: Origins): CoreCosts {
   origins.set('costs', node);
   origins.set('costs.copyBandwidth', m.get('copyBandwidth'));
   origins.set('costs.reduceBandwidth', m.get('reduceBandwidth'));
-  return { copyBandwidth: readBandwidth(m.req('copyBandwidth')), reduceBandwidth: readBandwidth(m.req('reduceBandwidth')) };
+  const costs: CoreCosts = { copyBandwidth: readBandwidth(m.req('copyBandwidth')), reduceBandwidth: readBandwidth(m.req('reduceBandwidth')) };
+  const misses = m.get('missConcurrency');
+  if (misses) {
+    origins.set('costs.missConcurrency', misses);
+    costs.missConcurrency = misses.integer(1);
+  }
+  const line = m.get('lineSize');
+  if (line) {
+    origins.set('costs.lineBytes', line);
+    costs.lineBytes = readSize(line);
+  }
+  return costs;
 }
 
 export function buildKernel(root: MapReader, origins: Origins): KernelSpec {

@@ -40,6 +40,7 @@ export class Node {
   readonly net: FlowNetwork;
   readonly trace: Trace;
   private readonly coreEngine = new Map<number, Resource>();
+  private readonly missSlots = new Map<number, Resource>();
   private readonly cacheBandwidth = new Map<string, Resource>();
   private readonly memory = new Map<number, Resource>();
   private readonly linkDirection = new Map<string, Resource>();
@@ -53,7 +54,10 @@ export class Node {
     this.topo = new Topology(spec);
     this.net = new FlowNetwork(sim);
     this.trace = new Trace(opts.keepTrace ?? false);
-    for (const core of spec.cores) this.coreEngine.set(core.id, this.net.addResource(`core${core.id}`, spec.costs.copyBandwidth));
+    for (const core of spec.cores) {
+      this.coreEngine.set(core.id, this.net.addResource(`core${core.id}`, spec.costs.copyBandwidth));
+      if (spec.costs.missConcurrency !== undefined) this.missSlots.set(core.id, this.net.addResource(`core${core.id} misses in flight`, 1));
+    }
     for (const cache of spec.caches) {
       this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
       this.cacheState.set(cache.id, new CacheState(cache.id, cache.sizeBytes));
@@ -141,67 +145,22 @@ export class Node {
    * times `scale`. Returns the latency of the first access.
    */
   planRead(core: number, r: Range, uses: Uses, scale: number): number {
-    const n = r.bytes;
-    if (n === 0) return 0;
-    if (r.buf.home === undefined) r.buf.home = this.topo.core(core).numa;
-    const local = this.topo.cachesOf(core);
-    let found = 0;
-    let latency = 0;
-    for (const cache of local) {
-      const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
-      if (resident > found) {
-        add(uses, this.cacheBandwidth.get(cache.id)!, scale * (resident - found) / n);
-        if (found === 0) latency = cache.latencyNs;
-        found = resident;
-      }
+    if (r.bytes === 0) return 0;
+    const parts = this.locate(core, r);
+    for (const part of parts) {
+      const share = scale * part.bytes / r.bytes;
+      for (const resource of part.resources) add(uses, resource, share);
+      this.addMissTime(core, uses, share, part.latency);
     }
-    if (found < n) {
-      // Another socket's cache may hold what this core's caches lack (a peer just wrote it).
-      const coreVertex = this.topo.coreVertex(core);
-      let bestRemote: CacheSpec | undefined;
-      let bestResident = 0;
-      for (const cache of this.lastLevel) {
-        if (local.includes(cache)) continue;
-        const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
-        if (resident > bestResident) {
-          bestResident = resident;
-          bestRemote = cache;
-        }
-      }
-      const remote = Math.min(bestResident, n - found);
-      if (bestRemote && remote > 0) {
-        const share = scale * remote / n;
-        add(uses, this.cacheBandwidth.get(bestRemote.id)!, share);
-        const from = this.topo.coreVertex(bestRemote.cores[0]);
-        for (const link of this.routeResources(from, coreVertex)) add(uses, link, share);
-        if (found === 0) latency = bestRemote.latencyNs + this.topo.routeLatency(from, coreVertex);
-        found += remote;
-      }
-      const missing = n - found;
-      if (missing > 0) {
-        const share = scale * missing / n;
-        const numa = this.topo.numa(r.buf.home);
-        const memSide = this.topo.memorySideCaches()[0];
-        if (memSide) {
-          // Memory-side cache: hits are served by it, misses by DRAM behind it.
-          const hit = this.cacheState.get(memSide.id)!.residentBytes(r.buf.id, r.offset, n);
-          const hitShare = share * Math.min(hit, missing) / missing;
-          add(uses, this.cacheBandwidth.get(memSide.id)!, hitShare);
-          add(uses, this.memory.get(numa.id)!, share - hitShare);
-        } else {
-          add(uses, this.memory.get(numa.id)!, share);
-        }
-        for (const link of this.routeResources(numa.attach, coreVertex)) add(uses, link, share);
-        if (found === 0) latency = numa.latencyNs + this.topo.routeLatency(numa.attach, coreVertex);
-      }
-    }
-    return latency;
+    return parts[0].latency;
   }
 
   /**
    * Adds the resources writing `r` from `core` costs. Writes allocate in the core's outermost cache;
    * what cannot stay there (half of it: the source competes for the same space) streams to the
-   * destination's memory across the route.
+   * destination's memory across the route. Each written line is first owned by this core (read for
+   * ownership): a line held by another socket's cache is invalidated there, a line cached nowhere is
+   * fetched from memory, and that latency occupies the core's miss slots like a read's.
    */
   planWrite(core: number, r: Range, uses: Uses, scale: number): void {
     const n = r.bytes;
@@ -218,6 +177,74 @@ export class Node {
       add(uses, this.memory.get(numa.id)!, share);
       for (const link of this.routeResources(this.topo.coreVertex(core), numa.attach)) add(uses, link, share);
     }
+    for (const part of this.locate(core, r)) this.addMissTime(core, uses, scale * part.bytes / n, part.latency);
+  }
+
+  /**
+   * Where the bytes of `r` are as seen from `core`: in its own caches (nearest first), in another
+   * socket's last-level cache, in a memory-side cache, or in memory. Each part lists the resources
+   * its bytes cross and the latency of reaching them.
+   */
+  private locate(core: number, r: Range): Array<{ bytes: number; latency: number; resources: Resource[] }> {
+    const n = r.bytes;
+    if (r.buf.home === undefined) r.buf.home = this.topo.core(core).numa;
+    const parts: Array<{ bytes: number; latency: number; resources: Resource[] }> = [];
+    const local = this.topo.cachesOf(core);
+    let found = 0;
+    for (const cache of local) {
+      const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
+      if (resident > found) {
+        parts.push({ bytes: resident - found, latency: cache.latencyNs, resources: [this.cacheBandwidth.get(cache.id)!] });
+        found = resident;
+      }
+    }
+    if (found === n) return parts;
+    // Another socket's cache may hold what this core's caches lack (a peer just wrote it).
+    const coreVertex = this.topo.coreVertex(core);
+    let bestRemote: CacheSpec | undefined;
+    let bestResident = 0;
+    for (const cache of this.lastLevel) {
+      if (local.includes(cache)) continue;
+      const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
+      if (resident > bestResident) {
+        bestResident = resident;
+        bestRemote = cache;
+      }
+    }
+    const remote = Math.min(bestResident, n - found);
+    if (bestRemote && remote > 0) {
+      const from = this.topo.coreVertex(bestRemote.cores[0]);
+      parts.push({
+        bytes: remote,
+        latency: bestRemote.latencyNs + this.topo.routeLatency(from, coreVertex),
+        resources: [this.cacheBandwidth.get(bestRemote.id)!, ...this.routeResources(from, coreVertex)],
+      });
+      found += remote;
+    }
+    const missing = n - found;
+    if (missing > 0) {
+      const numa = this.topo.numa(r.buf.home);
+      const latency = numa.latencyNs + this.topo.routeLatency(numa.attach, coreVertex);
+      const route = this.routeResources(numa.attach, coreVertex);
+      const memSide = this.topo.memorySideCaches()[0];
+      // Behind a memory-side cache, its hits are served by it and its misses by the DRAM behind it.
+      const hit = memSide ? Math.min(missing, this.cacheState.get(memSide.id)!.residentBytes(r.buf.id, r.offset, n)) : 0;
+      if (hit > 0) parts.push({ bytes: hit, latency, resources: [this.cacheBandwidth.get(memSide.id)!, ...route] });
+      if (missing > hit) parts.push({ bytes: missing - hit, latency, resources: [this.memory.get(numa.id)!, ...route] });
+    }
+    return parts;
+  }
+
+  /**
+   * Little's law: a core with M misses in flight of L-byte lines streams at most M·L/latency bytes/ns
+   * from where the latency is. The core's miss slots are a resource of capacity 1 (the fraction of
+   * time they are busy); each byte fetched from that distance occupies latency/(M·L) of it.
+   */
+  private addMissTime(core: number, uses: Uses, share: number, latency: number): void {
+    const slots = this.missSlots.get(core);
+    if (!slots || latency <= 0) return;
+    const { missConcurrency, lineBytes = 64 } = this.spec.costs;
+    add(uses, slots, share * latency / (missConcurrency! * lineBytes));
   }
 
   /** After an access: the range is now most recently used in the core's caches; a write makes

@@ -1,0 +1,21 @@
+// Allgather of Open MPI's basic component (coll_basic_allgather.c): a gather to rank 0 followed by
+// a broadcast of the whole receive buffer from rank 0, both linear.
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import '../ops.ts';
+import type { AllgatherArgs } from '../args.ts';
+import { basicBcast } from './bcast.ts';
+import { basicGather } from './gather.ts';
+
+export function* basicAllgather(rank: Rank, { send, recv, bytes, params }: AllgatherArgs): Program<void> {
+  yield* basicGather(rank, { send, recv: rank.id === 0 ? recv : undefined, bytes, root: 0, params });
+  yield* basicBcast(rank, { buffer: recv, bytes: recv.bytes, root: 0, params });
+}
+
+registerAlgorithm({
+  name: 'allgather:basic',
+  operation: 'allgather',
+  description: 'linear (Open MPI basic): gather to rank 0, then rank 0 broadcasts the result',
+  params: [],
+  program: basicAllgather,
+});

@@ -1,0 +1,22 @@
+// Allreduce of Open MPI's basic component (coll_basic_allreduce.c): a reduce to rank 0 followed by
+// a broadcast of the result from rank 0, both linear.
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import '../ops.ts';
+import type { AllreduceArgs } from '../args.ts';
+import { basicBcast } from './bcast.ts';
+import { basicReduce } from './reduce.ts';
+import { TAG } from './tags.ts';
+
+export function* basicAllreduce(rank: Rank, { send, recv, bytes, op, params }: AllreduceArgs): Program<void> {
+  yield* basicReduce(rank, { send, recv: rank.id === 0 ? recv : undefined, bytes, op, root: 0, params }, TAG.allreduce);
+  yield* basicBcast(rank, { buffer: recv, bytes, root: 0, params }, TAG.allreduce);
+}
+
+registerAlgorithm({
+  name: 'allreduce:basic',
+  operation: 'allreduce',
+  description: 'linear (Open MPI basic): reduce to rank 0, then rank 0 broadcasts the result',
+  params: [],
+  program: basicAllreduce,
+});

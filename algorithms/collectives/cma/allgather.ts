@@ -1,0 +1,71 @@
+// CMA allgather and allgatherv (Ma et al. 2010, seed 000, §IV.C, with CMA in place of KNEM): a CMA
+// gather to rank 0, then a CMA broadcast of the gathered buffer from rank 0. allgatherv broadcasts
+// the blocks alone, as one vectorial readv, so the gaps between them stay untouched. The staggered
+// variant uses the staggered gather (writers in waves) and broadcast (k-nomial serving tree).
+import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
+import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
+import { registerAlgorithm, type ParamValue } from '../../registry.ts';
+import { cmaBcastOf } from './bcast.ts';
+import { cmaGatherOf } from './gather.ts';
+import { part } from './iov.ts';
+import { concurrencyOf, concurrencyParam } from './params.ts';
+import '../ops.ts';
+
+type Concurrency = (params: Record<string, ParamValue>) => number;
+
+/** Blocks of an allgather(v) receive buffer, in rank order, empty ones left out. */
+function blocks(recv: Range, counts: number[], displs: number[]): Range[] {
+  return counts.flatMap((c, r) => (c > 0 ? [part(recv, displs[r], c)] : []));
+}
+
+function* allgatherOf(rank: Rank, send: Range, recv: Range, counts: number[], displs: number[], concurrency: number): Program<void> {
+  yield* cmaGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs, concurrency);
+  yield* cmaBcastOf(rank, 0, blocks(recv, counts, displs), concurrency);
+}
+
+function allgather(concurrency: Concurrency) {
+  return function* (rank: Rank, { send, recv, bytes, params }: AllgatherArgs): Program<void> {
+    const counts = Array.from({ length: rank.size }, () => bytes);
+    yield* allgatherOf(rank, send, recv, counts, counts.map((_, r) => r * bytes), concurrency(params));
+  };
+}
+
+function allgatherv(concurrency: Concurrency) {
+  return function* (rank: Rank, { send, recv, counts, displs, params }: AllgathervArgs): Program<void> {
+    yield* allgatherOf(rank, send, recv, counts, displs, concurrency(params));
+  };
+}
+
+const linear = () => Infinity;
+
+registerAlgorithm({
+  name: 'allgather:cma-linear',
+  operation: 'allgather',
+  description: 'CMA gather to rank 0 (process_vm_writev), then CMA broadcast from rank 0 (process_vm_readv) (Ma et al. 2010 §IV.C over CMA)',
+  params: [],
+  program: allgather(linear),
+});
+
+registerAlgorithm({
+  name: 'allgatherv:cma-linear',
+  operation: 'allgatherv',
+  description: 'CMA gatherv to rank 0, then CMA broadcast of the blocks as one vectorial readv (Ma et al. 2010 §IV.C over CMA)',
+  params: [],
+  program: allgatherv(linear),
+});
+
+registerAlgorithm({
+  name: 'allgather:cma-staggered',
+  operation: 'allgather',
+  description: 'staggered CMA gather to rank 0, then staggered CMA broadcast: at most `concurrency` ranks at one process at a time (seed 001)',
+  params: [concurrencyParam],
+  program: allgather((p) => concurrencyOf('allgather:cma-staggered', p)),
+});
+
+registerAlgorithm({
+  name: 'allgatherv:cma-staggered',
+  operation: 'allgatherv',
+  description: 'staggered CMA gatherv to rank 0, then staggered vectorial CMA broadcast (seed 001)',
+  params: [concurrencyParam],
+  program: allgatherv((p) => concurrencyOf('allgatherv:cma-staggered', p)),
+});

@@ -1,0 +1,25 @@
+// Hierarchical KNEM allgather (Ma et al. 2010, seed 000, §V-VI): the linear KNEM gather to rank 0,
+// then the topology- and NUMA-aware pipelined broadcast of the gathered buffer from rank 0.
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import type { AllgatherArgs } from '../args.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import { knemHierarchicalBcastOf } from './hierarchical-bcast.ts';
+import { knemLinearGatherOf } from './linear-gather.ts';
+import { segmentOf, segmentParam } from './params.ts';
+import '../ops.ts';
+
+export function* knemHierarchicalAllgather(rank: Rank, { send, recv, bytes, params }: AllgatherArgs): Program<void> {
+  const segment = segmentOf('allgather:knem-hierarchical', params);
+  const counts = Array.from({ length: rank.size }, () => bytes);
+  const displs = counts.map((_, r) => r * bytes);
+  yield* knemLinearGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs);
+  yield* knemHierarchicalBcastOf(rank, 0, recv, segment);
+}
+
+registerAlgorithm({
+  name: 'allgather:knem-hierarchical',
+  operation: 'allgather',
+  description: 'KNEM gather to rank 0, then the NUMA-aware pipelined KNEM broadcast from rank 0 (Ma et al. 2010, §V)',
+  params: [segmentParam],
+  program: knemHierarchicalAllgather,
+});

@@ -1,0 +1,21 @@
+// The collective operations, with their semantics. Every collective algorithm module imports this
+// file before it registers itself, so an operation exists before any of its algorithms.
+import { registerOperation } from '../registry.ts';
+import './semantics/index.ts';
+
+const operations: Array<[name: string, rooted: boolean, description: string]> = [
+  ['bcast', true, "the root's buffer is copied to every rank"],
+  ['scatter', true, "block r of the root's buffer goes to rank r (equal blocks)"],
+  ['scatterv', true, "block r of the root's buffer goes to rank r (per-rank counts and displacements)"],
+  ['gather', true, "every rank's buffer lands as block r of the root's buffer (equal blocks)"],
+  ['gatherv', true, "every rank's buffer lands at its displacement in the root's buffer (per-rank counts)"],
+  ['alltoall', false, 'block j of rank i goes to block i of rank j (equal blocks)'],
+  ['alltoallv', false, 'block j of rank i goes to block i of rank j (per-pair counts and displacements)'],
+  ['allgather', false, "every rank receives every rank's buffer, in rank order (equal blocks)"],
+  ['allgatherv', false, "every rank receives every rank's buffer at its displacement (per-rank counts)"],
+  ['reduce', true, "element-wise reduction (params.op, default sum) of every rank's buffer at the root"],
+  ['allreduce', false, "element-wise reduction (params.op, default sum) of every rank's buffer at every rank"],
+  ['barrier', false, 'no rank leaves before every rank has entered'],
+];
+
+for (const [name, rooted, description] of operations) registerOperation({ name, rooted, description });

@@ -1,0 +1,56 @@
+// MPI_Allgather and MPI_Allgatherv: every rank's receive buffer holds every rank's send buffer, in
+// rank order (allgatherv: at each rank's displacement).
+import { range } from '../../../sim/node/buffer.ts';
+import type { Rank } from '../../../sim/node/rank-api.ts';
+import { registerSemantics, type OperationCall } from '../../semantics.ts';
+import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
+import { checkBytes, fillFresh, fillUninitialised, paramsOf, source } from './checks.ts';
+import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
+import { displacements, extent, vCounts } from './vcounts.ts';
+
+registerSemantics({
+  operation: 'allgather',
+  setup(rank: Rank, call: OperationCall): AllgatherArgs {
+    const bytes = checkBytes('allgather', call);
+    return { send: range(rank.alloc('send', bytes)), recv: range(rank.alloc('recv', bytes * rank.size)), bytes, params: paramsOf(call) };
+  },
+  fill(rank: Rank, args: AllgatherArgs) {
+    fillFresh(args.send, source(rank.id, 'send'));
+    fillUninitialised(args.recv);
+  },
+  verify(args: AllgatherArgs[], call: OperationCall) {
+    const n = args.length;
+    const blocks = args.map((_, r) => freshBlock(`block from rank ${r}`, r * call.bytes, source(r, 'send'), 0, call.bytes));
+    args.forEach((a, r) => {
+      expectUnchanged(`allgather: rank ${r} send`, a.send, source(r, 'send'), call.bytes);
+      expectBlocks(`allgather: rank ${r} recv`, a.recv, n * call.bytes, blocks);
+    });
+  },
+});
+
+function layout(call: OperationCall, n: number) {
+  const counts = vCounts('allgatherv', call, n);
+  const displs = displacements('allgatherv', call, 'displs', counts, true);
+  return { counts, displs, recvBytes: extent(counts, displs) };
+}
+
+registerSemantics({
+  operation: 'allgatherv',
+  setup(rank: Rank, call: OperationCall): AllgathervArgs {
+    checkBytes('allgatherv', call);
+    const { counts, displs, recvBytes } = layout(call, rank.size);
+    return { send: range(rank.alloc('send', counts[rank.id])), recv: range(rank.alloc('recv', recvBytes)), counts, displs, params: paramsOf(call) };
+  },
+  fill(rank: Rank, args: AllgathervArgs) {
+    fillFresh(args.send, source(rank.id, 'send'));
+    fillUninitialised(args.recv);
+  },
+  verify(args: AllgathervArgs[], call: OperationCall) {
+    const { counts, displs, recvBytes } = layout(call, args.length);
+    const blocks = args.map((_, r) => freshBlock(`block from rank ${r}`, displs[r], source(r, 'send'), 0, counts[r]));
+    args.forEach((a, r) => {
+      expectUnchanged(`allgatherv: rank ${r} send`, a.send, source(r, 'send'), counts[r]);
+      expectBlocks(`allgatherv: rank ${r} recv`, a.recv, recvBytes, blocks);
+    });
+  },
+});

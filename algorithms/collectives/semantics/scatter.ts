@@ -1,0 +1,60 @@
+// MPI_Scatter and MPI_Scatterv: block r of the root's send buffer reaches rank r's receive buffer.
+import { range } from '../../../sim/node/buffer.ts';
+import type { Rank } from '../../../sim/node/rank-api.ts';
+import { registerSemantics, type OperationCall } from '../../semantics.ts';
+import type { ScatterArgs, ScattervArgs } from '../args.ts';
+import { checkBytes, checkRoot, fillFresh, fillUninitialised, paramsOf, source } from './checks.ts';
+import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
+import { displacements, extent, vCounts } from './vcounts.ts';
+
+registerSemantics({
+  operation: 'scatter',
+  setup(rank: Rank, call: OperationCall): ScatterArgs {
+    const bytes = checkBytes('scatter', call);
+    const root = checkRoot('scatter', call, rank.size);
+    const send = rank.id === root ? range(rank.alloc('send', bytes * rank.size)) : undefined;
+    return { send, recv: range(rank.alloc('recv', bytes)), bytes, root, params: paramsOf(call) };
+  },
+  fill(rank: Rank, args: ScatterArgs) {
+    if (args.send) fillFresh(args.send, source(rank.id, 'send'));
+    fillUninitialised(args.recv);
+  },
+  verify(args: ScatterArgs[], call: OperationCall) {
+    const src = source(call.root, 'send');
+    const n = args.length;
+    expectUnchanged(`scatter: root ${call.root} send`, args[call.root].send, src, n * call.bytes);
+    args.forEach((a, r) =>
+      expectBlocks(`scatter: rank ${r} recv`, a.recv, call.bytes, [freshBlock(`block ${r} of the root's send`, 0, src, r * call.bytes, call.bytes)]),
+    );
+  },
+});
+
+function layout(call: OperationCall, n: number) {
+  const counts = vCounts('scatterv', call, n);
+  // The root reads its send buffer only, so MPI lets send blocks overlap.
+  const displs = displacements('scatterv', call, 'displs', counts, false);
+  return { counts, displs, sendBytes: extent(counts, displs) };
+}
+
+registerSemantics({
+  operation: 'scatterv',
+  setup(rank: Rank, call: OperationCall): ScattervArgs {
+    checkBytes('scatterv', call);
+    const root = checkRoot('scatterv', call, rank.size);
+    const { counts, displs, sendBytes } = layout(call, rank.size);
+    const send = rank.id === root ? range(rank.alloc('send', sendBytes)) : undefined;
+    return { send, counts, displs, recv: range(rank.alloc('recv', counts[rank.id])), root, params: paramsOf(call) };
+  },
+  fill(rank: Rank, args: ScattervArgs) {
+    if (args.send) fillFresh(args.send, source(rank.id, 'send'));
+    fillUninitialised(args.recv);
+  },
+  verify(args: ScattervArgs[], call: OperationCall) {
+    const { counts, displs, sendBytes } = layout(call, args.length);
+    const src = source(call.root, 'send');
+    expectUnchanged(`scatterv: root ${call.root} send`, args[call.root].send, src, sendBytes);
+    args.forEach((a, r) =>
+      expectBlocks(`scatterv: rank ${r} recv`, a.recv, counts[r], [freshBlock(`block ${r} of the root's send`, 0, src, displs[r], counts[r])]),
+    );
+  },
+});

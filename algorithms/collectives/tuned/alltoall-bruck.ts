@@ -1,0 +1,41 @@
+// Bruck alltoall (ompi_coll_base_alltoall_intra_bruck; Bruck et al. 1997, Thakur et al. 2005 §4.5).
+// Rotate the send blocks so block i is meant for rank me+i; at step k (distance 2^k) pack every
+// block whose index has bit k set, send the pack to rank + distance, and unpack what rank - distance
+// sends into the same slots. After ceil(log2 N) steps slot i holds rank me-i's block for me; an
+// inverse rotation puts it at block me-i of the receive buffer.
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import type { AlltoallArgs } from '../args.ts';
+import '../ops.ts';
+import { blocks, scratch, sub, TAG } from './common.ts';
+
+export function* bruckAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs): Program<void> {
+  const size = rank.size;
+  const me = rank.id;
+  const work = scratch(rank, 'bruck-work', size * bytes);
+  // Step 1: local rotation.
+  for (let i = 0; i < size; i++) yield* rank.copy(blocks(send, bytes, (me + i) % size), blocks(work, bytes, i));
+  // Step 2: log2 N exchanges of the blocks whose index has the distance bit set.
+  const packed = scratch(rank, 'bruck-pack', size * bytes);
+  const unpacked = scratch(rank, 'bruck-unpack', size * bytes);
+  for (let distance = 1; distance < size; distance <<= 1) {
+    const sendTo = (me + distance) % size;
+    const recvFrom = (me - distance + size) % size;
+    const chosen = [];
+    for (let i = 0; i < size; i++) if (i & distance) chosen.push(i);
+    for (let k = 0; k < chosen.length; k++) yield* rank.copy(blocks(work, bytes, chosen[k]), blocks(packed, bytes, k));
+    const n = chosen.length * bytes;
+    yield* rank.p2p.sendrecv(sendTo, sub(packed, 0, n), recvFrom, sub(unpacked, 0, n), TAG.alltoall);
+    for (let k = 0; k < chosen.length; k++) yield* rank.copy(blocks(unpacked, bytes, k), blocks(work, bytes, chosen[k]));
+  }
+  // Step 3: inverse rotation.
+  for (let i = 0; i < size; i++) yield* rank.copy(blocks(work, bytes, i), blocks(recv, bytes, (me - i + size) % size));
+}
+
+registerAlgorithm({
+  name: 'alltoall:bruck',
+  operation: 'alltoall',
+  description: 'ceil(log2 N) packed exchanges at distance 1, 2, 4... between two rotations (Open MPI coll_base, Bruck et al. 1997)',
+  params: [],
+  program: bruckAlltoall,
+});

@@ -1,0 +1,32 @@
+// Linear alltoall (ompi_coll_base_alltoall_intra_basic_linear): copy the local block, post every
+// receive, then every send, and wait for all of them.
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import type { AlltoallArgs } from '../args.ts';
+import '../ops.ts';
+import { blocks, TAG, waitAll } from './common.ts';
+
+export function* linearAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs): Program<void> {
+  const size = rank.size;
+  const me = rank.id;
+  yield* rank.copy(blocks(send, bytes, me), blocks(recv, bytes, me));
+  const requests = [];
+  // Receives from rank+1, rank+2...; sends to rank-1, rank-2..., as Open MPI posts them.
+  for (let i = 1; i < size; i++) {
+    const from = (me + i) % size;
+    requests.push(yield* rank.p2p.irecv(from, blocks(recv, bytes, from), TAG.alltoall));
+  }
+  for (let i = 1; i < size; i++) {
+    const to = (me + size - i) % size;
+    requests.push(yield* rank.p2p.isend(to, blocks(send, bytes, to), TAG.alltoall));
+  }
+  yield* waitAll(requests);
+}
+
+registerAlgorithm({
+  name: 'alltoall:linear',
+  operation: 'alltoall',
+  description: 'all receives and sends posted at once (Open MPI coll_base basic_linear)',
+  params: [],
+  program: linearAlltoall,
+});

@@ -1,0 +1,27 @@
+// Dissemination barrier (ompi_coll_base_barrier_intra_bruck; Hensgen, Finkel and Manber 1988): at
+// step k every rank signals rank + 2^k and waits for rank - 2^k; after ceil(log2 N) steps each rank
+// has heard, directly or not, from every other.
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import type { BarrierArgs } from '../args.ts';
+import '../ops.ts';
+import { empty, TAG } from './common.ts';
+
+export function* disseminationBarrier(rank: Rank, _args: BarrierArgs): Program<void> {
+  const size = rank.size;
+  const me = rank.id;
+  const none = empty(rank);
+  for (let distance = 1; distance < size; distance <<= 1) {
+    const from = (me + size - distance) % size;
+    const to = (me + distance) % size;
+    yield* rank.p2p.sendrecv(to, none, from, none, TAG.barrier);
+  }
+}
+
+registerAlgorithm({
+  name: 'barrier:dissemination',
+  operation: 'barrier',
+  description: 'ceil(log2 N) rounds signalling rank + 2^k (Open MPI coll_base bruck)',
+  params: [],
+  program: disseminationBarrier,
+});

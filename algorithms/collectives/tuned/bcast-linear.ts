@@ -1,0 +1,26 @@
+// Linear broadcast (ompi_coll_base_bcast_intra_basic_linear): the root posts a send to every other
+// rank at once and waits for all of them; the others receive.
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import type { BcastArgs } from '../args.ts';
+import '../ops.ts';
+import { TAG, waitAll } from './common.ts';
+
+export function* linearBcast(rank: Rank, { buffer, root }: BcastArgs): Program<void> {
+  if (rank.size === 1) return;
+  if (rank.id !== root) {
+    yield* rank.p2p.recv(root, buffer, TAG.bcast);
+    return;
+  }
+  const sends = [];
+  for (let i = 0; i < rank.size; i++) if (i !== root) sends.push(yield* rank.p2p.isend(i, buffer, TAG.bcast));
+  yield* waitAll(sends);
+}
+
+registerAlgorithm({
+  name: 'bcast:linear',
+  operation: 'bcast',
+  description: 'the root posts one send per rank at once (Open MPI coll_base basic_linear)',
+  params: [],
+  program: linearBcast,
+});

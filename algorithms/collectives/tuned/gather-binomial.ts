@@ -1,0 +1,43 @@
+// Binomial gather (ompi_coll_base_gather_intra_binomial, coll_base_gather.c) on the in-order
+// binomial tree: a node collects its own block and its children's subtrees contiguously in
+// shifted-rank order and sends the lot to its parent; the root, if not rank 0, rotates the result
+// into rank order.
+import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import type { GatherArgs } from '../args.ts';
+import '../ops.ts';
+import { blocks, scratch, TAG } from './common.ts';
+import { inOrderBinomialTree, inOrderSubtreeSize } from './trees.ts';
+
+export function* binomialGather(rank: Rank, { send, recv, bytes, root }: GatherArgs): Program<void> {
+  const size = rank.size;
+  const me = rank.id;
+  const v = (me - root + size) % size;
+  const tree = inOrderBinomialTree(me, root, size);
+  if (tree.children.length === 0 && me !== root) {
+    yield* rank.p2p.send(tree.parent, send, TAG.gather);
+    return;
+  }
+  const span = inOrderSubtreeSize(v, size);
+  const held: Range = me === root && root === 0 ? recv! : scratch(rank, 'gather-tmp', span * bytes);
+  yield* rank.copy(send, blocks(held, bytes, 0));
+  for (const child of tree.children) {
+    const cv = (child - root + size) % size;
+    yield* rank.p2p.recv(child, blocks(held, bytes, cv - v, inOrderSubtreeSize(cv, size)), TAG.gather);
+  }
+  if (me !== root) {
+    yield* rank.p2p.send(tree.parent, held, TAG.gather);
+  } else if (root !== 0) {
+    // Shifted order back to rank order: shifted block v is rank (v + root)'s.
+    yield* rank.copy(blocks(held, bytes, 0, size - root), blocks(recv!, bytes, root, size - root));
+    yield* rank.copy(blocks(held, bytes, size - root, root), blocks(recv!, bytes, 0, root));
+  }
+}
+
+registerAlgorithm({
+  name: 'gather:binomial',
+  operation: 'gather',
+  description: 'in-order binomial tree, each node sending its subtree\'s blocks up at once (Open MPI coll_base binomial)',
+  params: [],
+  program: binomialGather,
+});

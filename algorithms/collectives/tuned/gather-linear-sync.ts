@@ -1,0 +1,45 @@
+// Synchronised linear gather (ompi_coll_base_gather_intra_linear_sync, coll_base_gather.c): for
+// each rank in turn the root posts the receive of the first segment, then sends a zero-byte "go";
+// the rank sends its first segment on the go and the rest right after. The root posts the rest's
+// receive as soon as the first segment is in, so at most one rank streams a large remainder at a
+// time while the handshakes of the next ones proceed.
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
+import type { GatherArgs } from '../args.ts';
+import '../ops.ts';
+import { blocks, empty, intParam, sub, TAG, waitAll } from './common.ts';
+
+const segsize: ParamInfo = {
+  name: 'segsize', kind: 'bytes', default: 1024, min: 1,
+  description: 'first-segment size (the fixed rules use 1 KiB for medium blocks, 32 KiB for large ones)',
+};
+
+export function* linearSyncGather(rank: Rank, args: GatherArgs): Program<void> {
+  const { send, recv, bytes, root } = args;
+  const first = Math.min(intParam(args.params, segsize, 'gather:linear-sync'), bytes);
+  if (rank.id !== root) {
+    yield* rank.p2p.recv(root, empty(rank), TAG.gather);
+    yield* rank.p2p.send(root, sub(send, 0, first), TAG.gather);
+    yield* rank.p2p.send(root, sub(send, first, bytes - first), TAG.gather);
+    return;
+  }
+  const rest = [];
+  for (let i = 0; i < rank.size; i++) {
+    if (i === root) continue;
+    const block = blocks(recv!, bytes, i);
+    const head = yield* rank.p2p.irecv(i, sub(block, 0, first), TAG.gather);
+    yield* rank.p2p.send(i, empty(rank), TAG.gather);
+    yield* head();
+    rest.push(yield* rank.p2p.irecv(i, sub(block, first, bytes - first), TAG.gather));
+  }
+  yield* rank.copy(send, blocks(recv!, bytes, root));
+  yield* waitAll(rest);
+}
+
+registerAlgorithm({
+  name: 'gather:linear-sync',
+  operation: 'gather',
+  description: 'linear gather with a zero-byte handshake and a first segment per rank (Open MPI coll_base linear_sync)',
+  params: [segsize],
+  program: linearSyncGather,
+});

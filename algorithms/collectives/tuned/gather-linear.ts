@@ -1,0 +1,26 @@
+// Linear gather (ompi_coll_base_gather_intra_basic_linear): every rank sends its block to the root,
+// which receives them in rank order, one at a time, and copies its own.
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import type { GatherArgs } from '../args.ts';
+import '../ops.ts';
+import { blocks, TAG } from './common.ts';
+
+export function* linearGather(rank: Rank, { send, recv, bytes, root }: GatherArgs): Program<void> {
+  if (rank.id !== root) {
+    yield* rank.p2p.send(root, send, TAG.gather);
+    return;
+  }
+  for (let i = 0; i < rank.size; i++) {
+    if (i === root) yield* rank.copy(send, blocks(recv!, bytes, i));
+    else yield* rank.p2p.recv(i, blocks(recv!, bytes, i), TAG.gather);
+  }
+}
+
+registerAlgorithm({
+  name: 'gather:linear',
+  operation: 'gather',
+  description: 'the root receives each rank\'s block in turn (Open MPI coll_base basic_linear)',
+  params: [],
+  program: linearGather,
+});

@@ -1,0 +1,48 @@
+// Binomial scatter (ompi_coll_base_scatter_intra_binomial, coll_base_scatter.c) on the in-order
+// binomial tree: every node receives the blocks of its whole subtree (contiguous in shifted-rank
+// order) from its parent, keeps its own and forwards each child its subtree's share, largest first.
+// A root other than 0 first rotates its send buffer into shifted-rank order.
+import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import type { ScatterArgs } from '../args.ts';
+import '../ops.ts';
+import { blocks, scratch, TAG } from './common.ts';
+import { inOrderBinomialTree, inOrderSubtreeSize } from './trees.ts';
+
+export function* binomialScatter(rank: Rank, { send, recv, bytes, root }: ScatterArgs): Program<void> {
+  const size = rank.size;
+  const me = rank.id;
+  const v = (me - root + size) % size;
+  const tree = inOrderBinomialTree(me, root, size);
+  const span = inOrderSubtreeSize(v, size);
+  let held: Range;
+  if (me === root) {
+    if (root === 0) {
+      held = send!;
+    } else {
+      held = scratch(rank, 'scatter-tmp', size * bytes);
+      // Shifted order: block v of `held` is rank (v + root)'s block.
+      yield* rank.copy(blocks(send!, bytes, root, size - root), blocks(held, bytes, 0, size - root));
+      yield* rank.copy(blocks(send!, bytes, 0, root), blocks(held, bytes, size - root, root));
+    }
+  } else if (tree.children.length > 0) {
+    held = scratch(rank, 'scatter-tmp', span * bytes);
+    yield* rank.p2p.recv(tree.parent, held, TAG.scatter);
+  } else {
+    yield* rank.p2p.recv(tree.parent, recv, TAG.scatter);
+    return;
+  }
+  for (let i = tree.children.length - 1; i >= 0; i--) {
+    const cv = (tree.children[i] - root + size) % size;
+    yield* rank.p2p.send(tree.children[i], blocks(held, bytes, cv - v, inOrderSubtreeSize(cv, size)), TAG.scatter);
+  }
+  yield* rank.copy(blocks(held, bytes, 0), recv);
+}
+
+registerAlgorithm({
+  name: 'scatter:binomial',
+  operation: 'scatter',
+  description: 'in-order binomial tree, each node forwarding its subtree\'s blocks (Open MPI coll_base binomial)',
+  params: [],
+  program: binomialScatter,
+});

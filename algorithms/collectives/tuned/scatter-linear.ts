@@ -1,0 +1,26 @@
+// Linear scatter (ompi_coll_base_scatter_intra_basic_linear): the root sends block r to each rank r
+// in rank order, one blocking send at a time, and copies its own.
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import type { ScatterArgs } from '../args.ts';
+import '../ops.ts';
+import { blocks, TAG } from './common.ts';
+
+export function* linearScatter(rank: Rank, { send, recv, bytes, root }: ScatterArgs): Program<void> {
+  if (rank.id !== root) {
+    yield* rank.p2p.recv(root, recv, TAG.scatter);
+    return;
+  }
+  for (let i = 0; i < rank.size; i++) {
+    if (i === root) yield* rank.copy(blocks(send!, bytes, i), recv);
+    else yield* rank.p2p.send(i, blocks(send!, bytes, i), TAG.scatter);
+  }
+}
+
+registerAlgorithm({
+  name: 'scatter:linear',
+  operation: 'scatter',
+  description: 'the root sends each rank its block in turn (Open MPI coll_base basic_linear)',
+  params: [],
+  program: linearScatter,
+});

@@ -1,0 +1,45 @@
+// Two-level broadcast: the generic leader-per-NUMA-node composition (as in Open MPI's coll_ml and
+// MVAPICH's two-level shared-memory designs, and the hierarchical KNEM broadcast of Ma et al. 2010,
+// seed 000, §V): (1) the `inter` algorithm broadcasts among the NUMA leaders, the root leading its
+// own node; (2) the `intra` algorithm broadcasts from each leader inside its NUMA node. Only one
+// copy of the message crosses to each NUMA node. Each level runs on its own sub-communicator.
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import type { BcastArgs } from '../args.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import { numaGroups } from './groups.ts';
+import { innerAlgorithm, innerParam } from './inner.ts';
+import { subRank } from './sub-rank.ts';
+import '../ops.ts';
+
+const NAME = 'bcast:two-level';
+/** Context ids of the two levels' sub-communicators. */
+const INTER = 1;
+const INTRA = 2;
+
+export function* twoLevelBcast(rank: Rank, { buffer, bytes, root, params }: BcastArgs): Program<void> {
+  const inter = innerAlgorithm(NAME, params, 'inter', 'bcast', 'basic');
+  const intra = innerAlgorithm(NAME, params, 'intra', 'bcast', 'basic');
+  if (rank.size === 1 || bytes === 0) return;
+  const g = numaGroups(rank.topology, rank.size, root);
+  const group = g.groupOf(rank.id);
+  const leader = g.leaderOf(rank.id);
+  if (rank.id === leader && g.leaders.length > 1) {
+    const comm = subRank(rank, g.leaders, INTER);
+    yield* inter.program(comm, { buffer, bytes, root: g.leaders.indexOf(root), params: inter.params } satisfies BcastArgs);
+  }
+  if (group.length > 1) {
+    const comm = subRank(rank, group, INTRA);
+    yield* intra.program(comm, { buffer, bytes, root: group.indexOf(leader), params: intra.params } satisfies BcastArgs);
+  }
+}
+
+registerAlgorithm({
+  name: NAME,
+  operation: 'bcast',
+  description: 'one leader per NUMA node: `inter` broadcasts among the leaders, then `intra` inside each NUMA node',
+  params: [
+    innerParam('inter', 'bcast', 'basic', 'broadcast algorithm among the NUMA leaders'),
+    innerParam('intra', 'bcast', 'basic', 'broadcast algorithm inside each NUMA node'),
+  ],
+  program: twoLevelBcast,
+});

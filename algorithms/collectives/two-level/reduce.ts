@@ -1,0 +1,54 @@
+// Two-level reduce: (1) the `intra` algorithm reduces inside each NUMA node to its leader (the root
+// leads its own node), into the leader's partial-result buffer; (2) the `inter` algorithm reduces
+// the leaders' partial results to the root. Every operator the semantics offer is commutative and
+// associative, so grouping the terms by NUMA node gives the same result. A level with one rank is
+// skipped: its partial result is the rank's own data.
+import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
+import type { ReduceArgs } from '../args.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import { numaGroups } from './groups.ts';
+import { innerAlgorithm, innerParam } from './inner.ts';
+import { scratch } from './scratch.ts';
+import { subRank } from './sub-rank.ts';
+import '../ops.ts';
+
+const NAME = 'reduce:two-level';
+const INTER = 1;
+const INTRA = 2;
+
+export function* twoLevelReduce(rank: Rank, { send, recv, bytes, op, root, params }: ReduceArgs): Program<void> {
+  const inter = innerAlgorithm(NAME, params, 'inter', 'reduce', 'basic');
+  const intra = innerAlgorithm(NAME, params, 'intra', 'reduce', 'basic');
+  const me = rank.id;
+  if (me === root && !recv) throw new Error(`reduce: root ${root} has no receive buffer`);
+  if (bytes === 0) return;
+  const g = numaGroups(rank.topology, rank.size, root);
+  const group = g.groupOf(me);
+  const leader = g.leaderOf(me);
+  const multiNuma = g.leaders.length > 1;
+  let partial: Range | undefined = send;
+  if (group.length > 1) {
+    // With one NUMA node the root is the only leader: its group's reduction is the result.
+    partial = me !== leader ? undefined : multiNuma ? scratch(rank, bytes) : recv;
+    const comm = subRank(rank, group, INTRA);
+    yield* intra.program(comm, { send, recv: partial, bytes, op, root: group.indexOf(leader), params: { ...intra.params, op } } satisfies ReduceArgs);
+  }
+  if (me !== leader) return;
+  if (multiNuma) {
+    const comm = subRank(rank, g.leaders, INTER);
+    yield* inter.program(comm, { send: partial!, recv: me === root ? recv : undefined, bytes, op, root: g.leaders.indexOf(root), params: { ...inter.params, op } } satisfies ReduceArgs);
+  } else if (group.length === 1) {
+    yield* rank.copy(send, recv!, 'reduce: own data');
+  }
+}
+
+registerAlgorithm({
+  name: NAME,
+  operation: 'reduce',
+  description: "one leader per NUMA node: `intra` reduces inside each NUMA node to its leader, then `inter` reduces the leaders' results to the root",
+  params: [
+    innerParam('inter', 'reduce', 'basic', 'reduce algorithm among the NUMA leaders'),
+    innerParam('intra', 'reduce', 'basic', 'reduce algorithm inside each NUMA node'),
+  ],
+  program: twoLevelReduce,
+});

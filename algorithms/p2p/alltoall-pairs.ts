@@ -1,0 +1,67 @@
+// All-to-all by pairwise exchange: in step k = 1..N-1 rank r sends its block for one peer and
+// receives that peer's block for it. With N a power of two the peers are r XOR k (each step pairs
+// the ranks up); otherwise r sends to (r+k) mod N and receives from (r-k) mod N. Every message of
+// a step is in flight together, so the transports' contention on memory and locks shows.
+import { range } from '../../sim/node/buffer.ts';
+import { Content } from '../../sim/node/content.ts';
+import type { Program, Range, Rank } from '../../sim/node/rank-api.ts';
+import { registerOperation } from '../registry.ts';
+import { registerSemantics, type OperationCall } from '../semantics.ts';
+import { checkSize, expectHolds, fillFresh, fillUninitialised, source } from './buffers.ts';
+import { registerForTransports, type WithParams } from './register-transports.ts';
+import type { Transport } from './transport.ts';
+
+export interface AlltoallPairsArgs extends WithParams {
+  /** N blocks of `bytes`: block j goes to rank j. */
+  send: Range;
+  /** N blocks of `bytes`: block j comes from rank j. */
+  recv: Range;
+  bytes: number;
+}
+
+registerOperation({ name: 'alltoallpairs', description: 'all-to-all by pairwise exchange in N-1 steps', rooted: false });
+
+registerSemantics({
+  operation: 'alltoallpairs',
+  setup(rank: Rank, call: OperationCall): AlltoallPairsArgs {
+    const bytes = checkSize('alltoallpairs', call.bytes);
+    const total = bytes * rank.size;
+    return { send: range(rank.alloc('send', total)), recv: range(rank.alloc('recv', total)), bytes, params: { ...call.params } };
+  },
+  fill(rank: Rank, args: AlltoallPairsArgs) {
+    fillFresh(args.send, source(rank.id, 'send'));
+    fillUninitialised(args.recv);
+  },
+  verify(args: AlltoallPairsArgs[], call: OperationCall) {
+    const n = args.length;
+    const b = call.bytes;
+    args.forEach((a, r) => {
+      expectHolds(`alltoallpairs: rank ${r} send`, a.send, Content.fresh(n * b, source(r, 'send')));
+      // Block j of rank r's receive buffer is block r of rank j's send buffer.
+      const expected = Content.uninitialised(n * b);
+      for (let j = 0; j < n; j++) expected.write(j * b, Content.fresh(n * b, source(j, 'send')).slice(r * b, b));
+      expectHolds(`alltoallpairs: rank ${r} recv`, a.recv, expected);
+    });
+  },
+});
+
+/** The peers of rank `me` at step `k` (1 <= k < n): whom it sends to and receives from. */
+export function pairwisePeers(me: number, k: number, n: number): { to: number; from: number } {
+  if ((n & (n - 1)) === 0) return { to: me ^ k, from: me ^ k };
+  return { to: (me + k) % n, from: (me - k + n) % n };
+}
+
+export function* alltoallPairs(t: Transport, rank: Rank, { send, recv, bytes }: AlltoallPairsArgs): Program<void> {
+  const me = rank.id;
+  const n = rank.size;
+  const block = (r: Range, i: number) => range(r.buf, r.offset + i * bytes, bytes);
+  yield* rank.copy(block(send, me), block(recv, me), 'alltoall own block');
+  for (let k = 1; k < n; k++) {
+    const { to, from } = pairwisePeers(me, k, n);
+    const sent = yield* t.isend(rank, to, block(send, to));
+    yield* t.recv(rank, from, block(recv, from));
+    yield* sent();
+  }
+}
+
+registerForTransports<AlltoallPairsArgs>('alltoallpairs', 'pairwise all-to-all', alltoallPairs);

@@ -1,0 +1,121 @@
+// The KNEM copy-strategy benchmark (Goglin & Moreaud, JPDC 2013, §5.3, Fig. 11): a ping-pong in
+// which every transfer uses one of KNEM's four strategies.
+//   inline-read  : the sender declares a read region of its buffer and sends the cookie; the
+//                  receiver pulls it into its own buffer with an inline copy (receiver reading).
+//   inline-write : the receiver declares a write region of its buffer and sends the cookie; the
+//                  sender pushes its buffer into it with an inline copy (sender writing).
+//   region-read  : as inline-read, but the receiver declares its own buffer as a region too and
+//                  copies region to region.
+//   region-write : as inline-write, but the sender declares its own buffer as a region too and
+//                  copies region to region.
+// Every region is single use, declared for one message. The copy mode is the `mode` parameter.
+import { range } from '../../sim/node/buffer.ts';
+import { Content } from '../../sim/node/content.ts';
+import type { OffloadMode, Program, Range, Rank } from '../../sim/node/rank-api.ts';
+import { registerAlgorithm, registerOperation } from '../registry.ts';
+import { registerSemantics, type OperationCall } from '../semantics.ts';
+import { checkSize, expectHolds, fillFresh, fillUninitialised, source } from './buffers.ts';
+import type { WithParams } from './register-transports.ts';
+import { expectControl, type ControlMessage } from './rendezvous.ts';
+import { modeOf, modeParam } from './transport.ts';
+
+export type KnemStrategy = 'inline-read' | 'inline-write' | 'region-read' | 'region-write';
+export const KNEM_STRATEGIES: readonly KnemStrategy[] = ['inline-read', 'inline-write', 'region-read', 'region-write'];
+
+export interface KnemCopyArgs extends WithParams {
+  message: Range;
+}
+
+registerOperation({ name: 'knemcopy', description: 'KNEM ping-pong with one copy strategy for every transfer; half the round trip', rooted: false });
+
+registerSemantics({
+  operation: 'knemcopy',
+  setup(rank: Rank, call: OperationCall): KnemCopyArgs {
+    if (rank.size < 2) throw new Error('knemcopy needs at least 2 ranks');
+    return { message: range(rank.alloc('msg', checkSize('knemcopy', call.bytes))), params: { ...call.params } };
+  },
+  fill(rank: Rank, { message }: KnemCopyArgs) {
+    if (rank.id === 0) fillFresh(message, source(0, 'msg'));
+    else fillUninitialised(message);
+  },
+  verify(args: KnemCopyArgs[], call: OperationCall) {
+    for (const r of [0, 1]) expectHolds(`knemcopy: rank ${r}`, args[r].message, Content.fresh(call.bytes, source(0, 'msg')));
+  },
+  reportTime: (span) => span / 2,
+});
+
+const readsOnReceiver = (s: KnemStrategy) => s === 'inline-read' || s === 'region-read';
+const usesRegionCopy = (s: KnemStrategy) => s === 'region-read' || s === 'region-write';
+
+/** One message of `data` from this rank to `to` with `strategy`. */
+export function* knemSend(rank: Rank, strategy: KnemStrategy, mode: OffloadMode, to: number, data: Range): Program<void> {
+  if (readsOnReceiver(strategy)) {
+    const cookie = yield* rank.knem.createRegion(data, { read: true, singleUse: true });
+    yield* rank.control.send(to, { kind: 'rts', descriptor: { mechanism: 'knem', bytes: data.bytes, info: cookie } } satisfies ControlMessage);
+    yield* expectControl(rank, to, 'done');
+    return;
+  }
+  const { cookie, bytes } = yield* expectControl(rank, to, 'cts');
+  if (bytes !== data.bytes) throw new Error(`rank ${rank.id}: sending ${data.bytes} bytes to rank ${to}, which offers ${bytes}`);
+  if (usesRegionCopy(strategy)) {
+    const mine = yield* rank.knem.createRegion(data, { read: true, singleUse: true });
+    const handle = yield* rank.knem.regionCopy({ src: mine, srcOffset: 0, dst: cookie, dstOffset: 0, bytes: data.bytes, mode });
+    yield* handle.wait();
+  } else {
+    const handle = yield* rank.knem.inlineCopy({ cookie, offset: 0, local: data, direction: 'write', mode });
+    yield* handle.wait();
+  }
+  yield* rank.control.send(to, { kind: 'done' } satisfies ControlMessage);
+}
+
+/** The matching receive into `into` from `from`. */
+export function* knemRecv(rank: Rank, strategy: KnemStrategy, mode: OffloadMode, from: number, into: Range): Program<void> {
+  if (!readsOnReceiver(strategy)) {
+    const cookie = yield* rank.knem.createRegion(into, { write: true, singleUse: true });
+    yield* rank.control.send(from, { kind: 'cts', cookie, bytes: into.bytes } satisfies ControlMessage);
+    yield* expectControl(rank, from, 'done');
+    return;
+  }
+  const { descriptor } = yield* expectControl(rank, from, 'rts');
+  if (descriptor.bytes !== into.bytes) throw new Error(`rank ${rank.id}: receive of ${into.bytes} bytes from rank ${from}, which sent ${descriptor.bytes}`);
+  const theirs = descriptor.info as bigint;
+  if (usesRegionCopy(strategy)) {
+    const mine = yield* rank.knem.createRegion(into, { write: true, singleUse: true });
+    const handle = yield* rank.knem.regionCopy({ src: theirs, srcOffset: 0, dst: mine, dstOffset: 0, bytes: into.bytes, mode });
+    yield* handle.wait();
+  } else {
+    const handle = yield* rank.knem.inlineCopy({ cookie: theirs, offset: 0, local: into, direction: 'read', mode });
+    yield* handle.wait();
+  }
+  yield* rank.control.send(from, { kind: 'done' } satisfies ControlMessage);
+}
+
+export function knemCopyPingPong(strategy: KnemStrategy) {
+  return function* (rank: Rank, { message, params }: KnemCopyArgs): Program<void> {
+    const mode = modeOf(params);
+    if (rank.id === 0) {
+      yield* knemSend(rank, strategy, mode, 1, message);
+      yield* knemRecv(rank, strategy, mode, 1, message);
+    } else if (rank.id === 1) {
+      yield* knemRecv(rank, strategy, mode, 0, message);
+      yield* knemSend(rank, strategy, mode, 0, message);
+    }
+  };
+}
+
+const DESCRIBE: Record<KnemStrategy, string> = {
+  'inline-read': 'receiver reads the sender\'s region with an inline copy',
+  'inline-write': 'sender writes into the receiver\'s region with an inline copy',
+  'region-read': 'receiver copies the sender\'s region into its own region',
+  'region-write': 'sender copies its own region into the receiver\'s region',
+};
+
+for (const strategy of KNEM_STRATEGIES) {
+  registerAlgorithm({
+    name: `knemcopy:${strategy}`,
+    operation: 'knemcopy',
+    description: `KNEM ping-pong, ${DESCRIBE[strategy]} (param mode: sync, thread, ioat)`,
+    params: [modeParam],
+    program: knemCopyPingPong(strategy),
+  });
+}

@@ -1,0 +1,119 @@
+import { describe, expect, it } from 'vitest';
+import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
+import { listAlgorithms } from '../../algorithms/registry.ts';
+import '../../algorithms/collectives/basic/index.ts';
+import { loadPreset } from '../../hardware/presets.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
+import { Node } from '../../sim/node/node.ts';
+import type { Range } from '../../sim/node/buffer.ts';
+import { tinyMachine } from '../helpers/machines.ts';
+import { propRuns } from '../helpers/prop-runs.ts';
+import { checkAlgorithmProperty, defaultMachines } from './driver.ts';
+
+const OPS = ['bcast', 'scatter', 'scatterv', 'gather', 'gatherv', 'alltoall', 'alltoallv', 'allgather', 'allgatherv', 'reduce', 'allreduce', 'barrier'];
+
+const machines: MachineSpec[] = [
+  ...defaultMachines(),
+  loadPreset('zoot'),
+  loadPreset('ig'),
+  loadPreset('knl'),
+  loadPreset('dunnington'),
+];
+
+describe('basic family', () => {
+  it('registers one algorithm per collective operation', () => {
+    for (const op of OPS) expect(listAlgorithms(op).map((a) => a.name)).toContain(`${op}:basic`);
+  });
+
+  for (const op of OPS) {
+    // Every rank exchanges with every other in alltoall(v): N^2 messages, so fewer ranks there.
+    const all = op.startsWith('alltoall');
+    it(`${op}:basic delivers exactly what MPI requires, deterministically`, () => {
+      checkAlgorithmProperty(`${op}:basic`, {
+        machines,
+        maxRanks: all ? 24 : 64,
+        maxBytes: all ? 2048 : 8192,
+        numRuns: propRuns(all ? 12 : 20),
+        sizes: [65535, 65536, 65537],
+      });
+    });
+  }
+});
+
+// Ma et al. 2010 (KNEM collectives), Table I: Open MPI's basic linear bcast takes O(N T) and holds
+// O(N M) in intermediate shared-memory buffers. On a machine whose only bottleneck is the root's
+// copy engine, the root's N-1 copy-ins of M bytes share it, so the broadcast takes about N M / B
+// (N-1 copy-ins at the root, then each receiver's copy-out in parallel): a slope of T = M / B per rank.
+describe('basic bcast structure (Ma et al. 2010, Table I)', () => {
+  const copyBandwidth = 8;
+  const M = 32 * 1024;
+  // Memory, caches and links far faster than one core's copy engine; no single-copy mechanism, so
+  // point-to-point takes the shared-memory double copy the paper's analysis assumes.
+  const ample: MachineSpec = (() => {
+    const m = tinyMachine({ packages: 4, coresPerPackage: 8, copyBandwidth, memoryBandwidth: 1e4, linkBandwidth: 1e4, l3Bandwidth: 1e4 });
+    m.caches = m.caches.map((c) => ({ ...c, bandwidth: 1e4 }));
+    m.kernel = { ...m.kernel, mechanisms: { cma: false, knem: false, xpmem: false, limic: false, ioat: false } };
+    return m;
+  })();
+  const cores = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+  it('takes time linear in N, with a slope of one copy time T = M / B', () => {
+    const ns = [2, 4, 8, 16, 32];
+    const t = ns.map((n) => runAlgorithm({ machine: ample, cores: cores(n), algorithm: 'bcast:basic', call: { bytes: M, root: 0, params: {} }, cache: 'off', iterations: 1, warmup: 0, seed: 's' }).times[0]);
+    const T = M / copyBandwidth;
+    // Least-squares line through (N, t).
+    const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+    const mx = mean(ns);
+    const my = mean(t);
+    const slope = ns.reduce((s, n, i) => s + (n - mx) * (t[i] - my), 0) / ns.reduce((s, n) => s + (n - mx) ** 2, 0);
+    expect(slope).toBeGreaterThan(0.9 * T);
+    expect(slope).toBeLessThan(1.1 * T);
+    ns.forEach((n, i) => expect(Math.abs(t[i] - (my + slope * (n - mx)))).toBeLessThan(0.05 * t[i]));
+    // And the hand-computed total: N copy times plus small per-message costs.
+    ns.forEach((n, i) => expect(t[i] / (n * T)).toBeGreaterThan(0.95));
+    ns.forEach((n, i) => expect(t[i] / (n * T)).toBeLessThan(1.15));
+  });
+
+  // Intermediate memory, measured from the node: every buffer that no rank owns (owner -1) is a
+  // shared bounce buffer of the point-to-point transport. We record each such allocation, and the
+  // bytes copied into such buffers, by wrapping Node.allocate and Node.copy for the run.
+  function bounce(n: number, m: number) {
+    const proto = Node.prototype as unknown as {
+      allocate: Node['allocate'];
+      copy: (core: number, src: Range, dst: Range, info: unknown) => Generator;
+    };
+    const { allocate, copy } = proto;
+    let allocated = 0;
+    let staged = 0;
+    proto.allocate = function (this: Node, name: string, bytes: number, owner: number, home?: number) {
+      if (owner === -1) allocated += bytes;
+      return allocate.call(this, name, bytes, owner, home);
+    };
+    proto.copy = function (this: Node, core: number, src: Range, dst: Range, info: unknown) {
+      if (dst.buf.owner === -1) staged += dst.bytes;
+      return copy.call(this, core, src, dst, info as never);
+    };
+    try {
+      runAlgorithm({ machine: ample, cores: cores(n), algorithm: 'bcast:basic', call: { bytes: m, root: 0, params: {} }, cache: 'off', iterations: 1, warmup: 0, seed: 's' });
+    } finally {
+      proto.allocate = allocate;
+      proto.copy = copy;
+    }
+    return { allocated, staged };
+  }
+
+  it('stages N-1 copies of the message through shared bounce buffers: O(N M)', () => {
+    for (const n of [2, 4, 8, 16]) {
+      for (const m of [1000, 8 * 1024, 40 * 1024]) {
+        const b = bounce(n, m);
+        // Every receiver's copy passes through shared memory once (a transport may add headers).
+        expect(b.staged).toBeGreaterThanOrEqual((n - 1) * m);
+        expect(b.staged).toBeLessThan((n - 1) * (m + 1024));
+      }
+    }
+    // Bounce buffers belong to root-receiver pairs: the memory held grows with N.
+    const held = [2, 4, 8, 16].map((n) => bounce(n, 8 * 1024).allocated);
+    for (let k = 1; k < held.length; k++) expect(held[k]).toBeGreaterThan(held[k - 1]);
+    expect(held[3]).toBeGreaterThanOrEqual(7 * held[0]);
+  });
+});

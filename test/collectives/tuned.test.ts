@@ -1,0 +1,321 @@
+// The tuned family: every algorithm delivers exactly what MPI requires on random machines,
+// communicators, placements, roots and sizes; the trees have the shapes coll_base builds; binomial
+// bcast takes ceil(log2 N) rounds; `<op>:tuned` picks what Open MPI's fixed rules pick.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { checkAlgorithmProperty, defaultMachines } from './driver.ts';
+import { propRuns } from '../helpers/prop-runs.ts';
+import { tinyMachine } from '../helpers/machines.ts';
+import { loadPreset } from '../../hardware/presets.ts';
+import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
+import { findAlgorithm, listAlgorithms, type ParamValue } from '../../algorithms/registry.ts';
+import { semanticsOf } from '../../algorithms/semantics.ts';
+import '../../algorithms/collectives/tuned/index.ts';
+import * as rules from '../../algorithms/collectives/tuned/decision.ts';
+import { binomialTree, chainTree, inOrderBinomialTree, inOrderSubtreeSize, kAryTree, type Tree } from '../../algorithms/collectives/tuned/trees.ts';
+import { Simulation } from '../../sim/engine/simulation.ts';
+import { Node } from '../../sim/node/node.ts';
+import { World } from '../../sim/node/world.ts';
+import { SimRank } from '../../sim/kernel/rank.ts';
+import type { PointToPoint, Program, Range } from '../../sim/node/rank-api.ts';
+
+const SEGMENTED = new Set(['bcast:pipeline', 'bcast:split-binary', 'reduce:pipeline', 'reduce:binary', 'gather:linear-sync']);
+const OPTIONALLY_SEGMENTED = new Set(['bcast:binomial', 'reduce:binomial']);
+
+const TUNED = [
+  'bcast:binomial', 'bcast:split-binary', 'bcast:pipeline', 'bcast:linear', 'bcast:tuned',
+  'reduce:binomial', 'reduce:pipeline', 'reduce:binary', 'reduce:linear', 'reduce:tuned',
+  'allreduce:recursive-doubling', 'allreduce:ring', 'allreduce:nonoverlapping', 'allreduce:tuned',
+  'allgather:ring', 'allgather:recursive-doubling', 'allgather:bruck', 'allgather:neighbor-exchange', 'allgather:tuned',
+  'alltoall:pairwise', 'alltoall:bruck', 'alltoall:linear', 'alltoall:tuned',
+  'scatter:binomial', 'scatter:linear', 'scatter:tuned',
+  'gather:binomial', 'gather:linear', 'gather:linear-sync', 'gather:tuned',
+  'barrier:recursive-doubling', 'barrier:dissemination', 'barrier:tuned',
+];
+
+function paramArbitraries(name: string): Record<string, fc.Arbitrary<ParamValue>> {
+  if (SEGMENTED.has(name)) return { segsize: fc.constantFrom(100, 1000, 1024, 4096) };
+  if (OPTIONALLY_SEGMENTED.has(name)) return { segsize: fc.constantFrom(0, 100, 1024, 4096) };
+  return {};
+}
+
+// Segment sizes above, and their multiples plus or minus one, drawn often.
+const SIZES = [99, 100, 101, 999, 1000, 1001, 1023, 1024, 1025, 2047, 2048, 2049, 3000, 8191, 8192, 8193];
+
+// O(N^2) messages, or 2N sequential steps: fewer ranks on the big machines keep each property near 5 s.
+function bigRanks(name: string): number {
+  if (name.startsWith('alltoall:')) return 24;
+  if (['allreduce:ring', 'allgather:ring', 'allgather:neighbor-exchange'].includes(name)) return 40;
+  return 64;
+}
+
+describe('tuned: every algorithm delivers MPI semantics', () => {
+  const big = [loadPreset('dunnington'), loadPreset('knl')];
+  for (const name of TUNED) {
+    it(`${name} on small machines`, () => {
+      checkAlgorithmProperty(name, {
+        machines: [...defaultMachines(), tinyMachine({ packages: 1, coresPerPackage: 3 })],
+        maxRanks: 16, maxBytes: 8192, numRuns: propRuns(25), sizes: SIZES, params: paramArbitraries(name),
+      });
+    });
+    it(`${name} on presets with up to ${bigRanks(name)} ranks`, () => {
+      checkAlgorithmProperty(name, { machines: big, maxRanks: bigRanks(name), maxBytes: 2048, numRuns: propRuns(4), sizes: SIZES, params: paramArbitraries(name) });
+    });
+  }
+  it('tests every algorithm the family registers', () => {
+    const family = new Set(TUNED);
+    for (const name of TUNED) expect(findAlgorithm(name), name).toBeDefined();
+    const tunedOps = listAlgorithms().filter((a) => a.name.endsWith(':tuned')).map((a) => a.name);
+    for (const name of tunedOps) expect(family.has(name), name).toBe(true);
+  });
+});
+
+/** Every rank's view of a tree, checked for consistency: one root, parents and children agree, all reached. */
+function wholeTree(n: number, root: number, build: (rank: number) => Tree): { views: Tree[]; depth: number[] } {
+  const views = Array.from({ length: n }, (_, r) => build(r));
+  expect(views[root].parent).toBe(-1);
+  const depth = new Array<number>(n).fill(-1);
+  depth[root] = 0;
+  const queue = [root];
+  while (queue.length > 0) {
+    const r = queue.shift()!;
+    for (const c of views[r].children) {
+      expect(views[c].parent, `parent of ${c}`).toBe(r);
+      expect(depth[c], `${c} reached twice`).toBe(-1);
+      depth[c] = depth[r] + 1;
+      queue.push(c);
+    }
+  }
+  expect(depth.every((d) => d >= 0)).toBe(true);
+  return { views, depth };
+}
+
+const log2ceil = (n: number) => Math.ceil(Math.log2(n));
+
+describe('tuned: trees of coll_base_topo.c', () => {
+  it('binomial tree: ceil(log2 N) rounds when each node sends to its children in order', () => {
+    for (let n = 1; n <= 64; n++) {
+      for (const root of [0, n - 1, Math.floor(n / 3)]) {
+        const { views } = wholeTree(n, root, (r) => binomialTree(r, root, n));
+        // A node that got the data in round t sends to its k-th child in round t + k + 1.
+        const round = new Map<number, number>([[root, 0]]);
+        const visit = (r: number) => views[r].children.forEach((c, k) => { round.set(c, round.get(r)! + k + 1); visit(c); });
+        visit(root);
+        expect(Math.max(...round.values())).toBe(log2ceil(n));
+        expect(views[root].children.length).toBe(log2ceil(n));
+      }
+    }
+  });
+
+  it('binomial tree for 8 ranks is the one drawn in coll_base_topo.c', () => {
+    expect(binomialTree(0, 0, 8).children).toEqual([1, 2, 4]);
+    expect(binomialTree(2, 0, 8)).toEqual({ parent: 0, children: [6] });
+    expect(binomialTree(1, 0, 8)).toEqual({ parent: 0, children: [3, 5] });
+    expect(binomialTree(3, 0, 8)).toEqual({ parent: 1, children: [7] });
+  });
+
+  it('in-order binomial subtrees are contiguous shifted-rank spans', () => {
+    for (let n = 1; n <= 40; n++) {
+      const root = n > 2 ? 2 : 0;
+      const { views } = wholeTree(n, root, (r) => inOrderBinomialTree(r, root, n));
+      const shifted = (r: number) => (r - root + n) % n;
+      const members = (r: number): number[] => [shifted(r), ...views[r].children.flatMap(members)];
+      for (let r = 0; r < n; r++) {
+        const span = members(r).sort((a, b) => a - b);
+        const v = shifted(r);
+        expect(span).toEqual(Array.from({ length: inOrderSubtreeSize(v, n) }, (_, k) => v + k));
+      }
+    }
+  });
+
+  it('binary tree: odd shifted ranks on the left, even on the right; 7 ranks as drawn', () => {
+    expect(kAryTree(2, 1, 0, 7).children).toEqual([3, 5]);
+    expect(kAryTree(2, 2, 0, 7).children).toEqual([4, 6]);
+    for (let n = 2; n <= 40; n++) {
+      const root = n - 1;
+      const { views } = wholeTree(n, root, (r) => kAryTree(2, r, root, n));
+      const shifted = (r: number) => (r - root + n) % n;
+      const below = (r: number): number[] => views[r].children.flatMap((c) => [c, ...below(c)]);
+      views[root].children.forEach((side, i) => {
+        for (const r of [side, ...below(side)]) expect(shifted(r) % 2, `rank ${r} in subtree ${i}`).toBe(i === 0 ? 1 : 0);
+      });
+    }
+  });
+
+  it('chain: N-1 hops from the root', () => {
+    for (let n = 1; n <= 20; n++) {
+      const { depth } = wholeTree(n, n >> 1, (r) => chainTree(r, n >> 1, n));
+      expect(Math.max(...depth)).toBe(n - 1);
+    }
+  });
+});
+
+/**
+ * Runs `algorithm` once with every rank's point-to-point sends recorded, and checks the data.
+ * Returns the sends as [from, to] pairs in the order they were posted.
+ */
+function recordSends(algorithm: string, n: number, bytes: number, root: number, params: Record<string, ParamValue> = {}): Array<[number, number]> {
+  const info = findAlgorithm(algorithm)!;
+  const semantics = semanticsOf(info.operation);
+  const sim = new Simulation({ seed: 'sends' });
+  const node = new Node(sim, tinyMachine({ packages: 2, coresPerPackage: 32 }));
+  const world = new World(node, Array.from({ length: n }, (_, i) => i));
+  const sends: Array<[number, number]> = [];
+  const call = { bytes, root, params };
+  const ranks = Array.from({ length: n }, (_, id) => {
+    const rank = new SimRank(world, id, params);
+    const p2p: PointToPoint = {
+      send: (to: number, data: Range, tag?: number) => (sends.push([id, to]), rank.p2p.send(to, data, tag)),
+      isend: (to: number, data: Range, tag?: number) => (sends.push([id, to]), rank.p2p.isend(to, data, tag)),
+      sendrecv: (to: number, data: Range, from: number, into: Range, tag?: number) => (sends.push([id, to]), rank.p2p.sendrecv(to, data, from, into, tag)),
+      recv: (from: number, into: Range, tag?: number) => rank.p2p.recv(from, into, tag),
+      irecv: (from: number, into: Range, tag?: number) => rank.p2p.irecv(from, into, tag),
+    };
+    return new Proxy(rank, { get: (target, prop) => (prop === 'p2p' ? p2p : Reflect.get(target, prop, target)) });
+  });
+  const args = ranks.map((rank) => semantics.setup(rank, call));
+  ranks.forEach((rank, i) => semantics.fill(rank, args[i], call));
+  ranks.forEach((rank, i) => sim.spawn(`rank ${i}`, info.program(rank, args[i]) as Program<void>));
+  sim.run();
+  semantics.verify(args, call);
+  return sends;
+}
+
+describe('tuned: structure counted by hand', () => {
+  it('binomial bcast: N-1 messages, ceil(log2 N) of them from the root, ceil(log2 N) rounds', () => {
+    for (const n of [2, 3, 5, 8, 13, 16, 33, 64]) {
+      const root = Math.floor(n / 2);
+      const sends = recordSends('bcast:binomial', n, 3000, root);
+      expect(sends.length).toBe(n - 1);
+      expect(sends.filter(([from]) => from === root).length).toBe(log2ceil(n));
+      // The k-th message a rank sends (k from 1) goes out in round (the round it received in) + k.
+      const round = new Map<number, number>([[root, 0]]);
+      const sent = new Map<number, number>();
+      for (const [from, to] of sends) {
+        sent.set(from, (sent.get(from) ?? 0) + 1);
+        expect(round.has(to), `rank ${to} received twice`).toBe(false);
+        round.set(to, round.get(from)! + sent.get(from)!);
+      }
+      expect(round.size).toBe(n);
+      expect(Math.max(...round.values())).toBe(log2ceil(n));
+    }
+  });
+
+  it('segmented binomial bcast sends each of the S segments down every edge: S(N-1) messages', () => {
+    const sends = recordSends('bcast:binomial', 12, 10 * 1024 + 1, 0, { segsize: 1024 });
+    expect(sends.length).toBe(11 * 11);
+  });
+
+  it('pipeline bcast: each rank forwards every segment once to the next rank', () => {
+    const sends = recordSends('bcast:pipeline', 6, 4096 * 3, 4, { segsize: 4096 });
+    expect(sends).toEqual(expect.arrayContaining([[4, 5], [5, 0], [0, 1], [1, 2], [2, 3]]));
+    expect(sends.length).toBe(3 * 5);
+  });
+
+  it('recursive doubling allreduce: log2 N exchanges per rank, plus 2 per folded pair', () => {
+    expect(recordSends('allreduce:recursive-doubling', 8, 64, 0).length).toBe(8 * 3);
+    // 6 ranks: 2 pairs fold (2 sends in, 2 back), 4 survivors x 2 exchanges.
+    expect(recordSends('allreduce:recursive-doubling', 6, 64, 0).length).toBe(2 + 4 * 2 + 2);
+  });
+
+  it('Bruck allgather and dissemination barrier: ceil(log2 N) sends per rank', () => {
+    expect(recordSends('allgather:bruck', 11, 10, 0).length).toBe(11 * log2ceil(11));
+    expect(recordSends('barrier:dissemination', 11, 0, 0).length).toBe(11 * log2ceil(11));
+  });
+
+  it('ring allreduce: 2(N-1) sends per rank', () => {
+    expect(recordSends('allreduce:ring', 7, 7000, 0).length).toBe(7 * 2 * 6);
+  });
+});
+
+describe('tuned: the fixed decision rules (coll_tuned_decision_fixed.c, v4.0)', () => {
+  const table: Array<[op: string, bytes: number, n: number, algorithm: string, params: Record<string, ParamValue>]> = [
+    // bcast: binomial < 2 KB; split-binary 1 KB segments < 370728 B; pipelines beyond, segment growing with size.
+    ['bcast', 1, 64, 'bcast:binomial', { segsize: 0 }],
+    ['bcast', 2047, 16, 'bcast:binomial', { segsize: 0 }],
+    ['bcast', 2048, 16, 'bcast:split-binary', { segsize: 1024 }],
+    ['bcast', 370727, 64, 'bcast:split-binary', { segsize: 1024 }],
+    ['bcast', 1 << 20, 2, 'bcast:pipeline', { segsize: 128 * 1024 }], // 2 < 1.6134e-6 * 2^20 + 2.1102 = 3.80
+    ['bcast', 1 << 20, 8, 'bcast:split-binary', { segsize: 8192 }], // not < 3.80, but < 13
+    ['bcast', 2 << 20, 14, 'bcast:pipeline', { segsize: 16 * 1024 }], // 14 >= 13, >= 6.14 (64K line), < 3.2118e-6 * 2 MiB + 8.7936 = 15.53
+    ['bcast', 8 << 20, 16, 'bcast:pipeline', { segsize: 64 * 1024 }], // 16 >= 15.64 (128K line), < 2.3679e-6 * 8 MiB + 1.1787 = 21.04
+    ['bcast', 1 << 20, 16, 'bcast:pipeline', { segsize: 8192 }], // above every line: 3.80, 3.66, 12.16
+    ['bcast', 1 << 20, 64, 'bcast:pipeline', { segsize: 8192 }],
+    // reduce
+    ['reduce', 511, 7, 'reduce:linear', {}],
+    ['reduce', 20479, 7, 'reduce:binomial', { segsize: 0 }],
+    ['reduce', 2047, 64, 'reduce:binomial', { segsize: 0 }],
+    ['reduce', 4096, 16, 'reduce:binomial', { segsize: 1024 }], // 16 > 0.6016/1024 * 4096 + 1.3496 = 3.76
+    ['reduce', 65536, 16, 'reduce:pipeline', { segsize: 1024 }], // 16 <= 39.85 (binomial 1K line), > 0.0410/1024 * 65536 + 9.7128 = 12.34
+    ['reduce', 65536, 8, 'reduce:binary', { segsize: 32 * 1024 }], // 8 <= 12.34, > 0.0422/1024 * 65536 + 1.1614 = 3.86
+    ['reduce', 1 << 20, 64, 'reduce:pipeline', { segsize: 1024 }], // 64 <= 617.4, > 51.7
+    ['reduce', 1 << 20, 16, 'reduce:pipeline', { segsize: 32 * 1024 }], // 16 <= 51.7 and 44.4, > 0.0033/1024 * 1 MiB + 1.6761 = 5.06
+    ['reduce', 16 << 20, 16, 'reduce:pipeline', { segsize: 64 * 1024 }], // 16 <= 0.0033/1024 * 16 MiB + 1.6761 = 55.74
+    // allreduce: recursive doubling below 10000 bytes, ring above.
+    ['allreduce', 9999, 64, 'allreduce:recursive-doubling', {}],
+    ['allreduce', 10000, 64, 'allreduce:ring', {}],
+    ['allreduce', 64 << 20, 4, 'allreduce:ring', {}],
+    // allgather: total < 50000: power of two -> recursive doubling, else Bruck; above: odd -> ring, even -> neighbour exchange.
+    ['allgather', 1000, 2, 'allgather:recursive-doubling', {}],
+    ['allgather', 1000, 16, 'allgather:recursive-doubling', {}],
+    ['allgather', 1000, 12, 'allgather:bruck', {}],
+    ['allgather', 5000, 12, 'allgather:neighbor-exchange', {}],
+    ['allgather', 5000, 13, 'allgather:ring', {}],
+    // alltoall: Bruck for tiny blocks on more than 12 ranks, linear below 3000 B, pairwise above.
+    ['alltoall', 100, 16, 'alltoall:bruck', {}],
+    ['alltoall', 100, 12, 'alltoall:linear', {}],
+    ['alltoall', 2999, 64, 'alltoall:linear', {}],
+    ['alltoall', 3000, 64, 'alltoall:pairwise', {}],
+    ['alltoall', 10, 2, 'alltoall:pairwise', {}],
+    // gather / scatter
+    ['gather', 100000, 8, 'gather:linear-sync', { segsize: 32768 }],
+    ['gather', 6001, 8, 'gather:linear-sync', { segsize: 1024 }],
+    ['gather', 1023, 11, 'gather:binomial', {}],
+    ['gather', 4000, 61, 'gather:binomial', {}],
+    ['gather', 4000, 16, 'gather:linear', {}],
+    ['scatter', 299, 11, 'scatter:binomial', {}],
+    ['scatter', 299, 10, 'scatter:linear', {}],
+    ['scatter', 300, 64, 'scatter:linear', {}],
+  ];
+  const decide: Record<string, (bytes: number, n: number) => rules.Choice> = {
+    bcast: rules.bcastDecision, reduce: rules.reduceDecision, allreduce: rules.allreduceDecision,
+    allgather: rules.allgatherDecision, alltoall: rules.alltoallDecision, gather: rules.gatherDecision,
+    scatter: rules.scatterDecision,
+  };
+  it.each(table)('%s of %i bytes on %i ranks -> %s %o', (op, bytes, n, algorithm, params) => {
+    expect(decide[op](bytes, n)).toEqual({ algorithm, params });
+  });
+
+  it('barrier: recursive doubling on powers of two, dissemination otherwise', () => {
+    expect(rules.barrierDecision(2).algorithm).toBe('barrier:recursive-doubling');
+    expect(rules.barrierDecision(32).algorithm).toBe('barrier:recursive-doubling');
+    expect(rules.barrierDecision(24).algorithm).toBe('barrier:dissemination');
+  });
+
+  it('the rules depend on sizes only: the same choice whatever the placement', () => {
+    const machine = loadPreset('dunnington');
+    const run = (algorithm: string, cores: number[], params: Record<string, ParamValue> = {}) =>
+      runAlgorithm({ machine, cores, algorithm, call: { bytes: 4096, root: 1, params }, cache: 'off', iterations: 1, warmup: 0, seed: 's' }).times[0];
+    const spread = Array.from({ length: 16 }, (_, i) => i * 6); // one rank per socket
+    const packed = Array.from({ length: 16 }, (_, i) => i); // three sockets
+    // bcast:tuned runs exactly what the rule picked (same simulated time to the last bit) on both placements.
+    for (const cores of [spread, packed]) {
+      expect(run('bcast:tuned', cores)).toBe(run('bcast:split-binary', cores, { segsize: 1024 }));
+      expect(run('allgather:tuned', cores)).toBe(run('allgather:neighbor-exchange', cores));
+    }
+  });
+});
+
+describe('tuned: bad input', () => {
+  const machine = tinyMachine({ packages: 2, coresPerPackage: 2 });
+  const run = (algorithm: string, params: Record<string, ParamValue>) =>
+    runAlgorithm({ machine, cores: [0, 1, 2, 3], algorithm, call: { bytes: 100, root: 0, params }, cache: 'off', iterations: 1, warmup: 0, seed: 's' });
+  it('a segment size of 0 where segments are required names the parameter', () => {
+    expect(() => run('bcast:pipeline', { segsize: 0 })).toThrow(/bcast:pipeline: params\.segsize must be an integer >= 1, got 0/);
+    expect(() => run('reduce:binary', { segsize: -5 })).toThrow(/params\.segsize/);
+    expect(() => run('gather:linear-sync', { segsize: 1.5 })).toThrow(/params\.segsize/);
+  });
+  it('a root outside the communicator is refused before the run', () => {
+    expect(() => runAlgorithm({ machine, cores: [0, 1], algorithm: 'bcast:tuned', call: { bytes: 8, root: 2, params: {} }, cache: 'off', iterations: 1, warmup: 0, seed: 's' })).toThrow(/root 2 is outside/);
+  });
+});

@@ -1,0 +1,143 @@
+// Two-level compositions: with any registered algorithm at each level, every rank's buffers end
+// exactly as MPI requires (driver.ts) on machines of several NUMA nodes; the sub-communicator
+// adapter maps ranks, keeps contexts apart and rejects what it cannot map.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
+import { findAlgorithm } from '../../algorithms/registry.ts';
+import '../../algorithms/collectives/basic/index.ts';
+import '../../algorithms/collectives/knem/index.ts';
+import '../../algorithms/collectives/cma/index.ts';
+import '../../algorithms/collectives/xpmem/index.ts';
+import '../../algorithms/collectives/two-level/index.ts';
+import { subRank } from '../../algorithms/collectives/two-level/sub-rank.ts';
+import { numaGroups } from '../../algorithms/collectives/two-level/groups.ts';
+import { Simulation } from '../../sim/engine/simulation.ts';
+import { Node } from '../../sim/node/node.ts';
+import { World } from '../../sim/node/world.ts';
+import { SimRank } from '../../sim/kernel/rank.ts';
+import type { Program, Rank } from '../../sim/node/rank-api.ts';
+import { tinyMachine } from '../helpers/machines.ts';
+import { propRuns } from '../helpers/prop-runs.ts';
+import { checkAlgorithmProperty } from './driver.ts';
+
+// Several NUMA nodes of several cores, up to 64 ranks, every mechanism available.
+const machines = [
+  tinyMachine({ packages: 2, coresPerPackage: 2 }),
+  tinyMachine({ packages: 4, coresPerPackage: 4 }),
+  tinyMachine({ packages: 8, coresPerPackage: 8 }),
+];
+
+/** Every choice of a two-level algorithm's parameter. */
+const choicesOf = (algorithm: string, param: string) => fc.constantFrom(...findAlgorithm(algorithm)!.params.find((p) => p.name === param)!.choices!);
+
+describe('two-level compositions deliver what MPI requires', () => {
+  it('bcast:two-level, any registered broadcast at either level', () => {
+    const bcasts = findAlgorithm('bcast:two-level')!.params.find((p) => p.name === 'inter')!.choices!;
+    expect(bcasts).toEqual(expect.arrayContaining(['basic', 'knem-linear', 'knem-hierarchical', 'cma-linear', 'cma-staggered', 'xpmem']));
+    expect(bcasts).not.toContain('two-level');
+    checkAlgorithmProperty('bcast:two-level', {
+      machines,
+      maxRanks: 64,
+      maxBytes: 8192,
+      numRuns: propRuns(25),
+      params: { inter: fc.constantFrom(...bcasts), intra: fc.constantFrom(...bcasts) },
+    });
+  });
+
+  it('reduce:two-level', () => {
+    checkAlgorithmProperty('reduce:two-level', {
+      machines,
+      maxRanks: 64,
+      maxBytes: 8192,
+      numRuns: propRuns(15),
+      params: { inter: choicesOf('reduce:two-level', 'inter'), intra: choicesOf('reduce:two-level', 'intra') },
+    });
+  });
+
+  it('allreduce:two-level', () => {
+    const choice = (name: string) => choicesOf('allreduce:two-level', name);
+    checkAlgorithmProperty('allreduce:two-level', {
+      machines,
+      maxRanks: 64,
+      maxBytes: 8192,
+      numRuns: propRuns(15),
+      params: { intra: choice('intra'), inter: choice('inter'), bcast: choice('bcast') },
+    });
+  });
+
+  it('rejects an inner algorithm that is not registered, or itself', () => {
+    const run = (params: Record<string, string>) => () =>
+      runAlgorithm({ machine: machines[0], cores: [0, 1, 2, 3], algorithm: 'bcast:two-level', call: { bytes: 64, root: 0, params }, cache: 'off', iterations: 1, warmup: 0, seed: 's' });
+    expect(run({ inter: 'binomal' })).toThrow(/params\.inter must name a bcast algorithm, one of .*basic.*; got "binomal"/);
+    expect(run({ intra: 'two-level' })).toThrow(/params\.intra must name a bcast algorithm/);
+  });
+});
+
+describe('NUMA groups', () => {
+  it('one leader per NUMA node, the root leading its own', () => {
+    const numa = [1, 0, 1, 2, 0, 2, 1];
+    const topo = { numaOf: (r: number) => numa[r], packageOf: () => 0, coreOf: (r: number) => r, shareCache: () => false, hops: () => 0 };
+    const g = numaGroups(topo, numa.length, 6);
+    expect(g.leaders).toEqual([1, 6, 3]);
+    expect(g.groupOf(2)).toEqual([0, 2, 6]);
+    expect(g.leaderOf(0)).toBe(6);
+    expect(g.leaderOf(4)).toBe(1);
+  });
+});
+
+describe('subRank', () => {
+  /** Runs `body` on every world rank of a tiny machine, each with its SimRank. */
+  const world = (n: number, body: (rank: Rank) => Program<void>) => {
+    const sim = new Simulation({ seed: 'sub' });
+    const node = new Node(sim, tinyMachine({ packages: 2, coresPerPackage: 4 }));
+    const w = new World(node, Array.from({ length: n }, (_, i) => i));
+    const procs = Array.from({ length: n }, (_, id) => sim.spawn(`r${id}`, body(new SimRank(w, id))));
+    sim.run();
+    for (const p of procs) expect(p.done).toBe(true);
+  };
+
+  it('numbers ranks by position in the members and maps them back', () => {
+    const seen: string[] = [];
+    world(6, function* (rank) {
+      const members = [4, 1, 5];
+      if (!members.includes(rank.id)) return;
+      const sub = subRank(rank, members, 1);
+      expect(sub.size).toBe(3);
+      expect(sub.id).toBe(members.indexOf(rank.id));
+      expect(sub.topology.coreOf(sub.id)).toBe(rank.id);
+      const all = yield* sub.control.allgather(rank.id);
+      seen.push(all.join(','));
+    });
+    expect(seen).toEqual(['4,1,5', '4,1,5', '4,1,5']);
+  });
+
+  it('keeps the control messages of different contexts apart, whatever order they arrive in', () => {
+    const got: unknown[] = [];
+    world(2, function* (rank) {
+      const a = subRank(rank, [0, 1], 1);
+      const b = subRank(rank, [1, 0], 2);
+      if (rank.id === 0) {
+        yield* b.control.send(0, 'b1'); // world rank 1 is b's rank 0
+        yield* a.control.send(1, 'a1');
+        yield* b.control.send(0, 'b2');
+        yield* a.control.send(1, 'a2');
+      } else {
+        got.push(yield* a.control.recv(0), yield* a.control.recv(0), yield* b.control.recv(1), yield* b.control.recv(1));
+      }
+    });
+    expect(got).toEqual(['a1', 'a2', 'b1', 'b2']);
+  });
+
+  it('rejects members it cannot map and ranks outside the sub-communicator', () => {
+    world(3, function* (rank) {
+      expect(() => subRank(rank, [0, 0, 1, 2], 1)).toThrow(/listed twice/);
+      expect(() => subRank(rank, [0, 1, 2, 3], 1)).toThrow(/member 3/);
+      expect(() => subRank(rank, [0, 1, 2], 64)).toThrow(/context/);
+      if (rank.id === 2) expect(() => subRank(rank, [0, 1], 1)).toThrow(/not one of the members/);
+      const sub = subRank(rank, [0, 1, 2], 1);
+      expect(() => sub.topology.numaOf(3)).toThrow(/no rank 3/);
+      yield* rank.sleep(0);
+    });
+  });
+});
