@@ -177,7 +177,29 @@ export class Node {
       add(uses, this.memory.get(numa.id)!, share);
       for (const link of this.routeResources(this.topo.coreVertex(core), numa.attach)) add(uses, link, share);
     }
-    for (const part of this.locate(core, r)) this.addMissTime(core, uses, scale * part.bytes / n, part.latency);
+    // Ownership: a line another socket's cache also holds must be invalidated there first, which
+    // costs a round trip to that cache however near the line's data is.
+    const coreVertex = this.topo.coreVertex(core);
+    let sharer: CacheSpec | undefined;
+    let shared = 0;
+    for (const cache of this.lastLevel) {
+      if (local.includes(cache)) continue;
+      const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
+      if (resident > shared) {
+        shared = resident;
+        sharer = cache;
+      }
+    }
+    const invalidation = sharer ? sharer.latencyNs + this.topo.routeLatency(coreVertex, this.topo.coreVertex(sharer.cores[0])) : 0;
+    let counted = 0;
+    for (const part of this.locate(core, r)) {
+      // Parts come nearest first; the shared bytes are taken as the nearest ones (a buffer a peer
+      // just read is still in this core's cache too).
+      const invalidated = Math.max(0, Math.min(part.bytes, shared - counted));
+      counted += part.bytes;
+      this.addMissTime(core, uses, scale * invalidated / n, Math.max(part.latency, invalidation));
+      this.addMissTime(core, uses, scale * (part.bytes - invalidated) / n, part.latency);
+    }
   }
 
   /**
@@ -199,12 +221,15 @@ export class Node {
       }
     }
     if (found === n) return parts;
-    // Another socket's cache may hold what this core's caches lack (a peer just wrote it).
+    // The home socket's cache may hold what this core's caches lack (a peer there just wrote it):
+    // a miss goes to the buffer's home, whose snoop finds lines cached on that socket. Copies in a
+    // third socket's cache are not consulted: clean data is served by its home.
     const coreVertex = this.topo.coreVertex(core);
+    const homeVertex = this.topo.numa(r.buf.home).attach;
     let bestRemote: CacheSpec | undefined;
     let bestResident = 0;
     for (const cache of this.lastLevel) {
-      if (local.includes(cache)) continue;
+      if (local.includes(cache) || this.topo.coreVertex(cache.cores[0]) !== homeVertex) continue;
       const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
       if (resident > bestResident) {
         bestResident = resident;
