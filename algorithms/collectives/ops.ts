@@ -3,7 +3,7 @@
 import { registerOperation } from '../registry.ts';
 import './semantics/index.ts';
 
-const operations: Array<[name: string, rooted: boolean, description: string]> = [
+export const COLLECTIVE_OPERATIONS: ReadonlyArray<[name: string, rooted: boolean, description: string]> = [
   ['bcast', true, "the root's buffer is copied to every rank"],
   ['scatter', true, "block r of the root's buffer goes to rank r (equal blocks)"],
   ['scatterv', true, "block r of the root's buffer goes to rank r (per-rank counts and displacements)"],
@@ -18,4 +18,7 @@ const operations: Array<[name: string, rooted: boolean, description: string]> = 
   ['barrier', false, 'no rank leaves before every rank has entered'],
 ];
 
-for (const [name, rooted, description] of operations) registerOperation({ name, rooted, description });
+/** Names of the collective operations (not the point-to-point benchmarks). */
+export const collectiveNames: ReadonlySet<string> = new Set(COLLECTIVE_OPERATIONS.map(([name]) => name));
+
+for (const [name, rooted, description] of COLLECTIVE_OPERATIONS) registerOperation({ name, rooted, description });

@@ -10,6 +10,9 @@ import { findAlgorithm } from '../registry.ts';
 import { semanticsOf, type OperationCall } from '../semantics.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { TraceEvent } from '../../sim/node/trace.ts';
+import { ProcessError } from '../../sim/engine/errors.ts';
+import { MechanismError } from '../../sim/node/errors.ts';
+import { InputError } from '../../hardware/input-error.ts';
 import '../index.ts';
 
 export interface RunRequest {
@@ -63,7 +66,7 @@ export function runAlgorithm(req: RunRequest): RunOutcome {
 }
 
 export function simulatePoint(point: Point): PointResult {
-  const outcome = runAlgorithm({
+  const outcome = explainUnavailable(point, () => runAlgorithm({
     machine: point.machine,
     cores: point.cores,
     algorithm: point.algorithm,
@@ -72,7 +75,7 @@ export function simulatePoint(point: Point): PointResult {
     iterations: point.iterations,
     warmup: point.warmup,
     seed: point.seed,
-  });
+  }));
   const mean = outcome.times.reduce((a, b) => a + b, 0) / outcome.times.length;
   return {
     meanNs: mean,
@@ -80,6 +83,22 @@ export function simulatePoint(point: Point): PointResult {
     maxNs: Math.max(...outcome.times),
     breakdown: shares(outcome.totals),
   };
+}
+
+/**
+ * A mechanism the machine's kernel lacks is the user's choice of algorithm and machine, not a bug:
+ * report it as an input error naming both, instead of a failed process with a stack.
+ */
+function explainUnavailable<T>(point: Point, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    const cause = err instanceof ProcessError ? err.cause : err;
+    if (cause instanceof MechanismError && (cause.errno === 'ENODEV' || cause.errno === 'ENOSYS')) {
+      throw new InputError(`${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`, { field: 'algorithms' });
+    }
+    throw err;
+  }
 }
 
 function shares(totals: Record<string, number>): Record<string, number> {

@@ -32,3 +32,15 @@ describe('ping-pong over the shared-memory double copy', () => {
     expect(Object.keys(out.totals)).toContain('wait');
   });
 });
+
+describe('a mechanism the kernel lacks', () => {
+  it('is reported as an input error naming the algorithm and the machine', async () => {
+    const { simulatePoint } = await import('../../algorithms/harness/simulate.ts');
+    const { InputError } = await import('../../hardware/input-error.ts');
+    const machine = tinyMachine();
+    machine.kernel.mechanisms.cma = false;
+    const point = { scenario: 't', machine, cores: [0, 1], operation: 'pingpong', algorithm: 'pingpong:cma', params: {}, bytes: 4096, root: 0, cache: 'off' as const, iterations: 1, warmup: 0, seed: 's' };
+    expect(() => simulatePoint(point)).toThrow(InputError);
+    expect(() => simulatePoint(point)).toThrow(/pingpong:cma cannot run on machine tiny: cma: ENOSYS/);
+  });
+});
