@@ -42,25 +42,27 @@ export function runAlgorithm(req: RunRequest): RunOutcome {
   const info = findAlgorithm(req.algorithm);
   if (!info) throw new Error(`unknown algorithm ${req.algorithm}`);
   const semantics = semanticsOf(info.operation);
+  // Parameters not given take the algorithm's declared defaults, whoever calls.
+  const call: OperationCall = { ...req.call, params: { ...Object.fromEntries(info.params.map((p) => [p.name, p.default])), ...req.call.params } };
   const sim = new Simulation({ seed: req.seed });
   const node = new Node(sim, req.machine, { keepTrace: req.keepTrace });
   const world = new World(node, req.cores);
-  const ranks = req.cores.map((_, id) => new SimRank(world, id, req.call.params));
+  const ranks = req.cores.map((_, id) => new SimRank(world, id, call.params));
   const times: number[] = [];
-  const args = ranks.map((rank) => semantics.setup(rank, req.call));
+  const args = ranks.map((rank) => semantics.setup(rank, call));
   for (let it = 0; it < req.warmup + req.iterations; it++) {
     // Every iteration starts from fresh inputs in the same buffers (so reductions do not pile up
     // terms, and a cache-on run finds last iteration's data still cached).
     if (req.cache === 'off') node.clearCaches();
     if (it === req.warmup) node.trace.reset();
-    ranks.forEach((rank, i) => semantics.fill(rank, args[i], req.call));
+    ranks.forEach((rank, i) => semantics.fill(rank, args[i], call));
     const start = sim.now;
     const procs = ranks.map((rank, i) => sim.spawn(`rank ${rank.id} ${info.name}`, info.program(rank, args[i])));
     sim.run();
     for (const p of procs) if (!p.done) throw new Error(`${info.name}: rank process ${p.name} did not finish`);
     const span = sim.now - start;
     if (it >= req.warmup) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
-    semantics.verify(args, req.call);
+    semantics.verify(args, call);
   }
   return { times, totals: node.trace.totalsByKind(), events: node.trace.events, args };
 }
