@@ -1,4 +1,5 @@
-// ompi_coll_base_reduce_intra_pipeline: the generic segmented reduction on a chain, partial sums flowing toward the root one segment behind another.
+// ompi_coll_base_reduce_intra_pipeline: the generic segmented reduction on a chain, partial sums
+// flowing toward the root one segment behind another.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
 import type { ReduceArgs } from '../args.ts';
