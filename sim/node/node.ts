@@ -126,7 +126,8 @@ export class Node {
     const uses: Uses = new Map();
     add(uses, this.coreResource(core), this.spec.costs.copyBandwidth / this.spec.costs.reduceBandwidth);
     const latency = Math.max(this.planRead(core, src, uses, 1), this.planRead(core, dst, uses, 1));
-    this.planWrite(core, dst, uses, 1);
+    // The store hits the line the load of dst just brought in: no second fetch, only the upgrade.
+    this.planWrite(core, dst, uses, 1, { justRead: true });
     yield* this.flow(src.bytes, uses, latency, info.label);
     dst.buf.content.reduceInto(dst.offset, snapshot, op);
     this.touch(core, src, false);
@@ -160,9 +161,12 @@ export class Node {
    * what cannot stay there (half of it: the source competes for the same space) streams to the
    * destination's memory across the route. Each written line is first owned by this core (read for
    * ownership): a line held by another socket's cache is invalidated there, a line cached nowhere is
-   * fetched from memory, and that latency occupies the core's miss slots like a read's.
+   * fetched from memory, and that latency occupies the core's miss slots like a read's. With
+   * `justRead` the core has just loaded these lines itself (a reduction's destination, charged by
+   * planRead): the store then fetches nothing again and pays only the invalidation of other
+   * sockets' copies.
    */
-  planWrite(core: number, r: Range, uses: Uses, scale: number): void {
+  planWrite(core: number, r: Range, uses: Uses, scale: number, opts: { justRead?: boolean } = {}): void {
     const n = r.bytes;
     if (n === 0) return;
     if (r.buf.home === undefined) r.buf.home = this.topo.core(core).numa;
@@ -197,6 +201,10 @@ export class Node {
       // just read is still in this core's cache too).
       const invalidated = Math.max(0, Math.min(part.bytes, shared - counted));
       counted += part.bytes;
+      if (opts.justRead) {
+        this.addMissTime(core, uses, scale * invalidated / n, invalidation);
+        continue;
+      }
       this.addMissTime(core, uses, scale * invalidated / n, Math.max(part.latency, invalidation));
       this.addMissTime(core, uses, scale * (part.bytes - invalidated) / n, part.latency);
     }

@@ -14,6 +14,8 @@ export interface Run {
   params?: Record<string, ParamValue>;
   cache?: 'on' | 'off';
   iterations?: number;
+  /** Keep every trace event (copies with their bounding resource), not only per-kind totals. */
+  keepTrace?: boolean;
 }
 
 const presets = new Map<string, MachineSpec>();
@@ -34,6 +36,7 @@ export function run(r: Run): RunOutcome {
     iterations: r.iterations ?? 2,
     warmup: 1,
     seed: 'p2p',
+    keepTrace: r.keepTrace,
   });
 }
 
