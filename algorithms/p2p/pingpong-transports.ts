@@ -13,13 +13,13 @@ import './pingpong.ts';
 import { describeTransport, send, transport, type Transport, type TransportName } from './transport.ts';
 
 export function pingPongOver(t: Transport): (rank: Rank, args: PingPongArgs) => Program<void> {
-  return function* pingPong(rank: Rank, { message }: PingPongArgs): Program<void> {
+  return function* pingPong(rank: Rank, { send: out, recv: into }: PingPongArgs): Program<void> {
     if (rank.id === 0) {
-      yield* send(t, rank, 1, message);
-      yield* t.recv(rank, 1, message);
+      yield* send(t, rank, 1, out);
+      yield* t.recv(rank, 1, into);
     } else if (rank.id === 1) {
-      yield* t.recv(rank, 0, message);
-      yield* send(t, rank, 0, message);
+      yield* t.recv(rank, 0, into);
+      yield* send(t, rank, 0, out);
     }
   };
 }

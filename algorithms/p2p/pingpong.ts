@@ -1,5 +1,6 @@
-// Ping-pong between ranks 0 and 1 (OSU latency / IMB PingPong): rank 0 sends, rank 1 receives and
-// sends the same bytes back. Reported time is half the round trip, as those benchmarks report it.
+// Ping-pong between ranks 0 and 1 (OSU latency / IMB PingPong): rank 0 sends, rank 1 receives,
+// then answers from its own send buffer, as IMB does (s_buffer and r_buffer on each side; with
+// -off_cache neither is warm). Reported time is half the round trip, as those benchmarks report it.
 import type { Program, Range, Rank } from '../../sim/node/rank-api.ts';
 import { range } from '../../sim/node/buffer.ts';
 import { Content } from '../../sim/node/content.ts';
@@ -7,7 +8,8 @@ import { registerAlgorithm, registerOperation } from '../registry.ts';
 import { registerSemantics } from '../semantics.ts';
 
 export interface PingPongArgs {
-  message: Range;
+  send: Range;
+  recv: Range;
 }
 
 registerOperation({ name: 'pingpong', description: 'rank 0 sends to rank 1, which sends it back; half the round trip', rooted: false });
@@ -16,29 +18,30 @@ registerSemantics({
   operation: 'pingpong',
   setup(rank: Rank, call): PingPongArgs {
     if (rank.size < 2) throw new Error('pingpong needs at least 2 ranks');
-    return { message: range(rank.alloc('msg', call.bytes)) };
+    return { send: range(rank.alloc('send', call.bytes)), recv: range(rank.alloc('recv', call.bytes)) };
   },
-  fill(rank: Rank, { message }: PingPongArgs, call) {
-    message.buf.content = rank.id === 0 ? Content.fresh(call.bytes, 'r0.msg') : Content.uninitialised(call.bytes);
+  fill(rank: Rank, { send, recv }: PingPongArgs, call) {
+    send.buf.content = Content.fresh(call.bytes, `r${rank.id}.send`);
+    recv.buf.content = Content.uninitialised(call.bytes);
   },
   verify(args: PingPongArgs[]) {
-    for (const r of [0, 1]) {
-      const expected = Content.fresh(args[r].message.bytes, 'r0.msg');
-      if (!args[r].message.buf.content.equals(expected)) {
-        throw new Error(`pingpong: rank ${r} holds ${args[r].message.buf.content.describe()}, expected r0.msg`);
+    for (const [r, from] of [[0, 1], [1, 0]]) {
+      const expected = Content.fresh(args[r].recv.bytes, `r${from}.send`);
+      if (!args[r].recv.buf.content.equals(expected)) {
+        throw new Error(`pingpong: rank ${r} received ${args[r].recv.buf.content.describe()}, expected r${from}.send`);
       }
     }
   },
   reportTime: (span) => span / 2,
 });
 
-export function* pingPong(rank: Rank, { message }: PingPongArgs): Program<void> {
+export function* pingPong(rank: Rank, { send, recv }: PingPongArgs): Program<void> {
   if (rank.id === 0) {
-    yield* rank.p2p.send(1, message);
-    yield* rank.p2p.recv(1, message);
+    yield* rank.p2p.send(1, send);
+    yield* rank.p2p.recv(1, recv);
   } else if (rank.id === 1) {
-    yield* rank.p2p.recv(0, message);
-    yield* rank.p2p.send(0, message);
+    yield* rank.p2p.recv(0, recv);
+    yield* rank.p2p.send(0, send);
   }
 }
 

@@ -9,7 +9,8 @@ export interface TraceEvent {
   start: number;
   end: number;
   bytes: number;
-  /** The resource that bounded a copy when it finished, or the lock waited on. */
+  /** For a copy, the resource that bounds it on an otherwise idle machine (under contention the
+   *  flow may be held back elsewhere); for a wait, what was waited on. */
   resource?: string;
 }
 
