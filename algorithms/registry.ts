@@ -19,6 +19,8 @@ export interface OperationInfo {
   description: string;
   /** Whether the operation has a root rank. */
   rooted: boolean;
+  /** v-variants: one count per rank, or one per (sender, receiver) pair as alltoallv. */
+  counts?: 'per-rank' | 'per-pair';
 }
 
 /**

@@ -43,6 +43,7 @@ export function expandScenario(s: Scenario): Table[] {
               algorithm: algorithm.name,
               params: { ...algorithm.params },
               bytes,
+              ...(s.counts ? { counts: [...s.counts] } : {}),
               root: s.root,
               cache: s.cache,
               iterations: s.iterations,

@@ -27,7 +27,7 @@ export interface LoadOptions {
 
 export const SCENARIO_KEYS = [
   'name', 'description', 'machine', 'ranks', 'placement', 'operation', 'algorithms', 'sizes',
-  'root', 'cache', 'iterations', 'warmup', 'seed', 'baseline', 'sweep',
+  'root', 'counts', 'cache', 'iterations', 'warmup', 'seed', 'baseline', 'sweep',
 ] as const;
 const SWEEP_KEYS = ['ranks', 'machine', 'placement'] as const;
 
@@ -76,6 +76,12 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const rootField = get('root');
   if (rootField && !opInfo.rooted) throw rootField.error(`operation '${operation}' has no root`);
   const rootRank = rootField?.integer('root', 0) ?? DEFAULTS.root;
+  const countsField = get('counts');
+  if (countsField && !opInfo.counts) {
+    const vOps = listOperations().filter((o) => o.counts).map((o) => o.name);
+    throw countsField.error(`operation '${operation}' takes no counts; counts are for ${vOps.join(', ')}`);
+  }
+  const counts = countsField?.items('counts').map((item) => item.integer('count', 0));
   const cache = readCache(get('cache'));
   const iterations = get('iterations')?.integer('iterations', 1) ?? DEFAULTS.iterations;
   const warmup = get('warmup')?.integer('warmup', 0) ?? DEFAULTS.warmup;
@@ -129,6 +135,13 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
       if (rootRank >= n) {
         throw (rootField ?? r.field ?? root).error(`root ${rootRank} is outside the communicator of ${n} ranks (0..${n - 1})`);
       }
+      if (counts && countsField) {
+        const wanted = opInfo.counts === 'per-pair' ? n * n : n;
+        if (counts.length !== wanted) {
+          const what = opInfo.counts === 'per-pair' ? `${n} x ${n} = ${wanted} (one per sender and receiver, sender-major)` : `${wanted} (one per rank)`;
+          throw countsField.error(`counts has ${counts.length} entries, but ${operation} on ${n} ranks needs ${what}`);
+        }
+      }
       for (const p of placements) checkPlacement(m, p, r, root, machines.length > 1);
     }
   }
@@ -142,6 +155,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     algorithms,
     sizes,
     root: rootRank,
+    ...(counts ? { counts } : {}),
     cache,
     iterations,
     warmup,

@@ -12,6 +12,8 @@ export interface Point {
   algorithm: string;
   params: Record<string, ParamValue>;
   bytes: number;
+  /** v-variants: per-rank (or per-pair) counts in units of `bytes`; absent: the operation's rule. */
+  counts?: number[];
   root: number;
   /** 'off' makes every iteration start with cold caches, as IMB's -off_cache. */
   cache: 'on' | 'off';

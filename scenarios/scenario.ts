@@ -33,6 +33,8 @@ export interface Scenario {
   /** Ascending, without repeats. */
   sizes: number[];
   root: number;
+  /** v-variants: counts in units of each size, one per rank (per pair for alltoallv). */
+  counts?: number[];
   cache: 'on' | 'off';
   iterations: number;
   warmup: number;

@@ -21,4 +21,6 @@ export const COLLECTIVE_OPERATIONS: ReadonlyArray<[name: string, rooted: boolean
 /** Names of the collective operations (not the point-to-point benchmarks). */
 export const collectiveNames: ReadonlySet<string> = new Set(COLLECTIVE_OPERATIONS.map(([name]) => name));
 
-for (const [name, rooted, description] of COLLECTIVE_OPERATIONS) registerOperation({ name, rooted, description });
+const V_COUNTS: Record<string, 'per-rank' | 'per-pair'> = { scatterv: 'per-rank', gatherv: 'per-rank', allgatherv: 'per-rank', alltoallv: 'per-pair' };
+
+for (const [name, rooted, description] of COLLECTIVE_OPERATIONS) registerOperation({ name, rooted, description, counts: V_COUNTS[name] });

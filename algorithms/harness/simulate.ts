@@ -72,7 +72,7 @@ export function simulatePoint(point: Point): PointResult {
     machine: point.machine,
     cores: point.cores,
     algorithm: point.algorithm,
-    call: { bytes: point.bytes, root: point.root, params: point.params },
+    call: { bytes: point.bytes, root: point.root, params: point.params, counts: point.counts?.map((c) => c * point.bytes) },
     cache: point.cache,
     iterations: point.iterations,
     warmup: point.warmup,
