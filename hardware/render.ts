@@ -88,8 +88,8 @@ export function renderMachine(spec: MachineSpec): string {
   }
   if (spec.guessed.length) {
     w();
-    w('guessed:');
-    for (const g of spec.guessed) w(`  ${g}`);
+    w('guessed (documented defaults, not from the source):');
+    for (const line of groupGuessed(spec.guessed)) w(`  ${line}`);
   }
   return `${out.join('\n')}\n`;
 }
@@ -170,6 +170,33 @@ function size(bytes: number): string {
 }
 
 /** "0-3,8,10-11" for a set of core ids. */
+/**
+ * Folds indexed field paths so a big import reads in a few lines: `caches[0].bandwidth`,
+ * `caches[1].bandwidth`, `caches[1].latencyNs` become `caches[0-1]: bandwidth, latencyNs`
+ * (every index listed had at least one of those fields guessed). Other paths stay as they are, in
+ * first-seen order.
+ */
+function groupGuessed(paths: readonly string[]): string[] {
+  const groups = new Map<string, { indices: number[]; fields: string[] }>();
+  const lines: Array<string | { group: string }> = [];
+  for (const path of paths) {
+    const m = /^([A-Za-z]+)\[(\d+)\]\.(.+)$/.exec(path);
+    if (!m) {
+      lines.push(path);
+      continue;
+    }
+    let g = groups.get(m[1]);
+    if (!g) {
+      g = { indices: [], fields: [] };
+      groups.set(m[1], g);
+      lines.push({ group: m[1] });
+    }
+    g.indices.push(Number(m[2]));
+    if (!g.fields.includes(m[3])) g.fields.push(m[3]);
+  }
+  return lines.map((l) => (typeof l === 'string' ? l : `${l.group}[${ranges(groups.get(l.group)!.indices)}]: ${groups.get(l.group)!.fields.join(', ')}`));
+}
+
 export function ranges(ids: readonly number[]): string {
   const sorted = [...new Set(ids)].sort((a, b) => a - b);
   const parts: string[] = [];
