@@ -27,10 +27,9 @@ describe('shared memory against kernel-assisted single copies (ping-pong)', () =
     for (const cores of [[0, 1], [0, 4]]) {
       expect(ratio({ machine: 'dancer', cores, bytes: 4 * KiB }, 'pingpong:knem', 'pingpong:shm')).toBeGreaterThan(1);
     }
-    // On one Broadwell socket XPMEM draws level near 1 KiB already (docs/shapes.md, shape 1).
     for (const cores of [SAME_SOCKET, CROSS_SOCKET]) {
       for (const single of ['pingpong:cma', 'pingpong:xpmem']) {
-        expect(ratio({ machine: 'broadwell', cores, bytes: 256 }, single, 'pingpong:shm')).toBeGreaterThan(1);
+        expect(ratio({ machine: 'broadwell', cores, bytes: 1 * KiB }, single, 'pingpong:shm')).toBeGreaterThan(1);
       }
     }
   });
@@ -50,11 +49,17 @@ describe('shared memory against kernel-assisted single copies (ping-pong)', () =
   }
 
   it('the crossover moves with the placement and with the machine', () => {
-    // Cores sharing dancer's L3 keep the double copy ahead longer than cores on two sockets.
+    // Cores sharing a cache keep the double copy ahead longer than cores that share none: its
+    // cells stay in that cache, so only the user buffers miss (docs/shapes.md, shape 1).
     const near = crossover('dancer', [0, 1], 'pingpong:knem');
     const far = crossover('dancer', [0, 4], 'pingpong:knem');
     expect(far).toBeLessThan(Infinity);
     expect(near).toBeGreaterThan(far);
+    // Zoot: cores 0 and 1 share an L2, cores 0 and 2 sit on one socket without sharing a cache.
+    const zootFar = crossover('zoot', [0, 2], 'pingpong:knem');
+    expect(zootFar).toBeLessThan(Infinity);
+    expect(crossover('zoot', [0, 1], 'pingpong:knem')).toBeGreaterThan(zootFar);
+    expect(crossover('broadwell', SAME_SOCKET, 'pingpong:cma')).toBeGreaterThan(crossover('broadwell', CROSS_SOCKET, 'pingpong:cma'));
     const broadwell = crossover('broadwell', CROSS_SOCKET, 'pingpong:xpmem');
     expect(broadwell).toBeLessThan(Infinity);
     expect(crossover('epyc-genoa', [0, 96], 'pingpong:xpmem')).not.toBe(broadwell);
@@ -77,6 +82,13 @@ describe('ping-ping: both ranks send at once', () => {
     // IMB's buffers: each side sends from its own cold send buffer, so the two ping-pong copies match.
     expect(Math.abs(alone.get(0)! / alone.get(1)! - 1)).toBeLessThan(1e-3);
     for (const rank of [0, 1]) expect(Math.abs(together.get(rank)! / alone.get(rank)! - 1)).toBeLessThan(1e-3);
+  });
+
+  it("the single copies' per-process time is ping-pong's, the double copy's nearly doubles", () => {
+    const r = { machine: 'broadwell', cores: CROSS_SOCKET, bytes: 1 * MiB };
+    const slowdown = (t: string) => time({ ...r, algorithm: `pingping:${t}` }) / time({ ...r, algorithm: `pingpong:${t}` });
+    for (const single of ['cma', 'xpmem']) expect(Math.abs(slowdown(single) - 1)).toBeLessThan(0.01);
+    expect(slowdown('shm')).toBeGreaterThan(1.5);
   });
 
   it('under ping-ping the single copies beat the double copy at large sizes', () => {

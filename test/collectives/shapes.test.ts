@@ -1,0 +1,92 @@
+// The shapes of the seeds' collective figures that the model produces on the preset machines
+// (docs/shapes.md, "Collectives", lists the commands and numbers, and the shapes it does not
+// produce with the mechanism that is missing). Each compares simulated runs against each other,
+// never against a typed-in number of the papers. Table I's O(T) against O(NT) and the growth of
+// CMA's lock wait with the readers are asserted in knem.test.ts and cma.test.ts.
+import { describe, expect, it } from 'vitest';
+import { run, share, time, type Run } from '../p2p/run.ts';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** The first `n` cores of a preset (every core when n is its core count: ranks "all", compact). */
+const first = (n: number) => Array.from({ length: n }, (_, i) => i);
+
+const ratio = (r: Omit<Run, 'algorithm'>, algorithm: string, baseline: string) => time({ ...r, algorithm }) / time({ ...r, algorithm: baseline });
+
+describe('broadcast (Ma et al. 2010, Figure 6)', () => {
+  it('linear KNEM beats basic, sm and tuned on the SMP and the small NUMA machines', () => {
+    for (const [machine, n] of [['zoot', 16], ['dancer', 8], ['saturn', 16]] as const) {
+      const r = { machine, cores: first(n), bytes: 64 * KiB, iterations: 1 };
+      const knem = time({ ...r, algorithm: 'bcast:knem-linear' });
+      for (const other of ['bcast:basic', 'bcast:sm', 'bcast:tuned']) expect(knem).toBeLessThan(time({ ...r, algorithm: other }));
+    }
+  });
+
+  it('the hierarchical pipelined broadcast overtakes the linear one on IG, not on two-socket Dancer', () => {
+    // At 4 MiB a reader's own destination pushes the root's buffer out of its socket's L3, so every
+    // linear reader streams it across the links; the hierarchical one sends one copy per NUMA node.
+    const r = { bytes: 4 * MiB, iterations: 1 };
+    expect(ratio({ ...r, machine: 'ig', cores: first(48) }, 'bcast:knem-hierarchical', 'bcast:knem-linear')).toBeLessThan(1);
+    expect(ratio({ ...r, machine: 'dancer', cores: first(8) }, 'bcast:knem-hierarchical', 'bcast:knem-linear')).toBeGreaterThan(1);
+  });
+});
+
+describe('pipeline segment size of the hierarchical KNEM broadcast on IG (Figure 5)', () => {
+  it('changes the time little: no segment size from 64 KiB to 512 KiB is catastrophic', () => {
+    const times = [64, 128, 256, 512].map((k) => time({ machine: 'ig', cores: first(48), bytes: 1 * MiB, iterations: 1, algorithm: 'bcast:knem-hierarchical', params: { segment: k * KiB } }));
+    const basic = time({ machine: 'ig', cores: first(48), bytes: 1 * MiB, iterations: 1, algorithm: 'bcast:basic' });
+    // The spread between segment sizes is small against the gap to the basic broadcast.
+    expect(Math.max(...times) - Math.min(...times)).toBeLessThan((basic - Math.max(...times)) / 10);
+  });
+});
+
+describe('gather (Figure 7)', () => {
+  it('linear KNEM takes less than half the time of the basic gather on every machine', () => {
+    for (const [machine, n] of [['zoot', 16], ['dancer', 8], ['saturn', 16]] as const) {
+      expect(ratio({ machine, cores: first(n), bytes: 64 * KiB, iterations: 1 }, 'gather:knem-linear', 'gather:basic')).toBeLessThan(0.5);
+    }
+  });
+});
+
+describe('alltoall (Figure 8)', () => {
+  it('linear KNEM beats the basic alltoall on the NUMA machines, by less than the rooted operations gain', () => {
+    for (const [machine, n] of [['dancer', 8], ['saturn', 16]] as const) {
+      const r = { machine, cores: first(n), bytes: 64 * KiB, iterations: 1 };
+      const alltoall = ratio(r, 'alltoall:knem-linear', 'alltoall:basic');
+      expect(alltoall).toBeLessThan(1);
+      expect(alltoall).toBeGreaterThan(ratio(r, 'bcast:knem-linear', 'bcast:basic'));
+    }
+  });
+});
+
+describe('allgather (Figure 9)', () => {
+  const r = { machine: 'ig', cores: first(48), bytes: 64 * KiB, iterations: 1 };
+
+  it('on IG linear KNEM is worse than tuned, and the hierarchical broadcast phase helps', () => {
+    const linear = time({ ...r, algorithm: 'allgather:knem-linear' });
+    expect(linear).toBeGreaterThan(time({ ...r, algorithm: 'allgather:tuned' }));
+    expect(time({ ...r, algorithm: 'allgather:knem-hierarchical' })).toBeLessThan(linear);
+  });
+});
+
+describe('XPMEM allreduce (Hashmi et al., seed 001)', () => {
+  it("beats tuned's point-to-point algorithms, by more as the message grows", () => {
+    const r = { machine: 'broadwell', cores: first(8), iterations: 1 };
+    const small = ratio({ ...r, bytes: 16 * KiB }, 'allreduce:xpmem', 'allreduce:tuned');
+    const large = ratio({ ...r, bytes: 1 * MiB }, 'allreduce:xpmem', 'allreduce:tuned');
+    expect(small).toBeLessThan(1);
+    expect(large).toBeLessThan(small);
+  });
+});
+
+describe('CMA broadcast (seed 001: one-to-all lock contention)', () => {
+  it('the linear CMA broadcast waits on the root\'s lock, the XPMEM one never, and falls behind it', () => {
+    const r = { machine: 'broadwell', cores: first(16), bytes: 64 * KiB, iterations: 1 };
+    const cma = run({ ...r, algorithm: 'bcast:cma-linear' });
+    const xpmem = run({ ...r, algorithm: 'bcast:xpmem' });
+    expect(share(cma.totals, ['lock-wait'])).toBeGreaterThan(0.1);
+    expect(xpmem.totals['lock-wait'] ?? 0).toBe(0);
+    expect(xpmem.times[0]).toBeLessThan(cma.times[0]);
+  });
+});
