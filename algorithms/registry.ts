@@ -1,6 +1,9 @@
 // Every operation and algorithm is registered by name ("bcast:knem-linear") so scenarios, the CLI
 // and the property tests can enumerate them without knowing any algorithm's module.
 import type { Program } from '../sim/engine/program.ts';
+import { DEFAULT_REGCACHE_CAPACITY } from '../sim/kernel/kernel-costs.ts';
+import { singleCopyThresholdBytes } from '../sim/kernel/shm/costs.ts';
+import { SHM_PROTOCOLS, SINGLE_COPY } from '../sim/kernel/shm/packet.ts';
 
 export type ParamValue = number | string | boolean;
 
@@ -42,14 +45,26 @@ export interface AlgorithmInfo {
 /**
  * Parameters every algorithm accepts: they configure the transports underneath rather than the
  * algorithm (sim/kernel/mechanisms.ts reads them), so any algorithm can be run over any of them.
+ * Their defaults are the transports' own (sim/kernel/p2p.ts, shm/costs.ts, kernel-costs.ts), shown
+ * here for `intranode algorithms`; a run that leaves one out gets the transport's default.
  */
 export const transportParams: readonly ParamInfo[] = [
-  { name: 'shm', kind: 'choice', default: 'nemesis', choices: ['nemesis', 'sm'], description: 'shared-memory double-copy protocol of point-to-point messages (MPICH2 Nemesis or Open MPI sm BTL)' },
-  { name: 'single', kind: 'choice', default: 'none', choices: ['none', 'knem', 'cma', 'xpmem', 'limic'], description: 'single-copy mechanism point-to-point uses for large messages' },
-  { name: 'singleThreshold', kind: 'bytes', default: 16384, min: 0, description: 'messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)' },
+  { name: 'shm', kind: 'choice', default: 'nemesis', choices: [...SHM_PROTOCOLS], description: 'shared-memory double-copy protocol of point-to-point messages (MPICH2 Nemesis or Open MPI sm BTL)' },
+  { name: 'single', kind: 'choice', default: 'none', choices: [...SINGLE_COPY], description: 'single-copy mechanism point-to-point uses for large messages' },
+  { name: 'singleThreshold', kind: 'bytes', default: singleCopyThresholdBytes, min: 0, description: 'messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)' },
   { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },
-  { name: 'regcacheCapacity', kind: 'integer', default: 4096, min: 1, description: 'XPMEM registration cache entries per peer before FIFO eviction' },
+  { name: 'regcacheCapacity', kind: 'integer', default: DEFAULT_REGCACHE_CAPACITY, min: 1, description: 'XPMEM registration cache entries, all peers together, before FIFO eviction' },
 ];
+
+/** The algorithm's name within its operation: "binomial" for "bcast:binomial". */
+export function shortName(info: AlgorithmInfo): string {
+  return info.name.slice(info.operation.length + 1);
+}
+
+/** Every parameter the algorithm declares, at its default. */
+export function paramDefaults(info: AlgorithmInfo): Record<string, ParamValue> {
+  return Object.fromEntries(info.params.map((p) => [p.name, p.default]));
+}
 
 /** An algorithm's own parameters followed by the transport parameters. */
 export function acceptedParams(info: AlgorithmInfo): ParamInfo[] {

@@ -2,7 +2,7 @@
 // shared caches and cores, then memory, hubs, links, routing, I/O, costs and kernel. Pure and
 // deterministic: the same spec always gives the same text.
 
-import { packageVertex, type CacheSpec, type CoreSpec, type MachineSpec } from './spec.ts';
+import { DEFAULT_LINE_BYTES, packageVertex, type CacheSpec, type CoreSpec, type MachineSpec } from './spec.ts';
 
 export function renderMachine(spec: MachineSpec): string {
   const out: string[] = [];
@@ -70,7 +70,7 @@ export function renderMachine(spec: MachineSpec): string {
   }
 
   w();
-  const misses = spec.costs.missConcurrency === undefined ? '' : `, ${spec.costs.missConcurrency} misses in flight of ${spec.costs.lineBytes ?? 64} B`;
+  const misses = spec.costs.missConcurrency === undefined ? '' : `, ${spec.costs.missConcurrency} misses in flight of ${spec.costs.lineBytes ?? DEFAULT_LINE_BYTES} B`;
   w(`Core costs: copy ${num(spec.costs.copyBandwidth)} GB/s, reduce ${num(spec.costs.reduceBandwidth)} GB/s (per core)${misses}`);
   const k = spec.kernel;
   const mechanisms = Object.entries(k.mechanisms).sort(([a], [b]) => a.localeCompare(b));

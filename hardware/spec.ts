@@ -107,7 +107,7 @@ export interface CoreCosts {
    * lineBytes / latency. Absent: no such bound (only the copy bandwidth and shared resources).
    */
   missConcurrency?: number;
-  /** Cache line size (bytes); 64 when absent. */
+  /** Cache line size (bytes); DEFAULT_LINE_BYTES when absent. */
   lineBytes?: number;
 }
 
@@ -153,3 +153,10 @@ export interface MachineSpec {
 }
 
 export const packageVertex = (pkg: number): VertexId => `pkg${pkg}`;
+
+/**
+ * Cache line of a machine whose spec gives none: 64 bytes on every x86-64 core of the presets, K8 to
+ * Zen 4 and Core to Golden Cove (Intel 64 and IA-32 Optimization Reference Manual; AMD family
+ * 0Fh-19h optimization guides). POWER8's 128-byte lines are given in its preset.
+ */
+export const DEFAULT_LINE_BYTES = 64;

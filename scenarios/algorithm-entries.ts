@@ -4,6 +4,8 @@ import {
   acceptedParams,
   findAlgorithm,
   listAlgorithms,
+  paramDefaults,
+  shortName,
   type AlgorithmInfo,
   type ParamInfo,
   type ParamValue,
@@ -35,13 +37,13 @@ export function readAlgorithms(field: Field, operation: string): ScenarioAlgorit
 function readEntry(item: Field, operation: string): ScenarioAlgorithm {
   if (item.kind() !== 'map') {
     const info = lookup(item, item.string('algorithm name'), operation);
-    return { name: info.name, label: shortName(info), params: defaults(info) };
+    return { name: info.name, label: shortName(info), params: paramDefaults(info) };
   }
   const fields = item.entries('an algorithm entry', ENTRY_KEYS);
   const nameField = fields.get('name');
   if (!nameField?.present) throw item.error("an algorithm entry needs a 'name'");
   const info = lookup(nameField, nameField.string('algorithm name'), operation);
-  const params = defaults(info);
+  const params = paramDefaults(info);
   const given: string[] = [];
   const paramsField = fields.get('params');
   if (paramsField?.present) {
@@ -78,14 +80,6 @@ function lookup(field: Field, name: string, operation: string): AlgorithmInfo {
   else if (elsewhere.length) detail += ` (it exists for ${elsewhere.join(', ')})`;
   detail += known.length ? `; ${operation} algorithms: ${known.join(', ')}` : `; no ${operation} algorithm is registered`;
   throw field.error(detail);
-}
-
-export function shortName(info: AlgorithmInfo): string {
-  return info.name.slice(info.operation.length + 1);
-}
-
-function defaults(info: AlgorithmInfo): Record<string, ParamValue> {
-  return Object.fromEntries(info.params.map((p) => [p.name, p.default]));
 }
 
 function readParam(field: Field, param: ParamInfo, info: AlgorithmInfo): ParamValue {

@@ -37,6 +37,7 @@ export function expandScenario(s: Scenario): Table[] {
             algorithm,
             point: {
               scenario: s.name,
+              ...(s.file ? { file: s.file } : {}),
               machine: machine.spec,
               cores: [...cores],
               operation: s.operation,

@@ -4,6 +4,8 @@ import type { ParamValue } from '../algorithms/registry.ts';
 
 export interface Point {
   scenario: string;
+  /** The scenario's file, for errors that name it; absent for text loaded without one. */
+  file?: string;
   machine: MachineSpec;
   /** Rank i runs on core cores[i] (OS index). */
   cores: number[];

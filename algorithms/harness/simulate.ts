@@ -1,18 +1,15 @@
-// Runs one sweep point: builds the node, gives every rank its buffers, runs the algorithm's event
+// Runs one algorithm: builds the node, gives every rank its buffers, runs the algorithm's event
 // program on all ranks for warm-up and measured iterations, checks the data every rank ends with,
-// and reports time per iteration and where it went.
+// and returns time per iteration and where it went. (A scenario's sweep points run through
+// scenarios/simulate-point.ts.)
 import { Simulation } from '../../sim/engine/simulation.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { SimRank } from '../../sim/kernel/rank.ts';
-import type { Point, PointResult } from '../../scenarios/point.ts';
-import { findAlgorithm } from '../registry.ts';
+import { findAlgorithm, paramDefaults } from '../registry.ts';
 import { semanticsOf, type OperationCall } from '../semantics.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { TraceEvent } from '../../sim/node/trace.ts';
-import { ProcessError } from '../../sim/engine/errors.ts';
-import { MechanismError } from '../../sim/node/errors.ts';
-import { InputError } from '../../hardware/input-error.ts';
 import '../index.ts';
 
 export interface RunRequest {
@@ -43,7 +40,7 @@ export function runAlgorithm(req: RunRequest): RunOutcome {
   if (!info) throw new Error(`unknown algorithm ${req.algorithm}`);
   const semantics = semanticsOf(info.operation);
   // Parameters not given take the algorithm's declared defaults, whoever calls.
-  const call: OperationCall = { ...req.call, params: { ...Object.fromEntries(info.params.map((p) => [p.name, p.default])), ...req.call.params } };
+  const call: OperationCall = { ...req.call, params: { ...paramDefaults(info), ...req.call.params } };
   const sim = new Simulation({ seed: req.seed });
   const node = new Node(sim, req.machine, { keepTrace: req.keepTrace });
   const world = new World(node, req.cores);
@@ -65,47 +62,4 @@ export function runAlgorithm(req: RunRequest): RunOutcome {
     semantics.verify(args, call);
   }
   return { times, totals: node.trace.totalsByKind(), events: node.trace.events, args };
-}
-
-export function simulatePoint(point: Point): PointResult {
-  const outcome = explainUnavailable(point, () => runAlgorithm({
-    machine: point.machine,
-    cores: point.cores,
-    algorithm: point.algorithm,
-    call: { bytes: point.bytes, root: point.root, params: point.params, counts: point.counts?.map((c) => c * point.bytes) },
-    cache: point.cache,
-    iterations: point.iterations,
-    warmup: point.warmup,
-    seed: point.seed,
-  }));
-  const mean = outcome.times.reduce((a, b) => a + b, 0) / outcome.times.length;
-  return {
-    meanNs: mean,
-    minNs: Math.min(...outcome.times),
-    maxNs: Math.max(...outcome.times),
-    breakdown: shares(outcome.totals),
-  };
-}
-
-/**
- * A mechanism the machine's kernel lacks is the user's choice of algorithm and machine, not a bug:
- * report it as an input error naming both, instead of a failed process with a stack.
- */
-function explainUnavailable<T>(point: Point, run: () => T): T {
-  try {
-    return run();
-  } catch (err) {
-    const cause = err instanceof ProcessError ? err.cause : err;
-    if (cause instanceof MechanismError && (cause.errno === 'ENODEV' || cause.errno === 'ENOSYS')) {
-      throw new InputError(`${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`, { field: 'algorithms' });
-    }
-    throw err;
-  }
-}
-
-function shares(totals: Record<string, number>): Record<string, number> {
-  const sum = Object.values(totals).reduce((a, b) => a + b, 0);
-  const out: Record<string, number> = {};
-  for (const [kind, ns] of Object.entries(totals)) out[kind] = sum > 0 ? ns / sum : 0;
-  return out;
 }

@@ -7,7 +7,8 @@ import { Content } from '../../sim/node/content.ts';
 import type { Program, Range, Rank } from '../../sim/node/rank-api.ts';
 import { registerOperation } from '../registry.ts';
 import { registerSemantics, type OperationCall } from '../semantics.ts';
-import { checkSize, expectHolds, fillFresh, fillUninitialised, source } from './buffers.ts';
+import { checkSize, fillFresh, fillUninitialised, source } from '../fill.ts';
+import { expectHolds } from './buffers.ts';
 import { registerForTransports, type WithParams } from './register-transports.ts';
 import type { Transport } from './transport.ts';
 

@@ -1,6 +1,7 @@
 // Ping-pong (OSU latency / IMB PingPong) over every transport, so one scenario can compare the
 // double copy with each kernel-assisted single copy. Same operation and semantics as
-// `pingpong:shm`: rank 0 sends, rank 1 sends the same bytes back, half the round trip is reported.
+// `pingpong:shm`: rank 0 sends, rank 1 answers from its own send buffer, half the round trip is
+// reported.
 //
 // The ping-pong semantics hand the program only its buffer, not the call's parameters, so the KNEM
 // offload mode is part of the algorithm's name here (`knem-thread`, `knem-ioat`) rather than a

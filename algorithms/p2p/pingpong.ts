@@ -5,6 +5,7 @@ import type { Program, Range, Rank } from '../../sim/node/rank-api.ts';
 import { range } from '../../sim/node/buffer.ts';
 import { Content } from '../../sim/node/content.ts';
 import { registerAlgorithm, registerOperation } from '../registry.ts';
+import { fillFresh, fillUninitialised, source } from '../fill.ts';
 import { registerSemantics } from '../semantics.ts';
 
 export interface PingPongArgs {
@@ -12,7 +13,7 @@ export interface PingPongArgs {
   recv: Range;
 }
 
-registerOperation({ name: 'pingpong', description: 'rank 0 sends to rank 1, which sends it back; half the round trip', rooted: false });
+registerOperation({ name: 'pingpong', description: 'rank 0 sends to rank 1, which answers from its own send buffer; half the round trip', rooted: false });
 
 registerSemantics({
   operation: 'pingpong',
@@ -20,15 +21,15 @@ registerSemantics({
     if (rank.size < 2) throw new Error('pingpong needs at least 2 ranks');
     return { send: range(rank.alloc('send', call.bytes)), recv: range(rank.alloc('recv', call.bytes)) };
   },
-  fill(rank: Rank, { send, recv }: PingPongArgs, call) {
-    send.buf.content = Content.fresh(call.bytes, `r${rank.id}.send`);
-    recv.buf.content = Content.uninitialised(call.bytes);
+  fill(rank: Rank, { send, recv }: PingPongArgs) {
+    fillFresh(send, source(rank.id, 'send'));
+    fillUninitialised(recv);
   },
   verify(args: PingPongArgs[]) {
     for (const [r, from] of [[0, 1], [1, 0]]) {
-      const expected = Content.fresh(args[r].recv.bytes, `r${from}.send`);
+      const expected = Content.fresh(args[r].recv.bytes, source(from, 'send'));
       if (!args[r].recv.buf.content.equals(expected)) {
-        throw new Error(`pingpong: rank ${r} received ${args[r].recv.buf.content.describe()}, expected r${from}.send`);
+        throw new Error(`pingpong: rank ${r} received ${args[r].recv.buf.content.describe()}, expected ${source(from, 'send')}`);
       }
     }
   },

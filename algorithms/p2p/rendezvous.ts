@@ -7,7 +7,8 @@
 //   CMA   : the sender's range travels; the receiver calls process_vm_readv.
 //   XPMEM : the sender's buffer is exposed once (segid kept); the receiver attaches, copies, detaches.
 //   LiMIC : the sender's tx descriptor travels; the receiver's rx copies.
-import type { Buffer, KnemCookie, OffloadMode, Program, Range, Rank, XpmemSegid } from '../../sim/node/rank-api.ts';
+import type { KnemCookie, OffloadMode, Program, Range, Rank, XpmemSegid } from '../../sim/node/rank-api.ts';
+import { exposedSegment } from '../xpmem-segment.ts';
 
 export type Mechanism = 'knem' | 'cma' | 'xpmem' | 'limic';
 
@@ -30,10 +31,6 @@ export interface RendezvousOptions {
   reusable?: boolean;
 }
 
-// XPMEM libraries expose a buffer once and keep its segment id for every later message; buffers
-// belong to one run, so a weak map keyed by buffer scopes the ids to that run.
-const exposedSegments = new WeakMap<Buffer, XpmemSegid>();
-
 /** Sender side, before the ready-to-send: makes `data` reachable by `mechanism`. */
 export function* expose(rank: Rank, mechanism: Mechanism, data: Range, opts: RendezvousOptions = {}): Program<Descriptor> {
   switch (mechanism) {
@@ -44,11 +41,7 @@ export function* expose(rank: Rank, mechanism: Mechanism, data: Range, opts: Ren
     case 'cma':
       return { mechanism, bytes: data.bytes, info: data };
     case 'xpmem': {
-      let segid = exposedSegments.get(data.buf);
-      if (segid === undefined) {
-        segid = yield* rank.xpmem.make(data.buf);
-        exposedSegments.set(data.buf, segid);
-      }
+      const segid = yield* exposedSegment(rank, data.buf);
       return { mechanism, bytes: data.bytes, info: { segid, offset: data.offset } satisfies XpmemInfo };
     }
     case 'limic':

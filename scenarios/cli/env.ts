@@ -33,7 +33,7 @@ export function defaultEnv(): CliEnv {
     loadAlgorithms: async () => {
       await import('../../algorithms/index.ts');
     },
-    loadRunner: async () => (await import('../../algorithms/harness/simulate.ts')).simulatePoint,
+    loadRunner: async () => (await import('../simulate-point.ts')).simulatePoint,
     loadHardware: async () => await import('../../hardware/index.ts'),
   };
 }

@@ -1,7 +1,6 @@
 // `intranode machines`, `machine show` and `algorithms`: what the simulator knows about.
-import { findOperation, listAlgorithms, listOperations, transportParams, type ParamInfo } from '../../algorithms/registry.ts';
+import { findOperation, listAlgorithms, listOperations, shortName, transportParams, type ParamInfo } from '../../algorithms/registry.ts';
 import { didYouMean, InputError } from '../../hardware/input-error.ts';
-import { shortName } from '../algorithm-entries.ts';
 import { alignColumns } from '../report/columns.ts';
 import { formatSize } from '../sizes.ts';
 import type { CliEnv } from './env.ts';

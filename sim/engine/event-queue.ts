@@ -29,23 +29,7 @@ export class EventQueue {
 
   push(time: number, entry: QueueEntry): void {
     if (this.count === this.times.length) this.grow();
-    const times = this.times;
-    const seqs = this.seqs;
-    const entries = this.entries;
-    const seq = this.nextSeq++;
-    let i = this.count++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const pt = times[p];
-      if (pt < time || (pt === time && seqs[p] < seq)) break;
-      times[i] = pt;
-      seqs[i] = seqs[p];
-      entries[i] = entries[p];
-      i = p;
-    }
-    times[i] = time;
-    seqs[i] = seq;
-    entries[i] = entry;
+    this.siftUp(this.count++, time, this.nextSeq++, entry);
   }
 
   /** Removes and returns the earliest entry; the caller reads its time with peekTime() first. */
@@ -78,22 +62,30 @@ export class EventQueue {
         entries[i] = entries[c];
         i = c;
       }
-      while (i > 0) {
-        const p = (i - 1) >> 1;
-        const pt = times[p];
-        if (pt < time || (pt === time && seqs[p] < seq)) break;
-        times[i] = pt;
-        seqs[i] = seqs[p];
-        entries[i] = entries[p];
-        i = p;
-      }
-      times[i] = time;
-      seqs[i] = seq;
-      entries[i] = entry;
+      this.siftUp(i, time, seq, entry as QueueEntry);
     } else {
       entries[0] = undefined;
     }
     return top;
+  }
+
+  /** Places (time, seq, entry) at the hole `i` or above it, moving later parents down. */
+  private siftUp(i: number, time: number, seq: number, entry: QueueEntry): void {
+    const times = this.times;
+    const seqs = this.seqs;
+    const entries = this.entries;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      const pt = times[p];
+      if (pt < time || (pt === time && seqs[p] < seq)) break;
+      times[i] = pt;
+      seqs[i] = seqs[p];
+      entries[i] = entries[p];
+      i = p;
+    }
+    times[i] = time;
+    seqs[i] = seq;
+    entries[i] = entry;
   }
 
   private grow(): void {

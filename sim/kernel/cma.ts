@@ -5,8 +5,7 @@
 // "LiMIC and CMA require the very same pinning overhead for each copy request"), and N readers of
 // one process queue on its lock (see address-space.ts) while readers of distinct processes do not.
 import type { Program } from '../engine/program.ts';
-import type { Range } from '../node/buffer.ts';
-import { describeRange } from '../node/buffer.ts';
+import { describeRange, withinBuffer, type Range } from '../node/buffer.ts';
 import { MechanismError } from '../node/errors.ts';
 import type { Cma } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';
@@ -71,13 +70,13 @@ function validate(world: World, call: string, me: number, target: number, local:
     throw new MechanismError('cma', 'EINVAL', `${call}: no rank ${target} (ESRCH: no such process)`);
   }
   for (const r of remote) {
-    if (!inBounds(r)) throw new MechanismError('cma', 'EFAULT', `${call}: remote ${describeRange(r)} lies outside that buffer of ${r.buf.size} bytes`);
+    if (!withinBuffer(r)) throw new MechanismError('cma', 'EFAULT', `${call}: remote ${describeRange(r)} lies outside that buffer of ${r.buf.size} bytes`);
     if (r.buf.owner !== target && r.buf.owner !== -1) {
       throw new MechanismError('cma', 'EFAULT', `${call}: remote ${describeRange(r)} belongs to rank ${r.buf.owner}, not to the target rank ${target}`);
     }
   }
   for (const r of local) {
-    if (!inBounds(r)) throw new MechanismError('cma', 'EFAULT', `${call}: local ${describeRange(r)} of rank ${me} lies outside that buffer of ${r.buf.size} bytes`);
+    if (!withinBuffer(r)) throw new MechanismError('cma', 'EFAULT', `${call}: local ${describeRange(r)} of rank ${me} lies outside that buffer of ${r.buf.size} bytes`);
   }
   const localBytes = local.reduce((s, r) => s + r.bytes, 0);
   const remoteBytes = remote.reduce((s, r) => s + r.bytes, 0);
@@ -85,10 +84,6 @@ function validate(world: World, call: string, me: number, target: number, local:
     // Linux copies the shorter of the two; a mismatch in an MPI code path is a bug worth stopping on.
     throw new MechanismError('cma', 'EINVAL', `${call}: local iovecs hold ${localBytes} bytes, remote ones ${remoteBytes}`);
   }
-}
-
-function inBounds(r: Range): boolean {
-  return Number.isInteger(r.offset) && Number.isInteger(r.bytes) && r.offset >= 0 && r.bytes >= 0 && r.offset + r.bytes <= r.buf.size;
 }
 
 /** Walks the local iovecs in order, handing out the pieces the next `bytes` bytes fall into. */

@@ -70,6 +70,9 @@ export interface KernelCosts {
   regcacheCapacity: number;
 }
 
+/** Default of `regcacheCapacity` (source: see KernelCosts); scenarios show it as the parameter's default. */
+export const DEFAULT_REGCACHE_CAPACITY = 4096;
+
 type Param = keyof KernelCosts;
 const INTEGER_PARAMS: readonly Param[] = ['cmaPagesPerBatch', 'regcacheCapacity'];
 const POSITIVE_PARAMS: readonly Param[] = ['cmaPagesPerBatch', 'regcacheCapacity', 'kernelCopyEfficiency'];
@@ -87,7 +90,7 @@ function defaults(spec: MachineSpec): KernelCosts {
     xpmemFaultPerPageNs: spec.kernel.pinPerPageNs,
     xpmemDetachNs: 300,
     regcacheLookupNs: 5,
-    regcacheCapacity: 4096,
+    regcacheCapacity: DEFAULT_REGCACHE_CAPACITY,
   };
 }
 
@@ -101,17 +104,21 @@ export function kernelCosts(spec: MachineSpec): KernelCosts {
   for (const name of Object.keys(costs) as Param[]) {
     const value = spec.kernel.params[name];
     if (value === undefined) continue;
-    check(spec, name, value);
+    checkKernelParam(spec, name, value, { positive: POSITIVE_PARAMS.includes(name), integer: INTEGER_PARAMS.includes(name) });
     costs[name] = value;
   }
   memo.set(spec, costs);
   return costs;
 }
 
-function check(spec: MachineSpec, name: Param, value: number): void {
-  const field = `kernel.params.${name}`;
-  const where = { file: spec.origin || undefined, field };
+/**
+ * A machine's `kernel.params.<name>`, checked: every mechanism constant is a time, a size, a count,
+ * a bandwidth or a relative speed, so never negative; `positive` ones (divisors) never zero.
+ */
+export function checkKernelParam(spec: MachineSpec, name: string, value: number, opts: { positive?: boolean; integer?: boolean } = {}): number {
+  const where = { file: spec.origin || undefined, field: `kernel.params.${name}` };
   if (!Number.isFinite(value) || value < 0) throw new InputError(`${name} must be a non-negative number, got ${value}`, where);
-  if (POSITIVE_PARAMS.includes(name) && value === 0) throw new InputError(`${name} must be greater than zero`, where);
-  if (INTEGER_PARAMS.includes(name) && !Number.isInteger(value)) throw new InputError(`${name} must be a whole number, got ${value}`, where);
+  if (opts.positive && value === 0) throw new InputError(`${name} must be greater than zero`, where);
+  if (opts.integer && !Number.isInteger(value)) throw new InputError(`${name} must be a whole number, got ${value}`, where);
+  return value;
 }

@@ -4,8 +4,7 @@
 // check: the module trusts whatever descriptor it is given (seed 004 §6), so pinning is paid on
 // every message, as with CMA.
 import type { Program } from '../engine/program.ts';
-import type { Range } from '../node/buffer.ts';
-import { describeRange } from '../node/buffer.ts';
+import { describeRange, withinBuffer, type Range } from '../node/buffer.ts';
 import { MechanismError } from '../node/errors.ts';
 import type { Limic } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';
@@ -35,7 +34,7 @@ export function createLimic(world: World, me: number): Limic {
   return {
     *txInit(data: Range): Program<unknown> {
       present('limic_tx_init');
-      if (!(Number.isInteger(data.offset) && Number.isInteger(data.bytes) && data.offset >= 0 && data.bytes >= 0 && data.offset + data.bytes <= data.buf.size)) {
+      if (!withinBuffer(data)) {
         throw new MechanismError('limic', 'EFAULT', `limic_tx_init: ${describeRange(data)} lies outside that buffer of ${data.buf.size} bytes`);
       }
       yield* syscall(world, me, 'limic_tx_init');
@@ -56,7 +55,7 @@ export function createLimic(world: World, me: number): Limic {
           `limic_rx: rank ${me} passed an invalid descriptor; LiMIC does not check descriptors, so the real module would dereference it and crash the kernel`);
       }
       const { data } = d as LimicDescriptor;
-      if (!(Number.isInteger(into.offset) && Number.isInteger(into.bytes) && into.offset >= 0 && into.bytes >= 0 && into.offset + into.bytes <= into.buf.size)) {
+      if (!withinBuffer(into)) {
         throw new MechanismError('limic', 'EFAULT', `limic_rx: receive range ${describeRange(into)} lies outside that buffer of ${into.buf.size} bytes`);
       }
       // The copy moves what both sides have room for, as the module copies min(send, receive) bytes.

@@ -7,14 +7,14 @@
 import { wait, type Program } from '../engine/program.ts';
 import type { Signal } from '../engine/signal.ts';
 import { InputError, didYouMean, type InputLocation } from '../../hardware/input-error.ts';
-import type { Range } from '../node/buffer.ts';
+import { subRange, type Range } from '../node/buffer.ts';
 import type { PointToPoint } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';
 import { singleCopyThresholdBytes } from './shm/costs.ts';
 import { matcherOf, newMessage } from './shm/delivery.ts';
-import { recvEager, sendEager, slice } from './shm/fragments.ts';
+import { recvEager, sendEager } from './shm/fragments.ts';
 import { createNemesis } from './shm/nemesis.ts';
-import type { MessagePath, Packet, PacketHeader, ShmProtocol, SingleCopy } from './shm/packet.ts';
+import { SHM_PROTOCOLS, SINGLE_COPY, type MessagePath, type Packet, type PacketHeader, type ShmProtocol, type SingleCopy } from './shm/packet.ts';
 import { recvSingleCopy, sendSingleCopy, type SingleCopyMechanisms } from './shm/single-copy.ts';
 import { createSmBtl } from './shm/sm-btl.ts';
 import { traced, type DoubleCopy } from './shm/transport.ts';
@@ -32,9 +32,6 @@ export interface PointToPointOptions {
   /** The rank's mechanism objects; required when `single` is not 'none'. */
   mechanisms?: SingleCopyMechanisms;
 }
-
-export const SHM_PROTOCOLS: readonly ShmProtocol[] = ['nemesis', 'sm'];
-export const SINGLE_COPY: readonly SingleCopy[] = ['none', 'knem', 'cma', 'xpmem', 'limic'];
 
 export function createPointToPoint(world: World, me: number, options: PointToPointOptions = {}): PointToPoint {
   const protocol = options.shm ?? 'nemesis';
@@ -82,7 +79,7 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     if (first.total > into.bytes) {
       throw new RangeError(`rank ${me} posted a receive of ${into.bytes} bytes from rank ${from} (tag ${first.tag}), which sent ${first.total}`);
     }
-    const target = slice(into, 0, first.total);
+    const target = subRange(into, 0, first.total);
     if (first.path === 'eager') yield* recvEager(world, transport, me, first, target);
     else if (first.path === 'large') yield* transport.recvLarge(first, target);
     else yield* recvSingleCopy(world, transport, me, mechanisms!, first, target);

@@ -31,10 +31,19 @@ export interface Range {
 }
 
 export function range(buf: Buffer, offset = 0, bytes = buf.size - offset): Range {
-  if (offset < 0 || bytes < 0 || offset + bytes > buf.size || !Number.isInteger(offset) || !Number.isInteger(bytes)) {
-    throw new RangeError(`range [${offset}, ${offset + bytes}) outside buffer ${buf.name} of ${buf.size} bytes`);
-  }
-  return { buf, offset, bytes };
+  const r = { buf, offset, bytes };
+  if (!withinBuffer(r)) throw new RangeError(`range [${offset}, ${offset + bytes}) outside buffer ${buf.name} of ${buf.size} bytes`);
+  return r;
+}
+
+/** `bytes` bytes from `offset` into `r`, as a range of the same buffer. */
+export function subRange(r: Range, offset: number, bytes: number): Range {
+  return range(r.buf, r.offset + offset, bytes);
+}
+
+/** Whether `r` is whole bytes inside its buffer (what a kernel checks of a user's iovec). */
+export function withinBuffer(r: Range): boolean {
+  return Number.isInteger(r.offset) && Number.isInteger(r.bytes) && r.offset >= 0 && r.bytes >= 0 && r.offset + r.bytes <= r.buf.size;
 }
 
 export function describeRange(r: Range): string {

@@ -10,7 +10,7 @@ import type { Simulation } from '../engine/simulation.ts';
 import type { Program } from '../engine/program.ts';
 import { wait } from '../engine/program.ts';
 import { FlowNetwork, type Resource } from '../flow/network.ts';
-import type { CacheSpec, MachineSpec, VertexId } from '../../hardware/spec.ts';
+import { DEFAULT_LINE_BYTES, type CacheSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
 import { Topology } from './topology.ts';
 import { CacheState } from './cache.ts';
 import { Buffer, type Range } from './buffer.ts';
@@ -283,7 +283,7 @@ export class Node {
   private addMissTime(core: number, uses: Uses, share: number, latency: number): void {
     const slots = this.missSlots.get(core);
     if (!slots || latency <= 0) return;
-    const { missConcurrency, lineBytes = 64 } = this.spec.costs;
+    const { missConcurrency, lineBytes = DEFAULT_LINE_BYTES } = this.spec.costs;
     add(uses, slots, share * latency / (missConcurrency! * lineBytes));
   }
 

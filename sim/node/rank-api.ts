@@ -70,7 +70,6 @@ export interface Cma {
 }
 
 export type XpmemSegid = number;
-export type XpmemApid = number;
 
 /** XPMEM: expose, get, attach, then plain loads and stores on the peer's memory. */
 export interface Xpmem {

@@ -9,6 +9,7 @@ import { IMPORT_DEFAULTS } from '../../hardware/import-defaults.ts';
 import { InputError } from '../../hardware/input-error.ts';
 import { packageVertex, type MachineSpec } from '../../hardware/spec.ts';
 import { validateMachine } from '../../hardware/validate.ts';
+import { inputErrorOf } from '../helpers/input-error.ts';
 
 const fixtures = fileURLToPath(new URL('../fixtures/hwloc/', import.meta.url));
 const realDir = fileURLToPath(new URL('../../../shared/topologies/hwloc/', import.meta.url));
@@ -62,16 +63,6 @@ function expectConsistent(m: MachineSpec): void {
     }
   }
   expect(seen.size).toBe(vertices.size);
-}
-
-function inputError(f: () => unknown): InputError {
-  try {
-    f();
-  } catch (error) {
-    if (error instanceof InputError) return error;
-    throw error;
-  }
-  throw new Error('expected an InputError');
 }
 
 describe('hwloc v2 XML', () => {
@@ -281,7 +272,7 @@ describe('malformed input', () => {
     ['<topology><object type="Machine"><object type="PU" os_index="0"/>', /t\.xml:1:11: element <object> is never closed/],
     ['<topology><object type="M&bogus;"/></topology>', /unknown entity/],
   ])('rejects %j', (text, message) => {
-    const error = inputError(() => importHwlocXml(text, 't.xml'));
+    const error = inputErrorOf(() => importHwlocXml(text, 't.xml'));
     expect(error.message).toMatch(message);
     expect(error.location.file).toBe('t.xml');
   });

@@ -7,6 +7,7 @@ import { resolveMachine } from '../../hardware/index.ts';
 import { InputError } from '../../hardware/input-error.ts';
 import { loadMachineFile, parseMachineYaml } from '../../hardware/machine-file.ts';
 import { validateMachine } from '../../hardware/validate.ts';
+import { inputErrorOf } from '../helpers/input-error.ts';
 
 const FILE = 'lab/box.yaml';
 
@@ -111,15 +112,7 @@ function lineOf(text: string, needle: string): number {
   return text.slice(0, text.indexOf(needle)).split('\n').length;
 }
 
-function inputError(text: string): InputError {
-  try {
-    parseMachineYaml(text, FILE);
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return e as InputError;
-  }
-  throw new Error('expected an InputError');
-}
+const inputError = (text: string): InputError => inputErrorOf(() => parseMachineYaml(text, FILE));
 
 describe('parseMachineYaml: a valid file', () => {
   const spec = parseMachineYaml(VALID, FILE);

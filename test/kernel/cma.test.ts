@@ -1,13 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import type { Program } from '../../sim/engine/program.ts';
 import fc from 'fast-check';
 import { createCma } from '../../sim/kernel/cma.ts';
 import { addressSpace } from '../../sim/kernel/address-space.ts';
 import { kernelCosts } from '../../sim/kernel/kernel-costs.ts';
 import { range, type Range } from '../../sim/node/buffer.ts';
-import { MechanismError } from '../../sim/node/errors.ts';
 import { InputError } from '../../hardware/input-error.ts';
-import { alloc, deliveredInOrder, runAll, setup, total } from './kernel-world.ts';
+import { alloc, deliveredInOrder, mechanismError, runAll, setup, total } from './kernel-world.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -135,39 +133,25 @@ describe('CMA lock contention', () => {
 });
 
 describe('CMA errors', () => {
-  function fails(run: (s: ReturnType<typeof setup>) => Program<unknown>, kernel = {}): MechanismError {
-    const s = setup(kernel);
-    let caught: unknown;
-    runAll(s, [function* () {
-      try {
-        yield* run(s);
-      } catch (e) {
-        caught = e;
-      }
-    }]);
-    expect(caught).toBeInstanceOf(MechanismError);
-    return caught as MechanismError;
-  }
-
   it('EFAULT for a remote range outside the target buffer', () => {
-    const e = fails((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 8192)), { buf: alloc(s, 0, 'src', 4096, true), offset: 0, bytes: 8192 }));
+    const e = mechanismError((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 8192)), { buf: alloc(s, 0, 'src', 4096, true), offset: 0, bytes: 8192 }));
     expect(e.errno).toBe('EFAULT');
   });
 
   it('EFAULT for a remote range in another rank\'s buffer', () => {
-    const e = fails((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 4096)), range(alloc(s, 2, 'src', 4096, true))));
+    const e = mechanismError((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 4096)), range(alloc(s, 2, 'src', 4096, true))));
     expect(e.errno).toBe('EFAULT');
   });
 
   it('ENOSYS when the kernel has no CMA, before any time passes', () => {
-    const e = fails((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 4096)), range(alloc(s, 0, 'src', 4096, true))), {
+    const e = mechanismError((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 4096)), range(alloc(s, 0, 'src', 4096, true))), {
       mechanisms: { cma: false, knem: false, xpmem: false, limic: false, ioat: false },
     });
     expect(e.errno).toBe('ENOSYS');
   });
 
   it('EINVAL when local and remote sizes differ', () => {
-    const e = fails((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 100)), range(alloc(s, 0, 'src', 4096, true))));
+    const e = mechanismError((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 100)), range(alloc(s, 0, 'src', 4096, true))));
     expect(e.errno).toBe('EINVAL');
   });
 

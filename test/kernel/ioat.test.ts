@@ -6,6 +6,7 @@ import { range } from '../../sim/node/buffer.ts';
 import { Content } from '../../sim/node/content.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { ioatChannel, ioatCopy, type DmaPiece } from '../../sim/kernel/ioat.ts';
+import { runPrograms } from '../helpers/run-programs.ts';
 
 // Two packages with one core and one NUMA node each, one L3 per package, one link between them.
 const SETUP = 1000;
@@ -48,15 +49,8 @@ function setup(o: Parameters<typeof machine>[0] = {}) {
     b.content = Content.fresh(bytes, name);
     return b;
   };
-  const dma = (jobs: Array<{ core: number; pieces: DmaPiece[] }>): number[] => {
-    const ends: number[] = [];
-    jobs.forEach((j, i) => sim.spawn(`dma${i}`, (function* () {
-      yield* ioatCopy(world, j.core, j.pieces, { rank: i, label: `dma${i}` });
-      ends[i] = sim.now;
-    })()));
-    sim.run();
-    return ends;
-  };
+  const dma = (jobs: Array<{ core: number; pieces: DmaPiece[] }>): number[] =>
+    runPrograms(sim, jobs.map((j, i) => ioatCopy(world, j.core, j.pieces, { rank: i, label: `dma${i}` })), (i) => `dma${i}`);
   return { sim, node, world, buf, dma };
 }
 

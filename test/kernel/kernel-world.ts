@@ -1,13 +1,16 @@
 // A small world for the kernel mechanism tests: the round-number machine from test/helpers, ranks
 // on cores 0..n-1, buffers placed on their rank's NUMA node.
+import { expect } from 'vitest';
 import type { KernelSpec, MachineSpec } from '../../hardware/spec.ts';
 import type { Program } from '../../sim/engine/program.ts';
 import { Simulation } from '../../sim/engine/simulation.ts';
 import type { Buffer, Range } from '../../sim/node/buffer.ts';
 import { Content, expectedFresh, piecesEqual } from '../../sim/node/content.ts';
+import { MechanismError } from '../../sim/node/errors.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { tinyMachine } from '../helpers/machines.ts';
+import { runPrograms } from '../helpers/run-programs.ts';
 
 export interface Setup {
   sim: Simulation;
@@ -33,17 +36,26 @@ export function alloc(s: Setup, rank: number, name: string, bytes: number, fill 
   return buf;
 }
 
-/** Runs each program as its own process from time 0; returns the end time of each. */
+/** Runs each program as its own process from time 0 (each made when its process starts); returns the end time of each. */
 export function runAll(s: Setup, programs: Array<() => Program<void>>): number[] {
-  const ends: number[] = [];
-  programs.forEach((p, i) => {
-    s.sim.spawn(`p${i}`, (function* () {
-      yield* p();
-      ends[i] = s.sim.now;
-    })());
-  });
-  s.sim.run();
-  return ends;
+  return runPrograms(s.sim, programs.map((p) => (function* () {
+    yield* p();
+  })()), (i) => `p${i}`);
+}
+
+/** Runs `run` in a fresh world (kernel overrides applied) and returns the MechanismError it must throw. */
+export function mechanismError(run: (s: Setup) => Program<unknown>, kernel: Partial<KernelSpec> = {}): MechanismError {
+  const s = setup(kernel);
+  let error: unknown;
+  runAll(s, [function* () {
+    try {
+      yield* run(s);
+    } catch (e) {
+      error = e;
+    }
+  }]);
+  expect(error).toBeInstanceOf(MechanismError);
+  return error as MechanismError;
 }
 
 /** Total rank-time of one kind of trace step. */

@@ -10,6 +10,7 @@ import { MechanismError, type Errno } from '../../sim/node/errors.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { Knem, KnemCookie } from '../../sim/node/rank-api.ts';
 import { createKnem, cookieContext, cookieRegion } from '../../sim/kernel/knem/index.ts';
+import { runPrograms } from '../helpers/run-programs.ts';
 
 // One package, one NUMA node, two cores, no caches: every copy reads and writes memory, so a copy of
 // n bytes at efficiency e takes 80 ns (memory latency) + n / min(2e, 100 / 2) ns: the core's copy
@@ -73,15 +74,7 @@ function setup(over: Parameters<typeof machine>[0] = {}) {
     return b;
   };
   /** Runs programs as rank processes and returns when each finished. */
-  const run = (...programs: Array<Program<unknown>>): number[] => {
-    const ends: number[] = [];
-    programs.forEach((p, i) => sim.spawn(`p${i}`, (function* () {
-      yield* p;
-      ends[i] = sim.now;
-    })()));
-    sim.run();
-    return ends;
-  };
+  const run = (...programs: Array<Program<unknown>>): number[] => runPrograms(sim, programs, (i) => `p${i}`);
   return { sim, node, world, knem, buffer, run };
 }
 

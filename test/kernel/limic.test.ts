@@ -1,10 +1,8 @@
 import { describe, expect, it } from 'vitest';
-import type { Program } from '../../sim/engine/program.ts';
 import fc from 'fast-check';
 import { createLimic } from '../../sim/kernel/limic.ts';
 import { range } from '../../sim/node/buffer.ts';
-import { MechanismError } from '../../sim/node/errors.ts';
-import { alloc, deliveredInOrder, runAll, setup, total } from './kernel-world.ts';
+import { alloc, deliveredInOrder, mechanismError, runAll, setup, total } from './kernel-world.ts';
 
 const KiB = 1024;
 const coldCopy = (n: number) => 80 + n / 8;
@@ -40,23 +38,9 @@ describe('LiMIC on an idle machine', () => {
 });
 
 describe('LiMIC errors', () => {
-  function caught(run: (s: ReturnType<typeof setup>) => Program<unknown>, kernel = {}): MechanismError {
-    const s = setup(kernel);
-    let error: unknown;
-    runAll(s, [function* () {
-      try {
-        yield* run(s);
-      } catch (e) {
-        error = e;
-      }
-    }]);
-    expect(error).toBeInstanceOf(MechanismError);
-    return error as MechanismError;
-  }
-
   it('an invalid descriptor is EFAULT, saying the real module would crash the kernel', () => {
     for (const bad of [undefined, 42, { id: 1, owner: 0 }]) {
-      const e = caught((s) => createLimic(s.world, 1).rx(bad, range(alloc(s, 1, 'dst', 16))));
+      const e = mechanismError((s) => createLimic(s.world, 1).rx(bad, range(alloc(s, 1, 'dst', 16))));
       expect(e.errno).toBe('EFAULT');
       expect(e.message).toMatch(/crash the kernel/);
     }
@@ -64,7 +48,7 @@ describe('LiMIC errors', () => {
 
   it('ENODEV without the module', () => {
     const off = { mechanisms: { cma: true, knem: false, xpmem: false, limic: false, ioat: false } };
-    expect(caught((s) => createLimic(s.world, 0).txInit(range(alloc(s, 0, 'src', 16))), off).errno).toBe('ENODEV');
+    expect(mechanismError((s) => createLimic(s.world, 0).txInit(range(alloc(s, 0, 'src', 16))), off).errno).toBe('ENODEV');
   });
 });
 

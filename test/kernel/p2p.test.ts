@@ -20,6 +20,7 @@ import { Matcher } from '../../sim/kernel/shm/matching.ts';
 import { nemesisCosts, smBtlCosts } from '../../sim/kernel/shm/costs.ts';
 import type { ShmProtocol } from '../../sim/kernel/shm/packet.ts';
 import { tinyMachine } from '../helpers/machines.ts';
+import { runPrograms } from '../helpers/run-programs.ts';
 
 interface Setup {
   sim: Simulation;
@@ -45,15 +46,7 @@ function setup(cores: number[], options: (world: World, rank: number) => PointTo
       if (fresh) b.content = Content.fresh(bytes, b.name);
       return b;
     },
-    run(programs) {
-      const done: number[] = [];
-      programs.forEach((program, r) => sim.spawn(`rank ${r}`, (function* () {
-        yield* program;
-        done[r] = sim.now;
-      })()));
-      sim.run();
-      return done;
-    },
+    run: (programs) => runPrograms(sim, programs),
   };
 }
 

@@ -11,6 +11,7 @@ import { QueueLines } from '../../sim/kernel/shm/lines.ts';
 import { nemesisCosts, smBtlCosts } from '../../sim/kernel/shm/costs.ts';
 import type { ShmProtocol } from '../../sim/kernel/shm/packet.ts';
 import { tinyMachine } from '../helpers/machines.ts';
+import { runPrograms } from '../helpers/run-programs.ts';
 
 /** Two ranks on the given cores; rank 0 holds `bytes` of fresh data, rank 1 an empty buffer. */
 function pair(shm: ShmProtocol, cores: number[], bytes: number, spec: MachineSpec = tinyMachine()) {
@@ -24,15 +25,7 @@ function pair(shm: ShmProtocol, cores: number[], bytes: number, spec: MachineSpe
     return b;
   };
   /** Runs one program per rank to the end; returns each rank's finishing time. */
-  const run = (programs: Program<void>[]): number[] => {
-    const done: number[] = [];
-    programs.forEach((program, r) => sim.spawn(`rank ${r}`, (function* () {
-      yield* program;
-      done[r] = sim.now;
-    })()));
-    sim.run();
-    return done;
-  };
+  const run = (programs: Program<void>[]): number[] => runPrograms(sim, programs);
   return { sim, node, world, p2p, buf, run };
 }
 

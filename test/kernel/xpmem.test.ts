@@ -1,12 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import type { Program } from '../../sim/engine/program.ts';
 import fc from 'fast-check';
 import { IntervalAvl } from '../../sim/kernel/xpmem/avl.ts';
 import { createXpmem, xpmemCacheStats } from '../../sim/kernel/xpmem/index.ts';
 import { range, type Range } from '../../sim/node/buffer.ts';
-import { MechanismError } from '../../sim/node/errors.ts';
 import { InputError } from '../../hardware/input-error.ts';
-import { alloc, deliveredInOrder, runAll, setup, total } from './kernel-world.ts';
+import { alloc, deliveredInOrder, mechanismError, runAll, setup, total } from './kernel-world.ts';
 
 const KiB = 1024;
 
@@ -167,32 +165,18 @@ describe('registration cache eviction', () => {
 });
 
 describe('XPMEM errors', () => {
-  function caught(run: (s: ReturnType<typeof setup>) => Program<unknown>, kernel = {}): MechanismError {
-    const s = setup(kernel);
-    let error: unknown;
-    runAll(s, [function* () {
-      try {
-        yield* run(s);
-      } catch (e) {
-        error = e;
-      }
-    }]);
-    expect(error).toBeInstanceOf(MechanismError);
-    return error as MechanismError;
-  }
-
   it('ENODEV without the module', () => {
     const off = { mechanisms: { cma: true, knem: false, xpmem: false, limic: false, ioat: false } };
-    expect(caught((s) => createXpmem(s.world, 0, { registrationCache: false }).make(alloc(s, 0, 'b', 4096)), off).errno).toBe('ENODEV');
+    expect(mechanismError((s) => createXpmem(s.world, 0, { registrationCache: false }).make(alloc(s, 0, 'b', 4096)), off).errno).toBe('ENODEV');
   });
 
   it('ENOENT for an unknown segment, EINVAL for a range outside it or a detach of nothing', () => {
-    expect(caught((s) => createXpmem(s.world, 1, { registrationCache: false }).attach(0, 42, 0, 4096)).errno).toBe('ENOENT');
-    expect(caught(function* (s) {
+    expect(mechanismError((s) => createXpmem(s.world, 1, { registrationCache: false }).attach(0, 42, 0, 4096)).errno).toBe('ENOENT');
+    expect(mechanismError(function* (s) {
       const segid = yield* createXpmem(s.world, 0, { registrationCache: false }).make(alloc(s, 0, 'b', 4096));
       yield* createXpmem(s.world, 1, { registrationCache: false }).attach(0, segid, 4000, 200);
     }).errno).toBe('EINVAL');
-    expect(caught((s) => createXpmem(s.world, 1, { registrationCache: false }).detach(range(alloc(s, 0, 'b', 4096)))).errno).toBe('EINVAL');
+    expect(mechanismError((s) => createXpmem(s.world, 1, { registrationCache: false }).detach(range(alloc(s, 0, 'b', 4096)))).errno).toBe('EINVAL');
   });
 });
 

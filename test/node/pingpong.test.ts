@@ -35,12 +35,25 @@ describe('ping-pong over the shared-memory double copy', () => {
 
 describe('a mechanism the kernel lacks', () => {
   it('is reported as an input error naming the algorithm and the machine', async () => {
-    const { simulatePoint } = await import('../../algorithms/harness/simulate.ts');
+    const { simulatePoint } = await import('../../scenarios/simulate-point.ts');
     const { InputError } = await import('../../hardware/input-error.ts');
     const machine = tinyMachine();
     machine.kernel.mechanisms.cma = false;
     const point = { scenario: 't', machine, cores: [0, 1], operation: 'pingpong', algorithm: 'pingpong:cma', params: {}, bytes: 4096, root: 0, cache: 'off' as const, iterations: 1, warmup: 0, seed: 's' };
     expect(() => simulatePoint(point)).toThrow(InputError);
     expect(() => simulatePoint(point)).toThrow(/pingpong:cma cannot run on machine tiny: cma: ENOSYS/);
+    expect(() => simulatePoint({ ...point, file: 'study.yaml' })).toThrow(/^study\.yaml \(algorithms\): pingpong:cma cannot run on machine tiny/);
+  });
+
+  it('a wrong machine constant a mechanism reads only once called is an input error too, naming the field', async () => {
+    const { simulatePoint } = await import('../../scenarios/simulate-point.ts');
+    const { InputError } = await import('../../hardware/input-error.ts');
+    const machine = tinyMachine();
+    machine.origin = 'box.yaml';
+    machine.kernel.mechanisms.knem = true;
+    machine.kernel.params.knemCreateNs = -5;
+    const point = { scenario: 't', machine, cores: [0, 1], operation: 'pingpong', algorithm: 'pingpong:knem', params: {}, bytes: 4096, root: 0, cache: 'off' as const, iterations: 1, warmup: 0, seed: 's' };
+    expect(() => simulatePoint(point)).toThrow(InputError);
+    expect(() => simulatePoint(point)).toThrow('box.yaml (kernel.params.knemCreateNs): knemCreateNs must be a non-negative number, got -5');
   });
 });

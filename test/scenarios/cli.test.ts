@@ -178,7 +178,7 @@ every algorithm also takes the transport parameters:
     single (choice, default none, one of none|knem|cma|xpmem|limic): single-copy mechanism point-to-point uses for large messages
     singleThreshold (bytes, default 16KiB, min 0B): messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)
     regcache (boolean, default true): XPMEM registration cache on or off
-    regcacheCapacity (integer, default 4096, min 1): XPMEM registration cache entries per peer before FIFO eviction
+    regcacheCapacity (integer, default 4096, min 1): XPMEM registration cache entries, all peers together, before FIFO eviction
 `);
     const all = await cli(['algorithms']);
     expect(all.stdout).toContain('test-op (rooted)');

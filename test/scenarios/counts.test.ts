@@ -4,7 +4,7 @@ import '../../algorithms/index.ts';
 import { resolveMachine } from '../../hardware/index.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { expandScenario } from '../../scenarios/expand.ts';
-import { simulatePoint } from '../../algorithms/harness/simulate.ts';
+import { simulatePoint } from '../../scenarios/simulate-point.ts';
 import { InputError } from '../../hardware/input-error.ts';
 
 const load = (text: string) => loadScenarioText(text, { file: 'v.yaml', resolveMachine: (ref, baseDir) => resolveMachine(ref, { baseDir }) });

@@ -80,6 +80,7 @@ describe('expansion', () => {
     expect(cell.algorithm.label).toBe('linear');
     expect(cell.point).toEqual<Point>({
       scenario: 'sweep',
+      file: 'sweep.yaml',
       machine: MACHINES['two-socket'],
       cores: [0, 2, 4, 6],
       operation: 'test-op',

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../hardware/input-error.ts';
 import { loadScenarioFile, loadScenarioText, type LoadOptions } from '../../scenarios/loader.ts';
 import { fakeMachine, fakeResolver, MACHINES, registerFakes } from './fixtures.ts';
+import { inputErrorOf } from '../helpers/input-error.ts';
 
 registerFakes();
 
@@ -18,15 +19,7 @@ sizes: 1KiB..4KiB
 const load = (text: string, opts: Partial<LoadOptions> = {}) =>
   loadScenarioText(text, { file: 'study.yaml', resolveMachine: fakeResolver, ...opts });
 
-function errorOf(text: string, opts: Partial<LoadOptions> = {}): InputError {
-  try {
-    load(text, opts);
-  } catch (e) {
-    expect(e).toBeInstanceOf(InputError);
-    return e as InputError;
-  }
-  throw new Error('expected an InputError');
-}
+const errorOf = (text: string, opts: Partial<LoadOptions> = {}): InputError => inputErrorOf(() => load(text, opts));
 
 describe('loading a valid scenario', () => {
   it('resolves names, sizes and defaults', () => {

@@ -10,7 +10,7 @@ import '../ops.ts';
 import type { AllgathervArgs } from '../args.ts';
 import { basicBcast } from './bcast.ts';
 import { basicGatherv } from './gatherv.ts';
-import { TAG } from './tags.ts';
+import { TAG } from '../tags.ts';
 
 export function* basicAllgatherv(rank: Rank, { send, recv, counts, displs, params }: AllgathervArgs): Program<void> {
   yield* basicGatherv(rank, { send, recv: rank.id === 0 ? recv : undefined, counts, displs, root: 0, params }, TAG.allgatherv);

@@ -6,7 +6,7 @@ import '../ops.ts';
 import type { AllreduceArgs } from '../args.ts';
 import { basicBcast } from './bcast.ts';
 import { basicReduce } from './reduce.ts';
-import { TAG } from './tags.ts';
+import { TAG } from '../tags.ts';
 
 export function* basicAllreduce(rank: Rank, { send, recv, bytes, op, params }: AllreduceArgs): Program<void> {
   yield* basicReduce(rank, { send, recv: rank.id === 0 ? recv : undefined, bytes, op, root: 0, params }, TAG.allreduce);

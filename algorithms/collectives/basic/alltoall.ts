@@ -6,7 +6,7 @@ import { range } from '../../../sim/node/buffer.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import '../ops.ts';
 import type { AlltoallArgs } from '../args.ts';
-import { TAG } from './tags.ts';
+import { TAG } from '../tags.ts';
 
 export function* basicAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs): Program<void> {
   const me = rank.id;

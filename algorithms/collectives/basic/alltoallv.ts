@@ -5,7 +5,7 @@ import { range } from '../../../sim/node/buffer.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import '../ops.ts';
 import type { AlltoallvArgs } from '../args.ts';
-import { TAG } from './tags.ts';
+import { TAG } from '../tags.ts';
 
 export function* basicAlltoallv(rank: Rank, a: AlltoallvArgs): Program<void> {
   const me = rank.id;

@@ -7,7 +7,7 @@ import { range } from '../../../sim/node/buffer.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import '../ops.ts';
 import type { BarrierArgs } from '../args.ts';
-import { TAG } from './tags.ts';
+import { TAG } from '../tags.ts';
 
 export function* basicBarrier(rank: Rank, _args: BarrierArgs): Program<void> {
   const empty = range(rank.alloc('barrier', 0));

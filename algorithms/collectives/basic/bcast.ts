@@ -6,7 +6,7 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import '../ops.ts';
 import type { BcastArgs } from '../args.ts';
-import { TAG } from './tags.ts';
+import { TAG } from '../tags.ts';
 
 export function* basicBcast(rank: Rank, { buffer, root }: BcastArgs, tag: number = TAG.bcast): Program<void> {
   if (rank.id !== root) {

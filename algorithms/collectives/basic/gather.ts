@@ -6,7 +6,7 @@ import { range } from '../../../sim/node/buffer.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import '../ops.ts';
 import type { GatherArgs } from '../args.ts';
-import { TAG } from './tags.ts';
+import { TAG } from '../tags.ts';
 
 export function* basicGather(rank: Rank, { send, recv, bytes, root }: GatherArgs): Program<void> {
   if (rank.id !== root) {

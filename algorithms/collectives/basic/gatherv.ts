@@ -5,7 +5,7 @@ import { range } from '../../../sim/node/buffer.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import '../ops.ts';
 import type { GathervArgs } from '../args.ts';
-import { TAG } from './tags.ts';
+import { TAG } from '../tags.ts';
 
 export function* basicGatherv(rank: Rank, { send, recv, counts, displs, root }: GathervArgs, tag: number = TAG.gatherv): Program<void> {
   if (rank.id !== root) {

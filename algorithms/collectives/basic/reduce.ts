@@ -7,7 +7,7 @@ import { range } from '../../../sim/node/buffer.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import '../ops.ts';
 import type { ReduceArgs } from '../args.ts';
-import { TAG } from './tags.ts';
+import { TAG } from '../tags.ts';
 
 export function* basicReduce(rank: Rank, { send, recv, bytes, op, root }: ReduceArgs, tag: number = TAG.reduce): Program<void> {
   const n = rank.size;

@@ -6,7 +6,7 @@ import { range } from '../../../sim/node/buffer.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import '../ops.ts';
 import type { ScatterArgs } from '../args.ts';
-import { TAG } from './tags.ts';
+import { TAG } from '../tags.ts';
 
 export function* basicScatter(rank: Rank, { send, recv, bytes, root }: ScatterArgs): Program<void> {
   if (rank.id !== root) {

@@ -5,7 +5,7 @@ import { range } from '../../../sim/node/buffer.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import '../ops.ts';
 import type { ScattervArgs } from '../args.ts';
-import { TAG } from './tags.ts';
+import { TAG } from '../tags.ts';
 
 export function* basicScatterv(rank: Rank, { send, counts, displs, recv, root }: ScattervArgs): Program<void> {
   if (rank.id !== root) {

@@ -4,29 +4,22 @@
 // variant uses the staggered gather (writers in waves) and broadcast (k-nomial serving tree).
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
-import { registerAlgorithm, type ParamValue } from '../../registry.ts';
+import { registerAlgorithm } from '../../registry.ts';
 import { cmaBcastOf } from './bcast.ts';
 import { cmaGatherOf } from './gather.ts';
-import { part } from './iov.ts';
-import { concurrencyOf, concurrencyParam } from './params.ts';
+import { equalBlocks, nonEmptyBlocks } from '../blocks.ts';
+import { concurrencyParam, linear, staggered, type Concurrency } from './params.ts';
 import '../ops.ts';
-
-type Concurrency = (params: Record<string, ParamValue>) => number;
-
-/** Blocks of an allgather(v) receive buffer, in rank order, empty ones left out. */
-function blocks(recv: Range, counts: number[], displs: number[]): Range[] {
-  return counts.flatMap((c, r) => (c > 0 ? [part(recv, displs[r], c)] : []));
-}
 
 function* allgatherOf(rank: Rank, send: Range, recv: Range, counts: number[], displs: number[], concurrency: number): Program<void> {
   yield* cmaGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs, concurrency);
-  yield* cmaBcastOf(rank, 0, blocks(recv, counts, displs), concurrency);
+  yield* cmaBcastOf(rank, 0, nonEmptyBlocks(recv, counts, displs), concurrency);
 }
 
 function allgather(concurrency: Concurrency) {
   return function* (rank: Rank, { send, recv, bytes, params }: AllgatherArgs): Program<void> {
-    const counts = Array.from({ length: rank.size }, () => bytes);
-    yield* allgatherOf(rank, send, recv, counts, counts.map((_, r) => r * bytes), concurrency(params));
+    const { counts, displs } = equalBlocks(rank.size, bytes);
+    yield* allgatherOf(rank, send, recv, counts, displs, concurrency(params));
   };
 }
 
@@ -35,8 +28,6 @@ function allgatherv(concurrency: Concurrency) {
     yield* allgatherOf(rank, send, recv, counts, displs, concurrency(params));
   };
 }
-
-const linear = () => Infinity;
 
 registerAlgorithm({
   name: 'allgather:cma-linear',
@@ -59,7 +50,7 @@ registerAlgorithm({
   operation: 'allgather',
   description: 'staggered CMA gather to rank 0, then staggered CMA broadcast: at most `concurrency` ranks at one process at a time (seed 001)',
   params: [concurrencyParam],
-  program: allgather((p) => concurrencyOf('allgather:cma-staggered', p)),
+  program: allgather(staggered('allgather:cma-staggered')),
 });
 
 registerAlgorithm({
@@ -67,5 +58,5 @@ registerAlgorithm({
   operation: 'allgatherv',
   description: 'staggered CMA gatherv to rank 0, then staggered vectorial CMA broadcast (seed 001)',
   params: [concurrencyParam],
-  program: allgatherv((p) => concurrencyOf('allgatherv:cma-staggered', p)),
+  program: allgatherv(staggered('allgatherv:cma-staggered')),
 });

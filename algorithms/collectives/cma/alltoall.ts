@@ -11,7 +11,8 @@
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { AlltoallArgs, AlltoallvArgs } from '../args.ts';
 import { registerAlgorithm } from '../../registry.ts';
-import { part, readFrom } from './iov.ts';
+import { part } from '../blocks.ts';
+import { readFrom } from './iov.ts';
 import '../ops.ts';
 
 /** Reads block `remoteOf(peer)` of every peer into `localOf(peer)`, round-robin from r+1; own block copied first. */

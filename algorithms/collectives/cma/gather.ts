@@ -6,9 +6,10 @@
 // so the staggered variant admits the writers in waves of `concurrency` (seed 001).
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { GatherArgs, GathervArgs } from '../args.ts';
-import { registerAlgorithm, type ParamValue } from '../../registry.ts';
-import { part, writeTo } from './iov.ts';
-import { concurrencyOf, concurrencyParam } from './params.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import { equalBlocks, part } from '../blocks.ts';
+import { writeTo } from './iov.ts';
+import { concurrencyParam, linear, staggered, type Concurrency } from './params.ts';
 import { waves } from './schedule.ts';
 import '../ops.ts';
 
@@ -29,12 +30,10 @@ export function* cmaGatherOf(rank: Rank, root: number, send: Range, recv: Range 
   }
 }
 
-type Concurrency = (params: Record<string, ParamValue>) => number;
-
 function gather(concurrency: Concurrency) {
   return function* (rank: Rank, { send, recv, bytes, root, params }: GatherArgs): Program<void> {
-    const counts = Array.from({ length: rank.size }, () => bytes);
-    yield* cmaGatherOf(rank, root, send, recv, counts, counts.map((_, r) => r * bytes), concurrency(params));
+    const { counts, displs } = equalBlocks(rank.size, bytes);
+    yield* cmaGatherOf(rank, root, send, recv, counts, displs, concurrency(params));
   };
 }
 
@@ -43,8 +42,6 @@ function gatherv(concurrency: Concurrency) {
     yield* cmaGatherOf(rank, root, send, recv, counts, displs, concurrency(params));
   };
 }
-
-const linear = () => Infinity;
 
 registerAlgorithm({
   name: 'gather:cma-linear',
@@ -67,7 +64,7 @@ registerAlgorithm({
   operation: 'gather',
   description: 'as gather:cma-linear, the writers admitted in waves of `concurrency` (limits page-table lock contention, seed 001)',
   params: [concurrencyParam],
-  program: gather((p) => concurrencyOf('gather:cma-staggered', p)),
+  program: gather(staggered('gather:cma-staggered')),
 });
 
 registerAlgorithm({
@@ -75,5 +72,5 @@ registerAlgorithm({
   operation: 'gatherv',
   description: 'as gatherv:cma-linear, the writers admitted in waves of `concurrency` (limits page-table lock contention, seed 001)',
   params: [concurrencyParam],
-  program: gatherv((p) => concurrencyOf('gatherv:cma-staggered', p)),
+  program: gatherv(staggered('gatherv:cma-staggered')),
 });

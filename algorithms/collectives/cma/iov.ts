@@ -2,13 +2,6 @@
 // (buffer and offset), which is what process_vm_readv/writev take as the remote iovec. An empty
 // transfer makes no system call at all, as Open MPI's CMA path skips zero-length iovecs.
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { range } from '../../../sim/node/buffer.ts';
-
-/** Bytes [offset, offset + bytes) of a range, as a range of the same buffer. */
-export function part(r: Range, offset: number, bytes: number): Range {
-  if (offset + bytes > r.bytes) throw new RangeError(`part [${offset}, ${offset + bytes}) outside a range of ${r.bytes} bytes`);
-  return range(r.buf, r.offset + offset, bytes);
-}
 
 export function totalBytes(rs: Range | readonly Range[]): number {
   return Array.isArray(rs) ? rs.reduce((n: number, r: Range) => n + r.bytes, 0) : (rs as Range).bytes;

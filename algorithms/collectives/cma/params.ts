@@ -1,6 +1,7 @@
 // The parameter of the contention-aware CMA collectives: how many ranks may read (or write) one
 // process's memory at once.
 import type { ParamInfo, ParamValue } from '../../registry.ts';
+import { wholeParam } from '../params.ts';
 
 /**
  * A starting point, not a measured optimum: Hashmi et al. (seed 001) show one-to-all CMA reads
@@ -19,9 +20,14 @@ export const concurrencyParam: ParamInfo = {
 
 /** `params.concurrency`, its default when absent; an Error naming the field when it is not a count. */
 export function concurrencyOf(algorithm: string, params: Record<string, ParamValue>): number {
-  const value = params.concurrency ?? DEFAULT_CONCURRENCY;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new Error(`${algorithm}: params.concurrency must be a whole number, at least 1, got ${JSON.stringify(value)}`);
-  }
-  return value;
+  return wholeParam(params, concurrencyParam, algorithm);
 }
+
+/** How a design bounds the ranks at one process, from the call's parameters. */
+export type Concurrency = (params: Record<string, ParamValue>) => number;
+
+/** The linear designs: every rank at once. */
+export const linear: Concurrency = () => Infinity;
+
+/** The staggered designs: `params.concurrency` ranks at a time. */
+export const staggered = (algorithm: string): Concurrency => (params) => concurrencyOf(algorithm, params);

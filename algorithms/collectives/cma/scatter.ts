@@ -6,9 +6,10 @@
 // root's page-table lock (seed 001).
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { ScatterArgs, ScattervArgs } from '../args.ts';
-import { registerAlgorithm, type ParamValue } from '../../registry.ts';
-import { part, readFrom } from './iov.ts';
-import { concurrencyOf, concurrencyParam } from './params.ts';
+import { registerAlgorithm } from '../../registry.ts';
+import { equalBlocks, part } from '../blocks.ts';
+import { readFrom } from './iov.ts';
+import { concurrencyParam, linear, staggered, type Concurrency } from './params.ts';
 import { waves } from './schedule.ts';
 import '../ops.ts';
 
@@ -29,16 +30,9 @@ export function* cmaScatterOf(rank: Rank, root: number, send: Range | undefined,
   }
 }
 
-type Concurrency = (params: Record<string, ParamValue>) => number;
-
-const equal = (n: number, bytes: number) => ({
-  counts: Array.from({ length: n }, () => bytes),
-  displs: Array.from({ length: n }, (_, r) => r * bytes),
-});
-
 function scatter(concurrency: Concurrency) {
   return function* (rank: Rank, { send, recv, bytes, root, params }: ScatterArgs): Program<void> {
-    const { counts, displs } = equal(rank.size, bytes);
+    const { counts, displs } = equalBlocks(rank.size, bytes);
     yield* cmaScatterOf(rank, root, send, recv, counts, displs, concurrency(params));
   };
 }
@@ -48,8 +42,6 @@ function scatterv(concurrency: Concurrency) {
     yield* cmaScatterOf(rank, root, send, recv, counts, displs, concurrency(params));
   };
 }
-
-const linear = () => Infinity;
 
 registerAlgorithm({
   name: 'scatter:cma-linear',
@@ -72,7 +64,7 @@ registerAlgorithm({
   operation: 'scatter',
   description: 'as scatter:cma-linear, the readers admitted in waves of `concurrency` (limits page-table lock contention, seed 001)',
   params: [concurrencyParam],
-  program: scatter((p) => concurrencyOf('scatter:cma-staggered', p)),
+  program: scatter(staggered('scatter:cma-staggered')),
 });
 
 registerAlgorithm({
@@ -80,5 +72,5 @@ registerAlgorithm({
   operation: 'scatterv',
   description: 'as scatterv:cma-linear, the readers admitted in waves of `concurrency` (limits page-table lock contention, seed 001)',
   params: [concurrencyParam],
-  program: scatterv((p) => concurrencyOf('scatterv:cma-staggered', p)),
+  program: scatterv(staggered('scatterv:cma-staggered')),
 });

@@ -2,7 +2,6 @@
 // §III): receiver-reading pulls from a peer's region, sender-writing pushes into it. Both are
 // synchronous copies by the calling rank's core; an empty block makes no system call at all.
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { range } from '../../../sim/node/buffer.ts';
 
 /** Copies `local.bytes` from the region behind `cookie`, at `offset`, into `local`. */
 export function* pull(rank: Rank, cookie: KnemCookie, offset: number, local: Range | Range[]): Program<void> {
@@ -16,12 +15,6 @@ export function* push(rank: Rank, cookie: KnemCookie, offset: number, local: Ran
   if (local.bytes === 0) return;
   const copy = yield* rank.knem.inlineCopy({ cookie, offset, local, direction: 'write' });
   yield* copy.wait();
-}
-
-/** Bytes [offset, offset + bytes) of a range, as a range of the same buffer. */
-export function part(r: Range, offset: number, bytes: number): Range {
-  if (offset + bytes > r.bytes) throw new RangeError(`part [${offset}, ${offset + bytes}) outside a range of ${r.bytes} bytes`);
-  return range(r.buf, r.offset + offset, bytes);
 }
 
 function bytesOf(local: Range | Range[]): number {

@@ -3,6 +3,7 @@
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllgatherArgs } from '../args.ts';
 import { registerAlgorithm } from '../../registry.ts';
+import { equalBlocks } from '../blocks.ts';
 import { knemHierarchicalBcastOf } from './hierarchical-bcast.ts';
 import { knemLinearGatherOf } from './linear-gather.ts';
 import { segmentOf, segmentParam } from './params.ts';
@@ -10,8 +11,7 @@ import '../ops.ts';
 
 export function* knemHierarchicalAllgather(rank: Rank, { send, recv, bytes, params }: AllgatherArgs): Program<void> {
   const segment = segmentOf('allgather:knem-hierarchical', params);
-  const counts = Array.from({ length: rank.size }, () => bytes);
-  const displs = counts.map((_, r) => r * bytes);
+  const { counts, displs } = equalBlocks(rank.size, bytes);
   yield* knemLinearGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs);
   yield* knemHierarchicalBcastOf(rank, 0, recv, segment);
 }

@@ -10,7 +10,8 @@
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { BcastArgs } from '../args.ts';
 import { registerAlgorithm } from '../../registry.ts';
-import { part, pull } from './copy.ts';
+import { fragments, part } from '../blocks.ts';
+import { pull } from './copy.ts';
 import { numaTree } from './numa-tree.ts';
 import { segmentOf, segmentParam } from './params.ts';
 import '../ops.ts';
@@ -19,13 +20,6 @@ import '../ops.ts';
 interface SegmentReady {
   cookie: KnemCookie;
   segment: number;
-}
-
-/** [offset, bytes) of each pipeline segment of a `bytes`-long message. */
-export function segments(bytes: number, segment: number): Array<{ offset: number; bytes: number }> {
-  const out = [];
-  for (let offset = 0; offset < bytes; offset += segment) out.push({ offset, bytes: Math.min(segment, bytes - offset) });
-  return out;
 }
 
 export function* knemHierarchicalBcastOf(rank: Rank, root: number, buffer: Range, segment: number): Program<void> {
@@ -43,8 +37,8 @@ export function* knemHierarchicalBcastOf(rank: Rank, root: number, buffer: Range
   } else if (tree.leaders.includes(me)) {
     const rootCookie = (yield* rank.control.recv(root)) as KnemCookie;
     const mine = children.length > 0 ? yield* rank.knem.createRegion(buffer, { read: true }) : undefined;
-    for (const [k, s] of segments(buffer.bytes, segment).entries()) {
-      yield* pull(rank, rootCookie, s.offset, part(buffer, s.offset, s.bytes));
+    for (const [k, [offset, bytes]] of fragments(buffer.bytes, segment).entries()) {
+      yield* pull(rank, rootCookie, offset, part(buffer, offset, bytes));
       if (mine === undefined) continue;
       const ready: SegmentReady = { cookie: mine, segment: k };
       for (const leaf of children) yield* rank.control.send(leaf, ready);
@@ -59,10 +53,10 @@ export function* knemHierarchicalBcastOf(rank: Rank, root: number, buffer: Range
     yield* pull(rank, cookie, 0, buffer);
     yield* rank.control.send(root, 'done');
   } else {
-    for (const [k, s] of segments(buffer.bytes, segment).entries()) {
+    for (const [k, [offset, bytes]] of fragments(buffer.bytes, segment).entries()) {
       const ready = (yield* rank.control.recv(parent!)) as SegmentReady;
       if (ready.segment !== k) throw new Error(`bcast:knem-hierarchical: rank ${me} expected segment ${k} from its leader, got ${ready.segment}`);
-      yield* pull(rank, ready.cookie, s.offset, part(buffer, s.offset, s.bytes));
+      yield* pull(rank, ready.cookie, offset, part(buffer, offset, bytes));
     }
     yield* rank.control.send(parent!, 'done');
   }

@@ -2,29 +2,23 @@
 // followed by a KNEM broadcast from rank 0. The paper notes this loads rank 0's memory controller
 // (every block is written there, then read from there by everyone); it is O(T) all the same.
 // allgatherv broadcasts the blocks as one vectorial region so the gaps between blocks stay untouched.
-import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
 import { registerAlgorithm } from '../../registry.ts';
-import { part } from './copy.ts';
+import { equalBlocks, nonEmptyBlocks } from '../blocks.ts';
 import { knemLinearBcastOf } from './linear-bcast.ts';
 import { knemLinearGatherOf } from './linear-gather.ts';
 import '../ops.ts';
 
-/** Blocks of an allgather(v) receive buffer, in rank order, empty ones left out. */
-export function allgatherBlocks(recv: Range, counts: number[], displs: number[]): Range[] {
-  return counts.flatMap((c, r) => (c > 0 ? [part(recv, displs[r], c)] : []));
-}
-
 export function* knemLinearAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs): Program<void> {
-  const counts = Array.from({ length: rank.size }, () => bytes);
-  const displs = counts.map((_, r) => r * bytes);
+  const { counts, displs } = equalBlocks(rank.size, bytes);
   yield* knemLinearGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs);
   yield* knemLinearBcastOf(rank, 0, [recv]);
 }
 
 export function* knemLinearAllgatherv(rank: Rank, { send, recv, counts, displs }: AllgathervArgs): Program<void> {
   yield* knemLinearGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs);
-  yield* knemLinearBcastOf(rank, 0, allgatherBlocks(recv, counts, displs));
+  yield* knemLinearBcastOf(rank, 0, nonEmptyBlocks(recv, counts, displs));
 }
 
 registerAlgorithm({

@@ -11,7 +11,8 @@
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { AlltoallArgs, AlltoallvArgs } from '../args.ts';
 import { registerAlgorithm } from '../../registry.ts';
-import { part, pull } from './copy.ts';
+import { part } from '../blocks.ts';
+import { pull } from './copy.ts';
 import '../ops.ts';
 
 /** Bytes of one entry of the cookie (and offset) arrays: a 64-bit integer. */

@@ -6,7 +6,8 @@
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { GatherArgs, GathervArgs } from '../args.ts';
 import { registerAlgorithm } from '../../registry.ts';
-import { part, push } from './copy.ts';
+import { equalBlocks, part } from '../blocks.ts';
+import { push } from './copy.ts';
 import '../ops.ts';
 
 /** Rank r's `send` (counts[r] bytes) lands at `displs[r]` of the root's `recv`. */
@@ -29,8 +30,8 @@ export function* knemLinearGatherOf(rank: Rank, root: number, send: Range, recv:
 }
 
 export function* knemLinearGather(rank: Rank, { send, recv, bytes, root }: GatherArgs): Program<void> {
-  const counts = Array.from({ length: rank.size }, () => bytes);
-  yield* knemLinearGatherOf(rank, root, send, recv, counts, counts.map((_, r) => r * bytes));
+  const { counts, displs } = equalBlocks(rank.size, bytes);
+  yield* knemLinearGatherOf(rank, root, send, recv, counts, displs);
 }
 
 export function* knemLinearGatherv(rank: Rank, { send, recv, counts, displs, root }: GathervArgs): Program<void> {

@@ -5,7 +5,8 @@
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { ScatterArgs, ScattervArgs } from '../args.ts';
 import { registerAlgorithm } from '../../registry.ts';
-import { part, pull } from './copy.ts';
+import { equalBlocks, part } from '../blocks.ts';
+import { pull } from './copy.ts';
 import '../ops.ts';
 
 /** Rank r receives `counts[r]` bytes from `displs[r]` of the root's `send`. */
@@ -28,8 +29,7 @@ function* linearScatter(rank: Rank, root: number, send: Range | undefined, recv:
 }
 
 export function* knemLinearScatter(rank: Rank, { send, recv, bytes, root }: ScatterArgs): Program<void> {
-  const counts = Array.from({ length: rank.size }, () => bytes);
-  const displs = counts.map((_, r) => r * bytes);
+  const { counts, displs } = equalBlocks(rank.size, bytes);
   yield* linearScatter(rank, root, send, recv, counts, displs);
 }
 

@@ -4,6 +4,7 @@
 // leaves of its own set; a leader's children are the leaves of its set. The sets come from where
 // the ranks run, never from rank order; within a set the lowest rank leads.
 import type { RankTopology } from '../../../sim/node/rank-api.ts';
+import { ranksByNuma } from '../numa.ts';
 
 export interface NumaTree {
   root: number;
@@ -16,20 +17,13 @@ export interface NumaTree {
 }
 
 export function numaTree(topology: RankTopology, size: number, root: number): NumaTree {
-  const sets = new Map<number, number[]>();
-  for (let r = 0; r < size; r++) {
-    const numa = topology.numaOf(r);
-    const set = sets.get(numa);
-    if (set) set.push(r);
-    else sets.set(numa, [r]);
-  }
+  const sets = ranksByNuma(topology, size);
   const rootNuma = topology.numaOf(root);
   const parentOf = new Map<number, number>();
   const childrenOf = new Map<number, number[]>();
   const leaders: number[] = [];
-  for (const numa of [...sets.keys()].sort((a, b) => a - b)) {
+  for (const [numa, [leader, ...leaves]] of sets) {
     if (numa === rootNuma) continue;
-    const [leader, ...leaves] = sets.get(numa)!;
     leaders.push(leader);
     parentOf.set(leader, root);
     childrenOf.set(leader, leaves);

@@ -1,5 +1,6 @@
 // The pipeline segment size of the hierarchical KNEM collectives.
 import type { ParamInfo, ParamValue } from '../../registry.ts';
+import { wholeParam } from '../params.ts';
 
 /** Ma et al. 2010 (seed 000), §VI.B: 256 KB "performs adequately on the entire range of message
  *  sizes" on IG; 64 KB was best below 2 MB, 128-512 KB above. */
@@ -15,9 +16,5 @@ export const segmentParam: ParamInfo = {
 
 /** `params.segment`, its default when absent; an Error naming the field when it is not a size. */
 export function segmentOf(algorithm: string, params: Record<string, ParamValue>): number {
-  const value = params.segment ?? DEFAULT_SEGMENT_BYTES;
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < 1) {
-    throw new Error(`${algorithm}: params.segment must be a whole number of bytes, at least 1, got ${JSON.stringify(value)}`);
-  }
-  return value;
+  return wholeParam(params, segmentParam, algorithm);
 }

@@ -4,14 +4,15 @@ import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
 import { registerSemantics, type OperationCall } from '../../semantics.ts';
 import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
-import { checkBytes, fillFresh, fillUninitialised, paramsOf, source } from './checks.ts';
+import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
+import { paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
-import { displacements, extent, vCounts } from './vcounts.ts';
+import { vLayout } from './vcounts.ts';
 
 registerSemantics({
   operation: 'allgather',
   setup(rank: Rank, call: OperationCall): AllgatherArgs {
-    const bytes = checkBytes('allgather', call);
+    const bytes = checkSize('allgather', call.bytes);
     return { send: range(rank.alloc('send', bytes)), recv: range(rank.alloc('recv', bytes * rank.size)), bytes, params: paramsOf(call) };
   },
   fill(rank: Rank, args: AllgatherArgs) {
@@ -28,17 +29,13 @@ registerSemantics({
   },
 });
 
-function layout(call: OperationCall, n: number) {
-  const counts = vCounts('allgatherv', call, n);
-  const displs = displacements('allgatherv', call, 'displs', counts, true);
-  return { counts, displs, recvBytes: extent(counts, displs) };
-}
+const layout = (call: OperationCall, n: number) => vLayout('allgatherv', call, n, true);
 
 registerSemantics({
   operation: 'allgatherv',
   setup(rank: Rank, call: OperationCall): AllgathervArgs {
-    checkBytes('allgatherv', call);
-    const { counts, displs, recvBytes } = layout(call, rank.size);
+    checkSize('allgatherv', call.bytes);
+    const { counts, displs, bytes: recvBytes } = layout(call, rank.size);
     return { send: range(rank.alloc('send', counts[rank.id])), recv: range(rank.alloc('recv', recvBytes)), counts, displs, params: paramsOf(call) };
   },
   fill(rank: Rank, args: AllgathervArgs) {
@@ -46,7 +43,7 @@ registerSemantics({
     fillUninitialised(args.recv);
   },
   verify(args: AllgathervArgs[], call: OperationCall) {
-    const { counts, displs, recvBytes } = layout(call, args.length);
+    const { counts, displs, bytes: recvBytes } = layout(call, args.length);
     const blocks = args.map((_, r) => freshBlock(`block from rank ${r}`, displs[r], source(r, 'send'), 0, counts[r]));
     args.forEach((a, r) => {
       expectUnchanged(`allgatherv: rank ${r} send`, a.send, source(r, 'send'), counts[r]);

@@ -4,14 +4,15 @@ import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
 import { registerSemantics, type OperationCall } from '../../semantics.ts';
 import type { AlltoallArgs, AlltoallvArgs } from '../args.ts';
-import { checkBytes, fillFresh, fillUninitialised, paramsOf, source } from './checks.ts';
+import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
+import { paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
 import { checkDisjoint, displsParam, extent, packed, pairCounts } from './vcounts.ts';
 
 registerSemantics({
   operation: 'alltoall',
   setup(rank: Rank, call: OperationCall): AlltoallArgs {
-    const bytes = checkBytes('alltoall', call);
+    const bytes = checkSize('alltoall', call.bytes);
     const total = bytes * rank.size;
     return { send: range(rank.alloc('send', total)), recv: range(rank.alloc('recv', total)), bytes, params: paramsOf(call) };
   },
@@ -51,7 +52,7 @@ function layout(call: OperationCall, n: number) {
 registerSemantics({
   operation: 'alltoallv',
   setup(rank: Rank, call: OperationCall): AlltoallvArgs {
-    checkBytes('alltoallv', call);
+    checkSize('alltoallv', call.bytes);
     const l = layout(call, rank.size);
     const me = rank.id;
     const sendCounts = l.sendCounts(me);

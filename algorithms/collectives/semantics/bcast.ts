@@ -3,13 +3,14 @@ import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
 import { registerSemantics, type OperationCall } from '../../semantics.ts';
 import type { BcastArgs } from '../args.ts';
-import { checkBytes, checkRoot, fillFresh, fillUninitialised, paramsOf, source } from './checks.ts';
+import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
+import { checkRoot, paramsOf } from './checks.ts';
 import { expectBlocks, freshBlock } from './expect.ts';
 
 registerSemantics({
   operation: 'bcast',
   setup(rank: Rank, call: OperationCall): BcastArgs {
-    const bytes = checkBytes('bcast', call);
+    const bytes = checkSize('bcast', call.bytes);
     const root = checkRoot('bcast', call, rank.size);
     return { buffer: range(rank.alloc('buffer', bytes)), bytes, root, params: paramsOf(call) };
   },

@@ -3,14 +3,15 @@ import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
 import { registerSemantics, type OperationCall } from '../../semantics.ts';
 import type { GatherArgs, GathervArgs } from '../args.ts';
-import { checkBytes, checkRoot, fillFresh, fillUninitialised, paramsOf, source } from './checks.ts';
+import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
+import { checkRoot, paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
-import { displacements, extent, vCounts } from './vcounts.ts';
+import { vLayout } from './vcounts.ts';
 
 registerSemantics({
   operation: 'gather',
   setup(rank: Rank, call: OperationCall): GatherArgs {
-    const bytes = checkBytes('gather', call);
+    const bytes = checkSize('gather', call.bytes);
     const root = checkRoot('gather', call, rank.size);
     const recv = rank.id === root ? range(rank.alloc('recv', bytes * rank.size)) : undefined;
     return { send: range(rank.alloc('send', bytes)), recv, bytes, root, params: paramsOf(call) };
@@ -27,18 +28,14 @@ registerSemantics({
   },
 });
 
-function layout(call: OperationCall, n: number) {
-  const counts = vCounts('gatherv', call, n);
-  const displs = displacements('gatherv', call, 'displs', counts, true);
-  return { counts, displs, recvBytes: extent(counts, displs) };
-}
+const layout = (call: OperationCall, n: number) => vLayout('gatherv', call, n, true);
 
 registerSemantics({
   operation: 'gatherv',
   setup(rank: Rank, call: OperationCall): GathervArgs {
-    checkBytes('gatherv', call);
+    checkSize('gatherv', call.bytes);
     const root = checkRoot('gatherv', call, rank.size);
-    const { counts, displs, recvBytes } = layout(call, rank.size);
+    const { counts, displs, bytes: recvBytes } = layout(call, rank.size);
     const recv = rank.id === root ? range(rank.alloc('recv', recvBytes)) : undefined;
     return { send: range(rank.alloc('send', counts[rank.id])), recv, counts, displs, root, params: paramsOf(call) };
   },
@@ -47,7 +44,7 @@ registerSemantics({
     if (args.recv) fillUninitialised(args.recv);
   },
   verify(args: GathervArgs[], call: OperationCall) {
-    const { counts, displs, recvBytes } = layout(call, args.length);
+    const { counts, displs, bytes: recvBytes } = layout(call, args.length);
     args.forEach((a, r) => expectUnchanged(`gatherv: rank ${r} send`, a.send, source(r, 'send'), counts[r]));
     const blocks = args.map((_, r) => freshBlock(`block from rank ${r}`, displs[r], source(r, 'send'), 0, counts[r]));
     expectBlocks(`gatherv: root ${call.root} recv`, args[call.root].recv, recvBytes, blocks);

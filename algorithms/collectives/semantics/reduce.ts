@@ -4,7 +4,8 @@ import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
 import { registerSemantics, type OperationCall } from '../../semantics.ts';
 import type { AllreduceArgs, ReduceArgs } from '../args.ts';
-import { checkBytes, checkRoot, fillFresh, fillUninitialised, paramsOf, reduceOpOf, source } from './checks.ts';
+import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
+import { checkRoot, paramsOf, reduceOpOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, reducedBlock } from './expect.ts';
 
 const sources = (n: number) => Array.from({ length: n }, (_, r) => source(r, 'send'));
@@ -12,7 +13,7 @@ const sources = (n: number) => Array.from({ length: n }, (_, r) => source(r, 'se
 registerSemantics({
   operation: 'reduce',
   setup(rank: Rank, call: OperationCall): ReduceArgs {
-    const bytes = checkBytes('reduce', call);
+    const bytes = checkSize('reduce', call.bytes);
     const root = checkRoot('reduce', call, rank.size);
     const op = reduceOpOf('reduce', call);
     const recv = rank.id === root ? range(rank.alloc('recv', bytes)) : undefined;
@@ -33,7 +34,7 @@ registerSemantics({
 registerSemantics({
   operation: 'allreduce',
   setup(rank: Rank, call: OperationCall): AllreduceArgs {
-    const bytes = checkBytes('allreduce', call);
+    const bytes = checkSize('allreduce', call.bytes);
     const op = reduceOpOf('allreduce', call);
     return { send: range(rank.alloc('send', bytes)), recv: range(rank.alloc('recv', bytes)), bytes, op, params: paramsOf(call) };
   },

@@ -3,14 +3,15 @@ import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
 import { registerSemantics, type OperationCall } from '../../semantics.ts';
 import type { ScatterArgs, ScattervArgs } from '../args.ts';
-import { checkBytes, checkRoot, fillFresh, fillUninitialised, paramsOf, source } from './checks.ts';
+import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
+import { checkRoot, paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
-import { displacements, extent, vCounts } from './vcounts.ts';
+import { vLayout } from './vcounts.ts';
 
 registerSemantics({
   operation: 'scatter',
   setup(rank: Rank, call: OperationCall): ScatterArgs {
-    const bytes = checkBytes('scatter', call);
+    const bytes = checkSize('scatter', call.bytes);
     const root = checkRoot('scatter', call, rank.size);
     const send = rank.id === root ? range(rank.alloc('send', bytes * rank.size)) : undefined;
     return { send, recv: range(rank.alloc('recv', bytes)), bytes, root, params: paramsOf(call) };
@@ -29,19 +30,15 @@ registerSemantics({
   },
 });
 
-function layout(call: OperationCall, n: number) {
-  const counts = vCounts('scatterv', call, n);
-  // The root reads its send buffer only, so MPI lets send blocks overlap.
-  const displs = displacements('scatterv', call, 'displs', counts, false);
-  return { counts, displs, sendBytes: extent(counts, displs) };
-}
+// The root reads its send buffer only, so MPI lets send blocks overlap.
+const layout = (call: OperationCall, n: number) => vLayout('scatterv', call, n, false);
 
 registerSemantics({
   operation: 'scatterv',
   setup(rank: Rank, call: OperationCall): ScattervArgs {
-    checkBytes('scatterv', call);
+    checkSize('scatterv', call.bytes);
     const root = checkRoot('scatterv', call, rank.size);
-    const { counts, displs, sendBytes } = layout(call, rank.size);
+    const { counts, displs, bytes: sendBytes } = layout(call, rank.size);
     const send = rank.id === root ? range(rank.alloc('send', sendBytes)) : undefined;
     return { send, counts, displs, recv: range(rank.alloc('recv', counts[rank.id])), root, params: paramsOf(call) };
   },
@@ -50,7 +47,7 @@ registerSemantics({
     fillUninitialised(args.recv);
   },
   verify(args: ScattervArgs[], call: OperationCall) {
-    const { counts, displs, sendBytes } = layout(call, args.length);
+    const { counts, displs, bytes: sendBytes } = layout(call, args.length);
     const src = source(call.root, 'send');
     expectUnchanged(`scatterv: root ${call.root} send`, args[call.root].send, src, sendBytes);
     args.forEach((a, r) =>

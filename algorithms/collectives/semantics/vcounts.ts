@@ -29,7 +29,7 @@ function checkList(operation: string, field: string, list: readonly number[], le
 }
 
 /** Per-rank counts of scatterv, gatherv and allgatherv: `call.counts` (length n) or the rule. */
-export function vCounts(operation: string, call: OperationCall, n: number): number[] {
+function vCounts(operation: string, call: OperationCall, n: number): number[] {
   if (call.counts !== undefined) return checkList(operation, 'counts', call.counts, n, 'one per rank');
   return Array.from({ length: n }, (_, r) => defaultCount(call.bytes, r));
 }
@@ -74,10 +74,21 @@ export function displsParam(operation: string, call: OperationCall, field: strin
 }
 
 /** Displacements from `params[field]` or packed; receive-side blocks must not overlap (MPI). */
-export function displacements(operation: string, call: OperationCall, field: string, counts: readonly number[], receive: boolean): number[] {
+function displacements(operation: string, call: OperationCall, field: string, counts: readonly number[], receive: boolean): number[] {
   const displs = displsParam(operation, call, field, counts.length) ?? packed(counts);
   if (receive) checkDisjoint(operation, field, counts, displs);
   return displs;
+}
+
+/**
+ * Per-rank counts and displacements of scatterv, gatherv or allgatherv, and the bytes of the
+ * buffer holding all the blocks. Blocks a rank receives into must not overlap (MPI); the root's
+ * send blocks of scatterv may, since it only reads them.
+ */
+export function vLayout(operation: string, call: OperationCall, n: number, receive: boolean): { counts: number[]; displs: number[]; bytes: number } {
+  const counts = vCounts(operation, call, n);
+  const displs = displacements(operation, call, 'displs', counts, receive);
+  return { counts, displs, bytes: extent(counts, displs) };
 }
 
 export function checkDisjoint(operation: string, field: string, counts: readonly number[], displs: readonly number[]): void {

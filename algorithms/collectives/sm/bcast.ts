@@ -11,7 +11,8 @@ import { registerAlgorithm } from '../../registry.ts';
 import type { BcastArgs } from '../args.ts';
 import '../ops.ts';
 import { SM_PARAMS, smConfig, type SmConfig } from './config.ts';
-import { fragments, segmentOf, SLOT_FREE, slotOf } from './segment.ts';
+import { fragments } from '../blocks.ts';
+import { segmentOf, SLOT_FREE, slotOf } from './segment.ts';
 import { smTree } from './tree.ts';
 
 function* slotsFreed(rank: Rank, children: number[]): Program<void> {

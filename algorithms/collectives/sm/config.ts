@@ -1,6 +1,7 @@
 // Parameters of the sm family, with Open MPI coll/sm's defaults (ompi/mca/coll/sm/coll_sm_component.c:
 // fragment_size 8192, tree_degree 4, comm_num_segments 8).
 import type { ParamInfo, ParamValue } from '../../registry.ts';
+import { intParam } from '../params.ts';
 
 export interface SmConfig {
   /** Bytes per fragment: the unit copied through a shared segment slot. */
@@ -19,19 +20,11 @@ export const SM_PARAMS: ParamInfo[] = [
 
 export const SM_BARRIER_PARAMS: ParamInfo[] = [SM_PARAMS[1]];
 
-function value(params: Record<string, ParamValue>, info: ParamInfo, algorithm: string): number {
-  const raw = params[info.name] ?? info.default;
-  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < (info.min ?? 1)) {
-    throw new Error(`${algorithm}: params.${info.name} must be an integer >= ${info.min ?? 1}, got ${JSON.stringify(raw)}`);
-  }
-  return raw;
-}
-
 export function smConfig(params: Record<string, ParamValue>, algorithm: string): SmConfig {
-  const [segsize, degree, slots] = SM_PARAMS.map((p) => value(params, p, algorithm));
+  const [segsize, degree, slots] = SM_PARAMS.map((p) => intParam(params, p, algorithm));
   return { segsize, degree, slots };
 }
 
 export function smDegree(params: Record<string, ParamValue>, algorithm: string): number {
-  return value(params, SM_PARAMS[1], algorithm);
+  return intParam(params, SM_PARAMS[1], algorithm);
 }

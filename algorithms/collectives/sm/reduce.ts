@@ -9,7 +9,8 @@ import { registerAlgorithm } from '../../registry.ts';
 import type { ReduceArgs } from '../args.ts';
 import '../ops.ts';
 import { SM_PARAMS, smConfig, type SmConfig } from './config.ts';
-import { fragments, segmentOf, SLOT_FREE, slotOf } from './segment.ts';
+import { fragments } from '../blocks.ts';
+import { segmentOf, SLOT_FREE, slotOf } from './segment.ts';
 import { smTree } from './tree.ts';
 
 export function* smReduceFanIn(rank: Rank, send: Range, recv: Range | undefined, op: ReduceOp, root: number, cfg: SmConfig): Program<void> {

@@ -4,36 +4,17 @@
 // messages, which is all a mapped segment gives a reader: an address it may load from.
 import type { Buffer, Range, Rank } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
+import { keptBuffer } from '../kept-buffers.ts';
 import type { SmConfig } from './config.ts';
-
-const segments = new WeakMap<Rank, Map<string, Buffer>>();
 
 /** This rank's segment for this configuration, created on first use and kept for the run. */
 export function segmentOf(rank: Rank, cfg: SmConfig): Buffer {
-  let mine = segments.get(rank);
-  if (!mine) {
-    mine = new Map();
-    segments.set(rank, mine);
-  }
-  const key = `${cfg.segsize}x${cfg.slots}`;
-  let buf = mine.get(key);
-  if (!buf) {
-    buf = rank.alloc(`sm.segment ${key}`, cfg.segsize * cfg.slots);
-    mine.set(key, buf);
-  }
-  return buf;
+  return keptBuffer(rank, `sm.segment ${cfg.segsize}x${cfg.slots}`, cfg.segsize * cfg.slots);
 }
 
 /** The slot fragment `f` (of `bytes` bytes) goes through. */
 export function slotOf(segment: Buffer, cfg: SmConfig, f: number, bytes: number): Range {
   return range(segment, (f % cfg.slots) * cfg.segsize, bytes);
-}
-
-/** [offset, bytes] of each fragment of a message; none for an empty one. */
-export function fragments(total: number, segsize: number): Array<[offset: number, bytes: number]> {
-  const out: Array<[number, number]> = [];
-  for (let at = 0; at < total; at += segsize) out.push([at, Math.min(segsize, total - at)]);
-  return out;
 }
 
 /** Message a reader sends the writer when it has finished with a slot. */

@@ -7,7 +7,8 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import type { AllgatherArgs } from '../args.ts';
 import '../ops.ts';
-import { blocks, scratch, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { blocks, scratch } from './common.ts';
 
 export function* bruckAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs): Program<void> {
   const size = rank.size;

@@ -8,7 +8,8 @@ import { registerAlgorithm } from '../../registry.ts';
 import type { AllgatherArgs } from '../args.ts';
 import '../ops.ts';
 import { ringAllgather } from './allgather-ring.ts';
-import { blocks, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { blocks } from './common.ts';
 
 export function* neighborExchangeAllgather(rank: Rank, args: AllgatherArgs): Program<void> {
   const size = rank.size;

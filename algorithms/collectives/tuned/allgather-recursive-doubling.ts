@@ -6,7 +6,8 @@ import { registerAlgorithm } from '../../registry.ts';
 import type { AllgatherArgs } from '../args.ts';
 import '../ops.ts';
 import { bruckAllgather } from './allgather-bruck.ts';
-import { blocks, isPow2, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { blocks, isPow2 } from './common.ts';
 
 export function* recursiveDoublingAllgather(rank: Rank, args: AllgatherArgs): Program<void> {
   const size = rank.size;

@@ -5,7 +5,8 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import type { AllgatherArgs } from '../args.ts';
 import '../ops.ts';
-import { blocks, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { blocks } from './common.ts';
 
 export function* ringAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs): Program<void> {
   const size = rank.size;

@@ -7,7 +7,8 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import type { AllreduceArgs } from '../args.ts';
 import '../ops.ts';
-import { floorPow2, scratch, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { floorPow2, scratch } from './common.ts';
 
 export function* recursiveDoublingAllreduce(rank: Rank, { send, recv, op }: AllreduceArgs): Program<void> {
   const size = rank.size;

@@ -9,7 +9,8 @@ import { registerAlgorithm } from '../../registry.ts';
 import type { AllreduceArgs } from '../args.ts';
 import '../ops.ts';
 import { recursiveDoublingAllreduce } from './allreduce-recursive-doubling.ts';
-import { scratch, sub, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { scratch, sub } from './common.ts';
 
 /** Block k of a `bytes`-long vector cut into `n` blocks, Open MPI's early/late split. */
 export function ringBlock(bytes: number, n: number, k: number): [offset: number, length: number] {

@@ -7,7 +7,8 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import type { AlltoallArgs } from '../args.ts';
 import '../ops.ts';
-import { blocks, scratch, sub, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { blocks, scratch, sub } from './common.ts';
 
 export function* bruckAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs): Program<void> {
   const size = rank.size;

@@ -4,7 +4,8 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import type { AlltoallArgs } from '../args.ts';
 import '../ops.ts';
-import { blocks, TAG, waitAll } from './common.ts';
+import { TAG } from '../tags.ts';
+import { blocks, waitAll } from './common.ts';
 
 export function* linearAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs): Program<void> {
   const size = rank.size;

@@ -5,7 +5,8 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import type { BarrierArgs } from '../args.ts';
 import '../ops.ts';
-import { empty, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { empty } from './common.ts';
 
 export function* disseminationBarrier(rank: Rank, _args: BarrierArgs): Program<void> {
   const size = rank.size;

@@ -6,7 +6,8 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import type { BarrierArgs } from '../args.ts';
 import '../ops.ts';
-import { empty, floorPow2, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { empty, floorPow2 } from './common.ts';
 
 export function* recursiveDoublingBarrier(rank: Rank, _args: BarrierArgs): Program<void> {
   const size = rank.size;

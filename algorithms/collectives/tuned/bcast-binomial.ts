@@ -5,7 +5,7 @@ import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
 import type { BcastArgs } from '../args.ts';
 import '../ops.ts';
 import { bcastOnTree } from './bcast-generic.ts';
-import { intParam } from './common.ts';
+import { intParam } from '../params.ts';
 import { binomialTree } from './trees.ts';
 
 const segsize: ParamInfo = {

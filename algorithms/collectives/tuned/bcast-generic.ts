@@ -3,7 +3,8 @@
 // for those sends before the next segment; an intermediate node keeps one receive posted ahead,
 // forwards each segment to its children as it lands; a leaf just receives the segments in order.
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { segments, sub, TAG, waitAll } from './common.ts';
+import { TAG } from '../tags.ts';
+import { segments, sub, waitAll } from './common.ts';
 import type { Tree } from './trees.ts';
 
 export function* bcastOnTree(rank: Rank, buffer: Range, tree: Tree, segsize: number): Program<void> {

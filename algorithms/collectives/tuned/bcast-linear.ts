@@ -4,7 +4,8 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import type { BcastArgs } from '../args.ts';
 import '../ops.ts';
-import { TAG, waitAll } from './common.ts';
+import { TAG } from '../tags.ts';
+import { waitAll } from './common.ts';
 
 export function* linearBcast(rank: Rank, { buffer, root }: BcastArgs): Program<void> {
   if (rank.size === 1) return;

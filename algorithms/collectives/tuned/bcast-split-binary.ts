@@ -8,7 +8,9 @@ import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
 import type { BcastArgs } from '../args.ts';
 import '../ops.ts';
 import { bcastOnTree } from './bcast-generic.ts';
-import { intParam, segments, sub, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { intParam } from '../params.ts';
+import { segments, sub } from './common.ts';
 import { chainTree, kAryTree } from './trees.ts';
 
 const segsize: ParamInfo = {

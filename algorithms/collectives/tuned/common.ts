@@ -1,36 +1,13 @@
-// What every tuned algorithm shares: reading its parameters, cutting a range into segments, the
-// point-to-point tags, and the scratch buffers Open MPI's coll_base allocates per call (kept per
-// rank here, as malloc would hand back the same warm memory call after call).
-import type { Buffer, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { range } from '../../../sim/node/buffer.ts';
-import type { ParamInfo, ParamValue } from '../../registry.ts';
-
-/** Tags of coll_base (ompi/mca/coll/base/coll_tags.h): one per operation, so phases never cross-match. */
-export const TAG = {
-  bcast: 11,
-  gather: 12,
-  scatter: 13,
-  reduce: 14,
-  allreduce: 15,
-  allgather: 16,
-  alltoall: 17,
-  barrier: 18,
-} as const;
-
-/** The value of an integer/bytes parameter: given, else the ParamInfo default; checked against `min`. */
-export function intParam(params: Record<string, ParamValue>, info: ParamInfo, algorithm: string): number {
-  const raw = params[info.name] ?? info.default;
-  if (typeof raw !== 'number' || !Number.isInteger(raw) || raw < (info.min ?? -Infinity)) {
-    const floor = info.min === undefined ? '' : ` >= ${info.min}`;
-    throw new Error(`${algorithm}: params.${info.name} must be an integer${floor}, got ${JSON.stringify(raw)}`);
-  }
-  return raw;
-}
+// What every tuned algorithm shares: cutting a range into blocks and segments, the scratch buffers
+// Open MPI's coll_base allocates per call (kept per rank, see kept-buffers.ts), waiting for
+// requests, powers of two.
+import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
+import { range, subRange } from '../../../sim/node/buffer.ts';
+import { fragments } from '../blocks.ts';
+import { keptBuffer } from '../kept-buffers.ts';
 
 /** A sub-range of `r`: `bytes` bytes from `offset`. */
-export function sub(r: Range, offset: number, bytes: number): Range {
-  return range(r.buf, r.offset + offset, bytes);
-}
+export const sub = subRange;
 
 /** Block `i` of `r` when `r` holds equal blocks of `block` bytes; `count` blocks from there. */
 export function blocks(r: Range, block: number, i: number, count = 1): Range {
@@ -44,27 +21,12 @@ export function blocks(r: Range, block: number, i: number, count = 1): Range {
  */
 export function segments(total: number, segsize: number): Array<[offset: number, bytes: number]> {
   if (segsize <= 0 || total <= segsize) return [[0, total]];
-  const out: Array<[number, number]> = [];
-  for (let at = 0; at < total; at += segsize) out.push([at, Math.min(segsize, total - at)]);
-  return out;
+  return fragments(total, segsize);
 }
-
-const scratchBuffers = new WeakMap<Rank, Map<string, Buffer>>();
 
 /** A temporary buffer of this rank, reused across calls (same name and size: same buffer). */
 export function scratch(rank: Rank, name: string, bytes: number): Range {
-  let mine = scratchBuffers.get(rank);
-  if (!mine) {
-    mine = new Map();
-    scratchBuffers.set(rank, mine);
-  }
-  const key = `${name}#${bytes}`;
-  let buf = mine.get(key);
-  if (!buf) {
-    buf = rank.alloc(`tuned.${name}`, bytes);
-    mine.set(key, buf);
-  }
-  return range(buf, 0, bytes);
+  return range(keptBuffer(rank, `tuned.${name}`, bytes), 0, bytes);
 }
 
 /** The empty range zero-byte synchronisation messages carry. */

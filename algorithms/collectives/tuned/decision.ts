@@ -6,6 +6,7 @@
 // Sizes are in bytes; the datatype here is the byte, so MPI's element count equals `bytes`.
 // Every operation here is commutative, so the non-commutative branches never apply.
 import type { ParamValue } from '../../registry.ts';
+import { isPow2 } from './common.ts';
 
 export interface Choice {
   /** Registered name of the algorithm the rule picks. */
@@ -63,7 +64,7 @@ export function allreduceDecision(bytes: number, n: number): Choice {
 export function allgatherDecision(bytes: number, n: number): Choice {
   if (n === 2) return pick('allgather:recursive-doubling');
   const total = bytes * n;
-  if (total < 50000) return pick((n & (n - 1)) === 0 ? 'allgather:recursive-doubling' : 'allgather:bruck');
+  if (total < 50000) return pick(isPow2(n) ? 'allgather:recursive-doubling' : 'allgather:bruck');
   return pick(n % 2 !== 0 ? 'allgather:ring' : 'allgather:neighbor-exchange');
 }
 
@@ -95,5 +96,5 @@ export function scatterDecision(bytes: number, n: number): Choice {
 
 /** ompi_coll_tuned_barrier_intra_dec_fixed; two processes: one swap, as recursive doubling does it. */
 export function barrierDecision(n: number): Choice {
-  return pick((n & (n - 1)) === 0 ? 'barrier:recursive-doubling' : 'barrier:dissemination');
+  return pick(isPow2(n) ? 'barrier:recursive-doubling' : 'barrier:dissemination');
 }

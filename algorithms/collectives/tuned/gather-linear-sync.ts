@@ -7,7 +7,9 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
 import type { GatherArgs } from '../args.ts';
 import '../ops.ts';
-import { blocks, empty, intParam, sub, TAG, waitAll } from './common.ts';
+import { TAG } from '../tags.ts';
+import { intParam } from '../params.ts';
+import { blocks, empty, sub, waitAll } from './common.ts';
 
 const segsize: ParamInfo = {
   name: 'segsize', kind: 'bytes', default: 1024, min: 1,

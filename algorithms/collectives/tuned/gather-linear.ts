@@ -4,7 +4,8 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import type { GatherArgs } from '../args.ts';
 import '../ops.ts';
-import { blocks, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { blocks } from './common.ts';
 
 export function* linearGather(rank: Rank, { send, recv, bytes, root }: GatherArgs): Program<void> {
   if (rank.id !== root) {

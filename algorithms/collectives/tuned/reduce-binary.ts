@@ -3,7 +3,7 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
 import type { ReduceArgs } from '../args.ts';
 import '../ops.ts';
-import { intParam } from './common.ts';
+import { intParam } from '../params.ts';
 import { reduceOnTree } from './reduce-generic.ts';
 import { kAryTree } from './trees.ts';
 

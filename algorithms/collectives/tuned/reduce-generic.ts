@@ -4,7 +4,8 @@
 // second buffer while it reduces the current one, then sends the partial result to its parent; a
 // leaf only sends its segments. The root accumulates straight into its receive buffer.
 import type { Program, Range, Rank, ReduceOp } from '../../../sim/node/rank-api.ts';
-import { scratch, segments, sub, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { scratch, segments, sub } from './common.ts';
 import type { Tree } from './trees.ts';
 
 export interface ReduceCall {

@@ -5,7 +5,8 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import type { ReduceArgs } from '../args.ts';
 import '../ops.ts';
-import { scratch, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { scratch } from './common.ts';
 
 export function* linearReduce(rank: Rank, { send, recv, op, root }: ReduceArgs): Program<void> {
   const size = rank.size;

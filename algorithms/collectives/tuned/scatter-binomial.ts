@@ -6,7 +6,8 @@ import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import type { ScatterArgs } from '../args.ts';
 import '../ops.ts';
-import { blocks, scratch, TAG } from './common.ts';
+import { TAG } from '../tags.ts';
+import { blocks, scratch } from './common.ts';
 import { inOrderBinomialTree, inOrderSubtreeSize } from './trees.ts';
 
 export function* binomialScatter(rank: Rank, { send, recv, bytes, root }: ScatterArgs): Program<void> {

@@ -3,12 +3,12 @@
 // results, every leader receiving the result; (3) the `bcast` algorithm broadcasts it from each
 // leader inside its NUMA node. Every operator is commutative and associative, so grouping the
 // terms by NUMA node gives the same result. A level with one rank is skipped.
-import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import type { AllreduceArgs, BcastArgs, ReduceArgs } from '../args.ts';
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
+import type { AllreduceArgs, BcastArgs } from '../args.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import { numaGroups } from './groups.ts';
 import { innerAlgorithm, innerParam } from './inner.ts';
-import { scratch } from './scratch.ts';
+import { reduceToLeader } from './leader-reduce.ts';
 import { subRank } from './sub-rank.ts';
 import '../ops.ts';
 
@@ -27,13 +27,8 @@ export function* twoLevelAllreduce(rank: Rank, { send, recv, bytes, op, params }
   const group = g.groupOf(me);
   const leader = g.leaderOf(me);
   const multiNuma = g.leaders.length > 1;
-  let partial: Range | undefined = send;
-  if (group.length > 1) {
-    // With one NUMA node the leader's group reduction is already the result.
-    partial = me !== leader ? undefined : multiNuma ? scratch(rank, bytes) : recv;
-    const comm = subRank(rank, group, INTRA_REDUCE);
-    yield* intra.program(comm, { send, recv: partial, bytes, op, root: group.indexOf(leader), params: { ...intra.params, op } } satisfies ReduceArgs);
-  }
+  // With one NUMA node the leader's group reduction is already the result.
+  const partial = yield* reduceToLeader(rank, g, intra, { send, recv, bytes, op }, INTRA_REDUCE);
   if (me === leader) {
     if (multiNuma) {
       const comm = subRank(rank, g.leaders, INTER);

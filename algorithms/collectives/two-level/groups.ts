@@ -3,6 +3,7 @@
 // needs an extra hop inside the root's node; elsewhere the lowest rank leads. Leaders are listed
 // by NUMA node id, group members by rank.
 import type { RankTopology } from '../../../sim/node/rank-api.ts';
+import { ranksByNuma } from '../numa.ts';
 
 export interface NumaGroups {
   leaders: number[];
@@ -12,18 +13,11 @@ export interface NumaGroups {
 }
 
 export function numaGroups(topology: RankTopology, size: number, root: number): NumaGroups {
-  const byNuma = new Map<number, number[]>();
-  for (let r = 0; r < size; r++) {
-    const numa = topology.numaOf(r);
-    const group = byNuma.get(numa);
-    if (group) group.push(r);
-    else byNuma.set(numa, [r]);
-  }
+  const byNuma = ranksByNuma(topology, size);
   const leaderOfNuma = new Map<number, number>();
   for (const [numa, group] of byNuma) leaderOfNuma.set(numa, group.includes(root) ? root : group[0]);
-  const numas = [...byNuma.keys()].sort((a, b) => a - b);
   return {
-    leaders: numas.map((numa) => leaderOfNuma.get(numa)!),
+    leaders: [...leaderOfNuma.values()],
     groupOf: (rank) => byNuma.get(topology.numaOf(rank))!,
     leaderOf: (rank) => leaderOfNuma.get(topology.numaOf(rank))!,
   };

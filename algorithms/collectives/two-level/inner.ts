@@ -3,14 +3,12 @@
 // without end inside one NUMA node); they are read from the registry when asked, so algorithms
 // registered after this module count too.
 import type { AlgorithmProgram, ParamInfo, ParamValue } from '../../registry.ts';
-import { findAlgorithm, listAlgorithms } from '../../registry.ts';
+import { findAlgorithm, listAlgorithms, paramDefaults, shortName } from '../../registry.ts';
 
 const SELF = 'two-level';
 
 function shortNames(operation: string): string[] {
-  return listAlgorithms(operation)
-    .map((a) => a.name.slice(operation.length + 1))
-    .filter((n) => n !== SELF);
+  return listAlgorithms(operation).map(shortName).filter((n) => n !== SELF);
 }
 
 /** A 'choice' parameter naming an algorithm of `operation`. */
@@ -40,7 +38,5 @@ export function innerAlgorithm(algorithm: string, params: Record<string, ParamVa
   if (!info) {
     throw new Error(`${algorithm}: params.${field} must name a ${operation} algorithm, one of ${shortNames(operation).join(', ')}; got ${JSON.stringify(name)}`);
   }
-  const defaults: Record<string, ParamValue> = {};
-  for (const p of info.params) defaults[p.name] = p.default;
-  return { name: info.name, program: info.program, params: defaults };
+  return { name: info.name, program: info.program, params: paramDefaults(info) };
 }

@@ -3,12 +3,12 @@
 // the leaders' partial results to the root. Every operator the semantics offer is commutative and
 // associative, so grouping the terms by NUMA node gives the same result. A level with one rank is
 // skipped: its partial result is the rank's own data.
-import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
+import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { ReduceArgs } from '../args.ts';
 import { registerAlgorithm } from '../../registry.ts';
 import { numaGroups } from './groups.ts';
 import { innerAlgorithm, innerParam } from './inner.ts';
-import { scratch } from './scratch.ts';
+import { reduceToLeader } from './leader-reduce.ts';
 import { subRank } from './sub-rank.ts';
 import '../ops.ts';
 
@@ -25,16 +25,10 @@ export function* twoLevelReduce(rank: Rank, { send, recv, bytes, op, root, param
   const g = numaGroups(rank.topology, rank.size, root);
   const group = g.groupOf(me);
   const leader = g.leaderOf(me);
-  const multiNuma = g.leaders.length > 1;
-  let partial: Range | undefined = send;
-  if (group.length > 1) {
-    // With one NUMA node the root is the only leader: its group's reduction is the result.
-    partial = me !== leader ? undefined : multiNuma ? scratch(rank, bytes) : recv;
-    const comm = subRank(rank, group, INTRA);
-    yield* intra.program(comm, { send, recv: partial, bytes, op, root: group.indexOf(leader), params: { ...intra.params, op } } satisfies ReduceArgs);
-  }
+  // With one NUMA node the root is the only leader: its group's reduction is the result.
+  const partial = yield* reduceToLeader(rank, g, intra, { send, recv, bytes, op }, INTRA);
   if (me !== leader) return;
-  if (multiNuma) {
+  if (g.leaders.length > 1) {
     const comm = subRank(rank, g.leaders, INTER);
     yield* inter.program(comm, { send: partial!, recv: me === root ? recv : undefined, bytes, op, root: g.leaders.indexOf(root), params: { ...inter.params, op } } satisfies ReduceArgs);
   } else if (group.length === 1) {

@@ -8,6 +8,7 @@
 // - point-to-point tags become tag * CONTEXTS + context, which no other context maps to
 //   (sub-communicators of sub-communicators nest the same way).
 // KNEM cookies, LiMIC descriptors and buffers name no rank and pass through unchanged.
+import { LinearCollectives } from '../../../sim/node/linear-collectives.ts';
 import type { Buffer, Cma, Control, Knem, Limic, PointToPoint, Program, Range, Rank, RankTopology, ReduceOp, Xpmem } from '../../../sim/node/rank-api.ts';
 
 /** Contexts per level of nesting; context 0 is left to the enclosing communicator. */
@@ -95,56 +96,41 @@ function subControl(parent: Control, me: number, size: number, world: (r: number
     stash = new Map();
     setAside.set(parent, stash);
   }
-  const aside = stash;
+  return new SubControl(parent, me, size, world, context, stash);
+}
 
-  const control: Control = {
-    send: (to, value) => parent.send(world(to), new Envelope(context, value)),
+/** The sub-communicator's control channel; its collective forms are the world's linear ones. */
+class SubControl extends LinearCollectives {
+  constructor(
+    private readonly parent: Control,
+    me: number,
+    size: number,
+    private readonly world: (r: number) => number,
+    private readonly context: number,
+    private readonly aside: Map<string, unknown[]>,
+  ) {
+    super(me, size);
+  }
 
-    *recv(from: number): Program<unknown> {
-      const source = world(from);
-      const waiting = aside.get(`${source}#${context}`);
-      if (waiting && waiting.length > 0) return waiting.shift();
-      for (;;) {
-        const got = yield* parent.recv(source);
-        if (!(got instanceof Envelope)) {
-          throw new Error(`sub-communicator (context ${context}): rank ${source} sent a control message outside any sub-communicator while one was expected here`);
-        }
-        if (got.context === context) return got.value;
-        const key = `${source}#${got.context}`;
-        const list = aside.get(key);
-        if (list) list.push(got.value);
-        else aside.set(key, [got.value]);
+  send(to: number, value: unknown): Program<void> {
+    return this.parent.send(this.world(to), new Envelope(this.context, value));
+  }
+
+  *recv(from: number): Program<unknown> {
+    const { aside, context } = this;
+    const source = this.world(from);
+    const waiting = aside.get(`${source}#${context}`);
+    if (waiting && waiting.length > 0) return waiting.shift();
+    for (;;) {
+      const got = yield* this.parent.recv(source);
+      if (!(got instanceof Envelope)) {
+        throw new Error(`sub-communicator (context ${context}): rank ${source} sent a control message outside any sub-communicator while one was expected here`);
       }
-    },
-
-    // The collective forms, linear as the world's control channel makes them.
-    *bcast<T>(root: number, value?: T): Program<T> {
-      if (me === root) {
-        for (let r = 0; r < size; r++) if (r !== root) yield* control.send(r, value);
-        return value as T;
-      }
-      return (yield* control.recv(root)) as T;
-    },
-
-    *gather<T>(root: number, value?: T): Program<T[] | undefined> {
-      if (me !== root) {
-        yield* control.send(root, value);
-        return undefined;
-      }
-      const all: T[] = [];
-      for (let r = 0; r < size; r++) all[r] = r === root ? (value as T) : ((yield* control.recv(r)) as T);
-      return all;
-    },
-
-    *allgather<T>(value: T): Program<T[]> {
-      const all = yield* control.gather(0, value);
-      return (yield* control.bcast<T[]>(0, all)) as T[];
-    },
-
-    *barrier(): Program<void> {
-      yield* control.gather(0, null);
-      yield* control.bcast(0, null);
-    },
-  };
-  return control;
+      if (got.context === context) return got.value;
+      const key = `${source}#${got.context}`;
+      const list = aside.get(key);
+      if (list) list.push(got.value);
+      else aside.set(key, [got.value]);
+    }
+  }
 }

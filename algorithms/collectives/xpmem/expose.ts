@@ -2,7 +2,8 @@
 // buffers and tells its peers the segment ids out of band; a peer attaches the part it needs
 // (through the registration cache when it is on) and reads or writes it with plain loads and
 // stores: `rank.copy` and `rank.reduce` on the attached view.
-import type { Buffer, Program, Range, Rank, XpmemSegid } from '../../../sim/node/rank-api.ts';
+import type { Program, Range, Rank, XpmemSegid } from '../../../sim/node/rank-api.ts';
+import { exposedSegment } from '../../xpmem-segment.ts';
 
 /** What a peer needs to reach a rank's buffer range: its segment and where the range starts. */
 export interface Exposed {
@@ -10,19 +11,9 @@ export interface Exposed {
   offset: number;
 }
 
-/**
- * MVAPICH exposes a process's memory once (xpmem_make at start-up) and reuses the segment for
- * every later call, so a buffer is made into a segment on its first use only.
- */
-const segments = new WeakMap<Buffer, XpmemSegid>();
-
+/** Exposes the buffer of `r` (once per buffer, see xpmem-segment.ts) and says where `r` starts in it. */
 export function* expose(rank: Rank, r: Range): Program<Exposed> {
-  let segid = segments.get(r.buf);
-  if (segid === undefined) {
-    segid = yield* rank.xpmem.make(r.buf);
-    segments.set(r.buf, segid);
-  }
-  return { segid, offset: r.offset };
+  return { segid: yield* exposedSegment(rank, r.buf), offset: r.offset };
 }
 
 /** Attaches `bytes` at `offset` of a peer's exposed range; returns the view to copy from or into. */

@@ -2,7 +2,7 @@
 // the message cut into one contiguous part per rank, sizes differing by at most one byte, so
 // every rank reduces the same amount and rank i owns partition i.
 import type { Range } from '../../../sim/node/rank-api.ts';
-import { range } from '../../../sim/node/buffer.ts';
+import { subRange } from '../../../sim/node/buffer.ts';
 
 export interface Partition {
   offset: number;
@@ -17,5 +17,5 @@ export function partition(bytes: number, parts: number, i: number): Partition {
 
 /** Partition `p` of a range. */
 export function slice(r: Range, p: Partition): Range {
-  return range(r.buf, r.offset + p.offset, p.bytes);
+  return subRange(r, p.offset, p.bytes);
 }

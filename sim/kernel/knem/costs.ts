@@ -9,6 +9,7 @@
 // Moreaud (JPDC 2013, §6) attribute ~2 µs of LiMIC's 3-6 µs per ping-pong advantage to exactly
 // these KNEM security checks, region declaration and lookup.
 import type { MachineSpec } from '../../../hardware/spec.ts';
+import { checkKernelParam } from '../kernel-costs.ts';
 
 export const knemDefaults = {
   /**
@@ -76,8 +77,12 @@ export const knemDefaults = {
 
 export type KnemParam = keyof typeof knemDefaults;
 
-/** The constant for this machine: its `kernel.params` entry when given, else the default above. */
+/** Relative speeds and the engine's bandwidth divide: zero is no value for them. */
+const POSITIVE: readonly KnemParam[] = ['knemReadEfficiency', 'knemWriteEfficiency', 'knemThreadEfficiency', 'ioatBandwidth'];
+
+/** The constant for this machine: its `kernel.params` entry when given (checked), else the default above. */
 export function knemParam(spec: MachineSpec, name: KnemParam): number {
   const given = spec.kernel.params[name];
-  return given ?? knemDefaults[name];
+  if (given === undefined) return knemDefaults[name];
+  return checkKernelParam(spec, name, given, { positive: POSITIVE.includes(name) });
 }

@@ -7,7 +7,7 @@
 // copy), kmap of region pages for region copies, and the copy itself as a flow over the node. Reusing
 // a region is cheaper than re-declaring it only because those steps are not repeated.
 import type { Program } from '../../engine/program.ts';
-import type { Range } from '../../node/buffer.ts';
+import { withinBuffer, type Range } from '../../node/buffer.ts';
 import { MechanismError } from '../../node/errors.ts';
 import type { CopyDirection, Knem, KnemCookie, KnemCopyHandle, OffloadMode } from '../../node/rank-api.ts';
 import type { World } from '../../node/world.ts';
@@ -51,7 +51,7 @@ export function createKnem(world: World, me: number): Knem {
       if (s.buf.owner !== me && s.buf.owner !== -1) {
         throw new MechanismError('knem', 'EFAULT', `${call}: segment of ${s.buf.name} belongs to rank ${s.buf.owner}, not to rank ${me}`);
       }
-      if (!Number.isInteger(s.offset) || !Number.isInteger(s.bytes) || s.offset < 0 || s.bytes < 0 || s.offset + s.bytes > s.buf.size) {
+      if (!withinBuffer(s)) {
         throw new MechanismError('knem', 'EFAULT', `${call}: segment [${s.offset}, ${s.offset + s.bytes}) lies outside ${s.buf.name} of ${s.buf.size} bytes`);
       }
     }

@@ -1,15 +1,11 @@
 // Vectorial buffers: pages a segment list spans, and the pairing of two segment lists byte for
 // byte, so a copy between non-contiguous buffers runs as one contiguous copy per pair of pieces.
 import type { Range } from '../../node/buffer.ts';
+import { pagesSpanned } from '../address-space.ts';
 
-/** Pages of `pageBytes` that [offset, offset+bytes) of a page-aligned buffer touches. */
-export function pagesOf(r: Range, pageBytes: number): number {
-  if (r.bytes === 0) return 0;
-  return Math.floor((r.offset + r.bytes - 1) / pageBytes) - Math.floor(r.offset / pageBytes) + 1;
-}
-
+/** Pages the segments touch; each buffer is page-aligned, so a segment's offset is its page offset. */
 export function pagesOfAll(segments: readonly Range[], pageBytes: number): number {
-  return segments.reduce((sum, s) => sum + pagesOf(s, pageBytes), 0);
+  return segments.reduce((sum, s) => sum + pagesSpanned(s.offset, s.bytes, pageBytes), 0);
 }
 
 export function totalBytes(segments: readonly Range[]): number {

@@ -1,7 +1,7 @@
 // Calibration table of the two shared-memory double-copy transports: buffer geometry taken from the
 // implementations' sources and defaults, and the library's software work per packet. Cache-line
 // transfers and copy times are not here: the node model derives them from the machine.
-import { softwareCosts } from '../software-costs.ts';
+import { softwareCosts } from '../../node/software-costs.ts';
 
 export const nemesisCosts = {
   /**

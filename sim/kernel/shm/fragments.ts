@@ -2,22 +2,18 @@
 // after the other, the receiver takes them from the transfer's box in order and unpacks each at its
 // offset. Sender and receiver run concurrently, so packing packet k+1 overlaps unpacking packet k.
 import type { Program } from '../../engine/program.ts';
-import { range, type Range } from '../../node/buffer.ts';
+import { subRange, type Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
 import { nextPacket } from './delivery.ts';
-import type { Packet, PacketHeader, PacketKind } from './packet.ts';
+import { payloadBytes, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
 import { traced, type DoubleCopy } from './transport.ts';
-
-export function slice(r: Range, offset: number, bytes: number): Range {
-  return range(r.buf, r.offset + offset, bytes);
-}
 
 /** Posts `data[offset..]` as packets of `firstKind` then 'frag'; returns once the last is posted. */
 export function* postPieces(t: DoubleCopy, header: PacketHeader, data: Range, offset: number, firstKind: PacketKind): Program<void> {
   let kind = firstKind;
   do {
     const n = Math.min(t.capacity(kind), data.bytes - offset);
-    yield* t.post({ ...header, kind }, slice(data, offset, n));
+    yield* t.post({ ...header, kind }, subRange(data, offset, n));
     offset += n;
     kind = 'frag';
   } while (offset < data.bytes);
@@ -29,7 +25,7 @@ export function* unpackPieces(world: World, t: DoubleCopy, me: number, id: numbe
     const packet = yield* traced(world, me, 'poll', `frag<-${from}`, nextPacket(world, id, me));
     const n = payloadBytes(packet);
     if (n === 0 || offset + n > into.bytes) throw new Error(`rank ${me}: fragment of ${n} bytes from rank ${from} does not fit at ${offset} of ${into.bytes}`);
-    yield* t.unpack(packet, slice(into, offset, n));
+    yield* t.unpack(packet, subRange(into, offset, n));
     offset += n;
   }
 }
@@ -42,10 +38,6 @@ export function sendEager(t: DoubleCopy, header: PacketHeader, data: Range): Pro
 /** Receives an eager message whose first packet was matched; `into` holds exactly its bytes. */
 export function* recvEager(world: World, t: DoubleCopy, me: number, first: Packet, into: Range): Program<void> {
   const n = payloadBytes(first);
-  yield* t.unpack(first, slice(into, 0, n));
+  yield* t.unpack(first, subRange(into, 0, n));
   yield* unpackPieces(world, t, me, first.id, first.from, into, n);
-}
-
-export function payloadBytes(p: Packet): number {
-  return p.payload?.bytes ?? 0;
 }

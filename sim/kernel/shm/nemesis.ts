@@ -12,13 +12,12 @@ import { Channel } from '../../engine/channel.ts';
 import { Mutex } from '../../engine/mutex.ts';
 import type { Program } from '../../engine/program.ts';
 import { Semaphore } from '../../engine/semaphore.ts';
-import { range, type Buffer, type Range } from '../../node/buffer.ts';
+import { range, subRange, type Buffer, type Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
 import { nemesisCosts } from './costs.ts';
 import { arrive, nextNotice, nextPacket, notify } from './delivery.ts';
-import { slice } from './fragments.ts';
 import { lineTransfer, QueueLines } from './lines.ts';
-import type { Packet, PacketHeader, PacketKind } from './packet.ts';
+import { payloadBytes, replyTo, traceKind, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
 import { step, traced, type DoubleCopy } from './transport.ts';
 
 export type NemesisCosts = typeof nemesisCosts;
@@ -120,7 +119,7 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
     },
 
     *unpack(packet: Packet, into?: Range): Program<void> {
-      const bytes = packet.payload?.bytes ?? 0;
+      const bytes = payloadBytes(packet);
       if ((into?.bytes ?? 0) !== bytes) throw new RangeError(`nemesis: unpacking ${bytes} bytes into ${into?.bytes ?? 0}`);
       yield* step(world, me, traceKind(packet.kind), `match ${packet.kind}<-${packet.from}`, costs.recvSideNs);
       if (packet.payload && into && bytes > 0) yield* node.copy(core, packet.payload, into, { rank: me, label: `copy-out <-${packet.from}` });
@@ -142,7 +141,7 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
           const empty = ring.empty[slot];
           if (empty.available > 0) yield* empty.acquire();
           else yield* traced(world, me, 'wait', `lmt slot ${slot}->${to}`, empty.acquire());
-          yield* node.copy(core, slice(data, offset, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes), { rank: me, label: `lmt copy-in ->${to}` });
+          yield* node.copy(core, subRange(data, offset, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes), { rank: me, label: `lmt copy-in ->${to}` });
           // Setting the slot's flag: the polling receiver sees it one line transfer later.
           const chunk: LmtChunk = { slot, bytes };
           notify(world, header.id, to, 'lmt', chunk, lineTransfer(topo, core, coreOf(to)));
@@ -155,11 +154,11 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
     *recvLarge(rts: Packet, into: Range): Program<void> {
       const from = rts.from;
       yield* transport.unpack(rts);
-      yield* transport.post({ kind: 'cts', from: me, to: from, tag: rts.tag, seq: rts.seq, id: rts.id, total: rts.total, path: 'large' });
+      yield* transport.post(replyTo(rts, 'cts'));
       const ring = copyBuffer(from, me);
       for (let got = 0; got < into.bytes; ) {
         const chunk = (yield* traced(world, me, 'poll', `lmt<-${from}`, nextNotice(world, rts.id, me, 'lmt'))) as LmtChunk;
-        yield* node.copy(core, range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes), slice(into, got, chunk.bytes), { rank: me, label: `lmt copy-out <-${from}` });
+        yield* node.copy(core, range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes), subRange(into, got, chunk.bytes), { rank: me, label: `lmt copy-out <-${from}` });
         got += chunk.bytes;
         // Clearing the flag: the sender sees the slot empty one line transfer later.
         const empty = ring.empty[chunk.slot];
@@ -185,10 +184,6 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
   }
 
   return transport;
-}
-
-function traceKind(kind: PacketKind): string {
-  return kind === 'eager' || kind === 'frag' ? 'queue' : 'control';
 }
 
 function prefilled(name: string, count: number): Channel<number> {

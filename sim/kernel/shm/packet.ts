@@ -7,6 +7,9 @@ import type { Range } from '../../node/buffer.ts';
 export type ShmProtocol = 'nemesis' | 'sm';
 export type SingleCopy = 'none' | 'knem' | 'cma' | 'xpmem' | 'limic';
 
+export const SHM_PROTOCOLS: readonly ShmProtocol[] = ['nemesis', 'sm'];
+export const SINGLE_COPY: readonly SingleCopy[] = ['none', 'knem', 'cma', 'xpmem', 'limic'];
+
 /** How the body of a message travels once its first packet is matched. */
 export type MessagePath = 'eager' | 'large' | Exclude<SingleCopy, 'none'>;
 
@@ -40,4 +43,19 @@ export interface Packet extends PacketHeader {
 
 export function opensMessage(kind: PacketKind): boolean {
   return kind === 'eager' || kind === 'rts';
+}
+
+/** The header of a `kind` packet (CTS, DONE) its receiver sends back for the message `opening` opened. */
+export function replyTo(opening: PacketHeader, kind: PacketKind): PacketHeader {
+  const { from, to, tag, seq, id, total, path } = opening;
+  return { kind, from: to, to: from, tag, seq, id, total, path };
+}
+
+export function payloadBytes(p: Packet): number {
+  return p.payload?.bytes ?? 0;
+}
+
+/** Trace kind of the library's work on a packet: data packets are queue work, the rest control. */
+export function traceKind(kind: PacketKind): string {
+  return kind === 'eager' || kind === 'frag' ? 'queue' : 'control';
 }

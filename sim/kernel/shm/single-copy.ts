@@ -11,7 +11,7 @@ import type { Buffer, Range } from '../../node/buffer.ts';
 import type { Cma, Knem, KnemCookie, Limic, Xpmem, XpmemSegid } from '../../node/rank-api.ts';
 import type { World } from '../../node/world.ts';
 import { nextPacket } from './delivery.ts';
-import type { Packet, PacketHeader } from './packet.ts';
+import { replyTo, type Packet, type PacketHeader } from './packet.ts';
 import { traced, type DoubleCopy } from './transport.ts';
 
 /** The rank's own mechanism objects, as the rank context exposes them. */
@@ -80,7 +80,7 @@ export function* recvSingleCopy(world: World, t: DoubleCopy, me: number, mech: S
         throw new Error(`single-copy receive over ${rts.path}`);
     }
   }
-  yield* t.post({ kind: 'done', from: me, to: from, tag: rts.tag, seq: rts.seq, id: rts.id, total: rts.total, path: rts.path });
+  yield* t.post(replyTo(rts, 'done'));
 }
 
 /** XPMEM implementations expose a buffer once and keep the segment id for later messages. */

@@ -13,13 +13,13 @@
 // A FIFO holds 4096 pointers by default, more than this model ever has in flight, so posting never
 // waits for room.
 import type { Program } from '../../engine/program.ts';
-import { range, type Range } from '../../node/buffer.ts';
+import { range, subRange, type Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
 import { smBtlCosts } from './costs.ts';
 import { arrive, nextPacket } from './delivery.ts';
-import { postPieces, slice, unpackPieces } from './fragments.ts';
+import { postPieces, unpackPieces } from './fragments.ts';
 import { lineTransfer } from './lines.ts';
-import type { Packet, PacketHeader, PacketKind } from './packet.ts';
+import { payloadBytes, replyTo, traceKind, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
 import { step, traced, type DoubleCopy } from './transport.ts';
 
 export type SmBtlCosts = typeof smBtlCosts;
@@ -94,14 +94,14 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
       const list = bytes > costs.eagerFragmentBytes ? mine.max : mine.eager;
       if (list.free.length === 0) grow(list);
       const index = list.free.pop()!;
-      const slot = slice(list.fragments[index], 0, bytes);
+      const slot = subRange(list.fragments[index], 0, bytes);
       if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `pack frag->${to}` });
       yield* step(world, me, kind, `fifo write->${to}`, fifoWrite(to, me));
       arrive(world, { ...header, payload: slot, release: () => returnFragment(list, index, me, to) }, lineTransfer(topo, core, coreOf(to)));
     },
 
     *unpack(packet: Packet, into?: Range): Program<void> {
-      const bytes = packet.payload?.bytes ?? 0;
+      const bytes = payloadBytes(packet);
       if ((into?.bytes ?? 0) !== bytes) throw new RangeError(`sm btl: unpacking ${bytes} bytes into ${into?.bytes ?? 0}`);
       yield* step(world, me, traceKind(packet.kind), `match ${packet.kind}<-${packet.from}`, costs.recvSideNs);
       if (packet.payload && into && bytes > 0) yield* node.copy(core, packet.payload, into, { rank: me, label: `unpack frag<-${packet.from}` });
@@ -111,7 +111,7 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     *sendLarge(header: PacketHeader, data: Range): Program<void> {
       const to = header.to;
       const first = Math.min(costs.rndvEagerBytes, data.bytes);
-      yield* transport.post({ ...header, kind: 'rts' }, slice(data, 0, first));
+      yield* transport.post({ ...header, kind: 'rts' }, subRange(data, 0, first));
       const ack = yield* traced(world, me, 'wait', `ack<-${to}`, nextPacket(world, header.id, me));
       yield* transport.unpack(ack);
       if (first < data.bytes) yield* postPieces(transport, header, data, first, 'frag');
@@ -119,9 +119,9 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
 
     *recvLarge(rts: Packet, into: Range): Program<void> {
       const from = rts.from;
-      const first = rts.payload?.bytes ?? 0;
-      yield* transport.unpack(rts, slice(into, 0, first));
-      yield* transport.post({ kind: 'cts', from: me, to: from, tag: rts.tag, seq: rts.seq, id: rts.id, total: rts.total, path: 'large' });
+      const first = payloadBytes(rts);
+      yield* transport.unpack(rts, subRange(into, 0, first));
+      yield* transport.post(replyTo(rts, 'cts'));
       yield* unpackPieces(world, transport, me, rts.id, from, into, first);
     },
   };
@@ -134,8 +134,4 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
   }
 
   return transport;
-}
-
-function traceKind(kind: PacketKind): string {
-  return kind === 'eager' || kind === 'frag' ? 'queue' : 'control';
 }

@@ -11,8 +11,7 @@
 import { Mutex } from '../../engine/mutex.ts';
 import type { Program } from '../../engine/program.ts';
 import { InputError } from '../../../hardware/input-error.ts';
-import type { Buffer, Range } from '../../node/buffer.ts';
-import { describeRange } from '../../node/buffer.ts';
+import { describeRange, withinBuffer, type Buffer, type Range } from '../../node/buffer.ts';
 import { MechanismError } from '../../node/errors.ts';
 import type { Xpmem, XpmemSegid } from '../../node/rank-api.ts';
 import type { World } from '../../node/world.ts';
@@ -48,7 +47,7 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
   const costs = kernelCosts(spec);
   const capacity = opts.cacheCapacity ?? costs.regcacheCapacity;
   if (opts.registrationCache && !(Number.isInteger(capacity) && capacity >= 1)) {
-    throw new InputError(`the XPMEM registration cache needs a whole number of entries >= 1, got ${capacity}`, { field: 'xpmem.cacheCapacity' });
+    throw new InputError(`the XPMEM registration cache needs a whole number of entries >= 1, got ${capacity}`, { field: 'params.regcacheCapacity' });
   }
   const cache = opts.registrationCache ? registrationCache(world, me, capacity) : undefined;
   const segments = world.state<SegmentTable>('xpmem segments', () => ({ next: 1, byId: new Map() }));
@@ -94,10 +93,10 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       if (!seg || seg.owner !== owner) {
         throw new MechanismError('xpmem', 'ENOENT', `xpmem_get: rank ${owner} exposes no segment ${segid}`);
       }
-      if (!(Number.isInteger(offset) && Number.isInteger(bytes) && offset >= 0 && bytes >= 0 && offset + bytes <= seg.buf.size)) {
+      const view: Range = { buf: seg.buf, offset, bytes };
+      if (!withinBuffer(view)) {
         throw new MechanismError('xpmem', 'EINVAL', `xpmem_attach: [${offset}, ${offset + bytes}) lies outside segment ${segid} (${seg.buf.name}, ${seg.buf.size} bytes)`);
       }
-      const view: Range = { buf: seg.buf, offset, bytes };
       if (bytes === 0) return view;
       const address = addressSpace(world, owner).addressOf(seg.buf) + offset;
       let start = Math.floor(address / pageBytes) * pageBytes;

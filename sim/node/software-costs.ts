@@ -1,6 +1,7 @@
 // Software path costs of the MPI layer itself (not hardware): what the library spends around a
 // message besides moving its bytes. Hardware costs (cache latency, syscall, pinning) come from the
-// machine spec; these come from published measurements of the implementations.
+// machine spec; these come from published measurements of the implementations. They sit in the node
+// layer because its control channel (control.ts) pays them, as do the transports of sim/kernel/shm.
 
 export const softwareCosts = {
   /**

@@ -1,0 +1,52 @@
+// Runs one sweep point of a scenario with the simulator (the CLI's PointRunner): the algorithm
+// through the harness, the iterations' times summarised, the trace totals as shares.
+import { runAlgorithm } from '../algorithms/harness/simulate.ts';
+import { InputError } from '../hardware/input-error.ts';
+import { ProcessError } from '../sim/engine/errors.ts';
+import { MechanismError } from '../sim/node/errors.ts';
+import type { Point, PointResult } from './point.ts';
+
+export function simulatePoint(point: Point): PointResult {
+  const outcome = explainUnavailable(point, () => runAlgorithm({
+    machine: point.machine,
+    cores: point.cores,
+    algorithm: point.algorithm,
+    call: { bytes: point.bytes, root: point.root, params: point.params, counts: point.counts?.map((c) => c * point.bytes) },
+    cache: point.cache,
+    iterations: point.iterations,
+    warmup: point.warmup,
+    seed: point.seed,
+  }));
+  const mean = outcome.times.reduce((a, b) => a + b, 0) / outcome.times.length;
+  return {
+    meanNs: mean,
+    minNs: Math.min(...outcome.times),
+    maxNs: Math.max(...outcome.times),
+    breakdown: shares(outcome.totals),
+  };
+}
+
+/**
+ * A mechanism the machine's kernel lacks is the user's choice of algorithm and machine, not a bug:
+ * report it as an input error naming both, instead of a failed process with a stack. So is a
+ * machine constant a mechanism reads (and checks) only once a rank calls it.
+ */
+function explainUnavailable<T>(point: Point, run: () => T): T {
+  try {
+    return run();
+  } catch (err) {
+    const cause = err instanceof ProcessError ? err.cause : err;
+    if (cause instanceof InputError) throw cause;
+    if (cause instanceof MechanismError && (cause.errno === 'ENODEV' || cause.errno === 'ENOSYS')) {
+      throw new InputError(`${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`, { file: point.file, field: 'algorithms' });
+    }
+    throw err;
+  }
+}
+
+function shares(totals: Record<string, number>): Record<string, number> {
+  const sum = Object.values(totals).reduce((a, b) => a + b, 0);
+  const out: Record<string, number> = {};
+  for (const [kind, ns] of Object.entries(totals)) out[kind] = sum > 0 ? ns / sum : 0;
+  return out;
+}
