@@ -138,7 +138,7 @@ function cacheLabel(c: CacheSpec): string {
 function cacheSummary(caches: CacheSpec[]): string[] {
   const groups = new Map<string, { c: CacheSpec; count: number }>();
   for (const c of caches) {
-    const sharing = c.memorySide ? 'memory-side, every core' : c.cores.length === 1 ? 'private' : `shared by ${c.cores.length} cores`;
+    const sharing = (c.memorySide ? 'memory-side, every core' : c.cores.length === 1 ? 'private' : `shared by ${c.cores.length} cores`) + (c.victim ? ', victim' : '');
     const key = `L${c.level} ${size(c.sizeBytes)} x{n}, ${sharing}, ${num(c.bandwidth)} GB/s, ${num(c.latencyNs)} ns`;
     const g = groups.get(key);
     if (g) g.count++;

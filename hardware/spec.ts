@@ -59,6 +59,12 @@ export interface CacheSpec {
    * sitting beside particular cores; `cores` then lists every core of the machine.
    */
   memorySide?: boolean;
+  /**
+   * A victim cache is filled only with lines its cores' private caches evict, never directly by a
+   * load (AMD's L3 since K10: non-inclusive, "victim cache" in AMD's BKDG and optimisation guides).
+   * A stream read by one core therefore does not land in it for the next reader on the same socket.
+   */
+  victim?: boolean;
 }
 
 export interface LinkSpec {

@@ -9,8 +9,8 @@ import { readBandwidth, readFrequency, readSize, readTime } from './units.ts';
 import type { MapReader, YNode } from './yaml-reader.ts';
 
 const GROUP_KEYS = ['count', 'model', 'cores', 'threads', 'frequency', 'caches'] as const;
-const PACKAGE_CACHE_KEYS = ['level', 'size', 'sharedBy', 'bandwidth', 'latency'] as const;
-const CACHE_KEYS = ['id', 'level', 'size', 'cores', 'bandwidth', 'latency', 'memorySide'] as const;
+const PACKAGE_CACHE_KEYS = ['level', 'size', 'sharedBy', 'bandwidth', 'latency', 'victim'] as const;
+const CACHE_KEYS = ['id', 'level', 'size', 'cores', 'bandwidth', 'latency', 'memorySide', 'victim'] as const;
 const NUMA_COMPACT_KEYS = ['perPackage', 'memory', 'bandwidth', 'latency', 'kind'] as const;
 const NUMA_NODE_KEYS = ['attach', 'packages', 'cores', 'memory', 'bandwidth', 'latency', 'kind'] as const;
 const MEMORY_KINDS = ['dram', 'hbm'] as const;
@@ -70,7 +70,7 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
         for (let start = 0; start < coresPer; start += entry.sharedBy) {
           const index = caches.length;
           const cores = Array.from({ length: entry.sharedBy }, (_, j) => first + start + j);
-          caches.push({ id: cacheId(entry.level), level: entry.level, sizeBytes: entry.sizeBytes, cores, bandwidth: entry.bandwidth, latencyNs: entry.latencyNs });
+          caches.push({ id: cacheId(entry.level), level: entry.level, sizeBytes: entry.sizeBytes, cores, bandwidth: entry.bandwidth, latencyNs: entry.latencyNs, ...(entry.victim ? { victim: true } : {}) });
           recordCache(origins, index, entry.fields);
         }
       }
@@ -82,6 +82,7 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
     const m = node.map(CACHE_KEYS);
     const level = m.req('level').integer(1);
     const memorySide = m.get('memorySide')?.boolean() ?? false;
+    const victim = m.get('victim')?.boolean() ?? false;
     const coresNode = m.get('cores');
     if (!coresNode && !memorySide) m.req('cores');
     const cores = coresNode ? readCoreSet(coresNode, allCores) : [...allCores];
@@ -94,6 +95,7 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
       bandwidth: readBandwidth(m.req('bandwidth')),
       latencyNs: readTime(m.req('latency')),
       ...(memorySide ? { memorySide } : {}),
+      ...(victim ? { victim } : {}),
     });
     origins.set(`caches[${index}]`, node);
     recordCache(origins, index, { id: m.get('id'), level: m.get('level'), size: m.get('size'), cores: coresNode, bandwidth: m.get('bandwidth'), latency: m.get('latency') });
@@ -115,6 +117,7 @@ interface PackageCache {
   sharedBy: number;
   bandwidth: number;
   latencyNs: number;
+  victim: boolean;
   fields: Record<string, YNode | undefined>;
 }
 
@@ -132,6 +135,7 @@ function readPackageCache(node: YNode, coresPer: number): PackageCache {
     sharedBy,
     bandwidth: readBandwidth(m.req('bandwidth')),
     latencyNs: readTime(m.req('latency')),
+    victim: m.get('victim')?.boolean() ?? false,
     fields: { level: m.get('level'), size: m.get('size'), cores: sharedByNode ?? node, bandwidth: m.get('bandwidth'), latency: m.get('latency') },
   };
 }

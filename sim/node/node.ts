@@ -297,7 +297,16 @@ export class Node {
   private touch(core: number, r: Range, written: boolean): void {
     if (r.bytes === 0) return;
     const local = this.topo.cachesOf(core);
-    for (const cache of local) this.cacheState.get(cache.id)!.touch(r.buf.id, r.offset, r.bytes);
+    for (const cache of local) {
+      if (!cache.victim) {
+        this.cacheState.get(cache.id)!.touch(r.buf.id, r.offset, r.bytes);
+        continue;
+      }
+      // A victim cache only receives what the caches below it evict: the head of a stream longer
+      // than they hold, pushed out as its tail comes in.
+      const below = Math.max(0, ...local.filter((c) => c.level < cache.level).map((c) => c.sizeBytes));
+      if (r.bytes > below) this.cacheState.get(cache.id)!.touch(r.buf.id, r.offset, r.bytes - below);
+    }
     for (const memSide of this.topo.memorySideCaches()) this.cacheState.get(memSide.id)!.touch(r.buf.id, r.offset, r.bytes);
     if (!written) return;
     for (const cache of this.spec.caches) {

@@ -23,12 +23,16 @@ describe('broadcast (Ma et al. 2010, Figure 6)', () => {
     }
   });
 
-  it('the hierarchical pipelined broadcast overtakes the linear one on IG, not on two-socket Dancer', () => {
-    // At 4 MiB a reader's own destination pushes the root's buffer out of its socket's L3, so every
-    // linear reader streams it across the links; the hierarchical one sends one copy per NUMA node.
-    const r = { bytes: 4 * MiB, iterations: 1 };
-    expect(ratio({ ...r, machine: 'ig', cores: first(48) }, 'bcast:knem-hierarchical', 'bcast:knem-linear')).toBeLessThan(1);
-    expect(ratio({ ...r, machine: 'dancer', cores: first(8) }, 'bcast:knem-hierarchical', 'bcast:knem-linear')).toBeGreaterThan(1);
+  it('on IG linear KNEM gains little over basic and the hierarchical pipelined broadcast beats it; not on two-socket Dancer', () => {
+    // IG's L3 is a victim cache: concurrent readers on a socket do not share what they load, so
+    // every linear reader pulls the root's buffer across the links; the hierarchical broadcast
+    // sends one copy per NUMA node.
+    const ig = { machine: 'ig', cores: first(48), bytes: 64 * KiB, iterations: 1 };
+    const linear = ratio(ig, 'bcast:knem-linear', 'bcast:basic');
+    expect(linear).toBeLessThan(1);
+    expect(linear).toBeGreaterThan(0.3);
+    expect(ratio(ig, 'bcast:knem-hierarchical', 'bcast:knem-linear')).toBeLessThan(0.5);
+    expect(ratio({ machine: 'dancer', cores: first(8), bytes: 4 * MiB, iterations: 1 }, 'bcast:knem-hierarchical', 'bcast:knem-linear')).toBeGreaterThan(1);
   });
 });
 
