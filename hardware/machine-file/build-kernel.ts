@@ -2,6 +2,8 @@
 
 import type { CoreCosts, KernelSpec } from '../spec.ts';
 import { MECHANISMS } from '../validate.ts';
+import { KERNEL_PARAMS } from '../kernel-params.ts';
+import { didYouMean } from '../input-error.ts';
 import type { Origins } from './origins.ts';
 import { readBandwidth, readSize, readTime } from './units.ts';
 import type { MapReader } from './yaml-reader.ts';
@@ -49,6 +51,11 @@ export function buildKernel(root: MapReader, origins: Origins): KernelSpec {
 
   const params: Record<string, number> = {};
   for (const [key, value] of m.get('params')?.entries() ?? []) {
+    if (!(key in KERNEL_PARAMS)) {
+      const known = Object.keys(KERNEL_PARAMS);
+      const hint = didYouMean(key, known);
+      value.fail(`unknown kernel parameter '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; known: ${known.join(', ')}`);
+    }
     params[key] = value.number();
     origins.set(`kernel.params.${key}`, value);
   }

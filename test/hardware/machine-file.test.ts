@@ -95,7 +95,7 @@ kernel:
   pinPerPage: 50
   cmaLock: shared
   params:
-    knemRegionBaseNs: 750
+    knemCreateNs: 750
 distances:
   - [10, 20]
   - [20, 10]
@@ -134,7 +134,7 @@ describe('parseMachineYaml: a valid file', () => {
     expect(side.cores).toHaveLength(12);
     expect(spec.kernel).toMatchObject({ version: '4.10', syscallNs: 100, pageBytes: 4096, pinPerPageNs: 50, cmaLockMode: 'shared' });
     expect(spec.kernel.mechanisms).toEqual({ cma: true, knem: true, xpmem: false, limic: false, ioat: false });
-    expect(spec.kernel.params).toEqual({ knemRegionBaseNs: 750 });
+    expect(spec.kernel.params).toEqual({ knemCreateNs: 750 });
   });
 
   it('places NUMA nodes on packages or hubs and gives each core exactly one', () => {

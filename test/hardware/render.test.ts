@@ -43,12 +43,12 @@ describe('renderMachine', () => {
   it('lists guessed fields, kernel parameters and distances when present', () => {
     const spec = loadPreset('dancer');
     spec.guessed = ['numaNodes[0].bandwidth', 'kernel.syscallNs', 'numaNodes[1].bandwidth', 'numaNodes[1].latencyNs', 'caches[3].bandwidth'];
-    spec.kernel.params = { knemRegionBaseNs: 750 };
+    spec.kernel.params = { knemCreateNs: 750 };
     spec.distances = [[10, 21], [21, 10]];
     const text = renderMachine(spec);
     // Indexed paths fold into one line per collection, in first-seen order.
     expect(text).toContain('guessed (documented defaults, not from the source):\n  numaNodes[0-1]: bandwidth, latencyNs\n  kernel.syscallNs\n  caches[3]: bandwidth\n');
-    expect(text).toContain('  params: knemRegionBaseNs=750');
+    expect(text).toContain('  params: knemCreateNs=750');
     expect(text).toContain('NUMA distances\n    10  21\n    21  10');
   });
 

@@ -1,0 +1,24 @@
+// The names a machine file may give under `kernel.params`: the mechanism constants the kernel
+// models read (their defaults and sources live beside each model in sim/kernel/). Listing them here
+// lets the machine-file loader reject a misspelt name instead of silently keeping the default.
+
+export const KERNEL_PARAMS: Readonly<Record<string, string>> = {
+  knemCreateNs: 'KNEM region creation, base cost besides pinning (ns)',
+  knemDestroyNs: 'KNEM region destruction (ns)',
+  knemLookupNs: 'KNEM cookie lookup in the radix tree (ns)',
+  knemKmapPerPageNs: 'KNEM region copy: kernel remapping per page (ns)',
+  knemReadEfficiency: 'KNEM receiver-reading copy speed relative to memcpy',
+  knemWriteEfficiency: 'KNEM sender-writing copy speed relative to memcpy',
+  knemThreadEfficiency: 'KNEM kernel-thread offload copy speed relative to a synchronous copy',
+  ioatBandwidth: 'I/OAT DMA channel bandwidth (bytes/ns)',
+  ioatSetupNs: 'I/OAT descriptor setup per chain (ns)',
+  cmaPagesPerBatch: 'pages CMA pins per batch under the target lock',
+  kernelCopyEfficiency: 'kernel copy loop speed relative to user-space memcpy',
+  xpmemMakeNs: 'xpmem_make (ns)',
+  xpmemGetNs: 'xpmem_get, held under the owner lock (ns)',
+  xpmemAttachNs: 'xpmem_attach, base cost (ns)',
+  xpmemFaultPerPageNs: 'XPMEM page fault per attached page (ns)',
+  xpmemDetachNs: 'xpmem_detach (ns)',
+  regcacheLookupNs: 'XPMEM registration cache, cost per tree level of a lookup (ns)',
+  regcacheCapacity: 'XPMEM registration cache entries before FIFO eviction',
+};
