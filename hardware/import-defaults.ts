@@ -2,7 +2,7 @@
 // sysfs describe the shape of a node (who shares what) but not how fast anything is. Each value is
 // a middle-of-the-road figure for a two-socket x86 server of the Nehalem..Skylake generations, the
 // machines of the seed papers; an import lists in `spec.guessed` every field that took one, so a
-// user knows which numbers to calibrate (native-validate/) or override before trusting a result.
+// user knows which numbers to measure or override before trusting a result.
 // Units: ns, bytes, bytes/ns (= GB/s).
 
 export const IMPORT_DEFAULTS = {

@@ -21,7 +21,7 @@ export interface KernelCosts {
    * Speed of the kernel's copy loop (copy_to_user / copy_page_to_iter) relative to the core's
    * user-space memcpy. Source: on x86-64 both end in `rep movsb` on ERMS CPUs
    * (copy_user_enhanced_fast_string, glibc's memmove-vec-unaligned-erms for large sizes), so the
-   * default is parity; set `kernel.params.kernelCopyEfficiency` from a native-validate run.
+   * default is parity; set `kernel.params.kernelCopyEfficiency` from a measurement on the host.
    */
   kernelCopyEfficiency: number;
   /**
