@@ -1,5 +1,9 @@
 // One flow at run time. Progress is kept as (bytes remaining at `updatedAt`, rate since then), so
 // `remaining()` is exact at any instant without touching the flow on every clock tick.
+//
+// The bottleneck is kept the same way: the current one and since when. Time is booked per resource
+// only when the bottleneck changes, so a flow bounded by one resource all its life (the usual case)
+// never allocates for it.
 
 import type { Flow } from './network.ts';
 import type { ResourceState } from './resource.ts';
@@ -27,6 +31,13 @@ export class FlowState implements Flow {
   wakeup: Wakeup | undefined = undefined;
   /** Scratch for graph walks. */
   visit = 0;
+  /** The resource whose saturation holds the rate now; undefined in the latency phase and once done. */
+  bottleneck: ResourceState | undefined = undefined;
+  private bottleneckSince = 0;
+  /** Time spent bounded by each earlier bottleneck, kept only once the bottleneck has changed. */
+  private boundOn: ResourceState[] | undefined = undefined;
+  private boundNs: number[] | undefined = undefined;
+  private main: ResourceState | undefined = undefined;
   private readonly clock: { readonly now: number };
   private waiters: ((value: void) => void)[] | undefined = [];
 
@@ -70,6 +81,36 @@ export class FlowState implements Flow {
     else this.waiters.push(cb);
   }
 
+  /** The re-solve at `now` found `r` bounding this flow. */
+  boundBy(r: ResourceState, now: number): void {
+    const was = this.bottleneck;
+    if (r === was) return;
+    if (was !== undefined) this.book(was, now - this.bottleneckSince);
+    this.bottleneck = r;
+    this.bottleneckSince = now;
+  }
+
+  private book(r: ResourceState, ns: number): void {
+    if (!(ns > 0)) return;
+    if (this.boundOn === undefined || this.boundNs === undefined) {
+      this.boundOn = [r];
+      this.boundNs = [ns];
+      return;
+    }
+    const at = this.boundOn.indexOf(r);
+    if (at >= 0) this.boundNs[at] += ns;
+    else {
+      this.boundOn.push(r);
+      this.boundNs.push(ns);
+    }
+  }
+
+  /** The resource that bounded this flow for the longest time, once it is done (earliest on ties);
+   *  undefined before, and for a flow that carried no bytes. */
+  mainBottleneck(): ResourceState | undefined {
+    return this.main;
+  }
+
   /** Marks the flow done at `now`. Its waiters run later, in `release`, once the network that
    *  finished it is consistent again (a waiter may start new flows). */
   finish(now: number): void {
@@ -81,6 +122,25 @@ export class FlowState implements Flow {
     this.finishAt = Infinity;
     this.wakeup?.drop();
     this.wakeup = undefined;
+    this.closeBottleneck(now);
+  }
+
+  private closeBottleneck(now: number): void {
+    const last = this.bottleneck;
+    this.bottleneck = undefined;
+    if (last === undefined) return;
+    if (this.boundOn === undefined) {
+      this.main = last;
+      return;
+    }
+    this.book(last, now - this.bottleneckSince);
+    const on = this.boundOn;
+    const ns = this.boundNs!;
+    let best = 0;
+    for (let i = 1; i < on.length; i++) if (ns[i] > ns[best]) best = i;
+    this.main = on[best];
+    this.boundOn = undefined;
+    this.boundNs = undefined;
   }
 
   /** Runs the waiters, in registration order. */

@@ -3,9 +3,16 @@
 // every flow crossing it freezes at the current level. The level never falls, so every rate is at
 // least the first level, which is positive: no flow can stall while capacity is left.
 //
-// Two entry points share one core: `maxMinRates` (plain arrays, validated, used by tests and callers
-// that solve from scratch) and `solveMaxMinCsr` (compact arrays, no validation, used by the network
-// on every incremental re-solve).
+// A flow freezes because a resource it crosses saturated; that resource is its bottleneck, and it is
+// the max-min certificate: saturated, and no flow crossing it runs faster (those still rising freeze
+// at the same level, those frozen before froze lower). When several of its resources saturate in the
+// same round, the caller's preferred one (the bottleneck it had before this re-solve) is kept, so
+// that exact ties do not flip the attribution from one re-solve to the next; otherwise the first of
+// them in resource order.
+//
+// Two entry points share one core: `maxMinAllocation`/`maxMinRates` (plain arrays, validated, used
+// by tests and callers that solve from scratch) and `solveMaxMinCsr` (compact arrays, no
+// validation, used by the network on every incremental re-solve).
 
 /**
  * Resources whose fill level is within this relative distance of the lowest one saturate together.
@@ -23,10 +30,23 @@ export interface CsrFlows {
   readonly useWeight: Float64Array;
 }
 
+export interface MaxMinAllocation {
+  rates: number[];
+  /** Per flow, the resource whose saturation fixed its rate. */
+  bottlenecks: number[];
+}
+
 export function maxMinRates(
   capacities: number[],
   flows: { uses: { resource: number; weight: number }[] }[],
 ): number[] {
+  return maxMinAllocation(capacities, flows).rates;
+}
+
+export function maxMinAllocation(
+  capacities: number[],
+  flows: { uses: { resource: number; weight: number }[] }[],
+): MaxMinAllocation {
   capacities.forEach((c, r) => {
     if (!(c > 0) || !Number.isFinite(c)) {
       throw new RangeError(`maxMinRates: capacity of resource ${r} must be positive and finite, got ${c}`);
@@ -63,14 +83,19 @@ export function maxMinRates(
     }
   });
   csr.flowStart[flows.length] = k;
-  return Array.from(solveMaxMinCsr(capacities, csr));
+  const bottleneck = new Int32Array(flows.length).fill(-1);
+  const rates = solveMaxMinCsr(capacities, csr, bottleneck);
+  return { rates: Array.from(rates), bottlenecks: Array.from(bottleneck) };
 }
 
 /**
  * The core solver. Inputs are trusted: positive finite capacities and weights, at least one use per
  * flow. A flow may list a resource twice; its weights there add up.
+ *
+ * `bottleneck` (length >= flowCount) holds on entry each flow's preferred resource (one it uses,
+ * or -1 for none) and on return the resource whose saturation froze it.
  */
-export function solveMaxMinCsr(capacity: ArrayLike<number>, g: CsrFlows): Float64Array {
+export function solveMaxMinCsr(capacity: ArrayLike<number>, g: CsrFlows, bottleneck: Int32Array): Float64Array {
   const nRes = capacity.length;
   const nFlows = g.flowCount;
   const { flowStart, useResource, useWeight } = g;
@@ -129,6 +154,10 @@ export function solveMaxMinCsr(capacity: ArrayLike<number>, g: CsrFlows): Float6
           frozenLoad[r2] += useWeight[k] * level;
           unfrozenUses[r2]--;
         }
+        // The preferred resource is one of f's, all active at the start of this round (f was
+        // unfrozen), so its levelAt is this round's: within the threshold, it saturates now too.
+        const preferred = bottleneck[f];
+        bottleneck[f] = preferred >= 0 && levelAt[preferred] <= threshold ? preferred : r;
       }
     }
     let kept = 0;

@@ -43,6 +43,15 @@ export interface Flow extends Waitable<void> {
   readonly finishedAt: number | undefined;
   /** Bytes left now. */
   remaining(): number;
+  /**
+   * The resource whose saturation holds this flow's rate now (max-min: saturated, and no flow
+   * crossing it runs faster), as found by the latest re-solve; undefined during the latency phase
+   * and once done.
+   */
+  readonly bottleneck: Resource | undefined;
+  /** Once done, the resource that was the bottleneck for the longest time; undefined before, and
+   *  for a flow that carried no bytes. */
+  mainBottleneck(): Resource | undefined;
 }
 
 export interface FlowNetworkStats {
@@ -73,6 +82,8 @@ export class FlowNetwork {
   private readonly walker = new ComponentWalker();
   private nextFlowId = 0;
   private active = 0;
+  /** Scratch for the solver's bottleneck indices, grown as needed and reused across re-solves. */
+  private bottleneckScratch = new Int32Array(64);
 
   constructor(scheduler: Scheduler) {
     this.scheduler = scheduler;
@@ -252,6 +263,10 @@ export class FlowNetwork {
       useResource: new Int32Array(uses),
       useWeight: new Float64Array(uses),
     };
+    if (this.bottleneckScratch.length < flows.length) {
+      this.bottleneckScratch = new Int32Array(Math.max(flows.length, 2 * this.bottleneckScratch.length));
+    }
+    const bottleneck = this.bottleneckScratch;
     let k = 0;
     for (let i = 0; i < flows.length; i++) {
       const f = flows[i];
@@ -261,9 +276,14 @@ export class FlowNetwork {
         g.useWeight[k] = f.weights[j];
         k++;
       }
+      // The current bottleneck is one of the flow's own resources, so its local index was just
+      // set; preferring it on a tie keeps the attribution from flipping between equally saturated
+      // resources.
+      const b = f.bottleneck;
+      bottleneck[i] = b === undefined ? -1 : b.local;
     }
     g.flowStart[flows.length] = k;
-    const rates = solveMaxMinCsr(capacity, g);
+    const rates = solveMaxMinCsr(capacity, g, bottleneck);
 
     const now = this.scheduler.now;
     let first = Infinity;
@@ -278,6 +298,8 @@ export class FlowNetwork {
         f.rate = rate;
         f.finishAt = now + f.remainingAt / rate;
       }
+      const b = resources[bottleneck[i]];
+      if (b !== f.bottleneck) f.boundBy(b, now);
       if (f.finishAt < first) first = f.finishAt;
     }
     if (flows.length > 0) {
@@ -288,13 +310,11 @@ export class FlowNetwork {
       }
       w.event = this.scheduler.schedule(Math.max(0, first - now), () => this.wake(w));
     }
-    for (const r of resources) {
-      let load = 0;
-      for (let i = 0; i < r.flows.length; i++) {
-        const f = r.flows[i];
-        load += f.rate * f.weights[f.resources.indexOf(r)];
-      }
-      r.load = load;
+    // Every active flow crossing these resources is one of `flows`, so summing over the flows'
+    // uses gives each resource's load without looking up a flow's weight on it.
+    for (const r of resources) r.load = 0;
+    for (const f of flows) {
+      for (let j = 0; j < f.resources.length; j++) f.resources[j].load += f.rate * f.weights[j];
     }
   }
 }

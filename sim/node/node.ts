@@ -9,7 +9,7 @@
 import type { Simulation } from '../engine/simulation.ts';
 import type { Program } from '../engine/program.ts';
 import { wait } from '../engine/program.ts';
-import { FlowNetwork, type Resource } from '../flow/network.ts';
+import { FlowNetwork, type Flow, type Resource } from '../flow/network.ts';
 import { DEFAULT_LINE_BYTES, type CacheSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
 import { Topology } from './topology.ts';
 import { CacheState } from './cache.ts';
@@ -117,9 +117,10 @@ export class Node {
     this.planWrite(core, dst, uses, 1);
     this.touch(core, src, false);
     this.touch(core, dst, true);
-    yield* this.flow(src.bytes, uses, readLatency, info.label);
+    const flow = this.startFlow(src.bytes, uses, readLatency, info.label);
+    yield* wait(flow);
     dst.buf.content.write(dst.offset, snapshot);
-    this.trace.record({ rank: info.rank, kind: info.kind ?? 'copy', label: info.label, start, end: this.sim.now, bytes: src.bytes, resource: bottleneck(uses) });
+    this.trace.record({ rank: info.rank, kind: info.kind ?? 'copy', label: info.label, start, end: this.sim.now, bytes: src.bytes, resource: flow.mainBottleneck()?.name });
   }
 
   /**
@@ -137,15 +138,20 @@ export class Node {
     this.planWrite(core, dst, uses, 1, { justRead: true });
     this.touch(core, src, false);
     this.touch(core, dst, true);
-    yield* this.flow(src.bytes, uses, latency, info.label);
+    const flow = this.startFlow(src.bytes, uses, latency, info.label);
+    yield* wait(flow);
     dst.buf.content.reduceInto(dst.offset, snapshot, op);
-    this.trace.record({ rank: info.rank, kind: info.kind ?? 'reduce', label: info.label, start, end: this.sim.now, bytes: src.bytes, resource: bottleneck(uses) });
+    this.trace.record({ rank: info.rank, kind: info.kind ?? 'reduce', label: info.label, start, end: this.sim.now, bytes: src.bytes, resource: flow.mainBottleneck()?.name });
   }
 
   /** Starts a flow over explicit resources (DMA engines, NICs) and waits for it. */
   *flow(bytes: number, uses: Uses, latency: number, label: string): Program<void> {
+    yield* wait(this.startFlow(bytes, uses, latency, label));
+  }
+
+  private startFlow(bytes: number, uses: Uses, latency: number, label: string): Flow {
     const list = [...uses].filter(([, w]) => w > 0).map(([resource, weight]) => ({ resource, weight }));
-    yield* wait(this.net.start({ bytes, uses: list, latency, label }));
+    return this.net.start({ bytes, uses: list, latency, label });
   }
 
   /**
@@ -318,19 +324,4 @@ export class Node {
 
 export function add(uses: Uses, resource: Resource, weight: number): void {
   uses.set(resource, (uses.get(resource) ?? 0) + weight);
-}
-
-/** The resource a flow of these weights saturates first on an idle machine. */
-function bottleneck(uses: Uses): string | undefined {
-  let best: Resource | undefined;
-  let bestRate = Infinity;
-  for (const [resource, weight] of uses) {
-    if (weight <= 0) continue;
-    const rate = resource.capacity / weight;
-    if (rate < bestRate) {
-      bestRate = rate;
-      best = resource;
-    }
-  }
-  return best?.name;
 }

@@ -9,8 +9,9 @@ export interface TraceEvent {
   start: number;
   end: number;
   bytes: number;
-  /** For a copy, the resource that bounds it on an otherwise idle machine (under contention the
-   *  flow may be held back elsewhere); for a wait, what was waited on. */
+  /** For a copy or reduction, the resource that bounded its flow for the longest part of its life,
+   *  under the contention it actually met (none for a copy of no bytes); for a DMA copy, its engine;
+   *  for a wait, what was waited on. */
   resource?: string;
 }
 

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { propRuns } from '../helpers/prop-runs.ts';
-import { maxMinRates } from '../../sim/flow/maxmin.ts';
-import { closeTo, loads, maxMinViolation, type Problem } from './checks.ts';
+import { maxMinAllocation, maxMinRates } from '../../sim/flow/maxmin.ts';
+import { bottleneckViolation, closeTo, loads, maxMinViolation, type Problem } from './checks.ts';
 
 const problem: fc.Arbitrary<Problem> = fc
   .integer({ min: 1, max: 8 })
@@ -56,6 +56,26 @@ describe('maxMinRates by hand', () => {
     expect(rates).toEqual([1, 4.5, 4.5]);
   });
 
+  it('names the resource that froze each flow', () => {
+    // Same network as above: flow 0 froze on resource 1, the others on resource 0.
+    const { bottlenecks } = maxMinAllocation(
+      [10, 1],
+      [
+        { uses: [{ resource: 0, weight: 1 }, { resource: 1, weight: 1 }] },
+        { uses: [{ resource: 0, weight: 1 }] },
+        { uses: [{ resource: 0, weight: 1 }] },
+      ],
+    );
+    expect(bottlenecks).toEqual([1, 0, 0]);
+  });
+
+  it('on a tie between two saturated resources, names the first in resource order', () => {
+    // Both resources saturate at rate 4, whichever order the flow lists them in.
+    const uses = (first: number, second: number) => [{ resource: first, weight: 1 }, { resource: second, weight: 1 }];
+    expect(maxMinAllocation([4, 4], [{ uses: uses(0, 1) }]).bottlenecks).toEqual([0]);
+    expect(maxMinAllocation([4, 4], [{ uses: uses(1, 0) }]).bottlenecks).toEqual([0]);
+  });
+
   it('adds up the weights of a resource listed twice', () => {
     expect(maxMinRates([6], [{ uses: [{ resource: 0, weight: 1 }, { resource: 0, weight: 2 }] }])).toEqual([2]);
   });
@@ -83,6 +103,16 @@ describe('maxMinRates properties', () => {
     fc.assert(
       fc.property(problem, (p) => {
         expect(maxMinViolation(p, maxMinRates(p.capacities, p.flows))).toBeUndefined();
+      }),
+      { numRuns: propRuns(500) },
+    );
+  });
+
+  it("names for each flow a bottleneck that certifies its rate: saturated, and no flow there is faster", () => {
+    fc.assert(
+      fc.property(problem, (p) => {
+        const { rates, bottlenecks } = maxMinAllocation(p.capacities, p.flows);
+        expect(bottleneckViolation(p, rates, bottlenecks)).toBeUndefined();
       }),
       { numRuns: propRuns(500) },
     );

@@ -7,7 +7,7 @@ import { propRuns } from '../helpers/prop-runs.ts';
 import { FlowNetwork, type Flow, type Resource } from '../../sim/flow/network.ts';
 import { maxMinRates } from '../../sim/flow/maxmin.ts';
 import { FakeScheduler } from './fake-scheduler.ts';
-import { closeTo, maxMinViolation, type Problem } from './checks.ts';
+import { bottleneckViolation, closeTo, maxMinViolation, type Problem } from './checks.ts';
 
 interface FlowSpec {
   at: number;
@@ -63,8 +63,8 @@ interface Started {
   flow: Flow;
   latency: number;
   uses: { resource: number; weight: number }[];
-  /** Rate after each event, as (time, rate) steps; rates only change at events. */
-  steps: { t: number; rate: number }[];
+  /** Rate and bottleneck after each event, as steps; both only change at events. */
+  steps: { t: number; rate: number; bottleneck?: number }[];
   firedAt?: number;
 }
 
@@ -85,7 +85,7 @@ function simulate(w: Workload, check: (now: number, live: Started[], res: Resour
   };
   for (const f of w.flows) sched.schedule(f.at, () => launch(f.bytes, f.latency, f.uses, f.then));
   sched.afterEach = () => {
-    for (const s of started) s.steps.push({ t: sched.now, rate: s.flow.rate });
+    for (const s of started) s.steps.push({ t: sched.now, rate: s.flow.rate, bottleneck: s.flow.bottleneck?.id });
     check(
       sched.now,
       started.filter((s) => s.flow.rate > 0),
@@ -128,6 +128,37 @@ describe('FlowNetwork properties', () => {
         simulate(w, (now, live) => {
           expect(maxMinViolation(problemOf(live, w.capacities), live.map((s) => s.flow.rate)), `at ${now}`).toBeUndefined();
         });
+      }),
+      { numRuns: propRuns(300) },
+    );
+  });
+
+  it("records for each flow a bottleneck that certifies its rate: saturated, and no flow there is faster", () => {
+    fc.assert(
+      fc.property(workload, (w) => {
+        const started = simulate(w, (now, live) => {
+          const p = problemOf(live, w.capacities);
+          const named = live.map((s) => s.flow.bottleneck?.id ?? -1);
+          expect(bottleneckViolation(p, live.map((s) => s.flow.rate), named), `at ${now}`).toBeUndefined();
+        });
+        for (const s of started) {
+          // Done: no current bottleneck; the main one is a resource it crossed, if it carried bytes.
+          expect(s.flow.bottleneck).toBeUndefined();
+          const main = s.flow.mainBottleneck();
+          if (s.flow.bytes === 0) {
+            expect(main).toBeUndefined();
+            continue;
+          }
+          expect(s.uses.map((u) => u.resource)).toContain(main?.id);
+          // It is the one held longest, timed independently from the steps seen between events.
+          const held = new Map<number, number>();
+          for (let i = 0; i + 1 < s.steps.length; i++) {
+            const b = s.steps[i].bottleneck;
+            if (b !== undefined) held.set(b, (held.get(b) ?? 0) + s.steps[i + 1].t - s.steps[i].t);
+          }
+          const longest = Math.max(0, ...held.values());
+          expect(held.get(main!.id) ?? 0, `flow ${s.flow.id}: ${[...held]}`).toBeGreaterThanOrEqual(longest * (1 - 1e-9));
+        }
       }),
       { numRuns: propRuns(300) },
     );
