@@ -3,48 +3,20 @@
 // the ranks up); otherwise r sends to (r+k) mod N and receives from (r-k) mod N. Every message of
 // a step is in flight together, so the transports' contention on memory and locks shows.
 import { range } from '../../sim/node/buffer.ts';
-import { Content } from '../../sim/node/content.ts';
 import type { Program, Range, Rank } from '../../sim/node/rank-api.ts';
 import { registerOperation } from '../registry.ts';
-import { registerSemantics, type OperationCall } from '../semantics.ts';
-import { checkSize, fillFresh, fillUninitialised, source } from '../fill.ts';
-import { expectHolds } from './buffers.ts';
-import { registerForTransports, type WithParams } from './register-transports.ts';
+import { registerSemantics } from '../semantics.ts';
+import type { AlltoallArgs } from '../collectives/args.ts';
+import { equalBlockAlltoall } from '../collectives/semantics/alltoall.ts';
+import { registerForTransports } from './register-transports.ts';
 import type { Transport } from './transport.ts';
 
-export interface AlltoallPairsArgs extends WithParams {
-  /** N blocks of `bytes`: block j goes to rank j. */
-  send: Range;
-  /** N blocks of `bytes`: block j comes from rank j. */
-  recv: Range;
-  bytes: number;
-}
+/** N blocks of `bytes` in `send` (block j goes to rank j) and in `recv` (block j comes from rank j). */
+export type AlltoallPairsArgs = AlltoallArgs;
 
 registerOperation({ name: 'alltoallpairs', description: 'all-to-all by pairwise exchange in N-1 steps', rooted: false });
 
-registerSemantics({
-  operation: 'alltoallpairs',
-  setup(rank: Rank, call: OperationCall): AlltoallPairsArgs {
-    const bytes = checkSize('alltoallpairs', call.bytes);
-    const total = bytes * rank.size;
-    return { send: range(rank.alloc('send', total)), recv: range(rank.alloc('recv', total)), bytes, params: { ...call.params } };
-  },
-  fill(rank: Rank, args: AlltoallPairsArgs) {
-    fillFresh(args.send, source(rank.id, 'send'));
-    fillUninitialised(args.recv);
-  },
-  verify(args: AlltoallPairsArgs[], call: OperationCall) {
-    const n = args.length;
-    const b = call.bytes;
-    args.forEach((a, r) => {
-      expectHolds(`alltoallpairs: rank ${r} send`, a.send, Content.fresh(n * b, source(r, 'send')));
-      // Block j of rank r's receive buffer is block r of rank j's send buffer.
-      const expected = Content.uninitialised(n * b);
-      for (let j = 0; j < n; j++) expected.write(j * b, Content.fresh(n * b, source(j, 'send')).slice(r * b, b));
-      expectHolds(`alltoallpairs: rank ${r} recv`, a.recv, expected);
-    });
-  },
-});
+registerSemantics(equalBlockAlltoall('alltoallpairs'));
 
 /** The peers of rank `me` at step `k` (1 <= k < n): whom it sends to and receives from. */
 export function pairwisePeers(me: number, k: number, n: number): { to: number; from: number } {

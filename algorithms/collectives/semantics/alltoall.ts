@@ -2,34 +2,42 @@
 // receive buffer.
 import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
-import { registerSemantics, type OperationCall } from '../../semantics.ts';
+import { registerSemantics, type OperationCall, type OperationSemantics } from '../../semantics.ts';
 import type { AlltoallArgs, AlltoallvArgs } from '../args.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
 import { checkDisjoint, displsParam, extent, packed, pairCounts } from './vcounts.ts';
 
-registerSemantics({
-  operation: 'alltoall',
-  setup(rank: Rank, call: OperationCall): AlltoallArgs {
-    const bytes = checkSize('alltoall', call.bytes);
-    const total = bytes * rank.size;
-    return { send: range(rank.alloc('send', total)), recv: range(rank.alloc('recv', total)), bytes, params: paramsOf(call) };
-  },
-  fill(rank: Rank, args: AlltoallArgs) {
-    fillFresh(args.send, source(rank.id, 'send'));
-    fillUninitialised(args.recv);
-  },
-  verify(args: AlltoallArgs[], call: OperationCall) {
-    const n = args.length;
-    const b = call.bytes;
-    args.forEach((a, j) => {
-      expectUnchanged(`alltoall: rank ${j} send`, a.send, source(j, 'send'), n * b);
-      const blocks = args.map((_, i) => freshBlock(`block from rank ${i}`, i * b, source(i, 'send'), j * b, b));
-      expectBlocks(`alltoall: rank ${j} recv`, a.recv, n * b, blocks);
-    });
-  },
-});
+/**
+ * Equal-block all-to-all: block j of rank i's send buffer lands as block i of rank j's receive
+ * buffer. Shared by MPI_Alltoall and the pairwise-exchange benchmark, which differ only in name.
+ */
+export function equalBlockAlltoall(operation: string): OperationSemantics<AlltoallArgs> {
+  return {
+    operation,
+    setup(rank: Rank, call: OperationCall): AlltoallArgs {
+      const bytes = checkSize(operation, call.bytes);
+      const total = bytes * rank.size;
+      return { send: range(rank.alloc('send', total)), recv: range(rank.alloc('recv', total)), bytes, params: paramsOf(call) };
+    },
+    fill(rank: Rank, args: AlltoallArgs) {
+      fillFresh(args.send, source(rank.id, 'send'));
+      fillUninitialised(args.recv);
+    },
+    verify(args: AlltoallArgs[], call: OperationCall) {
+      const n = args.length;
+      const b = call.bytes;
+      args.forEach((a, j) => {
+        expectUnchanged(`${operation}: rank ${j} send`, a.send, source(j, 'send'), n * b);
+        const blocks = args.map((_, i) => freshBlock(`block from rank ${i}`, i * b, source(i, 'send'), j * b, b));
+        expectBlocks(`${operation}: rank ${j} recv`, a.recv, n * b, blocks);
+      });
+    },
+  };
+}
+
+registerSemantics(equalBlockAlltoall('alltoall'));
 
 /**
  * counts[i][j]: bytes rank i sends to rank j. sendDispls[i][j]: where that block starts in rank i's
