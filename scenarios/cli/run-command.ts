@@ -7,7 +7,7 @@ import { createProgressBar } from '../report/progress.ts';
 import { formatTableReport } from '../report/table.ts';
 import { runScenario } from '../run.ts';
 import type { RunArgs } from './args.ts';
-import type { CliEnv } from './env.ts';
+import { hwlocChoice, type CliEnv } from './env.ts';
 
 export const DEFAULT_SCENARIO = fileURLToPath(new URL('../files/default.yaml', import.meta.url));
 
@@ -16,7 +16,7 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
   await env.loadAlgorithms();
   const scenario = loadScenarioFile(args.file ?? DEFAULT_SCENARIO, {
     cwd: env.cwd,
-    resolveMachine: (ref, baseDir) => hardware.resolveMachine(ref, { baseDir }),
+    resolveMachine: (ref, baseDir) => hardware.resolveMachine(ref, { baseDir, ...hwlocChoice(args.hwlocMachine) }),
     machineOverride: args.machine,
     seedOverride: args.seed,
   });

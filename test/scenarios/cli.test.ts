@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../hardware/input-error.ts';
 import type { CliEnv } from '../../scenarios/cli/env.ts';
+import { parseArgs } from '../../scenarios/cli/args.ts';
 import { main } from '../../scenarios/cli/main.ts';
 import type { PointRunner } from '../../scenarios/point.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
@@ -189,5 +190,41 @@ every algorithm also takes the transport parameters:
     const r = await cli(['algorithms', 'test-opp']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("unknown operation 'test-opp' (did you mean 'test-op'?)");
+  });
+});
+
+describe('flags parsed into the command', () => {
+  it.each([
+    [['run', file, '--format', 'imb'], { format: 'imb' }],
+    [['run', file, '--format=csv', '--csv'], { format: 'csv' }],
+    [['run', file, '--strict'], { strict: true }],
+    [['run', file, '--hwloc-machine', '1'], { hwlocMachine: 1 }],
+    [['machine', 'show', 'node.xml', '--hwloc-machine=2'], { command: 'machine-show', ref: 'node.xml', hwlocMachine: 2 }],
+  ])('%j', (argv, expected) => {
+    expect(parseArgs(argv as string[])).toMatchObject(expected);
+  });
+
+  it.each([
+    [['run', file, '--format', 'imbb'], "--format must be one of table, json, csv, imb, got 'imbb' (did you mean 'imb'?)"],
+    [['run', file, '--json', '--format', 'imb'], '--json and --format imb cannot be used together'],
+    [['run', file, '--hwloc-machine', 'x'], "--hwloc-machine needs a machine number (0, 1, ...), got 'x'"],
+    [['run', file, '--strickt'], "unknown option '--strickt' (did you mean '--strict'?)"],
+    [['machine', 'show', 'a.xml', '--hwloc-machin'], "unknown option '--hwloc-machin' (did you mean '--hwloc-machine'?)"],
+    [['run', file, '-j'], "unknown option '-j'"],
+  ])('%j', (argv, message) => {
+    expect(() => parseArgs(argv as string[])).toThrow(message);
+  });
+
+  it('passes --hwloc-machine to the machine resolver', async () => {
+    const seen: unknown[] = [];
+    const r = await cli(['machine', 'show', 'sub-numa', '--hwloc-machine', '3'], {
+      loadHardware: async () => ({
+        resolveMachine: (ref, opts) => (seen.push(opts?.hwlocMachine), fakeResolver(ref, opts?.baseDir ?? '')),
+        listPresets: () => [],
+        renderMachine: (spec) => spec.name,
+      }),
+    });
+    expect(r.code).toBe(0);
+    expect(seen).toEqual([3]);
   });
 });
