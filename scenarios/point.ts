@@ -1,6 +1,7 @@
 // One point of a sweep: everything needed to simulate one algorithm at one size on one machine.
 import type { MachineSpec } from '../hardware/spec.ts';
 import type { ParamValue } from '../algorithms/registry.ts';
+import { InputError } from '../hardware/input-error.ts';
 
 export interface Point {
   scenario: string;
@@ -34,3 +35,12 @@ export interface PointResult {
 }
 
 export type PointRunner = (point: Point) => PointResult;
+
+/**
+ * Thrown by a PointRunner when the machine lacks what the algorithm needs (a kernel mechanism
+ * such as KNEM): the cell prints n/a with this message under the table, or, with `--strict`, the
+ * run stops with it as any invalid input.
+ */
+export class UnavailableError extends InputError {
+  override name = 'UnavailableError';
+}

@@ -4,7 +4,7 @@ import { runAlgorithm } from '../algorithms/harness/simulate.ts';
 import { InputError } from '../hardware/input-error.ts';
 import { ProcessError } from '../sim/engine/errors.ts';
 import { MechanismError } from '../sim/node/errors.ts';
-import type { Point, PointResult } from './point.ts';
+import { UnavailableError, type Point, type PointResult } from './point.ts';
 
 export function simulatePoint(point: Point): PointResult {
   const outcome = explainUnavailable(point, () => runAlgorithm({
@@ -28,7 +28,8 @@ export function simulatePoint(point: Point): PointResult {
 
 /**
  * A mechanism the machine's kernel lacks is the user's choice of algorithm and machine, not a bug:
- * report it as an input error naming both, instead of a failed process with a stack. So is a
+ * report it as UnavailableError naming both (the cell becomes n/a), instead of a failed process
+ * with a stack. A
  * machine constant a mechanism reads (and checks) only once a rank calls it.
  */
 function explainUnavailable<T>(point: Point, run: () => T): T {
@@ -38,7 +39,7 @@ function explainUnavailable<T>(point: Point, run: () => T): T {
     const cause = err instanceof ProcessError ? err.cause : err;
     if (cause instanceof InputError) throw cause;
     if (cause instanceof MechanismError && (cause.errno === 'ENODEV' || cause.errno === 'ENOSYS')) {
-      throw new InputError(`${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`, { file: point.file, field: 'algorithms' });
+      throw new UnavailableError(`${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`, { file: point.file, field: 'algorithms' });
     }
     throw err;
   }

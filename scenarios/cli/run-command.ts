@@ -24,7 +24,7 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
   const bar = createProgressBar({ write: env.stderr, isTTY: env.stderrIsTTY, now: env.now });
   let result;
   try {
-    result = runScenario(scenario, runner, (done, total) => bar.update(done, total));
+    result = runScenario(scenario, runner, (done, total) => bar.update(done, total), { strict: args.strict });
   } finally {
     bar.finish();
   }

@@ -28,15 +28,19 @@ export function formatJsonReport(result: ScenarioResult): string {
       cores: t.cores,
       rows: t.rows.map((row) => ({
         bytes: row.bytes,
-        results: row.cells.map((c) => ({
-          label: c.algorithm.label,
-          algorithm: c.algorithm.name,
-          meanNs: c.result.meanNs,
-          minNs: c.result.minNs,
-          maxNs: c.result.maxNs,
-          normalized: normalised(c, row.cells, s.baseline) ?? null,
-          breakdown: sorted(c.result.breakdown),
-        })),
+        results: row.cells.map((c) =>
+          c.unavailable !== undefined
+            ? { label: c.algorithm.label, algorithm: c.algorithm.name, meanNs: null, minNs: null, maxNs: null, normalized: null, breakdown: null, unavailable: c.unavailable }
+            : {
+                label: c.algorithm.label,
+                algorithm: c.algorithm.name,
+                meanNs: c.result.meanNs,
+                minNs: c.result.minNs,
+                maxNs: c.result.maxNs,
+                normalized: normalised(c, row.cells, s.baseline) ?? null,
+                breakdown: sorted(c.result.breakdown),
+              },
+        ),
       })),
     })),
   };

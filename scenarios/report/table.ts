@@ -2,7 +2,7 @@
 // per size (bytes, as an integer) with each algorithm's time in µs and its time relative to the baseline.
 import type { Scenario } from '../scenario.ts';
 import { placementName } from '../scenario.ts';
-import type { ResultTable, ScenarioResult } from '../run.ts';
+import { unavailableNotes, type ResultTable, type ScenarioResult } from '../run.ts';
 import { alignColumns } from './columns.ts';
 import { breakdownKinds, normalised } from './normalise.ts';
 
@@ -12,7 +12,7 @@ export interface TableReportOptions {
 
 export function formatTableReport(result: ScenarioResult, opts: TableReportOptions = {}): string {
   const blocks = result.tables.map((t) => {
-    const lines = [...headerBlock(result.scenario, t), ...timeColumns(result.scenario, t)];
+    const lines = [...headerBlock(result.scenario, t), ...timeColumns(result.scenario, t), ...notes(t)];
     if (opts.breakdown) lines.push('', ...breakdownColumns(t));
     return lines.join('\n');
   });
@@ -39,11 +39,17 @@ function timeColumns(s: Scenario, t: ResultTable): string[] {
   const rows = t.rows.map((row) => [
     String(row.bytes),
     ...row.cells.flatMap((cell) => {
+      if (cell.unavailable !== undefined) return [NA, NA];
       const n = normalised(cell, row.cells, s.baseline);
       return [fixed(cell.result.meanNs / 1000), n === undefined ? '-' : fixed(n)];
     }),
   ]);
   return alignColumns(header, rows);
+}
+
+/** Why each n/a cell could not run, under the table it belongs to. */
+function notes(t: ResultTable): string[] {
+  return unavailableNotes(t.rows.flatMap((r) => r.cells)).map((note) => `# ${NA} ${note}`);
 }
 
 function breakdownColumns(t: ResultTable): string[] {
@@ -52,9 +58,16 @@ function breakdownColumns(t: ResultTable): string[] {
   const cells = Array.from({ length: count }, (_, i) => t.rows.map((r) => r.cells[i])).flat();
   const kinds = breakdownKinds(cells);
   const header = ['# Algorithm', 'Size', ...kinds.map((k) => `${k}(%)`)];
-  const rows = cells.map((c) => [c.algorithm.label, String(c.point.bytes), ...kinds.map((k) => fixed(100 * (c.result.breakdown[k] ?? 0), 1))]);
+  const rows = cells.map((c) => [
+    c.algorithm.label,
+    String(c.point.bytes),
+    ...kinds.map((k) => (c.unavailable !== undefined ? NA : fixed(100 * (c.result.breakdown[k] ?? 0), 1))),
+  ]);
   return ['# Breakdown: share of rank-time in each kind of step', ...alignColumns(header, rows, 2)];
 }
+
+/** A cell the machine cannot run (see the note under the table). */
+const NA = 'n/a';
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;
