@@ -36,7 +36,7 @@ export const DEFAULTS = { root: 0, cache: 'off', iterations: 5, warmup: 1, seed:
 export function loadScenarioFile(path: string, opts: Omit<LoadOptions, 'file'>): Scenario {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFileSync(resolve(opts.cwd ?? process.cwd(), path), 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(code === 'ENOENT' ? 'no such scenario file' : `cannot read scenario file (${code ?? (e as Error).message})`, { file: path });
@@ -111,7 +111,10 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   };
 
   const baseDir = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : (opts.cwd ?? process.cwd());
-  const machines = readMachines(opts, axis('machine') ?? (get('machine') ? [get('machine')!] : undefined), root, baseDir);
+  const machineFields = axis('machine') ?? (get('machine') ? [get('machine')!] : undefined);
+  const machines = readMachines(opts, machineFields, root, baseDir);
+  // The report says which machine ran when it is not the one the file names.
+  const replacedMachines = opts.machineOverride !== undefined ? (machineFields ?? []).map((m) => m.string('machine')) : undefined;
 
   const placementFields = axis('placement') ?? (get('placement') ? [get('placement')!] : undefined);
   const placements: { value: PlacementSpec; field?: Field }[] = placementFields
@@ -162,6 +165,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     seed,
     baseline,
     machines: machines.map((m) => m.choice),
+    ...(replacedMachines ? { replacedMachines } : {}),
     placements: placements.map((p) => p.value),
     ranks: ranks.map((r) => r.value),
   };

@@ -43,6 +43,8 @@ export interface Scenario {
   baseline: string;
   /** Sweep axes: one table per combination, machine outermost, ranks innermost. A fixed value is a one-element list. */
   machines: MachineChoice[];
+  /** Set when `--machine` replaced the scenario's machines: the references the file gives (empty if none). */
+  replacedMachines?: string[];
   placements: PlacementSpec[];
   /** 'all': one rank on every core of the machine. */
   ranks: RankCount[];

@@ -1,5 +1,6 @@
 // One JSON document for a whole scenario. Keys are written in a fixed order (objects are built
 // field by field, maps sorted) so the same run always gives byte-identical output.
+import { basename } from 'node:path';
 import type { ParamValue } from '../../algorithms/registry.ts';
 import type { ScenarioResult } from '../run.ts';
 import { normalised } from './normalise.ts';
@@ -10,7 +11,8 @@ export function formatJsonReport(result: ScenarioResult): string {
     scenario: {
       name: s.name,
       description: s.description,
-      file: s.file ?? null,
+      // The file name alone: the path as typed would make the same run differ by working directory.
+      file: s.file === undefined ? null : basename(s.file),
       operation: s.operation,
       root: s.rooted ? s.root : null,
       cache: s.cache,

@@ -24,7 +24,7 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
   const lines = [`# Scenario: ${s.name}`];
   if (s.description) lines.push(...s.description.trim().split('\n').map((l) => `# ${l}`.trimEnd()));
   lines.push(
-    `# Machine: ${m.name} (${count(m.packages.length, 'package')}, ${count(m.numaNodes.length, 'NUMA node')}, ${count(m.cores.length, 'core')})`,
+    `# Machine: ${m.name} (${count(m.packages.length, 'package')}, ${count(m.numaNodes.length, 'NUMA node')}, ${count(m.cores.length, 'core')})${replaced(s)}`,
     `# Ranks: ${t.ranks}`,
     `# Placement: ${placementName(t.placement)} (cores ${t.cores.join(' ')})`,
     `# Cache: ${s.cache}`,
@@ -32,6 +32,13 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
     `# Baseline: ${s.baseline}`,
   );
   return lines;
+}
+
+/** The scenario's description may name its own machine: say that --machine replaced it. */
+function replaced(s: Scenario): string {
+  if (!s.replacedMachines) return '';
+  const own = s.replacedMachines.length ? `the scenario's ${s.replacedMachines.join(', ')}` : 'no machine in the scenario';
+  return `, from --machine instead of ${own}`;
 }
 
 function timeColumns(s: Scenario, t: ResultTable): string[] {

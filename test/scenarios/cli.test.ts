@@ -1,6 +1,6 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../hardware/input-error.ts';
 import type { CliEnv } from '../../scenarios/cli/env.ts';
@@ -226,5 +226,22 @@ describe('flags parsed into the command', () => {
     });
     expect(r.code).toBe(0);
     expect(seen).toEqual([3]);
+  });
+});
+
+describe('reports that do not depend on how the run was started', () => {
+  it('says in the header when --machine replaced the scenario machine', async () => {
+    const r = await cli(['run', file, '--machine', 'sub-numa']);
+    expect(r.stdout).toContain("# Machine: sub-numa (1 package, 2 NUMA nodes, 8 cores), from --machine instead of the scenario's two-socket\n");
+    expect((await cli(['run', file])).stdout).toContain('# Machine: two-socket (2 packages, 2 NUMA nodes, 8 cores)\n');
+  });
+
+  it('gives the same JSON, scenario.file the file name, from any working directory', async () => {
+    const here = await cli(['run', 'cli.yaml', '--json']);
+    const above = await cli(['run', join(basename(dir), 'cli.yaml'), '--json'], { cwd: dirname(dir) });
+    const absolute = await cli(['run', file, '--json'], { cwd: tmpdir() });
+    expect(JSON.parse(here.stdout).scenario.file).toBe('cli.yaml');
+    expect(above.stdout).toBe(here.stdout);
+    expect(absolute.stdout).toBe(here.stdout);
   });
 });
