@@ -2,10 +2,11 @@
 import { fileURLToPath } from 'node:url';
 import { loadScenarioFile } from '../loader.ts';
 import { formatCsvReport } from '../report/csv.ts';
+import { formatImbReport } from '../report/imb.ts';
 import { formatJsonReport } from '../report/json.ts';
 import { createProgressBar } from '../report/progress.ts';
 import { formatTableReport } from '../report/table.ts';
-import { runScenario } from '../run.ts';
+import { runScenario, type ScenarioResult } from '../run.ts';
 import type { RunArgs } from './args.ts';
 import { hwlocChoice, type CliEnv } from './env.ts';
 
@@ -28,12 +29,19 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
   } finally {
     bar.finish();
   }
-  const report =
-    args.format === 'json'
-      ? formatJsonReport(result)
-      : args.format === 'csv'
-        ? formatCsvReport(result, { breakdown: args.breakdown })
-        : formatTableReport(result, { breakdown: args.breakdown });
-  env.stdout(report);
+  env.stdout(formatReport(result, args));
   return 0;
+}
+
+function formatReport(result: ScenarioResult, args: RunArgs): string {
+  switch (args.format) {
+    case 'json':
+      return formatJsonReport(result);
+    case 'csv':
+      return formatCsvReport(result, { breakdown: args.breakdown });
+    case 'imb':
+      return formatImbReport(result);
+    case 'table':
+      return formatTableReport(result, { breakdown: args.breakdown });
+  }
 }

@@ -1,8 +1,10 @@
 // Plain-text report in the style of the OSU micro-benchmarks: a "# " header block, then one row
-// per size (bytes, as an integer) with each algorithm's time in µs and its time relative to the baseline.
+// per size (bytes, as an integer) with each algorithm's time in µs and its time relative to the
+// baseline, and for point-to-point operations its bandwidth in MB/s.
 import type { Scenario } from '../scenario.ts';
 import { placementName } from '../scenario.ts';
 import { unavailableNotes, type ResultTable, type ScenarioResult } from '../run.ts';
+import { megabytesPerSecond, reportsBandwidth } from './bandwidth.ts';
 import { alignColumns } from './columns.ts';
 import { breakdownKinds, normalised } from './normalise.ts';
 
@@ -42,13 +44,17 @@ function replaced(s: Scenario): string {
 }
 
 function timeColumns(s: Scenario, t: ResultTable): string[] {
-  const header = ['# Size', ...s.algorithms.flatMap((a) => [`${a.label}(us)`, `${a.label}(norm)`])];
+  // Point-to-point tables add MB/s, as osu_bw and IMB's PingPong report beside the time.
+  const bw = reportsBandwidth(s.operation);
+  const header = ['# Size', ...s.algorithms.flatMap((a) => [`${a.label}(us)`, `${a.label}(norm)`, ...(bw ? [`${a.label}(MB/s)`] : [])])];
   const rows = t.rows.map((row) => [
     String(row.bytes),
     ...row.cells.flatMap((cell) => {
-      if (cell.unavailable !== undefined) return [NA, NA];
+      if (cell.unavailable !== undefined) return bw ? [NA, NA, NA] : [NA, NA];
       const n = normalised(cell, row.cells, s.baseline);
-      return [fixed(cell.result.meanNs / 1000), n === undefined ? '-' : fixed(n)];
+      const cells = [fixed(cell.result.meanNs / 1000), n === undefined ? '-' : fixed(n)];
+      if (bw) cells.push(fixed(megabytesPerSecond(row.bytes, cell.result.meanNs)));
+      return cells;
     }),
   ]);
   return alignColumns(header, rows);
