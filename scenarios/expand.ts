@@ -30,7 +30,7 @@ export function expandScenario(s: Scenario): Table[] {
       for (const count of s.ranks) {
         const ranks = rankCount(count, machine.spec);
         // The loader has checked every combination, so this cannot fail for a loaded scenario.
-        const cores = placeRanks(machine.spec, ranks, placement);
+        const cores = placeRanks(machine.spec, ranks, placement, s.seed);
         const rows = s.sizes.map((bytes) => ({
           bytes,
           cells: s.algorithms.map((algorithm) => ({
@@ -50,6 +50,7 @@ export function expandScenario(s: Scenario): Table[] {
               iterations: s.iterations,
               warmup: s.warmup,
               seed: s.seed,
+              ...(s.skewNs ? { skewNs: s.skewNs } : {}),
             },
           })),
         }));

@@ -8,6 +8,7 @@ import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
 import { placeRanks, PlacementError } from './placement.ts';
 import { rankCount, type MachineChoice, type PlacementSpec, type RankCount, type Scenario } from './scenario.ts';
+import { DurationError, parseDuration } from './duration.ts';
 import { normaliseSizes, parseSizeSpec, SizeError } from './sizes.ts';
 import { parseYaml, type Field } from './yaml-field.ts';
 
@@ -27,7 +28,7 @@ export interface LoadOptions {
 
 export const SCENARIO_KEYS = [
   'name', 'description', 'machine', 'ranks', 'placement', 'operation', 'algorithms', 'sizes',
-  'root', 'counts', 'cache', 'iterations', 'warmup', 'seed', 'baseline', 'sweep',
+  'root', 'counts', 'cache', 'iterations', 'warmup', 'seed', 'skew', 'baseline', 'sweep',
 ] as const;
 const SWEEP_KEYS = ['ranks', 'machine', 'placement'] as const;
 
@@ -86,6 +87,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const iterations = get('iterations')?.integer('iterations', 1) ?? DEFAULTS.iterations;
   const warmup = get('warmup')?.integer('warmup', 0) ?? DEFAULTS.warmup;
   const seed = opts.seedOverride ?? get('seed')?.text('seed') ?? DEFAULTS.seed;
+  const skewNs = readSkew(get('skew'));
 
   const baselineField = get('baseline');
   const labels = algorithms.map((a) => a.label);
@@ -163,6 +165,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     iterations,
     warmup,
     seed,
+    ...(skewNs ? { skewNs } : {}),
     baseline,
     machines: machines.map((m) => m.choice),
     ...(replacedMachines ? { replacedMachines } : {}),
@@ -205,6 +208,18 @@ function readCache(field: Field | undefined): 'on' | 'off' {
   throw field.error(`cache must be 'on' or 'off', got ${field.describe()}`);
 }
 
+function readSkew(field: Field | undefined): number {
+  if (!field) return 0;
+  const v = field.scalar();
+  if (typeof v !== 'string' && typeof v !== 'number') throw field.error(`skew must be a duration such as 2us, got ${field.describe()}`);
+  try {
+    return parseDuration(v);
+  } catch (e) {
+    if (e instanceof DurationError) throw field.error(`skew: ${e.message}`);
+    throw e;
+  }
+}
+
 function readPlacement(field: Field): PlacementSpec {
   if (field.kind() === 'seq') {
     const cores = field.items('placement').map((item) => item.integer('a core index', 0));
@@ -212,9 +227,9 @@ function readPlacement(field: Field): PlacementSpec {
     return cores;
   }
   const v = field.scalar();
-  if (v === 'compact' || v === 'scatter') return v;
-  const hint = typeof v === 'string' ? didYouMean(v, ['compact', 'scatter']) : undefined;
-  throw field.error(`placement must be compact, scatter or a list of cores such as [0, 4, 8], got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`);
+  if (v === 'compact' || v === 'scatter' || v === 'random') return v;
+  const hint = typeof v === 'string' ? didYouMean(v, ['compact', 'scatter', 'random']) : undefined;
+  throw field.error(`placement must be compact, scatter, random or a list of cores such as [0, 4, 8], got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`);
 }
 
 interface LocatedMachine {

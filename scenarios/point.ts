@@ -23,6 +23,8 @@ export interface Point {
   iterations: number;
   warmup: number;
   seed: string;
+  /** Arrival skew (ns): each rank's start of each iteration is delayed by up to this much. */
+  skewNs?: number;
 }
 
 export interface PointResult {

@@ -5,6 +5,7 @@ import { InputError } from '../hardware/input-error.ts';
 import { ProcessError } from '../sim/engine/errors.ts';
 import { MechanismError } from '../sim/node/errors.ts';
 import { UnavailableError, type Point, type PointResult } from './point.ts';
+import { arrivalDelays } from './skew.ts';
 
 export function simulatePoint(point: Point): PointResult {
   const outcome = explainUnavailable(point, () => runAlgorithm({
@@ -16,6 +17,7 @@ export function simulatePoint(point: Point): PointResult {
     iterations: point.iterations,
     warmup: point.warmup,
     seed: point.seed,
+    ...(point.skewNs ? { startDelays: arrivalDelays(point.seed, point.skewNs, point.warmup + point.iterations, point.cores.length) } : {}),
   }));
   const mean = outcome.times.reduce((a, b) => a + b, 0) / outcome.times.length;
   return {

@@ -19,6 +19,7 @@ export function formatJsonReport(result: ScenarioResult): string {
       iterations: s.iterations,
       warmup: s.warmup,
       seed: s.seed,
+      skewNs: s.skewNs ?? 0,
       baseline: s.baseline,
       algorithms: s.algorithms.map((a) => ({ label: a.label, name: a.name, params: sorted(a.params) })),
       sizes: s.sizes,
