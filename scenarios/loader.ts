@@ -21,7 +21,7 @@ export interface LoadOptions {
   resolveMachine: MachineResolver;
   /** `--machine`: replaces the scenario's machine and any machine sweep; relative to `cwd`. */
   machineOverride?: string;
-  /** `--seed`: replaces the scenario's seed. */
+  /** `--seed`: replaces the scenario's seed and any seed sweep. */
   seedOverride?: string;
   cwd?: string;
 }
@@ -30,7 +30,7 @@ export const SCENARIO_KEYS = [
   'name', 'description', 'machine', 'ranks', 'placement', 'operation', 'algorithms', 'sizes',
   'root', 'counts', 'cache', 'iterations', 'warmup', 'seed', 'skew', 'baseline', 'sweep',
 ] as const;
-const SWEEP_KEYS = ['ranks', 'machine', 'placement'] as const;
+const SWEEP_KEYS = ['ranks', 'machine', 'placement', 'seed'] as const;
 
 export const DEFAULTS = { root: 0, cache: 'off', iterations: 5, warmup: 1, seed: 'intranode', placement: 'compact' } as const;
 
@@ -86,7 +86,6 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const cache = readCache(get('cache'));
   const iterations = get('iterations')?.integer('iterations', 1) ?? DEFAULTS.iterations;
   const warmup = get('warmup')?.integer('warmup', 0) ?? DEFAULTS.warmup;
-  const seed = opts.seedOverride ?? get('seed')?.text('seed') ?? DEFAULTS.seed;
   const skewNs = readSkew(get('skew'));
 
   const baselineField = get('baseline');
@@ -111,6 +110,9 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     if (items.length === 0) throw swept.error(`sweep.${key} must list at least one value`);
     return items;
   };
+
+  const seedFields = axis('seed');
+  const seeds = opts.seedOverride !== undefined ? [opts.seedOverride] : (seedFields?.map((f) => f.text('seed')) ?? [get('seed')?.text('seed') ?? DEFAULTS.seed]);
 
   const baseDir = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : (opts.cwd ?? process.cwd());
   const machineFields = axis('machine') ?? (get('machine') ? [get('machine')!] : undefined);
@@ -164,7 +166,8 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     cache,
     iterations,
     warmup,
-    seed,
+    seed: seeds[0],
+    ...(seeds.length > 1 ? { seedSweep: seeds } : {}),
     ...(skewNs ? { skewNs } : {}),
     baseline,
     machines: machines.map((m) => m.choice),

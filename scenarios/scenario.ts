@@ -38,13 +38,15 @@ export interface Scenario {
   cache: 'on' | 'off';
   iterations: number;
   warmup: number;
-  /** Drives `placement: random` and the arrival skew; nothing else in the model is random. */
+  /** Drives `placement: random` and the arrival skew; nothing else in the model is random. The first of `seedSweep` when swept. */
   seed: string;
+  /** `sweep.seed` of more than one value: one table per seed (the innermost axis). */
+  seedSweep?: string[];
   /** Each rank starts each iteration up to this late (ns), drawn from the seed; absent or 0: lockstep. */
   skewNs?: number;
   /** Label of the algorithm the others are normalised against. */
   baseline: string;
-  /** Sweep axes: one table per combination, machine outermost, ranks innermost. A fixed value is a one-element list. */
+  /** Sweep axes: one table per combination, machine outermost, then placement, ranks, seed. A fixed value is a one-element list. */
   machines: MachineChoice[];
   /** Set when `--machine` replaced the scenario's machines: the references the file gives (empty if none). */
   replacedMachines?: string[];

@@ -17,6 +17,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
     'scenario', 'machine', 'ranks', 'placement', 'operation', 'root', 'cache', 'algorithm', 'label',
     'bytes', 'mean_ns', 'min_ns', 'max_ns', 'normalized', ...kinds.map((k) => `share_${k}`),
     ...(reasons ? ['unavailable'] : []),
+    ...(s.seedSweep ? ['seed'] : []),
   ];
   const lines = [header.map(quote).join(',')];
   for (const t of result.tables) {
@@ -32,6 +33,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
           ...(na ? ['', '', ''] : [c.result.meanNs, c.result.minNs, c.result.maxNs]),
           n ?? '', ...kinds.map((k) => (na ? '' : (c.result.breakdown[k] ?? 0))),
           ...(reasons ? [c.unavailable ?? ''] : []),
+          ...(s.seedSweep ? [t.seed] : []),
         ];
         lines.push(fields.map((f) => quote(String(f))).join(','));
       }

@@ -18,7 +18,8 @@ export function formatJsonReport(result: ScenarioResult): string {
       cache: s.cache,
       iterations: s.iterations,
       warmup: s.warmup,
-      seed: s.seed,
+      // Swept seeds are per table.
+      seed: s.seedSweep ? null : s.seed,
       skewNs: s.skewNs ?? 0,
       baseline: s.baseline,
       algorithms: s.algorithms.map((a) => ({ label: a.label, name: a.name, params: sorted(a.params) })),
@@ -28,6 +29,7 @@ export function formatJsonReport(result: ScenarioResult): string {
       machine: { ref: t.machine.ref, name: t.machine.spec.name },
       ranks: t.ranks,
       placement: t.placement,
+      seed: t.seed,
       cores: t.cores,
       rows: t.rows.map((row) => ({
         bytes: row.bytes,

@@ -33,7 +33,8 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
     `# Operation: ${s.operation}${s.rooted ? `, root ${s.root}` : ''}; ${s.iterations} iterations after ${s.warmup} warm-up`,
     `# Baseline: ${s.baseline}`,
   );
-  if (s.skewNs) lines.push(`# Skew: each rank arrives up to ${s.skewNs / 1000} us late (uniform, seed ${s.seed}); time is the slowest rank's own`);
+  if (s.seedSweep) lines.push(`# Seed: ${t.seed}`);
+  if (s.skewNs) lines.push(`# Skew: each rank arrives up to ${s.skewNs / 1000} us late (uniform, seed ${t.seed}); time is the slowest rank's own`);
   return lines;
 }
 

@@ -8,6 +8,7 @@ import { main } from '../../scenarios/cli/main.ts';
 import { parseDuration } from '../../scenarios/duration.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { compactOrder, placeRanks } from '../../scenarios/placement.ts';
+import { formatCsvReport } from '../../scenarios/report/csv.ts';
 import { formatJsonReport } from '../../scenarios/report/json.ts';
 import { formatTableReport } from '../../scenarios/report/table.ts';
 import { runScenario } from '../../scenarios/run.ts';
@@ -126,5 +127,36 @@ describe('skew in the reports', () => {
     expect(formatTableReport(result)).toContain("\n# Skew: each rank arrives up to 1.5 us late (uniform, seed s1); time is the slowest rank's own\n");
     expect(JSON.parse(formatJsonReport(result)).scenario.skewNs).toBe(1500);
     expect(result.tables[0].rows[0].cells[0].point.skewNs).toBe(1500);
+  });
+});
+
+describe('sweep.seed', () => {
+  const text = 'machine: two-socket\nranks: 4\nplacement: random\noperation: test-op\nalgorithms: [linear]\nsizes: [1KiB]\nsweep:\n  seed: [a, b, 7]\n';
+  const load = (opts: { seedOverride?: string } = {}) => loadScenarioText(text, { file: 'sweep.yaml', resolveMachine: fakeResolver, ...opts });
+
+  it('makes one table per seed, each placing and drawing from its own', () => {
+    const result = runScenario(load(), fakeRunner);
+    expect(result.tables.map((t) => t.seed)).toEqual(['a', 'b', '7']);
+    expect(result.tables.map((t) => t.cores)).toEqual(['a', 'b', '7'].map((seed) => placeRanks(machine, 4, 'random', seed)));
+    expect(result.tables[0].cores).not.toEqual(result.tables[1].cores);
+    expect(result.tables[1].rows[0].cells[0].point.seed).toBe('b');
+  });
+
+  it('names the seed of each table in every format', () => {
+    const result = runScenario(load(), fakeRunner);
+    expect(formatTableReport(result).match(/^# Seed: .*$/gm)).toEqual(['# Seed: a', '# Seed: b', '# Seed: 7']);
+    const json = JSON.parse(formatJsonReport(result));
+    expect(json.scenario.seed).toBeNull();
+    expect(json.tables.map((t: { seed: string }) => t.seed)).toEqual(['a', 'b', '7']);
+    const csv = formatCsvReport(result).trimEnd().split('\n');
+    expect(csv[0].endsWith(',normalized,seed')).toBe(true);
+    expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['a', 'b', '7']);
+  });
+
+  it('is replaced by --seed, and may not be given twice', () => {
+    const one = load({ seedOverride: 'z' });
+    expect([one.seed, one.seedSweep]).toEqual(['z', undefined]);
+    expect(formatTableReport(runScenario(one, fakeRunner))).not.toContain('# Seed:');
+    expect(() => loadScenarioText(`${text}seed: x\n`, { file: 's.yaml', resolveMachine: fakeResolver })).toThrow("s.yaml:9:7 (seed): 'seed' is given both here and under sweep; keep one");
   });
 });
