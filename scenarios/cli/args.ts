@@ -165,6 +165,8 @@ function parseRun(args: string[]): RunArgs {
         break;
     }
   }
+  // JSON always holds the breakdown; IMB's layout has no place for it.
+  if (out.breakdown && out.format === 'imb') throw new UsageError('--breakdown cannot be used with --format imb');
   if (parsed.positionals.length > 1) throw new UsageError(`'run' takes one scenario file, got: ${parsed.positionals.join(' ')}`);
   out.file = parsed.positionals[0];
   return out;

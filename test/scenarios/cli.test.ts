@@ -211,6 +211,7 @@ describe('flags parsed into the command', () => {
     [['run', file, '--strickt'], "unknown option '--strickt' (did you mean '--strict'?)"],
     [['machine', 'show', 'a.xml', '--hwloc-machin'], "unknown option '--hwloc-machin' (did you mean '--hwloc-machine'?)"],
     [['run', file, '-j'], "unknown option '-j'"],
+    [['run', file, '--format', 'imb', '--breakdown'], '--breakdown cannot be used with --format imb'],
   ])('%j', (argv, message) => {
     expect(() => parseArgs(argv as string[])).toThrow(message);
   });
