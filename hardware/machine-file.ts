@@ -4,7 +4,7 @@
 
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { InputError } from './input-error.ts';
+import { InputError } from '../common/input-error.ts';
 import { buildCompute } from './machine-file/build-compute.ts';
 import { buildInterconnect } from './machine-file/build-interconnect.ts';
 import { buildCosts, buildKernel } from './machine-file/build-kernel.ts';

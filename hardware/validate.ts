@@ -2,7 +2,7 @@
 // (machine file, hwloc import, sysfs). The first broken one is reported as an InputError whose
 // field is the spec path; `locate` lets a loader turn that path into a file position.
 
-import { didYouMean, InputError, type InputLocation } from './input-error.ts';
+import { didYouMean, InputError, type InputLocation } from '../common/input-error.ts';
 import { packageVertex, type MachineSpec, type VertexId } from './spec.ts';
 
 export type Locator = (specField: string) => InputLocation;

@@ -10,7 +10,7 @@ import {
   type ParamInfo,
   type ParamValue,
 } from '../algorithms/registry.ts';
-import { didYouMean } from '../hardware/input-error.ts';
+import { didYouMean } from '../common/input-error.ts';
 import type { ScenarioAlgorithm } from './scenario.ts';
 import { formatSize, parseSize, SizeError } from './sizes.ts';
 import type { Field } from './yaml-field.ts';

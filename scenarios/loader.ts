@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
 import { findOperation, listOperations } from '../algorithms/registry.ts';
-import { didYouMean, InputError } from '../hardware/input-error.ts';
+import { didYouMean, InputError } from '../common/input-error.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
 import { placeRanks, PlacementError } from './placement.ts';

@@ -1,7 +1,7 @@
 // Typed reading of a parsed YAML document that keeps every value's position, so that an error
 // names the file, the line and column, and the field path ("algorithms[1].params.segment").
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import { didYouMean, InputError } from '../hardware/input-error.ts';
+import { didYouMean, InputError } from '../common/input-error.ts';
 
 interface Source {
   file?: string;

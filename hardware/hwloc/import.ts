@@ -1,6 +1,6 @@
 // hwloc XML (v1 and v2 formats, as written by `lstopo --of xml`) to MachineSpec.
 import { basename } from 'node:path';
-import { InputError } from '../input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import type { MachineSpec } from '../spec.ts';
 import { assembleMachine } from './assemble.ts';
 import { readDistances } from './distances.ts';

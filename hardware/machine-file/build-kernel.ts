@@ -3,7 +3,7 @@
 import type { CoreCosts, KernelSpec } from '../spec.ts';
 import { MECHANISMS } from '../validate.ts';
 import { KERNEL_PARAMS } from '../kernel-params.ts';
-import { didYouMean } from '../input-error.ts';
+import { didYouMean } from '../../common/input-error.ts';
 import type { Origins } from './origins.ts';
 import { readBandwidth, readSize, readTime } from './units.ts';
 import type { MapReader } from './yaml-reader.ts';

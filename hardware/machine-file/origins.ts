@@ -2,7 +2,7 @@
 // MachineSpec (found by validateMachine, which only knows spec paths) is reported at the line the
 // user wrote. A compact entry (a package group, a link mesh) is the origin of everything it expands to.
 
-import type { InputLocation } from '../input-error.ts';
+import type { InputLocation } from '../../common/input-error.ts';
 import type { YNode } from './yaml-reader.ts';
 
 export class Origins {

@@ -3,7 +3,7 @@
 // Unknown keys are errors: a misspelt key silently dropped would change the machine without a word.
 
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, type Document, type Node } from 'yaml';
-import { didYouMean, InputError, type InputLocation } from '../input-error.ts';
+import { didYouMean, InputError, type InputLocation } from '../../common/input-error.ts';
 
 export interface ReaderContext {
   file: string;

@@ -6,7 +6,7 @@ import { importHwlocXml } from '../../hardware/hwloc/import.ts';
 import { buildLinks, type LinkVertex } from '../../hardware/hwloc/links.ts';
 import { parseXml } from '../../hardware/hwloc/xml.ts';
 import { IMPORT_DEFAULTS } from '../../hardware/import-defaults.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { packageVertex, type MachineSpec } from '../../hardware/spec.ts';
 import { validateMachine } from '../../hardware/validate.ts';
 import { inputErrorOf } from '../helpers/input-error.ts';

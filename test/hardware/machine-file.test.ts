@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveMachine } from '../../hardware/index.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { loadMachineFile, parseMachineYaml } from '../../hardware/machine-file.ts';
 import { validateMachine } from '../../hardware/validate.ts';
 import { inputErrorOf } from '../helpers/input-error.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { loadScenarioFile, loadScenarioText, type LoadOptions } from '../../scenarios/loader.ts';
 import { fakeMachine, fakeResolver, MACHINES, registerFakes } from './fixtures.ts';
 import { inputErrorOf } from '../helpers/input-error.ts';
