@@ -9,7 +9,8 @@ import { readAlgorithms } from './algorithm-entries.ts';
 import { placeRanks, PlacementError } from './placement.ts';
 import { rankCount, type MachineChoice, type PlacementSpec, type RankCount, type Scenario } from './scenario.ts';
 import { normaliseSizes, parseSizeSpec, SizeError } from './sizes.ts';
-import { parseYaml, type Field } from './yaml-field.ts';
+import { parseYaml } from '../common/yaml/parse.ts';
+import type { YamlValue } from '../common/yaml/value.ts';
 
 /** Finds a machine by preset name or file path (relative paths against `baseDir`). */
 export type MachineResolver = (ref: string, baseDir: string) => MachineSpec;
@@ -50,8 +51,8 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     throw root.error('the scenario is empty; expected a mapping with operation, algorithms, sizes, machine and ranks');
   }
   const f = root.entries('the scenario', SCENARIO_KEYS);
-  const get = (key: string): Field | undefined => (f.get(key)?.present ? f.get(key) : undefined);
-  const required = (key: string): Field => {
+  const get = (key: string): YamlValue | undefined => (f.get(key)?.present ? f.get(key) : undefined);
+  const required = (key: string): YamlValue => {
     const field = get(key);
     if (!field) throw root.error(`the scenario needs '${key}'`);
     return field;
@@ -75,16 +76,16 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
 
   const rootField = get('root');
   if (rootField && !opInfo.rooted) throw rootField.error(`operation '${operation}' has no root`);
-  const rootRank = rootField?.integer('root', 0) ?? DEFAULTS.root;
+  const rootRank = rootField?.integer(0, 'root') ?? DEFAULTS.root;
   const countsField = get('counts');
   if (countsField && !opInfo.counts) {
     const vOps = listOperations().filter((o) => o.counts).map((o) => o.name);
     throw countsField.error(`operation '${operation}' takes no counts; counts are for ${vOps.join(', ')}`);
   }
-  const counts = countsField?.items('counts').map((item) => item.integer('count', 0));
+  const counts = countsField?.items('counts').map((item) => item.integer(0, 'count'));
   const cache = readCache(get('cache'));
-  const iterations = get('iterations')?.integer('iterations', 1) ?? DEFAULTS.iterations;
-  const warmup = get('warmup')?.integer('warmup', 0) ?? DEFAULTS.warmup;
+  const iterations = get('iterations')?.integer(1, 'iterations') ?? DEFAULTS.iterations;
+  const warmup = get('warmup')?.integer(0, 'warmup') ?? DEFAULTS.warmup;
   const seed = opts.seedOverride ?? get('seed')?.text('seed') ?? DEFAULTS.seed;
 
   const baselineField = get('baseline');
@@ -100,8 +101,8 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     baseline = match.label;
   }
 
-  const sweep = get('sweep')?.entries('sweep', SWEEP_KEYS) ?? new Map<string, Field>();
-  const axis = (key: string): Field[] | undefined => {
+  const sweep = get('sweep')?.entries('sweep', SWEEP_KEYS) ?? new Map<string, YamlValue>();
+  const axis = (key: string): YamlValue[] | undefined => {
     const swept = sweep.get(key);
     if (!swept?.present) return undefined;
     if (get(key)) throw get(key)!.error(`'${key}' is given both here and under sweep; keep one`);
@@ -114,12 +115,12 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const machines = readMachines(opts, axis('machine') ?? (get('machine') ? [get('machine')!] : undefined), root, baseDir);
 
   const placementFields = axis('placement') ?? (get('placement') ? [get('placement')!] : undefined);
-  const placements: { value: PlacementSpec; field?: Field }[] = placementFields
+  const placements: { value: PlacementSpec; field?: YamlValue }[] = placementFields
     ? placementFields.map((field) => ({ value: readPlacement(field), field }))
     : [{ value: DEFAULTS.placement }];
 
   const rankFields = axis('ranks') ?? (get('ranks') ? [get('ranks')!] : undefined);
-  let ranks: { value: RankCount; field?: Field }[];
+  let ranks: { value: RankCount; field?: YamlValue }[];
   if (rankFields) {
     ranks = rankFields.map((field) => ({ value: readRanks(field), field }));
   } else {
@@ -167,7 +168,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   };
 }
 
-function readSizes(field: Field): number[] {
+function readSizes(field: YamlValue): number[] {
   const entries = field.kind() === 'seq' ? field.items('sizes') : [field];
   if (entries.length === 0) throw field.error('sizes must list at least one size');
   const sizes: number[] = [];
@@ -186,14 +187,14 @@ function readSizes(field: Field): number[] {
   return normaliseSizes(sizes);
 }
 
-function readRanks(field: Field): RankCount {
+function readRanks(field: YamlValue): RankCount {
   const v = field.scalar();
   if (v === 'all') return 'all';
   if (typeof v === 'string') throw field.error(`ranks must be an integer or 'all', got ${field.describe()}`);
-  return field.integer('ranks', 1);
+  return field.integer(1, 'ranks');
 }
 
-function readCache(field: Field | undefined): 'on' | 'off' {
+function readCache(field: YamlValue | undefined): 'on' | 'off' {
   if (!field) return DEFAULTS.cache;
   const v = field.scalar();
   if (v === 'on' || v === true) return 'on';
@@ -201,9 +202,9 @@ function readCache(field: Field | undefined): 'on' | 'off' {
   throw field.error(`cache must be 'on' or 'off', got ${field.describe()}`);
 }
 
-function readPlacement(field: Field): PlacementSpec {
+function readPlacement(field: YamlValue): PlacementSpec {
   if (field.kind() === 'seq') {
-    const cores = field.items('placement').map((item) => item.integer('a core index', 0));
+    const cores = field.items('placement').map((item) => item.integer(0, 'a core index'));
     if (cores.length === 0) throw field.error('the core list is empty');
     return cores;
   }
@@ -215,10 +216,10 @@ function readPlacement(field: Field): PlacementSpec {
 
 interface LocatedMachine {
   choice: MachineChoice;
-  field?: Field;
+  field?: YamlValue;
 }
 
-function readMachines(opts: LoadOptions, fields: Field[] | undefined, root: Field, baseDir: string): LocatedMachine[] {
+function readMachines(opts: LoadOptions, fields: YamlValue[] | undefined, root: YamlValue, baseDir: string): LocatedMachine[] {
   if (opts.machineOverride !== undefined) {
     const ref = opts.machineOverride;
     const spec = resolveWith(opts, ref, opts.cwd ?? process.cwd(), (detail) => new InputError(detail, { field: '--machine' }));
@@ -243,9 +244,9 @@ function resolveWith(opts: LoadOptions, ref: string, baseDir: string, fail: (det
 
 function checkPlacement(
   m: LocatedMachine,
-  p: { value: PlacementSpec; field?: Field },
-  r: { value: RankCount; field?: Field },
-  root: Field,
+  p: { value: PlacementSpec; field?: YamlValue },
+  r: { value: RankCount; field?: YamlValue },
+  root: YamlValue,
   several: boolean,
 ): void {
   try {

@@ -185,13 +185,16 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     const e = inputError(text);
     expect(e.location.file).toBe(FILE);
     expect(e.location.line).toBeGreaterThan(1);
-    expect(e.message).toMatch(/^lab\/box\.yaml:\d+:\d+: invalid YAML/);
+    // Points at the line where the unclosed list opened, and names the field it is the value of.
+    expect(e.location).toMatchObject({ line: lineOf(text, '    cores: [4'), column: 12, field: 'packages[0].cores' });
+    expect(e.message).toMatch(/^lab\/box\.yaml:\d+:\d+ \(packages\[0\]\.cores\): YAML syntax error: the list opened here is not closed with '\]'/);
   });
 
   it('duplicate keys', () => {
     const e = inputError(edit('    cores: 4\n', '    cores: 4\n    cores: 5\n'));
-    expect(e.message).toMatch(/invalid YAML: .*unique/i);
+    expect(e.message).toMatch(/YAML syntax error: .*unique/i);
     expect(e.location.line).toBe(lineOf(VALID, '    cores: 4') + 1);
+    expect(e.location.field).toBe('packages[0].cores');
   });
 
   it('unknown keys, with a suggestion', () => {

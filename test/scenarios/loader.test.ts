@@ -141,7 +141,7 @@ describe('loader errors name file, line:column and field', () => {
     ['a swept rank count that does not fit', `${BASE.replace('ranks: 4\n', '')}sweep:\n  ranks: [4, 16]\n`, "study.yaml:9:14 (sweep.ranks[1]): 16 ranks do not fit on machine 'two-socket', which has 8 cores"],
     ['an empty document', '', "study.yaml:1:1: the scenario is empty"],
     ['a document that is a list', '- a\n- b\n', 'study.yaml:1:1: the scenario must be a mapping (key: value), got a list'],
-    ['a duplicate key', `${BASE}ranks: 5\n`, 'study.yaml:9:1: YAML syntax error: Map keys must be unique'],
+    ['a duplicate key', `${BASE}ranks: 5\n`, 'study.yaml:9:1 (ranks): YAML syntax error: Map keys must be unique'],
     ['two documents', `${BASE}---\nname: u\n`, 'study.yaml:9:1: YAML syntax error'],
   ];
 
