@@ -8,6 +8,7 @@ import { InputError } from '../common/input-error.ts';
 import { buildCompute } from './machine-file/build-compute.ts';
 import { buildInterconnect } from './machine-file/build-interconnect.ts';
 import { buildCosts, buildKernel } from './machine-file/build-kernel.ts';
+import { readGuessed } from './machine-file/guessed.ts';
 import { Origins } from './machine-file/origins.ts';
 import { parseYaml } from '../common/yaml/parse.ts';
 import type { MachineSpec } from './spec.ts';
@@ -49,7 +50,6 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
       });
     });
   }
-  const guessed = (root.get('guessed')?.items() ?? []).map((g) => g.text());
   origins.set('name', root.get('name'));
   origins.set('packages', root.get('packages'));
   origins.set('numaNodes', root.get('numa'));
@@ -64,9 +64,10 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
     costs,
     kernel,
     ...(distances ? { distances } : {}),
-    guessed,
+    guessed: [],
   };
   validateMachine(spec, (field) => origins.locate(field));
+  spec.guessed = readGuessed(root.get('guessed')?.items() ?? [], rootNode);
   return spec;
 }
 

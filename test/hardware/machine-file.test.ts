@@ -235,6 +235,17 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     expect(inputError(edit('size: 8MiB', 'size: 8MB')).detail).toMatch(/'MB' is ambiguous; write 8MiB/);
   });
 
+  it('a guessed path that reaches no value of the file', () => {
+    const typo = edit('guessed: ["numa[0].bandwidth"]', 'guessed: ["numa[0].bandwidth", "numa[1].bandwith"]');
+    const e = inputError(typo);
+    expect(e.detail).toBe("guessed path 'numa[1].bandwith': the file has no 'bandwith' under numa[1] (did you mean 'bandwidth'?)");
+    expect(e.location).toMatchObject({ file: FILE, line: lineOf(typo, 'guessed:'), column: 32, field: 'guessed[1]' });
+    expect(inputError(edit('"numa[0].bandwidth"', '"numa[9].bandwidth"')).detail).toBe("guessed path 'numa[9].bandwidth': numa has 2 entries, so no [9]");
+    expect(inputError(edit('"numa[0].bandwidth"', '"numaNodes[0]"')).detail).toMatch(/^guessed path 'numaNodes\[0\]': the file has no 'numaNodes'; keys there: name, description, packages, .*numa/);
+    expect(inputError(edit('"numa[0].bandwidth"', '"costs..copyBandwidth"')).detail).toMatch(/is not a field name/);
+    expect(parseMachineYaml(edit('"numa[0].bandwidth"', '"costs.copyBandwidth", "packages[0]"'), FILE).guessed).toEqual(['costs.copyBandwidth', 'packages[0]']);
+  });
+
   it('a cache shared by a core that does not exist', () => {
     const text = edit('    memorySide: true\n', '    cores: [0, 99]\n');
     const e = inputError(text);
