@@ -103,6 +103,8 @@ describe('loader errors name file, line:column and field', () => {
   const cases: [string, string, string][] = [
     // [description, document, expected message]
     ['YAML syntax', `${BASE}algorithms: [a, b\n`, 'study.yaml:9:'],
+    ['a size list left open at the end', BASE.replace('sizes: 1KiB..4KiB', 'sizes: [1KiB, 2KiB'), "study.yaml:8:8 (sizes): YAML syntax error: the list opened here is not closed with ']'"],
+    ['an algorithm list left open before the next key', BASE.replace('  - linear\n  - { name: tree, label: binomial }', '  - [linear, tree'), "study.yaml:6:5 (algorithms[0]): YAML syntax error: the list opened here is not closed with ']'"],
     ['an unknown key', BASE.replace('ranks: 4', 'rank: 4'), "study.yaml:3:1 (rank): unknown key 'rank' in the scenario (did you mean 'ranks'?)"],
     ['a wrong type', BASE.replace('ranks: 4', 'ranks: four'), "study.yaml:3:8 (ranks): ranks must be an integer or 'all', got 'four'"],
     ['a fractional rank count', BASE.replace('ranks: 4', 'ranks: 2.5'), 'study.yaml:3:8 (ranks): ranks must be an integer, got 2.5'],
