@@ -46,11 +46,8 @@ function rejectHtml(text: string, file: string): void {
 
 /** The object tree of one machine, with what every later step asks of it. */
 interface Tree {
-  file: string;
   attrs: Attrs;
-  root: HwObject;
   all: HwObject[];
-  puIds: Map<HwObject, number>;
   packageIds: Map<HwObject, number>;
   numaIds: Map<HwObject, number>;
   pusOf: (o: HwObject) => number[];
@@ -176,7 +173,7 @@ function readTree(root: HwObject, file: string): Tree {
     for (let p: HwObject | undefined = o; p; p = p.parent) if (pusOf(p).length > 0) return pusOf(p);
     return [];
   };
-  return { file, attrs, root, all, puIds, packageIds, numaIds, pusOf, cpusOf, packageOf };
+  return { attrs, all, packageIds, numaIds, pusOf, cpusOf, packageOf };
 }
 
 /** Hardware threads by OS index, which must be unique within the machine. */
