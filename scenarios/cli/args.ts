@@ -1,5 +1,5 @@
 // Command-line parsing. Misuse (unknown command or flag, missing value) is a UsageError: exit code 2.
-import { didYouMean } from '../../hardware/input-error.ts';
+import { didYouMean } from '../../common/input-error.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
