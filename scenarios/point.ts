@@ -1,7 +1,7 @@
 // One point of a sweep: everything needed to simulate one algorithm at one size on one machine.
 import type { MachineSpec } from '../hardware/spec.ts';
 import type { ParamValue } from '../algorithms/registry.ts';
-import { InputError } from '../hardware/input-error.ts';
+import { InputError } from '../common/input-error.ts';
 
 export interface Point {
   scenario: string;

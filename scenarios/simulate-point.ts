@@ -1,7 +1,7 @@
 // Runs one sweep point of a scenario with the simulator (the CLI's PointRunner): the algorithm
 // through the harness, the iterations' times summarised, the trace totals as shares.
 import { runAlgorithm } from '../algorithms/harness/simulate.ts';
-import { InputError } from '../hardware/input-error.ts';
+import { InputError } from '../common/input-error.ts';
 import { ProcessError } from '../sim/engine/errors.ts';
 import { MechanismError } from '../sim/node/errors.ts';
 import { UnavailableError, type Point, type PointResult } from './point.ts';

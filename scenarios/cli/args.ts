@@ -2,7 +2,7 @@
 // node:util's parseArgs splits the arguments into tokens; it runs non-strict because its own errors
 // ("Unknown option '--jsno'") cannot suggest the flag that was meant, so each token is checked here.
 import { parseArgs as splitArgs } from 'node:util';
-import { didYouMean } from '../../hardware/input-error.ts';
+import { didYouMean } from '../../common/input-error.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';

@@ -1,6 +1,6 @@
 // `intranode machines`, `machine show` and `algorithms`: what the simulator knows about.
 import { findOperation, listAlgorithms, listOperations, shortName, transportParams, type ParamInfo } from '../../algorithms/registry.ts';
-import { didYouMean, InputError } from '../../hardware/input-error.ts';
+import { didYouMean, InputError } from '../../common/input-error.ts';
 import { alignColumns } from '../report/columns.ts';
 import { formatSize } from '../sizes.ts';
 import type { MachineShowArgs } from './args.ts';

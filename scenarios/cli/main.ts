@@ -1,7 +1,7 @@
 // The `intranode` command. Returns the exit code: 0 success, 1 invalid input (InputError: one
 // line, no stack trace), 2 invalid command line, 3 internal error.
 import { readFileSync } from 'node:fs';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { defaultEnv, type CliEnv } from './env.ts';
 import { HELP } from './help.ts';

@@ -2,7 +2,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import type { CliEnv } from '../../scenarios/cli/env.ts';
 import { parseArgs } from '../../scenarios/cli/args.ts';
 import { main } from '../../scenarios/cli/main.ts';
