@@ -80,7 +80,11 @@ export function parseArgs(argv: string[]): Command {
       const parsed = tokens(rest, HWLOC_MACHINE);
       const [sub, ref] = atMost(parsed.positionals, 2, 'machine');
       if (sub !== 'show') {
-        throw new UsageError(sub === undefined ? "'machine' needs a subcommand: machine show NAME|FILE" : `unknown subcommand 'machine ${sub}' (use: machine show NAME|FILE)`);
+        throw new UsageError(
+          sub === undefined
+            ? "'machine' needs a subcommand: machine show NAME|FILE"
+            : `unknown subcommand 'machine ${sub}' (use: machine show NAME|FILE)`,
+        );
       }
       if (ref === undefined) throw new UsageError("'machine show' needs a preset name or a machine file");
       const out: MachineShowArgs = { command: 'machine-show', ref };
@@ -119,7 +123,8 @@ function tokens(args: string[], known: Record<string, FlagSpec>): Parsed {
 }
 
 function atMost(args: string[], max: number, command: string): string[] {
-  if (args.length > max) throw new UsageError(`'${command}' takes at most ${max} argument${max === 1 ? '' : 's'}, got: ${args.join(' ')}`);
+  if (args.length > max)
+    throw new UsageError(`'${command}' takes at most ${max} argument${max === 1 ? '' : 's'}, got: ${args.join(' ')}`);
   return args;
 }
 
@@ -129,7 +134,8 @@ function parseRun(args: string[]): RunArgs {
   // Which flag chose the format, so two flags that disagree are named in the error.
   let formatFlag: string | undefined;
   const setFormat = (format: Format, flag: string) => {
-    if (formatFlag !== undefined && out.format !== format) throw new UsageError(`${formatFlag} and ${flag} cannot be used together`);
+    if (formatFlag !== undefined && out.format !== format)
+      throw new UsageError(`${formatFlag} and ${flag} cannot be used together`);
     out.format = format;
     formatFlag = flag;
   };
@@ -149,7 +155,9 @@ function parseRun(args: string[]): RunArgs {
       case 'format': {
         if (!(FORMATS as readonly string[]).includes(text)) {
           const hint = didYouMean(text, FORMATS);
-          throw new UsageError(`--format must be one of ${FORMATS.join(', ')}, got '${text}'${hint ? ` (did you mean '${hint}'?)` : ''}`);
+          throw new UsageError(
+            `--format must be one of ${FORMATS.join(', ')}, got '${text}'${hint ? ` (did you mean '${hint}'?)` : ''}`,
+          );
         }
         setFormat(text as Format, `--format ${text}`);
         break;
@@ -167,7 +175,8 @@ function parseRun(args: string[]): RunArgs {
   }
   // JSON always holds the breakdown; IMB's layout has no place for it.
   if (out.breakdown && out.format === 'imb') throw new UsageError('--breakdown cannot be used with --format imb');
-  if (parsed.positionals.length > 1) throw new UsageError(`'run' takes one scenario file, got: ${parsed.positionals.join(' ')}`);
+  if (parsed.positionals.length > 1)
+    throw new UsageError(`'run' takes one scenario file, got: ${parsed.positionals.join(' ')}`);
   out.file = parsed.positionals[0];
   return out;
 }

@@ -26,7 +26,13 @@ describe('bandwidth', () => {
   it('is million bytes per second, for the point-to-point operations only', () => {
     expect(megabytesPerSecond(1_000_000, 1e9)).toBe(1);
     expect(megabytesPerSecond(1024, 0)).toBeNaN();
-    expect(['pingpong', 'pingping', 'knemcopy', 'bcast', 'onetoall'].map(reportsBandwidth)).toEqual([true, true, true, false, false]);
+    expect(['pingpong', 'pingping', 'knemcopy', 'bcast', 'onetoall'].map(reportsBandwidth)).toEqual([
+      true,
+      true,
+      true,
+      false,
+      false,
+    ]);
   });
 
   it('adds an MB/s column to point-to-point tables', () => {

@@ -11,7 +11,12 @@ const FILE = fileURLToPath(new URL('../fixtures/hwloc/v1-two-machines.xml', impo
 async function cli(argv: string[], cwd = process.cwd()) {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTTY: false, cwd });
+  const code = await main(argv, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    stderrIsTTY: false,
+    cwd,
+  });
   return { code, stdout, stderr };
 }
 
@@ -25,7 +30,10 @@ describe('--hwloc-machine', () => {
 
   it('applies to the machine a scenario names', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'intranode-hwloc-'));
-    writeFileSync(join(dir, 's.yaml'), `machine: ${FILE}\nranks: 2\noperation: pingpong\nalgorithms: [shm]\nsizes: [1KiB]\n`);
+    writeFileSync(
+      join(dir, 's.yaml'),
+      `machine: ${FILE}\nranks: 2\noperation: pingpong\nalgorithms: [shm]\nsizes: [1KiB]\n`,
+    );
     expect((await cli(['run', 's.yaml'], dir)).code).toBe(1);
     const r = await cli(['run', 's.yaml', '--hwloc-machine', '0'], dir);
     expect(r).toMatchObject({ code: 0, stderr: '' });

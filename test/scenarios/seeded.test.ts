@@ -17,6 +17,13 @@ import { arrivalDelays } from '../../scenarios/skew.ts';
 import { fakeResolver, fakeRunner, MACHINES, registerFakes } from './fixtures.ts';
 
 registerFakes();
+
+/** The parts of `--json` output these tests read. */
+interface JsonReport {
+  scenario: { seed: string | null; skewNs: number };
+  tables: { seed: string }[];
+}
+const parseJson = (text: string) => JSON.parse(text) as JsonReport;
 const machine = MACHINES['two-socket'];
 
 describe('placement: random', () => {
@@ -42,8 +49,12 @@ describe('placement: random', () => {
 
   it('is accepted by the loader, and a misspelling suggests it', () => {
     const base = 'machine: two-socket\nranks: 4\noperation: test-op\nalgorithms: [linear]\nsizes: [1KiB]\n';
-    expect(loadScenarioText(`${base}placement: random\n`, { resolveMachine: fakeResolver }).placements).toEqual(['random']);
-    expect(() => loadScenarioText(`${base}placement: randon\n`, { file: 's.yaml', resolveMachine: fakeResolver })).toThrow(
+    expect(loadScenarioText(`${base}placement: random\n`, { resolveMachine: fakeResolver }).placements).toEqual([
+      'random',
+    ]);
+    expect(() =>
+      loadScenarioText(`${base}placement: randon\n`, { file: 's.yaml', resolveMachine: fakeResolver }),
+    ).toThrow(
       "s.yaml:6:12 (placement): placement must be compact, scatter, random or a list of cores such as [0, 4, 8], got 'randon' (did you mean 'random'?)",
     );
   });
@@ -51,9 +62,14 @@ describe('placement: random', () => {
 
 describe('skew', () => {
   it('parses durations in ns, us and ms, with clear errors', () => {
-    expect([parseDuration('2us'), parseDuration('500ns'), parseDuration('1.5ms'), parseDuration('3 µs'), parseDuration(0), parseDuration('0')]).toEqual([
-      2000, 500, 1_500_000, 3000, 0, 0,
-    ]);
+    expect([
+      parseDuration('2us'),
+      parseDuration('500ns'),
+      parseDuration('1.5ms'),
+      parseDuration('3 µs'),
+      parseDuration(0),
+      parseDuration('0'),
+    ]).toEqual([2000, 500, 1_500_000, 3000, 0, 0]);
     expect(() => parseDuration(2)).toThrow('a duration needs a unit: 2us, 2ns or 2ms');
     expect(() => parseDuration('2')).toThrow("'2' needs a unit: ns, us or ms");
     expect(() => parseDuration('2s')).toThrow("unknown unit 's' in '2s' (use ns, us or ms)");
@@ -64,13 +80,15 @@ describe('skew', () => {
     const base = 'machine: two-socket\nranks: 4\noperation: test-op\nalgorithms: [linear]\nsizes: [1KiB]\n';
     expect(loadScenarioText(`${base}skew: 2us\n`, { resolveMachine: fakeResolver }).skewNs).toBe(2000);
     expect(loadScenarioText(base, { resolveMachine: fakeResolver }).skewNs).toBeUndefined();
-    expect(() => loadScenarioText(`${base}skew: 2 parsecs\n`, { file: 's.yaml', resolveMachine: fakeResolver })).toThrow(
-      "s.yaml:6:7 (skew): skew: unknown unit 'parsecs' in '2 parsecs' (use ns, us or ms)",
+    expect(() =>
+      loadScenarioText(`${base}skew: 2 parsecs\n`, { file: 's.yaml', resolveMachine: fakeResolver }),
+    ).toThrow("s.yaml:6:7 (skew): skew: unknown unit 'parsecs' in '2 parsecs' (use ns, us or ms)");
+    expect(() => loadScenarioText(`${base}skew: [1us]\n`, { file: 's.yaml', resolveMachine: fakeResolver })).toThrow(
+      /s\.yaml:6:7 \(skew\): expected a single/,
     );
-    expect(() => loadScenarioText(`${base}skew: [1us]\n`, { file: 's.yaml', resolveMachine: fakeResolver })).toThrow(/s\.yaml:6:7 \(skew\): expected a single/);
   });
 
-  it('draws each rank\'s delay in each iteration uniformly on [0, skew], from the seed', () => {
+  it("draws each rank's delay in each iteration uniformly on [0, skew], from the seed", () => {
     const delays = arrivalDelays('s', 1000, 400, 8);
     expect(delays).toHaveLength(400);
     const all = delays.flat();
@@ -87,12 +105,20 @@ describe('the seed through the simulator and the CLI', () => {
   const dir = mkdtempSync(join(tmpdir(), 'intranode-seed-'));
   const scenario = (extra: string) => {
     const file = join(dir, `s${Math.random().toString(36).slice(2)}.yaml`);
-    writeFileSync(file, `name: seeded\nmachine: dancer\nranks: 4\noperation: bcast\nalgorithms: [basic, binomial]\nsizes: [4KiB, 64KiB]\niterations: 3\n${extra}`);
+    writeFileSync(
+      file,
+      `name: seeded\nmachine: dancer\nranks: 4\noperation: bcast\nalgorithms: [basic, binomial]\nsizes: [4KiB, 64KiB]\niterations: 3\n${extra}`,
+    );
     return file;
   };
   const run = async (argv: string[]) => {
     let stdout = '';
-    const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: () => {}, stderrIsTTY: false, cwd: dir });
+    const code = await main(argv, {
+      stdout: (t) => void (stdout += t),
+      stderr: () => {},
+      stderrIsTTY: false,
+      cwd: dir,
+    });
     expect(code).toBe(0);
     return stdout;
   };
@@ -122,22 +148,29 @@ describe('the seed through the simulator and the CLI', () => {
 
 describe('skew in the reports', () => {
   it('is named in the table header and the JSON', () => {
-    const text = 'machine: two-socket\nranks: 4\noperation: test-op\nalgorithms: [linear]\nsizes: [1KiB]\nseed: s1\nskew: 1.5us\n';
+    const text =
+      'machine: two-socket\nranks: 4\noperation: test-op\nalgorithms: [linear]\nsizes: [1KiB]\nseed: s1\nskew: 1.5us\n';
     const result = runScenario(loadScenarioText(text, { resolveMachine: fakeResolver }), fakeRunner);
-    expect(formatTableReport(result)).toContain("\n# Skew: each rank arrives up to 1.5 us late (uniform, seed s1); time is the slowest rank's own\n");
-    expect(JSON.parse(formatJsonReport(result)).scenario.skewNs).toBe(1500);
+    expect(formatTableReport(result)).toContain(
+      "\n# Skew: each rank arrives up to 1.5 us late (uniform, seed s1); time is the slowest rank's own\n",
+    );
+    expect(parseJson(formatJsonReport(result)).scenario.skewNs).toBe(1500);
     expect(result.tables[0].rows[0].cells[0].point.skewNs).toBe(1500);
   });
 });
 
 describe('sweep.seed', () => {
-  const text = 'machine: two-socket\nranks: 4\nplacement: random\noperation: test-op\nalgorithms: [linear]\nsizes: [1KiB]\nsweep:\n  seed: [a, b, 7]\n';
-  const load = (opts: { seedOverride?: string } = {}) => loadScenarioText(text, { file: 'sweep.yaml', resolveMachine: fakeResolver, ...opts });
+  const text =
+    'machine: two-socket\nranks: 4\nplacement: random\noperation: test-op\nalgorithms: [linear]\nsizes: [1KiB]\nsweep:\n  seed: [a, b, 7]\n';
+  const load = (opts: { seedOverride?: string } = {}) =>
+    loadScenarioText(text, { file: 'sweep.yaml', resolveMachine: fakeResolver, ...opts });
 
   it('makes one table per seed, each placing and drawing from its own', () => {
     const result = runScenario(load(), fakeRunner);
     expect(result.tables.map((t) => t.seed)).toEqual(['a', 'b', '7']);
-    expect(result.tables.map((t) => t.cores)).toEqual(['a', 'b', '7'].map((seed) => placeRanks(machine, 4, 'random', seed)));
+    expect(result.tables.map((t) => t.cores)).toEqual(
+      ['a', 'b', '7'].map((seed) => placeRanks(machine, 4, 'random', seed)),
+    );
     expect(result.tables[0].cores).not.toEqual(result.tables[1].cores);
     expect(result.tables[1].rows[0].cells[0].point.seed).toBe('b');
   });
@@ -145,9 +178,9 @@ describe('sweep.seed', () => {
   it('names the seed of each table in every format', () => {
     const result = runScenario(load(), fakeRunner);
     expect(formatTableReport(result).match(/^# Seed: .*$/gm)).toEqual(['# Seed: a', '# Seed: b', '# Seed: 7']);
-    const json = JSON.parse(formatJsonReport(result));
+    const json = parseJson(formatJsonReport(result));
     expect(json.scenario.seed).toBeNull();
-    expect(json.tables.map((t: { seed: string }) => t.seed)).toEqual(['a', 'b', '7']);
+    expect(json.tables.map((t) => t.seed)).toEqual(['a', 'b', '7']);
     const csv = formatCsvReport(result).trimEnd().split('\n');
     expect(csv[0].endsWith(',normalized,seed')).toBe(true);
     expect(csv.slice(1).map((l) => l.split(',').at(-1))).toEqual(['a', 'b', '7']);
@@ -157,6 +190,8 @@ describe('sweep.seed', () => {
     const one = load({ seedOverride: 'z' });
     expect([one.seed, one.seedSweep]).toEqual(['z', undefined]);
     expect(formatTableReport(runScenario(one, fakeRunner))).not.toContain('# Seed:');
-    expect(() => loadScenarioText(`${text}seed: x\n`, { file: 's.yaml', resolveMachine: fakeResolver })).toThrow("s.yaml:9:7 (seed): 'seed' is given both here and under sweep; keep one");
+    expect(() => loadScenarioText(`${text}seed: x\n`, { file: 's.yaml', resolveMachine: fakeResolver })).toThrow(
+      "s.yaml:9:7 (seed): 'seed' is given both here and under sweep; keep one",
+    );
   });
 });

@@ -8,18 +8,26 @@ import { main } from '../../scenarios/cli/main.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'intranode-na-'));
 const file = join(dir, 'knem.yaml');
-writeFileSync(file, `name: knem
+writeFileSync(
+  file,
+  `name: knem
 machine: dancer
 ranks: 4
 operation: bcast
 algorithms: [basic, knem-linear]
 sizes: [64KiB, 128KiB]
-`);
+`,
+);
 
 async function run(argv: string[]) {
   let stdout = '';
   let stderr = '';
-  const code = await main(argv, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), stderrIsTTY: false, cwd: dir });
+  const code = await main(argv, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    stderrIsTTY: false,
+    cwd: dir,
+  });
   return { code, stdout, stderr };
 }
 
@@ -30,16 +38,30 @@ describe('an algorithm the machine cannot run', () => {
     const r = await run(['run', file, '--machine', 'broadwell']);
     expect(r).toMatchObject({ code: 0, stderr: '' });
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines.slice(-3, -1).map((l) => l.split(/\s+/).slice(3))).toEqual([['n/a', 'n/a'], ['n/a', 'n/a']]);
+    expect(lines.slice(-3, -1).map((l) => l.split(/\s+/).slice(3))).toEqual([
+      ['n/a', 'n/a'],
+      ['n/a', 'n/a'],
+    ]);
     expect(lines.at(-3)).toMatch(/^65536 +\d+\.\d\d +1\.00 +n\/a +n\/a$/);
     expect(lines.at(-1)).toBe(`# n/a knem-linear: ${REASON}`);
   });
 
   it('gives null and the reason in JSON and CSV', async () => {
-    const json = JSON.parse((await run(['run', file, '--machine', 'broadwell', '--json'])).stdout);
+    const json = JSON.parse((await run(['run', file, '--machine', 'broadwell', '--json'])).stdout) as {
+      tables: { rows: { results: { meanNs: number | null }[] }[] }[];
+    };
     const [basic, knem] = json.tables[0].rows[0].results;
     expect(basic.meanNs).toBeGreaterThan(0);
-    expect(knem).toEqual({ label: 'knem-linear', algorithm: 'bcast:knem-linear', meanNs: null, minNs: null, maxNs: null, normalized: null, breakdown: null, unavailable: REASON });
+    expect(knem).toEqual({
+      label: 'knem-linear',
+      algorithm: 'bcast:knem-linear',
+      meanNs: null,
+      minNs: null,
+      maxNs: null,
+      normalized: null,
+      breakdown: null,
+      unavailable: REASON,
+    });
     const csv = (await run(['run', file, '--machine', 'broadwell', '--csv'])).stdout.trimEnd().split('\n');
     expect(csv[0].endsWith(',normalized,unavailable')).toBe(true);
     expect(csv[2]).toBe(`knem,broadwell,4,compact,bcast,0,off,bcast:knem-linear,knem-linear,65536,,,,,${REASON}`);
