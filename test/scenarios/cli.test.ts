@@ -5,12 +5,12 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../common/input-error.ts';
 import type { CliEnv } from '../../scenarios/cli/env.ts';
 import { parseArgs } from '../../scenarios/cli/args.ts';
-import { main } from '../../scenarios/cli/main.ts';
 import type { PointRunner } from '../../scenarios/point.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { formatTableReport } from '../../scenarios/report/table.ts';
 import { runScenario } from '../../scenarios/run.ts';
 import { fakeResolver, fakeRunner, registerFakes } from './fixtures.ts';
+import { runCli } from './run-cli.ts';
 
 registerFakes();
 
@@ -28,13 +28,8 @@ writeFileSync(file, SCENARIO);
 const broken = join(dir, 'broken.yaml');
 writeFileSync(broken, SCENARIO.replace('ranks: 4', 'ranks: 40'));
 
-async function cli(argv: string[], env: Partial<CliEnv> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    stderrIsTTY: false,
+function cli(argv: string[], env: Partial<CliEnv> = {}) {
+  return runCli(argv, {
     now: () => 0,
     cwd: dir,
     loadAlgorithms: async () => registerFakes(),
@@ -49,7 +44,6 @@ async function cli(argv: string[], env: Partial<CliEnv> = {}) {
     }),
     ...env,
   });
-  return { code, stdout, stderr };
 }
 
 describe('intranode run', () => {

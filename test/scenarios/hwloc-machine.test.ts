@@ -4,21 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../scenarios/cli/main.ts';
+import { runCli } from './run-cli.ts';
 
 const FILE = fileURLToPath(new URL('../fixtures/hwloc/v1-two-machines.xml', import.meta.url));
 
-async function cli(argv: string[], cwd = process.cwd()) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    stderrIsTTY: false,
-    cwd,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[], cwd = process.cwd()) => runCli(argv, { cwd });
 
 describe('--hwloc-machine', () => {
   it('picks one machine of a file that holds several', async () => {

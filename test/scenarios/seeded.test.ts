@@ -4,7 +4,6 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../scenarios/cli/main.ts';
 import { parseDuration } from '../../scenarios/duration.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { compactOrder, placeRanks } from '../../scenarios/placement.ts';
@@ -14,6 +13,7 @@ import { formatTableReport } from '../../scenarios/report/table.ts';
 import { runScenario } from '../../scenarios/run.ts';
 import { seededStream, shuffled } from '../../scenarios/seeded.ts';
 import { arrivalDelays } from '../../scenarios/skew.ts';
+import { runCli } from './run-cli.ts';
 import { fakeResolver, fakeRunner, MACHINES, registerFakes } from './fixtures.ts';
 
 registerFakes();
@@ -112,15 +112,9 @@ describe('the seed through the simulator and the CLI', () => {
     return file;
   };
   const run = async (argv: string[]) => {
-    let stdout = '';
-    const code = await main(argv, {
-      stdout: (t) => void (stdout += t),
-      stderr: () => {},
-      stderrIsTTY: false,
-      cwd: dir,
-    });
-    expect(code).toBe(0);
-    return stdout;
+    const r = await runCli(argv, { cwd: dir });
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    return r.stdout;
   };
   const cores = (out: string) => /# Placement: random \(cores ([\d ]+)\)/.exec(out)?.[1];
   const rows = (out: string) => out.split('\n').filter((l) => /^\d/.test(l));

@@ -4,7 +4,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { main } from '../../scenarios/cli/main.ts';
+import { runCli } from './run-cli.ts';
 
 const dir = mkdtempSync(join(tmpdir(), 'intranode-na-'));
 const file = join(dir, 'knem.yaml');
@@ -19,17 +19,7 @@ sizes: [64KiB, 128KiB]
 `,
 );
 
-async function run(argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    stderrIsTTY: false,
-    cwd: dir,
-  });
-  return { code, stdout, stderr };
-}
+const run = (argv: string[]) => runCli(argv, { cwd: dir });
 
 const REASON = 'bcast:knem-linear cannot run on machine broadwell: knem: ENODEV: createRegion: this node has no knem';
 
