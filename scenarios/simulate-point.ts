@@ -31,8 +31,8 @@ export function simulatePoint(point: Point): PointResult {
 /**
  * A mechanism the machine's kernel lacks is the user's choice of algorithm and machine, not a bug:
  * report it as UnavailableError naming both (the cell becomes n/a), instead of a failed process
- * with a stack. A
- * machine constant a mechanism reads (and checks) only once a rank calls it.
+ * with a stack. A wrong machine constant that a mechanism reads (and checks) only once a rank
+ * calls it is an InputError, passed on as it is.
  */
 function explainUnavailable<T>(point: Point, run: () => T): T {
   try {
