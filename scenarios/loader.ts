@@ -8,6 +8,7 @@ import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
 import { placeRanks, PlacementError } from './placement.ts';
 import { rankCount, type MachineChoice, type PlacementSpec, type RankCount, type Scenario, type ScenarioAlgorithm } from './scenario.ts';
+import { DurationError, parseDuration } from './duration.ts';
 import { normaliseSizes, parseSizeSpec, SizeError } from './sizes.ts';
 import { parseYaml } from '../common/yaml/parse.ts';
 import { ScenarioDocument } from './scenario-document.ts';
@@ -22,7 +23,7 @@ export interface LoadOptions {
   resolveMachine: MachineResolver;
   /** `--machine`: replaces the scenario's machine and any machine sweep; relative to `cwd`. */
   machineOverride?: string;
-  /** `--seed`: replaces the scenario's seed. */
+  /** `--seed`: replaces the scenario's seed and any seed sweep. */
   seedOverride?: string;
   cwd?: string;
 }
@@ -32,7 +33,7 @@ export const DEFAULTS = { root: 0, cache: 'off', iterations: 5, warmup: 1, seed:
 export function loadScenarioFile(path: string, opts: Omit<LoadOptions, 'file'>): Scenario {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFileSync(resolve(opts.cwd ?? process.cwd(), path), 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(code === 'ENOENT' ? 'no such scenario file' : `cannot read scenario file (${code ?? (e as Error).message})`, { file: path });
@@ -62,12 +63,15 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const cache = readCache(doc.get('cache'));
   const iterations = doc.get('iterations')?.integer(1, 'iterations') ?? DEFAULTS.iterations;
   const warmup = doc.get('warmup')?.integer(0, 'warmup') ?? DEFAULTS.warmup;
-  const seed = opts.seedOverride ?? doc.get('seed')?.text('seed') ?? DEFAULTS.seed;
+  const seeds = opts.seedOverride !== undefined ? [opts.seedOverride] : (doc.values('seed')?.map((f) => f.text('seed')) ?? [DEFAULTS.seed]);
+  const skewNs = readSkew(doc.get('skew'));
   const baseline = readBaseline(doc.get('baseline'), algorithms, operation);
 
   const baseDir = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : (opts.cwd ?? process.cwd());
   const axes = readAxes(doc, opts, baseDir);
   checkCombinations(doc, axes, { rootRank, rootField, counts, countsField, operation, info });
+  // The report says which machine ran when it is not the one the file names.
+  const replacedMachines = opts.machineOverride !== undefined ? (doc.values('machine') ?? []).map((m) => m.string('machine')) : undefined;
 
   return {
     name,
@@ -82,9 +86,12 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     cache,
     iterations,
     warmup,
-    seed,
+    seed: seeds[0],
+    ...(seeds.length > 1 ? { seedSweep: seeds } : {}),
+    ...(skewNs ? { skewNs } : {}),
     baseline,
     machines: axes.machines.map((m) => m.choice),
+    ...(replacedMachines ? { replacedMachines } : {}),
     placements: axes.placements.map((p) => p.value),
     ranks: axes.ranks.map((r) => r.value),
   };
@@ -207,6 +214,18 @@ function readCache(field: YamlValue | undefined): 'on' | 'off' {
   throw field.error(`cache must be 'on' or 'off', got ${field.describe()}`);
 }
 
+function readSkew(field: YamlValue | undefined): number {
+  if (!field) return 0;
+  const v = field.scalar();
+  if (typeof v !== 'string' && typeof v !== 'number') throw field.error(`skew must be a duration such as 2us, got ${field.describe()}`);
+  try {
+    return parseDuration(v);
+  } catch (e) {
+    if (e instanceof DurationError) throw field.error(`skew: ${e.message}`);
+    throw e;
+  }
+}
+
 function readPlacement(field: YamlValue): PlacementSpec {
   if (field.kind() === 'seq') {
     const cores = field.items('placement').map((item) => item.integer(0, 'a core index'));
@@ -214,9 +233,9 @@ function readPlacement(field: YamlValue): PlacementSpec {
     return cores;
   }
   const v = field.scalar();
-  if (v === 'compact' || v === 'scatter') return v;
-  const hint = typeof v === 'string' ? didYouMean(v, ['compact', 'scatter']) : undefined;
-  throw field.error(`placement must be compact, scatter or a list of cores such as [0, 4, 8], got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`);
+  if (v === 'compact' || v === 'scatter' || v === 'random') return v;
+  const hint = typeof v === 'string' ? didYouMean(v, ['compact', 'scatter', 'random']) : undefined;
+  throw field.error(`placement must be compact, scatter, random or a list of cores such as [0, 4, 8], got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`);
 }
 
 interface LocatedMachine {

@@ -4,10 +4,10 @@ import type { YamlValue } from '../common/yaml/value.ts';
 
 export const SCENARIO_KEYS = [
   'name', 'description', 'machine', 'ranks', 'placement', 'operation', 'algorithms', 'sizes',
-  'root', 'counts', 'cache', 'iterations', 'warmup', 'seed', 'baseline', 'sweep',
+  'root', 'counts', 'cache', 'iterations', 'warmup', 'seed', 'skew', 'baseline', 'sweep',
 ] as const;
 /** Keys that may be given as a list of values under `sweep:`, one table per value. */
-export const SWEEP_KEYS = ['ranks', 'machine', 'placement'] as const;
+export const SWEEP_KEYS = ['ranks', 'machine', 'placement', 'seed'] as const;
 
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
 export type SweepKey = (typeof SWEEP_KEYS)[number];

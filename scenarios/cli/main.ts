@@ -24,7 +24,7 @@ export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Pro
       case 'machines':
         return await machinesCommand(env);
       case 'machine-show':
-        return await machineShowCommand(cmd.ref, env);
+        return await machineShowCommand(cmd, env);
       case 'algorithms':
         return await algorithmsCommand(cmd.operation, env);
     }

@@ -113,7 +113,7 @@ describe('loader errors name file, line:column and field', () => {
     ['a core the machine lacks', BASE.replace('ranks: 4', 'ranks: 2\nplacement: [0, 8]'), "study.yaml:4:16 (placement[1]): machine 'two-socket' has no core 8 (cores: 0-7)"],
     ['a core named twice', BASE.replace('ranks: 4', 'ranks: 3\nplacement: [1, 2, 1]'), 'study.yaml:4:19 (placement[2]): core 1 is listed twice'],
     ['a core list too short', BASE.replace('ranks: 4', 'ranks: 3\nplacement: [1, 2]'), 'study.yaml:4:12 (placement): the core list names 2 cores but the scenario runs 3 ranks'],
-    ['an unknown placement', BASE.replace('ranks: 4', 'ranks: 4\nplacement: scater'), "study.yaml:4:12 (placement): placement must be compact, scatter or a list of cores such as [0, 4, 8], got 'scater' (did you mean 'scatter'?)"],
+    ['an unknown placement', BASE.replace('ranks: 4', 'ranks: 4\nplacement: scater'), "study.yaml:4:12 (placement): placement must be compact, scatter, random or a list of cores such as [0, 4, 8], got 'scater' (did you mean 'scatter'?)"],
     ['a negative size', BASE.replace('sizes: 1KiB..4KiB', 'sizes: [1KiB, -4]'), "study.yaml:8:15 (sizes[1]): size '-4' is negative"],
     ['an empty size range', BASE.replace('sizes: 1KiB..4KiB', 'sizes: 4KiB..1KiB'), "study.yaml:8:8 (sizes): size range '4KiB..1KiB' is empty: 4KiB is larger than 1KiB"],
     ['an empty size list', BASE.replace('sizes: 1KiB..4KiB', 'sizes: []'), 'study.yaml:8:8 (sizes): sizes must list at least one size'],
