@@ -2,7 +2,7 @@
 // the file, line:column and field path; nothing else escapes (test/scenarios/robustness.test.ts).
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { findOperation, listOperations } from '../algorithms/registry.ts';
+import type { Listing } from '../algorithms/listing.ts';
 import { didYouMean, InputError } from '../hardware/input-error.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
@@ -18,6 +18,8 @@ export interface LoadOptions {
   /** Path shown in errors; machine paths in the scenario are relative to its folder. */
   file?: string;
   resolveMachine: MachineResolver;
+  /** The operations and algorithms a scenario may name (algorithms/catalogue.ts, or a test's own). */
+  catalogue: Listing;
   /** `--machine`: replaces the scenario's machine and any machine sweep; relative to `cwd`. */
   machineOverride?: string;
   /** `--seed`: replaces the scenario's seed. */
@@ -62,15 +64,15 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
 
   const opField = required('operation');
   const operation = opField.string('operation');
-  const opInfo = findOperation(operation);
+  const opInfo = opts.catalogue.findOperation(operation);
   if (!opInfo) {
-    const known = listOperations().map((o) => o.name);
+    const known = opts.catalogue.listOperations().map((o) => o.name);
     const hint = didYouMean(operation, known);
     throw opField.error(
       `unknown operation '${operation}'${hint ? ` (did you mean '${hint}'?)` : ''}; ${known.length ? `operations: ${known.join(', ')}` : 'no operation is registered'}`,
     );
   }
-  const algorithms = readAlgorithms(required('algorithms'), operation);
+  const algorithms = readAlgorithms(required('algorithms'), operation, opts.catalogue);
   const sizes = readSizes(required('sizes'));
 
   const rootField = get('root');
@@ -78,7 +80,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const rootRank = rootField?.integer('root', 0) ?? DEFAULTS.root;
   const countsField = get('counts');
   if (countsField && !opInfo.counts) {
-    const vOps = listOperations().filter((o) => o.counts).map((o) => o.name);
+    const vOps = opts.catalogue.listOperations().filter((o) => o.counts).map((o) => o.name);
     throw countsField.error(`operation '${operation}' takes no counts; counts are for ${vOps.join(', ')}`);
   }
   const counts = countsField?.items('counts').map((item) => item.integer('count', 0));

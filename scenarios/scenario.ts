@@ -1,7 +1,7 @@
 // A scenario after loading and validation: every name resolved, every size in bytes, every
 // machine a MachineSpec. Expansion and reporters read only this.
 import type { MachineSpec } from '../hardware/spec.ts';
-import type { ParamValue } from '../algorithms/registry.ts';
+import type { ParamValue } from '../algorithms/algorithm.ts';
 
 /** `compact`, `scatter`, or rank i on core list[i] (OS indices). */
 export type PlacementSpec = 'compact' | 'scatter' | number[];

@@ -5,7 +5,7 @@
 //           `singleThreshold`): the transport is picked per message by size.
 //   knem, cma, xpmem, limic: the single-copy rendezvous of rendezvous.ts on that mechanism.
 import type { OffloadMode, Program, Range, Rank } from '../../sim/node/rank-api.ts';
-import type { ParamInfo, ParamValue } from '../registry.ts';
+import type { ParamInfo, ParamValue } from '../algorithm.ts';
 import { rendezvousIsend, rendezvousRecv, type Mechanism } from './rendezvous.ts';
 
 export type TransportName = 'shm' | 'auto' | Mechanism;

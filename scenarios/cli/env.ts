@@ -1,5 +1,6 @@
 // Everything the CLI touches outside itself, injectable so tests capture output and substitute
 // the simulator and the hardware layer.
+import type { Listing } from '../../algorithms/listing.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { PointRunner } from '../point.ts';
 
@@ -17,7 +18,7 @@ export interface CliEnv {
   now: () => number;
   cwd: string;
   /** Fills the algorithm registry. */
-  loadAlgorithms: () => Promise<void>;
+  loadAlgorithms: () => Promise<Listing>;
   loadRunner: () => Promise<PointRunner>;
   loadHardware: () => Promise<Hardware>;
 }
@@ -30,9 +31,7 @@ export function defaultEnv(): CliEnv {
     now: () => performance.now(),
     cwd: process.cwd(),
     // Loaded on demand: `--help` should not pay for every algorithm module, and tests replace them.
-    loadAlgorithms: async () => {
-      await import('../../algorithms/index.ts');
-    },
+    loadAlgorithms: async () => (await import('../../algorithms/catalogue.ts')).catalogue,
     loadRunner: async () => (await import('../simulate-point.ts')).simulatePoint,
     loadHardware: async () => await import('../../hardware/index.ts'),
   };

@@ -4,12 +4,11 @@
 // variant uses the staggered gather (writers in waves) and broadcast (k-nomial serving tree).
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { cmaBcastOf } from './bcast.ts';
 import { cmaGatherOf } from './gather.ts';
 import { equalBlocks, nonEmptyBlocks } from '../blocks.ts';
 import { concurrencyParam, linear, staggered, type Concurrency } from './params.ts';
-import '../ops.ts';
 
 function* allgatherOf(rank: Rank, send: Range, recv: Range, counts: number[], displs: number[], concurrency: number): Program<void> {
   yield* cmaGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs, concurrency);
@@ -29,7 +28,7 @@ function allgatherv(concurrency: Concurrency) {
   };
 }
 
-registerAlgorithm({
+export const allgatherCmaLinear = defineAlgorithm({
   name: 'allgather:cma-linear',
   operation: 'allgather',
   description: 'CMA gather to rank 0 (process_vm_writev), then CMA broadcast from rank 0 (process_vm_readv) (Ma et al. 2010 §IV.C over CMA)',
@@ -37,7 +36,7 @@ registerAlgorithm({
   program: allgather(linear),
 });
 
-registerAlgorithm({
+export const allgathervCmaLinear = defineAlgorithm({
   name: 'allgatherv:cma-linear',
   operation: 'allgatherv',
   description: 'CMA gatherv to rank 0, then CMA broadcast of the blocks as one vectorial readv (Ma et al. 2010 §IV.C over CMA)',
@@ -45,18 +44,20 @@ registerAlgorithm({
   program: allgatherv(linear),
 });
 
-registerAlgorithm({
+export const allgatherCmaStaggered = defineAlgorithm({
   name: 'allgather:cma-staggered',
   operation: 'allgather',
   description: 'staggered CMA gather to rank 0, then staggered CMA broadcast: at most `concurrency` ranks at one process at a time (seed 001)',
   params: [concurrencyParam],
+  test: { params: { concurrency: { integers: { min: 1, max: 6 } } } },
   program: allgather(staggered('allgather:cma-staggered')),
 });
 
-registerAlgorithm({
+export const allgathervCmaStaggered = defineAlgorithm({
   name: 'allgatherv:cma-staggered',
   operation: 'allgatherv',
   description: 'staggered CMA gatherv to rank 0, then staggered vectorial CMA broadcast (seed 001)',
   params: [concurrencyParam],
+  test: { params: { concurrency: { integers: { min: 1, max: 6 } } } },
   program: allgatherv(staggered('allgatherv:cma-staggered')),
 });

@@ -10,10 +10,9 @@
 // the exact range of its block, one control message per peer.
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { AlltoallArgs, AlltoallvArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { part } from '../blocks.ts';
 import { readFrom } from './iov.ts';
-import '../ops.ts';
 
 /** Reads block `remoteOf(peer)` of every peer into `localOf(peer)`, round-robin from r+1; own block copied first. */
 function* readAll(rank: Rank, own: () => Program<void>, localOf: (peer: number) => Range, remoteOf: (peer: number) => Range): Program<void> {
@@ -54,7 +53,7 @@ export function* cmaLinearAlltoallv(rank: Rank, a: AlltoallvArgs): Program<void>
   yield* readAll(rank, own, (peer) => part(a.recv, a.recvDispls[peer], a.recvCounts[peer]), (peer) => blockFrom[peer]);
 }
 
-registerAlgorithm({
+export const alltoallCmaLinear = defineAlgorithm({
   name: 'alltoall:cma-linear',
   operation: 'alltoall',
   description: 'send-buffer addresses allgathered; own block first, then process_vm_readv from r+1, r+2, ... (Ma et al. 2010 §IV.C over CMA)',
@@ -62,7 +61,7 @@ registerAlgorithm({
   program: cmaLinearAlltoall,
 });
 
-registerAlgorithm({
+export const alltoallvCmaLinear = defineAlgorithm({
   name: 'alltoallv:cma-linear',
   operation: 'alltoallv',
   description: 'as alltoall:cma-linear, each rank telling each peer where its block lies (Ma et al. 2010 §IV.C over CMA)',

@@ -6,12 +6,11 @@
 // so the staggered variant admits the writers in waves of `concurrency` (seed 001).
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { GatherArgs, GathervArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { equalBlocks, part } from '../blocks.ts';
 import { writeTo } from './iov.ts';
 import { concurrencyParam, linear, staggered, type Concurrency } from './params.ts';
 import { waves } from './schedule.ts';
-import '../ops.ts';
 
 /** Rank r's `send` (counts[r] bytes) lands at `displs[r]` of the root's `recv`; ranks with nothing to send take no part. */
 export function* cmaGatherOf(rank: Rank, root: number, send: Range, recv: Range | undefined, counts: number[], displs: number[], concurrency: number): Program<void> {
@@ -43,7 +42,7 @@ function gatherv(concurrency: Concurrency) {
   };
 }
 
-registerAlgorithm({
+export const gatherCmaLinear = defineAlgorithm({
   name: 'gather:cma-linear',
   operation: 'gather',
   description: "root sends its receive buffer's address; every rank writes its block with process_vm_writev, all at once (Ma et al. 2010 §IV.B over CMA)",
@@ -51,7 +50,7 @@ registerAlgorithm({
   program: gather(linear),
 });
 
-registerAlgorithm({
+export const gathervCmaLinear = defineAlgorithm({
   name: 'gatherv:cma-linear',
   operation: 'gatherv',
   description: "root sends its receive buffer's address; every rank writes its block at its displacement with process_vm_writev, all at once",
@@ -59,18 +58,20 @@ registerAlgorithm({
   program: gatherv(linear),
 });
 
-registerAlgorithm({
+export const gatherCmaStaggered = defineAlgorithm({
   name: 'gather:cma-staggered',
   operation: 'gather',
   description: 'as gather:cma-linear, the writers admitted in waves of `concurrency` (limits page-table lock contention, seed 001)',
   params: [concurrencyParam],
+  test: { params: { concurrency: { integers: { min: 1, max: 6 } } } },
   program: gather(staggered('gather:cma-staggered')),
 });
 
-registerAlgorithm({
+export const gathervCmaStaggered = defineAlgorithm({
   name: 'gatherv:cma-staggered',
   operation: 'gatherv',
   description: 'as gatherv:cma-linear, the writers admitted in waves of `concurrency` (limits page-table lock contention, seed 001)',
   params: [concurrencyParam],
+  test: { params: { concurrency: { integers: { min: 1, max: 6 } } } },
   program: gatherv(staggered('gatherv:cma-staggered')),
 });

@@ -6,12 +6,11 @@
 // root's page-table lock (seed 001).
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { ScatterArgs, ScattervArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { equalBlocks, part } from '../blocks.ts';
 import { readFrom } from './iov.ts';
 import { concurrencyParam, linear, staggered, type Concurrency } from './params.ts';
 import { waves } from './schedule.ts';
-import '../ops.ts';
 
 /** Rank r receives `counts[r]` bytes from `displs[r]` of the root's `send`; ranks with nothing to receive take no part. */
 export function* cmaScatterOf(rank: Rank, root: number, send: Range | undefined, recv: Range, counts: number[], displs: number[], concurrency: number): Program<void> {
@@ -43,7 +42,7 @@ function scatterv(concurrency: Concurrency) {
   };
 }
 
-registerAlgorithm({
+export const scatterCmaLinear = defineAlgorithm({
   name: 'scatter:cma-linear',
   operation: 'scatter',
   description: "root sends its send buffer's address; each rank reads its own block with process_vm_readv, all at once (Ma et al. 2010 §IV.B over CMA)",
@@ -51,7 +50,7 @@ registerAlgorithm({
   program: scatter(linear),
 });
 
-registerAlgorithm({
+export const scattervCmaLinear = defineAlgorithm({
   name: 'scatterv:cma-linear',
   operation: 'scatterv',
   description: "root sends its send buffer's address; each rank reads its block at its displacement with process_vm_readv, all at once",
@@ -59,18 +58,20 @@ registerAlgorithm({
   program: scatterv(linear),
 });
 
-registerAlgorithm({
+export const scatterCmaStaggered = defineAlgorithm({
   name: 'scatter:cma-staggered',
   operation: 'scatter',
   description: 'as scatter:cma-linear, the readers admitted in waves of `concurrency` (limits page-table lock contention, seed 001)',
   params: [concurrencyParam],
+  test: { params: { concurrency: { integers: { min: 1, max: 6 } } } },
   program: scatter(staggered('scatter:cma-staggered')),
 });
 
-registerAlgorithm({
+export const scattervCmaStaggered = defineAlgorithm({
   name: 'scatterv:cma-staggered',
   operation: 'scatterv',
   description: 'as scatterv:cma-linear, the readers admitted in waves of `concurrency` (limits page-table lock contention, seed 001)',
   params: [concurrencyParam],
+  test: { params: { concurrency: { integers: { min: 1, max: 6 } } } },
   program: scatterv(staggered('scatterv:cma-staggered')),
 });

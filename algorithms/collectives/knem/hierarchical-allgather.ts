@@ -2,12 +2,11 @@
 // then the topology- and NUMA-aware pipelined broadcast of the gathered buffer from rank 0.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllgatherArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { equalBlocks } from '../blocks.ts';
 import { knemHierarchicalBcastOf } from './hierarchical-bcast.ts';
 import { knemLinearGatherOf } from './linear-gather.ts';
-import { segmentOf, segmentParam } from './params.ts';
-import '../ops.ts';
+import { HIERARCHICAL_TEST, segmentOf, segmentParam } from './params.ts';
 
 export function* knemHierarchicalAllgather(rank: Rank, { send, recv, bytes, params }: AllgatherArgs): Program<void> {
   const segment = segmentOf('allgather:knem-hierarchical', params);
@@ -16,10 +15,11 @@ export function* knemHierarchicalAllgather(rank: Rank, { send, recv, bytes, para
   yield* knemHierarchicalBcastOf(rank, 0, recv, segment);
 }
 
-registerAlgorithm({
+export const allgatherKnemHierarchical = defineAlgorithm({
   name: 'allgather:knem-hierarchical',
   operation: 'allgather',
   description: 'KNEM gather to rank 0, then the NUMA-aware pipelined KNEM broadcast from rank 0 (Ma et al. 2010, §V)',
   params: [segmentParam],
+  test: HIERARCHICAL_TEST,
   program: knemHierarchicalAllgather,
 });

@@ -9,12 +9,11 @@
 // leader's node (or its caches) instead of the root's.
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { BcastArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { fragments, part } from '../blocks.ts';
 import { pull } from './copy.ts';
 import { numaTree } from './numa-tree.ts';
-import { segmentOf, segmentParam } from './params.ts';
-import '../ops.ts';
+import { HIERARCHICAL_TEST, segmentOf, segmentParam } from './params.ts';
 
 /** "Segment k of the leader's region is ready." */
 interface SegmentReady {
@@ -66,10 +65,11 @@ export function* knemHierarchicalBcast(rank: Rank, { buffer, root, params }: Bca
   yield* knemHierarchicalBcastOf(rank, root, buffer, segmentOf('bcast:knem-hierarchical', params));
 }
 
-registerAlgorithm({
+export const bcastKnemHierarchical = defineAlgorithm({
   name: 'bcast:knem-hierarchical',
   operation: 'bcast',
   description: 'two-level NUMA tree: one leader per NUMA node pulls from the root, its leaves pull from it segment by segment (Ma et al. 2010, §V)',
   params: [segmentParam],
+  test: HIERARCHICAL_TEST,
   program: knemHierarchicalBcast,
 });

@@ -4,11 +4,10 @@
 // allgatherv broadcasts the blocks as one vectorial region so the gaps between blocks stay untouched.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { equalBlocks, nonEmptyBlocks } from '../blocks.ts';
 import { knemLinearBcastOf } from './linear-bcast.ts';
 import { knemLinearGatherOf } from './linear-gather.ts';
-import '../ops.ts';
 
 export function* knemLinearAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs): Program<void> {
   const { counts, displs } = equalBlocks(rank.size, bytes);
@@ -21,7 +20,7 @@ export function* knemLinearAllgatherv(rank: Rank, { send, recv, counts, displs }
   yield* knemLinearBcastOf(rank, 0, nonEmptyBlocks(recv, counts, displs));
 }
 
-registerAlgorithm({
+export const allgatherKnemLinear = defineAlgorithm({
   name: 'allgather:knem-linear',
   operation: 'allgather',
   description: 'KNEM gather to rank 0, then KNEM broadcast from rank 0 (Ma et al. 2010, §IV.C)',
@@ -29,7 +28,7 @@ registerAlgorithm({
   program: knemLinearAllgather,
 });
 
-registerAlgorithm({
+export const allgathervKnemLinear = defineAlgorithm({
   name: 'allgatherv:knem-linear',
   operation: 'allgatherv',
   description: 'KNEM gatherv to rank 0, then KNEM broadcast of the blocks as one vectorial region (Ma et al. 2010, §IV.C)',

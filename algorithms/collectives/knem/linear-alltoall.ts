@@ -10,10 +10,9 @@
 // peer the offset of its block, one control message per peer, into a second array of N offsets.
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { AlltoallArgs, AlltoallvArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { part } from '../blocks.ts';
 import { pull } from './copy.ts';
-import '../ops.ts';
 
 /** Bytes of one entry of the cookie (and offset) arrays: a 64-bit integer. */
 const ENTRY_BYTES = 8;
@@ -80,7 +79,7 @@ export function* knemLinearAlltoallv(rank: Rank, a: AlltoallvArgs): Program<void
   yield* linearAlltoall(rank, a.send, blocks, (peer) => offsetOfMine[peer]);
 }
 
-registerAlgorithm({
+export const alltoallKnemLinear = defineAlgorithm({
   name: 'alltoall:knem-linear',
   operation: 'alltoall',
   description: 'every rank declares its send buffer, cookies allgathered (8N bytes); local copy first, then pulls round-robin from r+1, r+2, ... (Ma et al. 2010, §IV.C)',
@@ -88,7 +87,7 @@ registerAlgorithm({
   program: knemLinearAlltoall,
 });
 
-registerAlgorithm({
+export const alltoallvKnemLinear = defineAlgorithm({
   name: 'alltoallv:knem-linear',
   operation: 'alltoallv',
   description: 'as alltoall:knem-linear, each rank also telling each peer where its block lies (Ma et al. 2010, §IV.C)',

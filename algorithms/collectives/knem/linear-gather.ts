@@ -5,10 +5,9 @@
 // block with a plain memcpy and destroys the region once every writer has reported done.
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { GatherArgs, GathervArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { equalBlocks, part } from '../blocks.ts';
 import { push } from './copy.ts';
-import '../ops.ts';
 
 /** Rank r's `send` (counts[r] bytes) lands at `displs[r]` of the root's `recv`. */
 export function* knemLinearGatherOf(rank: Rank, root: number, send: Range, recv: Range | undefined, counts: number[], displs: number[]): Program<void> {
@@ -38,7 +37,7 @@ export function* knemLinearGatherv(rank: Rank, { send, recv, counts, displs, roo
   yield* knemLinearGatherOf(rank, root, send, recv, counts, displs);
 }
 
-registerAlgorithm({
+export const gatherKnemLinear = defineAlgorithm({
   name: 'gather:knem-linear',
   operation: 'gather',
   description: "root declares its receive buffer writable once; every rank pushes its block in parallel (Ma et al. 2010, §IV.B)",
@@ -46,7 +45,7 @@ registerAlgorithm({
   program: knemLinearGather,
 });
 
-registerAlgorithm({
+export const gathervKnemLinear = defineAlgorithm({
   name: 'gatherv:knem-linear',
   operation: 'gatherv',
   description: "root declares its receive buffer writable once; every rank pushes its block at its displacement in parallel (Ma et al. 2010, §IV.B)",

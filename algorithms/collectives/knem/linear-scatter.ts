@@ -4,10 +4,9 @@
 // The root copies its own block with a plain memcpy.
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { ScatterArgs, ScattervArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { equalBlocks, part } from '../blocks.ts';
 import { pull } from './copy.ts';
-import '../ops.ts';
 
 /** Rank r receives `counts[r]` bytes from `displs[r]` of the root's `send`. */
 function* linearScatter(rank: Rank, root: number, send: Range | undefined, recv: Range, counts: number[], displs: number[]): Program<void> {
@@ -37,7 +36,7 @@ export function* knemLinearScatterv(rank: Rank, { send, recv, counts, displs, ro
   yield* linearScatter(rank, root, send, recv, counts, displs);
 }
 
-registerAlgorithm({
+export const scatterKnemLinear = defineAlgorithm({
   name: 'scatter:knem-linear',
   operation: 'scatter',
   description: "root declares its send buffer once; each rank pulls its own block in parallel (Ma et al. 2010, §IV.B)",
@@ -45,7 +44,7 @@ registerAlgorithm({
   program: knemLinearScatter,
 });
 
-registerAlgorithm({
+export const scattervKnemLinear = defineAlgorithm({
   name: 'scatterv:knem-linear',
   operation: 'scatterv',
   description: "root declares its send buffer once; each rank pulls its block at its displacement in parallel (Ma et al. 2010, §IV.B)",

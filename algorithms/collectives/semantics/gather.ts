@@ -1,14 +1,14 @@
 // MPI_Gather and MPI_Gatherv: rank r's send buffer lands as block r of the root's receive buffer.
 import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
-import { registerSemantics, type OperationCall } from '../../semantics.ts';
+import type { OperationCall, OperationSemantics } from '../../semantics.ts';
 import type { GatherArgs, GathervArgs } from '../args.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { checkRoot, paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
 import { vLayout } from './vcounts.ts';
 
-registerSemantics({
+export const gatherSemantics: OperationSemantics<GatherArgs> = {
   operation: 'gather',
   setup(rank: Rank, call: OperationCall): GatherArgs {
     const bytes = checkSize('gather', call.bytes);
@@ -26,11 +26,11 @@ registerSemantics({
     const blocks = args.map((_, r) => freshBlock(`block from rank ${r}`, r * call.bytes, source(r, 'send'), 0, call.bytes));
     expectBlocks(`gather: root ${call.root} recv`, args[call.root].recv, n * call.bytes, blocks);
   },
-});
+};
 
 const layout = (call: OperationCall, n: number) => vLayout('gatherv', call, n, true);
 
-registerSemantics({
+export const gathervSemantics: OperationSemantics<GathervArgs> = {
   operation: 'gatherv',
   setup(rank: Rank, call: OperationCall): GathervArgs {
     checkSize('gatherv', call.bytes);
@@ -49,4 +49,4 @@ registerSemantics({
     const blocks = args.map((_, r) => freshBlock(`block from rank ${r}`, displs[r], source(r, 'send'), 0, counts[r]));
     expectBlocks(`gatherv: root ${call.root} recv`, args[call.root].recv, recvBytes, blocks);
   },
-});
+};

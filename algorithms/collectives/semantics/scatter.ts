@@ -1,14 +1,14 @@
 // MPI_Scatter and MPI_Scatterv: block r of the root's send buffer reaches rank r's receive buffer.
 import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
-import { registerSemantics, type OperationCall } from '../../semantics.ts';
+import type { OperationCall, OperationSemantics } from '../../semantics.ts';
 import type { ScatterArgs, ScattervArgs } from '../args.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { checkRoot, paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
 import { vLayout } from './vcounts.ts';
 
-registerSemantics({
+export const scatterSemantics: OperationSemantics<ScatterArgs> = {
   operation: 'scatter',
   setup(rank: Rank, call: OperationCall): ScatterArgs {
     const bytes = checkSize('scatter', call.bytes);
@@ -28,12 +28,12 @@ registerSemantics({
       expectBlocks(`scatter: rank ${r} recv`, a.recv, call.bytes, [freshBlock(`block ${r} of the root's send`, 0, src, r * call.bytes, call.bytes)]),
     );
   },
-});
+};
 
 // The root reads its send buffer only, so MPI lets send blocks overlap.
 const layout = (call: OperationCall, n: number) => vLayout('scatterv', call, n, false);
 
-registerSemantics({
+export const scattervSemantics: OperationSemantics<ScattervArgs> = {
   operation: 'scatterv',
   setup(rank: Rank, call: OperationCall): ScattervArgs {
     checkSize('scatterv', call.bytes);
@@ -54,4 +54,4 @@ registerSemantics({
       expectBlocks(`scatterv: rank ${r} recv`, a.recv, counts[r], [freshBlock(`block ${r} of the root's send`, 0, src, displs[r], counts[r])]),
     );
   },
-});
+};

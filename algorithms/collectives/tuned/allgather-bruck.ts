@@ -4,9 +4,8 @@
 // distance sends. After ceil(log2 N) steps block i holds rank me+i's data, and a local rotation puts
 // every block at its rank's place.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AllgatherArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { blocks, scratch } from './common.ts';
 
@@ -30,7 +29,7 @@ export function* bruckAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs
   }
 }
 
-registerAlgorithm({
+export const allgatherBruck = defineAlgorithm({
   name: 'allgather:bruck',
   operation: 'allgather',
   description: 'ceil(log2 N) steps at distance 1, 2, 4..., then a local rotation (Open MPI coll_base, Bruck et al. 1997)',

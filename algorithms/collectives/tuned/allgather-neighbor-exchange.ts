@@ -4,9 +4,8 @@
 // alternating neighbours; the first step swaps one block, each of the N/2 - 1 later steps swaps the
 // two blocks received in the step before.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AllgatherArgs } from '../args.ts';
-import '../ops.ts';
 import { ringAllgather } from './allgather-ring.ts';
 import { TAG } from '../tags.ts';
 import { blocks } from './common.ts';
@@ -39,10 +38,11 @@ export function* neighborExchangeAllgather(rank: Rank, args: AllgatherArgs): Pro
   }
 }
 
-registerAlgorithm({
+export const allgatherNeighborExchange = defineAlgorithm({
   name: 'allgather:neighbor-exchange',
   operation: 'allgather',
   description: 'N/2 steps swapping block pairs with alternating neighbours; ring when N is odd (Open MPI coll_base, Chen et al. 2005)',
   params: [],
+  test: { maxRanks: 40 },
   program: neighborExchangeAllgather,
 });

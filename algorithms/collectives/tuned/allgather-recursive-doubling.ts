@@ -2,9 +2,8 @@
 // 2005 §4.1): at step k partners at distance 2^k swap the 2^k contiguous blocks each holds, so the
 // held span doubles. Power-of-two communicators only: Open MPI runs Bruck otherwise, and so does this.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AllgatherArgs } from '../args.ts';
-import '../ops.ts';
 import { bruckAllgather } from './allgather-bruck.ts';
 import { TAG } from '../tags.ts';
 import { blocks, isPow2 } from './common.ts';
@@ -27,7 +26,7 @@ export function* recursiveDoublingAllgather(rank: Rank, args: AllgatherArgs): Pr
   }
 }
 
-registerAlgorithm({
+export const allgatherRecursiveDoubling = defineAlgorithm({
   name: 'allgather:recursive-doubling',
   operation: 'allgather',
   description: 'partners at distance 1, 2, 4... swap doubling spans; Bruck when N is not a power of two (Open MPI coll_base)',

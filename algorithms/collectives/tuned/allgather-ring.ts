@@ -2,9 +2,8 @@
 // block, then for N-1 steps passes to its right neighbour the block it received last (its own
 // first) while receiving the next one from its left neighbour.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AllgatherArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { blocks } from './common.ts';
 
@@ -21,10 +20,11 @@ export function* ringAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs)
   }
 }
 
-registerAlgorithm({
+export const allgatherRing = defineAlgorithm({
   name: 'allgather:ring',
   operation: 'allgather',
   description: 'N-1 steps passing blocks to the right neighbour (Open MPI coll_base ring)',
   params: [],
+  test: { maxRanks: 40 },
   program: ringAllgather,
 });

@@ -5,9 +5,8 @@
 // doubling instead, as Open MPI does.) Rank r ends owning the full sum of block r+1. Allgather:
 // N-1 more steps pass the finished blocks around the ring.
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AllreduceArgs } from '../args.ts';
-import '../ops.ts';
 import { recursiveDoublingAllreduce } from './allreduce-recursive-doubling.ts';
 import { TAG } from '../tags.ts';
 import { scratch, sub } from './common.ts';
@@ -66,10 +65,11 @@ export function* ringAllreduce(rank: Rank, args: AllreduceArgs): Program<void> {
   }
 }
 
-registerAlgorithm({
+export const allreduceRing = defineAlgorithm({
   name: 'allreduce:ring',
   operation: 'allreduce',
   description: 'ring reduce-scatter then ring allgather of N blocks (Open MPI coll_base ring)',
   params: [],
+  test: { maxRanks: 40 },
   program: ringAllreduce,
 });

@@ -4,9 +4,8 @@
 // sends into the same slots. After ceil(log2 N) steps slot i holds rank me-i's block for me; an
 // inverse rotation puts it at block me-i of the receive buffer.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AlltoallArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { blocks, scratch, sub } from './common.ts';
 
@@ -33,10 +32,11 @@ export function* bruckAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs):
   for (let i = 0; i < size; i++) yield* rank.copy(blocks(work, bytes, i), blocks(recv, bytes, (me - i + size) % size));
 }
 
-registerAlgorithm({
+export const alltoallBruck = defineAlgorithm({
   name: 'alltoall:bruck',
   operation: 'alltoall',
   description: 'ceil(log2 N) packed exchanges at distance 1, 2, 4... between two rotations (Open MPI coll_base, Bruck et al. 1997)',
   params: [],
+  test: { maxRanks: 24 },
   program: bruckAlltoall,
 });

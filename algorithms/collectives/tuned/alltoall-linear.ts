@@ -1,9 +1,8 @@
 // Linear alltoall (ompi_coll_base_alltoall_intra_basic_linear): copy the local block, post every
 // receive, then every send, and wait for all of them.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AlltoallArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { blocks, waitAll } from './common.ts';
 
@@ -24,10 +23,11 @@ export function* linearAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs)
   yield* waitAll(requests);
 }
 
-registerAlgorithm({
+export const alltoallLinear = defineAlgorithm({
   name: 'alltoall:linear',
   operation: 'alltoall',
   description: 'all receives and sends posted at once (Open MPI coll_base basic_linear)',
   params: [],
+  test: { maxRanks: 24 },
   program: linearAlltoall,
 });

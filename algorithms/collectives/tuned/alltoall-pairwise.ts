@@ -2,9 +2,8 @@
 // the local block, N-1 steps; at step s a rank sends its block for rank+s and receives from rank-s,
 // so every step is a permutation and no rank receives from two at once.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AlltoallArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { blocks } from './common.ts';
 
@@ -19,10 +18,11 @@ export function* pairwiseAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArg
   }
 }
 
-registerAlgorithm({
+export const alltoallPairwise = defineAlgorithm({
   name: 'alltoall:pairwise',
   operation: 'alltoall',
   description: 'N-1 exchange steps with rank+s / rank-s (Open MPI coll_base pairwise)',
   params: [],
+  test: { maxRanks: 24 },
   program: pairwiseAlltoall,
 });

@@ -1,9 +1,8 @@
 // Binomial-tree broadcast (ompi_coll_base_bcast_intra_binomial): the generic segmented tree bcast
 // on the binomial tree; ceil(log2 N) rounds, the root sending to ceil(log2 N) children.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
+import { defineAlgorithm, type ParamInfo } from '../../algorithm.ts';
 import type { BcastArgs } from '../args.ts';
-import '../ops.ts';
 import { bcastOnTree } from './bcast-generic.ts';
 import { intParam } from '../params.ts';
 import { binomialTree } from './trees.ts';
@@ -18,10 +17,11 @@ export function* binomialBcast(rank: Rank, args: BcastArgs): Program<void> {
   yield* bcastOnTree(rank, args.buffer, tree, intParam(args.params, segsize, 'bcast:binomial'));
 }
 
-registerAlgorithm({
+export const bcastBinomial = defineAlgorithm({
   name: 'bcast:binomial',
   operation: 'bcast',
   description: 'binomial tree on rank order, optionally segmented (Open MPI coll_base)',
   params: [segsize],
+  test: { params: { segsize: { values: [0, 100, 1024, 4096] } } },
   program: binomialBcast,
 });

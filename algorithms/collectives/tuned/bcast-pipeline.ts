@@ -1,9 +1,8 @@
 // Pipelined chain broadcast (ompi_coll_base_bcast_intra_pipeline): the generic segmented bcast on a
 // chain root -> root+1 -> ... , so after the pipeline fills every link carries a segment at once.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
+import { defineAlgorithm, type ParamInfo } from '../../algorithm.ts';
 import type { BcastArgs } from '../args.ts';
-import '../ops.ts';
 import { bcastOnTree } from './bcast-generic.ts';
 import { intParam } from '../params.ts';
 import { chainTree } from './trees.ts';
@@ -18,10 +17,11 @@ export function* pipelineBcast(rank: Rank, args: BcastArgs): Program<void> {
   yield* bcastOnTree(rank, args.buffer, tree, intParam(args.params, segsize, 'bcast:pipeline'));
 }
 
-registerAlgorithm({
+export const bcastPipeline = defineAlgorithm({
   name: 'bcast:pipeline',
   operation: 'bcast',
   description: 'segmented chain along rank order (Open MPI coll_base pipeline)',
   params: [segsize],
+  test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
   program: pipelineBcast,
 });

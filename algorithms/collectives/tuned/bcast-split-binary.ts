@@ -4,9 +4,8 @@
 // every rank swaps halves with its twin in the other subtree (rank+1 on the left, rank-1 on the
 // right; with an even N the last rank, which has no twin, gets the second half from the root).
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
+import { defineAlgorithm, type ParamInfo } from '../../algorithm.ts';
 import type { BcastArgs } from '../args.ts';
-import '../ops.ts';
 import { bcastOnTree } from './bcast-generic.ts';
 import { TAG } from '../tags.ts';
 import { intParam } from '../params.ts';
@@ -62,10 +61,11 @@ export function* splitBinaryBcast(rank: Rank, args: BcastArgs): Program<void> {
   }
 }
 
-registerAlgorithm({
+export const bcastSplitBinary = defineAlgorithm({
   name: 'bcast:split-binary',
   operation: 'bcast',
   description: 'halves pipelined down the two subtrees of a binary tree, then swapped between twins (Open MPI coll_base split_bintree)',
   params: [segsize],
+  test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
   program: splitBinaryBcast,
 });

@@ -3,9 +3,8 @@
 // shifted-rank order and sends the lot to its parent; the root, if not rank 0, rotates the result
 // into rank order.
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { GatherArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { blocks, scratch } from './common.ts';
 import { inOrderBinomialTree, inOrderSubtreeSize } from './trees.ts';
@@ -35,7 +34,7 @@ export function* binomialGather(rank: Rank, { send, recv, bytes, root }: GatherA
   }
 }
 
-registerAlgorithm({
+export const gatherBinomial = defineAlgorithm({
   name: 'gather:binomial',
   operation: 'gather',
   description: 'in-order binomial tree, each node sending its subtree\'s blocks up at once (Open MPI coll_base binomial)',

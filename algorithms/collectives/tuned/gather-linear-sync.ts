@@ -4,9 +4,8 @@
 // receive as soon as the first segment is in, so at most one rank streams a large remainder at a
 // time while the handshakes of the next ones proceed.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
+import { defineAlgorithm, type ParamInfo } from '../../algorithm.ts';
 import type { GatherArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { intParam } from '../params.ts';
 import { blocks, empty, sub, waitAll } from './common.ts';
@@ -38,10 +37,11 @@ export function* linearSyncGather(rank: Rank, args: GatherArgs): Program<void> {
   yield* waitAll(rest);
 }
 
-registerAlgorithm({
+export const gatherLinearSync = defineAlgorithm({
   name: 'gather:linear-sync',
   operation: 'gather',
   description: 'linear gather with a zero-byte handshake and a first segment per rank (Open MPI coll_base linear_sync)',
   params: [segsize],
+  test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
   program: linearSyncGather,
 });

@@ -1,9 +1,8 @@
 // Linear gather (ompi_coll_base_gather_intra_basic_linear): every rank sends its block to the root,
 // which receives them in rank order, one at a time, and copies its own.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { GatherArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { blocks } from './common.ts';
 
@@ -18,7 +17,7 @@ export function* linearGather(rank: Rank, { send, recv, bytes, root }: GatherArg
   }
 }
 
-registerAlgorithm({
+export const gatherLinear = defineAlgorithm({
   name: 'gather:linear',
   operation: 'gather',
   description: 'the root receives each rank\'s block in turn (Open MPI coll_base basic_linear)',

@@ -1,8 +1,7 @@
 // ompi_coll_base_reduce_intra_binary: the generic segmented reduction on a binary tree.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
+import { defineAlgorithm, type ParamInfo } from '../../algorithm.ts';
 import type { ReduceArgs } from '../args.ts';
-import '../ops.ts';
 import { intParam } from '../params.ts';
 import { reduceOnTree } from './reduce-generic.ts';
 import { kAryTree } from './trees.ts';
@@ -17,10 +16,11 @@ export function* binaryReduce(rank: Rank, args: ReduceArgs): Program<void> {
   yield* reduceOnTree(rank, args, tree, intParam(args.params, segsize, 'reduce:binary'));
 }
 
-registerAlgorithm({
+export const reduceBinary = defineAlgorithm({
   name: 'reduce:binary',
   operation: 'reduce',
   description: 'segmented binary tree on rank order (Open MPI coll_base binary)',
   params: [segsize],
+  test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
   program: binaryReduce,
 });

@@ -1,8 +1,7 @@
 // ompi_coll_base_reduce_intra_binomial: the generic segmented reduction on the binomial tree.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
+import { defineAlgorithm, type ParamInfo } from '../../algorithm.ts';
 import type { ReduceArgs } from '../args.ts';
-import '../ops.ts';
 import { intParam } from '../params.ts';
 import { reduceOnTree } from './reduce-generic.ts';
 import { binomialTree } from './trees.ts';
@@ -17,10 +16,11 @@ export function* binomialReduce(rank: Rank, args: ReduceArgs): Program<void> {
   yield* reduceOnTree(rank, args, tree, intParam(args.params, segsize, 'reduce:binomial'));
 }
 
-registerAlgorithm({
+export const reduceBinomial = defineAlgorithm({
   name: 'reduce:binomial',
   operation: 'reduce',
   description: 'binomial tree on rank order, optionally segmented (Open MPI coll_base)',
   params: [segsize],
+  test: { params: { segsize: { values: [0, 100, 1024, 4096] } } },
   program: binomialReduce,
 });

@@ -2,9 +2,8 @@
 // root starts from rank N-1's data and folds in ranks N-2 down to 0, one receive at a time (the
 // order keeps non-commutative operations right).
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { ReduceArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { scratch } from './common.ts';
 
@@ -28,7 +27,7 @@ export function* linearReduce(rank: Rank, { send, recv, op, root }: ReduceArgs):
   }
 }
 
-registerAlgorithm({
+export const reduceLinear = defineAlgorithm({
   name: 'reduce:linear',
   operation: 'reduce',
   description: 'the root receives from each rank in turn, N-1 down to 0, and reduces (Open MPI coll_base basic_linear)',

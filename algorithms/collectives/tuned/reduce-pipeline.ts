@@ -1,9 +1,8 @@
 // ompi_coll_base_reduce_intra_pipeline: the generic segmented reduction on a chain, partial sums
 // flowing toward the root one segment behind another.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
+import { defineAlgorithm, type ParamInfo } from '../../algorithm.ts';
 import type { ReduceArgs } from '../args.ts';
-import '../ops.ts';
 import { intParam } from '../params.ts';
 import { reduceOnTree } from './reduce-generic.ts';
 import { chainTree } from './trees.ts';
@@ -18,10 +17,11 @@ export function* pipelineReduce(rank: Rank, args: ReduceArgs): Program<void> {
   yield* reduceOnTree(rank, args, tree, intParam(args.params, segsize, 'reduce:pipeline'));
 }
 
-registerAlgorithm({
+export const reducePipeline = defineAlgorithm({
   name: 'reduce:pipeline',
   operation: 'reduce',
   description: 'segmented chain along rank order (Open MPI coll_base pipeline)',
   params: [segsize],
+  test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
   program: pipelineReduce,
 });

@@ -3,9 +3,8 @@
 // order) from its parent, keeps its own and forwards each child its subtree's share, largest first.
 // A root other than 0 first rotates its send buffer into shifted-rank order.
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { ScatterArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { blocks, scratch } from './common.ts';
 import { inOrderBinomialTree, inOrderSubtreeSize } from './trees.ts';
@@ -40,7 +39,7 @@ export function* binomialScatter(rank: Rank, { send, recv, bytes, root }: Scatte
   yield* rank.copy(blocks(held, bytes, 0), recv);
 }
 
-registerAlgorithm({
+export const scatterBinomial = defineAlgorithm({
   name: 'scatter:binomial',
   operation: 'scatter',
   description: 'in-order binomial tree, each node forwarding its subtree\'s blocks (Open MPI coll_base binomial)',

@@ -1,9 +1,8 @@
 // Linear scatter (ompi_coll_base_scatter_intra_basic_linear): the root sends block r to each rank r
 // in rank order, one blocking send at a time, and copies its own.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { ScatterArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { blocks } from './common.ts';
 
@@ -18,7 +17,7 @@ export function* linearScatter(rank: Rank, { send, recv, bytes, root }: ScatterA
   }
 }
 
-registerAlgorithm({
+export const scatterLinear = defineAlgorithm({
   name: 'scatter:linear',
   operation: 'scatter',
   description: 'the root sends each rank its block in turn (Open MPI coll_base basic_linear)',

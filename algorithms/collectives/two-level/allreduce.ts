@@ -5,22 +5,21 @@
 // terms by NUMA node gives the same result. A level with one rank is skipped.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllreduceArgs, BcastArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
 import { numaGroups } from './groups.ts';
-import { innerAlgorithm, innerParam } from './inner.ts';
+import { defineAlgorithm, type Defined } from '../../algorithm.ts';
+import { innerAlgorithm, innerParam, type Candidates } from './inner.ts';
 import { reduceToLeader } from './leader-reduce.ts';
 import { subRank } from './sub-rank.ts';
-import '../ops.ts';
 
 const NAME = 'allreduce:two-level';
 const INTER = 1;
 const INTRA_REDUCE = 2;
 const INTRA_BCAST = 3;
 
-export function* twoLevelAllreduce(rank: Rank, { send, recv, bytes, op, params }: AllreduceArgs): Program<void> {
-  const intra = innerAlgorithm(NAME, params, 'intra', 'reduce', 'basic');
-  const inter = innerAlgorithm(NAME, params, 'inter', 'allreduce', 'basic');
-  const bcast = innerAlgorithm(NAME, params, 'bcast', 'bcast', 'basic');
+function* twoLevelAllreduce(candidates: Candidates, rank: Rank, { send, recv, bytes, op, params }: AllreduceArgs): Program<void> {
+  const intra = innerAlgorithm(NAME, params, 'intra', 'reduce', 'basic', candidates);
+  const inter = innerAlgorithm(NAME, params, 'inter', 'allreduce', 'basic', candidates);
+  const bcast = innerAlgorithm(NAME, params, 'bcast', 'bcast', 'basic', candidates);
   const me = rank.id;
   if (bytes === 0) return;
   const g = numaGroups(rank.topology, rank.size, 0);
@@ -43,14 +42,18 @@ export function* twoLevelAllreduce(rank: Rank, { send, recv, bytes, op, params }
   }
 }
 
-registerAlgorithm({
-  name: NAME,
-  operation: 'allreduce',
-  description: "one leader per NUMA node: `intra` reduces to each leader, `inter` allreduces among the leaders, `bcast` spreads the result inside each NUMA node",
-  params: [
-    innerParam('intra', 'reduce', 'basic', 'reduce algorithm inside each NUMA node, to its leader'),
-    innerParam('inter', 'allreduce', 'basic', 'allreduce algorithm among the NUMA leaders'),
-    innerParam('bcast', 'bcast', 'basic', 'broadcast algorithm of the result inside each NUMA node'),
-  ],
-  program: twoLevelAllreduce,
-});
+/** The composition over `candidates`, the catalogue's other algorithms. */
+export function twoLevelAllreduceAlgorithm(candidates: Candidates): Defined<'allreduce'> {
+  return defineAlgorithm({
+    name: NAME,
+    operation: 'allreduce',
+    description: "one leader per NUMA node: `intra` reduces to each leader, `inter` allreduces among the leaders, `bcast` spreads the result inside each NUMA node",
+    params: [
+      innerParam('intra', candidates('reduce'), 'basic', 'reduce algorithm inside each NUMA node, to its leader'),
+      innerParam('inter', candidates('allreduce'), 'basic', 'allreduce algorithm among the NUMA leaders'),
+      innerParam('bcast', candidates('bcast'), 'basic', 'broadcast algorithm of the result inside each NUMA node'),
+    ],
+    test: { params: { intra: { anyChoice: true }, inter: { anyChoice: true }, bcast: { anyChoice: true } } },
+    program: (rank, args) => twoLevelAllreduce(candidates, rank, args),
+  });
+}
