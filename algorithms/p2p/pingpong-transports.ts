@@ -31,7 +31,7 @@ const overParams = viaParams.map((name) =>
     operation: 'pingpong',
     description: `ping-pong over ${describeTransport(name).replace(/ \(param mode[^)]*\)/, '')}`,
     // KNEM's mode cannot be a parameter here (see above); `regcache` and the `auto` choices are
-    // the registry's transport parameters, accepted by every algorithm.
+    // transport parameters (sim/kernel/transport-params.ts), accepted by every algorithm.
     params: [],
     program: pingPongOver(transport(name)),
   }),

@@ -17,7 +17,7 @@ export interface CliEnv {
   /** Milliseconds, for the progress bar's one-second delay. */
   now: () => number;
   cwd: string;
-  /** Fills the algorithm registry. */
+  /** The catalogue of operations and algorithms (loaded on demand). */
   loadAlgorithms: () => Promise<Listing>;
   loadRunner: () => Promise<PointRunner>;
   loadHardware: () => Promise<Hardware>;

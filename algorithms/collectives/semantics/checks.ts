@@ -1,4 +1,4 @@
-// Argument checks every operation's `setup` shares: the registry cannot check these (they depend on
+// Argument checks every operation's `setup` shares: the catalogue cannot check these (they depend on
 // the communicator size or on the operation), so each failure names the field it is about.
 import type { ReduceOp } from '../../../sim/node/rank-api.ts';
 import type { OperationCall } from '../../semantics.ts';
