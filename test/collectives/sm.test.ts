@@ -2,7 +2,6 @@
 // every fragment size, tree degree and slot count; the tree is coll/sm's; data really passes
 // through the per-rank segments, fragment by fragment.
 import { describe, expect, it } from 'vitest';
-import { checkAlgorithmProperty, defaultMachines } from './driver.ts';
 import { tinyMachine } from '../helpers/machines.ts';
 import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
 import type { ParamValue } from '../../algorithms/algorithm.ts';

@@ -5,13 +5,13 @@ import type { AllgatherArgs } from '../args.ts';
 import { defineAlgorithm } from '../../algorithm.ts';
 import { equalBlocks } from '../blocks.ts';
 import { knemHierarchicalBcastOf } from './hierarchical-bcast.ts';
-import { knemLinearGatherOf } from './linear-gather.ts';
+import { knemLinearRootedOf } from './linear-rooted.ts';
 import { HIERARCHICAL_TEST, segmentOf, segmentParam } from './params.ts';
 
 export function* knemHierarchicalAllgather(rank: Rank, { send, recv, bytes, params }: AllgatherArgs): Program<void> {
   const segment = segmentOf('allgather:knem-hierarchical', params);
   const { counts, displs } = equalBlocks(rank.size, bytes);
-  yield* knemLinearGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs);
+  yield* knemLinearRootedOf(rank, 'gather', 0, rank.id === 0 ? recv : undefined, send, counts, displs);
   yield* knemHierarchicalBcastOf(rank, 0, recv, segment);
 }
 

@@ -7,16 +7,16 @@ import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
 import { defineAlgorithm } from '../../algorithm.ts';
 import { equalBlocks, nonEmptyBlocks } from '../blocks.ts';
 import { knemLinearBcastOf } from './linear-bcast.ts';
-import { knemLinearGatherOf } from './linear-gather.ts';
+import { knemLinearRootedOf } from './linear-rooted.ts';
 
 export function* knemLinearAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs): Program<void> {
   const { counts, displs } = equalBlocks(rank.size, bytes);
-  yield* knemLinearGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs);
+  yield* knemLinearRootedOf(rank, 'gather', 0, rank.id === 0 ? recv : undefined, send, counts, displs);
   yield* knemLinearBcastOf(rank, 0, [recv]);
 }
 
 export function* knemLinearAllgatherv(rank: Rank, { send, recv, counts, displs }: AllgathervArgs): Program<void> {
-  yield* knemLinearGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs);
+  yield* knemLinearRootedOf(rank, 'gather', 0, rank.id === 0 ? recv : undefined, send, counts, displs);
   yield* knemLinearBcastOf(rank, 0, nonEmptyBlocks(recv, counts, displs));
 }
 

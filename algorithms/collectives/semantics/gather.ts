@@ -6,7 +6,7 @@ import type { GatherArgs, GathervArgs } from '../args.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { checkRoot, paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
-import { vLayout } from './vcounts.ts';
+import { rootedLayout, setupRootedV } from './rooted-v.ts';
 
 export const gatherSemantics: OperationSemantics<GatherArgs> = {
   operation: 'gather',
@@ -28,15 +28,10 @@ export const gatherSemantics: OperationSemantics<GatherArgs> = {
   },
 };
 
-const layout = (call: OperationCall, n: number) => vLayout('gatherv', call, n, true);
-
 export const gathervSemantics: OperationSemantics<GathervArgs> = {
   operation: 'gatherv',
   setup(rank: Rank, call: OperationCall): GathervArgs {
-    checkSize('gatherv', call.bytes);
-    const root = checkRoot('gatherv', call, rank.size);
-    const { counts, displs, bytes: recvBytes } = layout(call, rank.size);
-    const recv = rank.id === root ? range(rank.alloc('recv', recvBytes)) : undefined;
+    const { root, counts, displs, rooted: recv } = setupRootedV(rank, call, 'gatherv');
     return { send: range(rank.alloc('send', counts[rank.id])), recv, counts, displs, root, params: paramsOf(call) };
   },
   fill(rank: Rank, args: GathervArgs) {
@@ -44,7 +39,7 @@ export const gathervSemantics: OperationSemantics<GathervArgs> = {
     if (args.recv) fillUninitialised(args.recv);
   },
   verify(args: GathervArgs[], call: OperationCall) {
-    const { counts, displs, bytes: recvBytes } = layout(call, args.length);
+    const { counts, displs, bytes: recvBytes } = rootedLayout('gatherv', call, args.length);
     args.forEach((a, r) => expectUnchanged(`gatherv: rank ${r} send`, a.send, source(r, 'send'), counts[r]));
     const blocks = args.map((_, r) => freshBlock(`block from rank ${r}`, displs[r], source(r, 'send'), 0, counts[r]));
     expectBlocks(`gatherv: root ${call.root} recv`, args[call.root].recv, recvBytes, blocks);

@@ -6,7 +6,7 @@ import type { ScatterArgs, ScattervArgs } from '../args.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { checkRoot, paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
-import { vLayout } from './vcounts.ts';
+import { rootedLayout, setupRootedV } from './rooted-v.ts';
 
 export const scatterSemantics: OperationSemantics<ScatterArgs> = {
   operation: 'scatter',
@@ -30,16 +30,10 @@ export const scatterSemantics: OperationSemantics<ScatterArgs> = {
   },
 };
 
-// The root reads its send buffer only, so MPI lets send blocks overlap.
-const layout = (call: OperationCall, n: number) => vLayout('scatterv', call, n, false);
-
 export const scattervSemantics: OperationSemantics<ScattervArgs> = {
   operation: 'scatterv',
   setup(rank: Rank, call: OperationCall): ScattervArgs {
-    checkSize('scatterv', call.bytes);
-    const root = checkRoot('scatterv', call, rank.size);
-    const { counts, displs, bytes: sendBytes } = layout(call, rank.size);
-    const send = rank.id === root ? range(rank.alloc('send', sendBytes)) : undefined;
+    const { root, counts, displs, rooted: send } = setupRootedV(rank, call, 'scatterv');
     return { send, counts, displs, recv: range(rank.alloc('recv', counts[rank.id])), root, params: paramsOf(call) };
   },
   fill(rank: Rank, args: ScattervArgs) {
@@ -47,7 +41,7 @@ export const scattervSemantics: OperationSemantics<ScattervArgs> = {
     fillUninitialised(args.recv);
   },
   verify(args: ScattervArgs[], call: OperationCall) {
-    const { counts, displs, bytes: sendBytes } = layout(call, args.length);
+    const { counts, displs, bytes: sendBytes } = rootedLayout('scatterv', call, args.length);
     const src = source(call.root, 'send');
     expectUnchanged(`scatterv: root ${call.root} send`, args[call.root].send, src, sendBytes);
     args.forEach((a, r) =>
