@@ -14,6 +14,7 @@ import type { Program } from '../../engine/program.ts';
 import { Semaphore } from '../../engine/semaphore.ts';
 import { range, subRange, type Buffer, type Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
+import { lazily, RunState } from '../../node/run-state.ts';
 import { nemesisCosts } from './costs.ts';
 import { arrive, nextNotice, nextPacket, notify } from './delivery.ts';
 import { lineTransfer, QueueLines } from './lines.ts';
@@ -51,6 +52,18 @@ interface LmtChunk {
   bytes: number;
 }
 
+/** Every process's cells and queues, and every pair's fastbox and LMT copy buffer, of one run. */
+const NEMESIS = new RunState('nemesis', () => ({
+  procs: new Map<number, Process>(),
+  fastboxes: new Map<string, Fastbox>(),
+  copyBuffers: new Map<string, CopyBuffer>(),
+}));
+
+/** How many LMT copy buffers the run has made (one per sending pair that needed one). */
+export function nemesisCopyBuffers(world: World): string[] {
+  return world.hasState(NEMESIS) ? [...world.stateOf(NEMESIS).copyBuffers.keys()] : [];
+}
+
 export function createNemesis(world: World, me: number, costs: NemesisCosts = nemesisCosts): DoubleCopy {
   const { node } = world;
   const topo = node.topo;
@@ -58,7 +71,7 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
   const coreOf = (rank: number) => world.cores[rank];
 
   function proc(rank: number): Process {
-    return world.state(`nemesis proc ${rank}`, () => ({
+    return lazily(world.stateOf(NEMESIS).procs, rank, () => ({
       cells: node.allocate(`nemesis cells r${rank}`, costs.cellsPerProcess * costs.cellBytes, -1),
       free: prefilled(`nemesis free queue r${rank}`, costs.cellsPerProcess),
       freeLines: new QueueLines(topo, coreOf(rank), costs.cellsPerProcess),
@@ -67,7 +80,7 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
   }
 
   function fastbox(from: number, to: number): Fastbox {
-    return world.state(`nemesis fastbox ${from}>${to}`, () => ({
+    return lazily(world.stateOf(NEMESIS).fastboxes, `${from}>${to}`, () => ({
       buf: node.allocate(`nemesis fastbox ${from}>${to}`, costs.fastboxDataBytes, -1),
       full: false,
       flagCore: coreOf(to),
@@ -75,7 +88,7 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
   }
 
   function copyBuffer(from: number, to: number): CopyBuffer {
-    return world.state(`nemesis lmt ${from}>${to}`, () => ({
+    return lazily(world.stateOf(NEMESIS).copyBuffers, `${from}>${to}`, () => ({
       buf: node.allocate(`nemesis lmt buffer ${from}>${to}`, costs.lmtSlots * costs.lmtChunkBytes, -1),
       inUse: new Mutex(world.sim, `nemesis lmt buffer ${from}>${to}`),
       empty: Array.from({ length: costs.lmtSlots }, (_, i) => new Semaphore(world.sim, `lmt slot ${i} ${from}>${to}`, 1)),
