@@ -285,9 +285,25 @@ export function propertyPlans(catalogue: Catalogue = everything): PropertyPlan[]
   return plans;
 }
 
-/** Shard `k` of `of` (by algorithm, round robin over sorted names), so the plans spread over test files. */
+/** A rough cost of a plan: cases times communicator size, more for the N^2 exchanges. */
+function weight(p: PropertyPlan): number {
+  const ranks = p.opts.maxRanks ?? 16;
+  const quadratic = /^alltoall|ring|neighbor/.test(p.algorithm);
+  return (p.opts.numRuns ?? 20) * ranks * (quadratic ? ranks / 8 : 1);
+}
+
+/** Shard `k` of `of`: whole algorithms, heaviest first onto the lightest shard, so the shards
+ *  (one test file each, run in parallel) take about as long. */
 export function shardOf(plans: PropertyPlan[], k: number, of: number): PropertyPlan[] {
-  const names = [...new Set(plans.map((p) => p.algorithm))];
-  const mine = new Set(names.filter((_, i) => i % of === k));
+  const cost = new Map<string, number>();
+  for (const p of plans) cost.set(p.algorithm, (cost.get(p.algorithm) ?? 0) + weight(p));
+  const names = [...cost.keys()].sort((a, b) => cost.get(b)! - cost.get(a)! || a.localeCompare(b));
+  const load = new Array<number>(of).fill(0);
+  const mine = new Set<string>();
+  for (const name of names) {
+    const lightest = load.indexOf(Math.min(...load));
+    load[lightest] += cost.get(name)!;
+    if (lightest === k) mine.add(name);
+  }
   return plans.filter((p) => mine.has(p.algorithm));
 }

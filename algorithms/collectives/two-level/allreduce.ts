@@ -6,8 +6,8 @@
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllreduceArgs, BcastArgs } from '../args.ts';
 import { numaGroups } from './groups.ts';
-import { defineAlgorithm, type Defined } from '../../algorithm.ts';
-import { innerAlgorithm, innerParam, type Candidates } from './inner.ts';
+import type { Defined } from '../../algorithm.ts';
+import { defineTwoLevel, innerAlgorithm, type Candidates } from './inner.ts';
 import { reduceToLeader } from './leader-reduce.ts';
 import { subRank } from './sub-rank.ts';
 
@@ -44,16 +44,15 @@ function* twoLevelAllreduce(candidates: Candidates, rank: Rank, { send, recv, by
 
 /** The composition over `candidates`, the catalogue's other algorithms. */
 export function twoLevelAllreduceAlgorithm(candidates: Candidates): Defined<'allreduce'> {
-  return defineAlgorithm({
-    name: NAME,
-    operation: 'allreduce',
-    description: "one leader per NUMA node: `intra` reduces to each leader, `inter` allreduces among the leaders, `bcast` spreads the result inside each NUMA node",
-    params: [
-      innerParam('intra', candidates('reduce'), 'basic', 'reduce algorithm inside each NUMA node, to its leader'),
-      innerParam('inter', candidates('allreduce'), 'basic', 'allreduce algorithm among the NUMA leaders'),
-      innerParam('bcast', candidates('bcast'), 'basic', 'broadcast algorithm of the result inside each NUMA node'),
+  return defineTwoLevel(
+    'allreduce',
+    "one leader per NUMA node: `intra` reduces to each leader, `inter` allreduces among the leaders, `bcast` spreads the result inside each NUMA node",
+    [
+      { param: 'intra', operation: 'reduce', description: 'reduce algorithm inside each NUMA node, to its leader' },
+      { param: 'inter', operation: 'allreduce', description: 'allreduce algorithm among the NUMA leaders' },
+      { param: 'bcast', operation: 'bcast', description: 'broadcast algorithm of the result inside each NUMA node' },
     ],
-    test: { params: { intra: { anyChoice: true }, inter: { anyChoice: true }, bcast: { anyChoice: true } } },
-    program: (rank, args) => twoLevelAllreduce(candidates, rank, args),
-  });
+    candidates,
+    (rank, args) => twoLevelAllreduce(candidates, rank, args),
+  );
 }

@@ -6,8 +6,8 @@
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { BcastArgs } from '../args.ts';
 import { numaGroups } from './groups.ts';
-import { defineAlgorithm, type Defined } from '../../algorithm.ts';
-import { innerAlgorithm, innerParam, type Candidates } from './inner.ts';
+import type { Defined } from '../../algorithm.ts';
+import { defineTwoLevel, innerAlgorithm, type Candidates } from './inner.ts';
 import { subRank } from './sub-rank.ts';
 
 const NAME = 'bcast:two-level';
@@ -34,15 +34,15 @@ function* twoLevelBcast(candidates: Candidates, rank: Rank, { buffer, bytes, roo
 
 /** The composition over `candidates`, the catalogue's other algorithms. */
 export function twoLevelBcastAlgorithm(candidates: Candidates): Defined<'bcast'> {
-  return defineAlgorithm({
-    name: NAME,
-    operation: 'bcast',
-    description: 'one leader per NUMA node: `inter` broadcasts among the leaders, then `intra` inside each NUMA node',
-    params: [
-      innerParam('inter', candidates('bcast'), 'basic', 'broadcast algorithm among the NUMA leaders'),
-      innerParam('intra', candidates('bcast'), 'basic', 'broadcast algorithm inside each NUMA node'),
+  return defineTwoLevel(
+    'bcast',
+    'one leader per NUMA node: `inter` broadcasts among the leaders, then `intra` inside each NUMA node',
+    [
+      { param: 'inter', operation: 'bcast', description: 'broadcast algorithm among the NUMA leaders' },
+      { param: 'intra', operation: 'bcast', description: 'broadcast algorithm inside each NUMA node' },
     ],
-    test: { numRuns: 25, params: { inter: { anyChoice: true }, intra: { anyChoice: true } } },
-    program: (rank, args) => twoLevelBcast(candidates, rank, args),
-  });
+    candidates,
+    (rank, args) => twoLevelBcast(candidates, rank, args),
+    25,
+  );
 }

@@ -1,8 +1,8 @@
 // The algorithms a two-level composition runs at each level, named by parameters. The choices are
 // the algorithms of the operation the catalogue holds besides the two-level family (which would
 // nest without end inside one NUMA node): algorithms/catalogue.ts hands them over as `Candidates`.
-import type { AlgorithmInfo, ParamInfo, ParamValue } from '../../algorithm.ts';
-import { paramDefaults, shortName } from '../../algorithm.ts';
+import type { AlgorithmInfo, AlgorithmProgram, Defined, ParamInfo, ParamValue } from '../../algorithm.ts';
+import { defineAlgorithm, paramDefaults, shortName } from '../../algorithm.ts';
 import type { OperationName } from '../../operations.ts';
 
 /** The algorithms of one operation a level may run, typed by that operation. */
@@ -36,4 +36,32 @@ export function innerAlgorithm<Op extends OperationName>(
     throw new Error(`${algorithm}: params.${field} must name a ${operation} algorithm, one of ${choices.map(shortName).join(', ')}; got ${JSON.stringify(name)}`);
   }
   return { name: info.name, program: info.program, params: paramDefaults(info) };
+}
+
+/** One level of a composition: the parameter naming its algorithm, of which operation. */
+export interface Level {
+  param: string;
+  operation: OperationName;
+  description: string;
+}
+
+/** `<operation>:two-level` with a choice parameter per level (default: the basic algorithm);
+ *  the property tests draw any choice at every level. */
+export function defineTwoLevel<Op extends OperationName>(
+  operation: Op,
+  description: string,
+  levels: readonly Level[],
+  candidates: Candidates,
+  program: AlgorithmProgram<Op>,
+  numRuns?: number,
+): Defined<Op> {
+  const draws = Object.fromEntries(levels.map((l) => [l.param, { anyChoice: true }]));
+  return defineAlgorithm({
+    name: `${operation}:two-level`,
+    operation,
+    description,
+    params: levels.map((l) => innerParam(l.param, candidates(l.operation), 'basic', l.description)),
+    test: numRuns === undefined ? { params: draws } : { numRuns, params: draws },
+    program,
+  });
 }

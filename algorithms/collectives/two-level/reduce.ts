@@ -6,8 +6,8 @@
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { ReduceArgs } from '../args.ts';
 import { numaGroups } from './groups.ts';
-import { defineAlgorithm, type Defined } from '../../algorithm.ts';
-import { innerAlgorithm, innerParam, type Candidates } from './inner.ts';
+import type { Defined } from '../../algorithm.ts';
+import { defineTwoLevel, innerAlgorithm, type Candidates } from './inner.ts';
 import { reduceToLeader } from './leader-reduce.ts';
 import { subRank } from './sub-rank.ts';
 
@@ -37,15 +37,14 @@ function* twoLevelReduce(candidates: Candidates, rank: Rank, { send, recv, bytes
 
 /** The composition over `candidates`, the catalogue's other algorithms. */
 export function twoLevelReduceAlgorithm(candidates: Candidates): Defined<'reduce'> {
-  return defineAlgorithm({
-    name: NAME,
-    operation: 'reduce',
-    description: "one leader per NUMA node: `intra` reduces inside each NUMA node to its leader, then `inter` reduces the leaders' results to the root",
-    params: [
-      innerParam('inter', candidates('reduce'), 'basic', 'reduce algorithm among the NUMA leaders'),
-      innerParam('intra', candidates('reduce'), 'basic', 'reduce algorithm inside each NUMA node'),
+  return defineTwoLevel(
+    'reduce',
+    "one leader per NUMA node: `intra` reduces inside each NUMA node to its leader, then `inter` reduces the leaders' results to the root",
+    [
+      { param: 'inter', operation: 'reduce', description: 'reduce algorithm among the NUMA leaders' },
+      { param: 'intra', operation: 'reduce', description: 'reduce algorithm inside each NUMA node' },
     ],
-    test: { params: { inter: { anyChoice: true }, intra: { anyChoice: true } } },
-    program: (rank, args) => twoLevelReduce(candidates, rank, args),
-  });
+    candidates,
+    (rank, args) => twoLevelReduce(candidates, rank, args),
+  );
 }
