@@ -3,7 +3,7 @@
 // the blocks alone, as one vectorial readv, so the gaps between them stay untouched. The staggered
 // variant uses the staggered gather (writers in waves) and broadcast (k-nomial serving tree).
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
+import type { AlgorithmProgram } from '../../algorithm.ts';
 import { cmaBcastOf } from './bcast.ts';
 import { cmaRootedOf } from './rooted.ts';
 import { nonEmptyBlocks, withEqualBlocks } from '../blocks.ts';
@@ -11,17 +11,12 @@ import { cmaDesigns } from './designs.ts';
 import type { Concurrency } from './params.ts';
 
 function* allgatherOf(rank: Rank, send: Range, recv: Range, counts: number[], displs: number[], concurrency: number): Program<void> {
-  yield* cmaRootedOf(rank, 'gather', 0, rank.id === 0 ? recv : undefined, send, counts, displs, concurrency);
+  yield* cmaRootedOf(rank, { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs }, concurrency);
   yield* cmaBcastOf(rank, 0, nonEmptyBlocks(recv, counts, displs), concurrency);
 }
 
-function allgatherv(concurrency: Concurrency) {
-  return function* (rank: Rank, { send, recv, counts, displs, params }: AllgathervArgs): Program<void> {
-    yield* allgatherOf(rank, send, recv, counts, displs, concurrency(params));
-  };
-}
-
-const allgather = (concurrency: Concurrency) => (rank: Rank, args: AllgatherArgs) => allgatherv(concurrency)(rank, withEqualBlocks(args, rank.size));
+const allgatherv = (c: Concurrency): AlgorithmProgram<'allgatherv'> => (rank, a) => allgatherOf(rank, a.send, a.recv, a.counts, a.displs, c(a.params));
+const allgather = (c: Concurrency): AlgorithmProgram<'allgather'> => (rank, a) => allgatherv(c)(rank, withEqualBlocks(a, rank.size));
 
 export const [allgatherCmaLinear, allgatherCmaStaggered] = cmaDesigns('allgather', allgather, {
   linear: 'CMA gather to rank 0 (process_vm_writev), then CMA broadcast from rank 0 (process_vm_readv) (Ma et al. 2010 §IV.C over CMA)',

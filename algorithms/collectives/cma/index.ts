@@ -6,8 +6,10 @@ import { testedWith, type PropertyHints } from '../../property-hints.ts';
 import { allgatherCmaLinear, allgathervCmaLinear, allgatherCmaStaggered, allgathervCmaStaggered } from './allgather.ts';
 import { alltoallCmaLinear, alltoallvCmaLinear } from './alltoall.ts';
 import { bcastCmaLinear, bcastCmaStaggered } from './bcast.ts';
-import { gatherCmaLinear, gathervCmaLinear, gatherCmaStaggered, gathervCmaStaggered } from './gather.ts';
-import { scatterCmaLinear, scattervCmaLinear, scatterCmaStaggered, scattervCmaStaggered } from './scatter.ts';
+import {
+  gatherCmaLinear, gatherCmaStaggered, gathervCmaLinear, gathervCmaStaggered,
+  scatterCmaLinear, scatterCmaStaggered, scattervCmaLinear, scattervCmaStaggered,
+} from './scatter-gather.ts';
 
 /** Property runs of every member: small machines and KNL's 64 cores on one page-table lock. */
 const CMA_TEST: PropertyHints = {

@@ -5,28 +5,14 @@
 // queue on the root's page-table lock at once (seed 001).
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
+import { sharedAtRoot, type RootedBlocks } from '../rooted-blocks.ts';
 import { readFrom, writeTo } from './iov.ts';
 import { waves } from './schedule.ts';
 
-/** scatter: peers read their block from the root's buffer; gather: they write it there. */
-export type RootedWay = 'scatter' | 'gather';
-
-/**
- * Block r of the root's `shared` buffer (scatter's send, gather's receive) is `counts[r]` bytes at
- * `displs[r]`; rank r moves it to or from its `own` buffer. Ranks with an empty block take no part.
- */
-export function* cmaRootedOf(
-  rank: Rank,
-  way: RootedWay,
-  root: number,
-  shared: Range | undefined,
-  own: Range,
-  counts: number[],
-  displs: number[],
-  concurrency: number,
-): Program<void> {
+export function* cmaRootedOf(rank: Rank, call: RootedBlocks, concurrency: number): Program<void> {
+  const { way, root, own, counts, displs } = call;
   if (rank.id === root) {
-    if (!shared) throw new Error(`${way}: root ${root} has no ${way === 'scatter' ? 'send' : 'receive'} buffer`);
+    const shared = sharedAtRoot(call);
     if (counts[root] > 0) {
       const block = subRange(shared, displs[root], counts[root]);
       if (way === 'scatter') yield* rank.copy(block, own, 'scatter: own block');

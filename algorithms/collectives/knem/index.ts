@@ -7,8 +7,7 @@ import { bcastKnemHierarchical } from './hierarchical-bcast.ts';
 import { allgatherKnemLinear, allgathervKnemLinear } from './linear-allgather.ts';
 import { alltoallKnemLinear, alltoallvKnemLinear } from './linear-alltoall.ts';
 import { bcastKnemLinear } from './linear-bcast.ts';
-import { gatherKnemLinear, gathervKnemLinear } from './linear-gather.ts';
-import { scatterKnemLinear, scattervKnemLinear } from './linear-scatter.ts';
+import { gatherKnemLinear, gathervKnemLinear, scatterKnemLinear, scattervKnemLinear } from './linear-scatter-gather.ts';
 
 /** Property runs of every member: machines with one, four and eight NUMA nodes, multi-hop routes. */
 const KNEM_TEST: PropertyHints = {

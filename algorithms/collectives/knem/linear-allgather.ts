@@ -11,12 +11,12 @@ import { knemLinearRootedOf } from './linear-rooted.ts';
 
 export function* knemLinearAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs): Program<void> {
   const { counts, displs } = equalBlocks(rank.size, bytes);
-  yield* knemLinearRootedOf(rank, 'gather', 0, rank.id === 0 ? recv : undefined, send, counts, displs);
+  yield* knemLinearRootedOf(rank, { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs });
   yield* knemLinearBcastOf(rank, 0, [recv]);
 }
 
 export function* knemLinearAllgatherv(rank: Rank, { send, recv, counts, displs }: AllgathervArgs): Program<void> {
-  yield* knemLinearRootedOf(rank, 'gather', 0, rank.id === 0 ? recv : undefined, send, counts, displs);
+  yield* knemLinearRootedOf(rank, { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs });
   yield* knemLinearBcastOf(rank, 0, nonEmptyBlocks(recv, counts, displs));
 }
 

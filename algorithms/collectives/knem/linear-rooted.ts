@@ -4,28 +4,15 @@
 // parallel on their own cores; the root copies its own block with a plain memcpy and destroys the
 // region once every peer has reported done.
 import { subRange } from '../../../sim/node/buffer.ts';
-import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
+import type { KnemCookie, Program, Rank } from '../../../sim/node/rank-api.ts';
+import { sharedAtRoot, type RootedBlocks } from '../rooted-blocks.ts';
 import { pull, push } from './copy.ts';
 
-/** scatter: peers pull their block from the root's region; gather: they push it there. */
-export type RootedWay = 'scatter' | 'gather';
-
-/**
- * Block r of the root's `shared` buffer (scatter's send, gather's receive) is `counts[r]` bytes at
- * `displs[r]`; rank r moves it to or from its `own` buffer.
- */
-export function* knemLinearRootedOf(
-  rank: Rank,
-  way: RootedWay,
-  root: number,
-  shared: Range | undefined,
-  own: Range,
-  counts: number[],
-  displs: number[],
-): Program<void> {
+export function* knemLinearRootedOf(rank: Rank, call: RootedBlocks): Program<void> {
+  const { way, root, own, counts, displs } = call;
   if (counts.every((c) => c === 0)) return;
   if (rank.id === root) {
-    if (!shared) throw new Error(`${way}: root ${root} has no ${way === 'scatter' ? 'send' : 'receive'} buffer`);
+    const shared = sharedAtRoot(call);
     const cookie = rank.size > 1 ? yield* rank.knem.createRegion(shared, way === 'scatter' ? { read: true } : { write: true }) : undefined;
     if (cookie !== undefined) yield* rank.control.bcast(root, cookie);
     if (counts[root] > 0) {

@@ -3,17 +3,15 @@ import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
 import type { OperationCall, OperationSemantics } from '../../semantics.ts';
 import type { GatherArgs, GathervArgs } from '../args.ts';
-import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
-import { checkRoot, paramsOf } from './checks.ts';
+import { fillFresh, fillUninitialised, source } from '../../fill.ts';
+import { paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
-import { rootedLayout, setupRootedV } from './rooted-v.ts';
+import { rootedLayout, setupRooted, setupRootedV } from './rooted.ts';
 
 export const gatherSemantics: OperationSemantics<GatherArgs> = {
   operation: 'gather',
   setup(rank: Rank, call: OperationCall): GatherArgs {
-    const bytes = checkSize('gather', call.bytes);
-    const root = checkRoot('gather', call, rank.size);
-    const recv = rank.id === root ? range(rank.alloc('recv', bytes * rank.size)) : undefined;
+    const { bytes, root, rooted: recv } = setupRooted(rank, call, 'gather');
     return { send: range(rank.alloc('send', bytes)), recv, bytes, root, params: paramsOf(call) };
   },
   fill(rank: Rank, args: GatherArgs) {

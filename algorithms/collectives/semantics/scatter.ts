@@ -3,17 +3,15 @@ import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
 import type { OperationCall, OperationSemantics } from '../../semantics.ts';
 import type { ScatterArgs, ScattervArgs } from '../args.ts';
-import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
-import { checkRoot, paramsOf } from './checks.ts';
+import { fillFresh, fillUninitialised, source } from '../../fill.ts';
+import { paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
-import { rootedLayout, setupRootedV } from './rooted-v.ts';
+import { rootedLayout, setupRooted, setupRootedV } from './rooted.ts';
 
 export const scatterSemantics: OperationSemantics<ScatterArgs> = {
   operation: 'scatter',
   setup(rank: Rank, call: OperationCall): ScatterArgs {
-    const bytes = checkSize('scatter', call.bytes);
-    const root = checkRoot('scatter', call, rank.size);
-    const send = rank.id === root ? range(rank.alloc('send', bytes * rank.size)) : undefined;
+    const { bytes, root, rooted: send } = setupRooted(rank, call, 'scatter');
     return { send, recv: range(rank.alloc('recv', bytes)), bytes, root, params: paramsOf(call) };
   },
   fill(rank: Rank, args: ScatterArgs) {

@@ -5,7 +5,7 @@
 // every block at its rank's place.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { AllgatherArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 import { scratch } from './common.ts';
@@ -30,10 +30,4 @@ export function* bruckAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs
   }
 }
 
-export const allgatherBruck = defineAlgorithm({
-  name: 'allgather:bruck',
-  operation: 'allgather',
-  description: 'ceil(log2 N) steps at distance 1, 2, 4..., then a local rotation (Open MPI coll_base, Bruck et al. 1997)',
-  params: [],
-  program: bruckAllgather,
-});
+export const allgatherBruck = collBase('allgather', 'bruck', 'ceil(log2 N) steps at distance 1, 2, 4..., then a local rotation (Open MPI coll_base, Bruck et al. 1997)', bruckAllgather);

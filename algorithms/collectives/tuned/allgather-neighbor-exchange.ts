@@ -5,7 +5,7 @@
 // two blocks received in the step before.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { AllgatherArgs } from '../args.ts';
 import { ringAllgather } from './allgather-ring.ts';
 import { TAG } from '../tags.ts';
@@ -38,11 +38,4 @@ export function* neighborExchangeAllgather(rank: Rank, args: AllgatherArgs): Pro
   }
 }
 
-export const allgatherNeighborExchange = defineAlgorithm({
-  name: 'allgather:neighbor-exchange',
-  operation: 'allgather',
-  description: 'N/2 steps swapping block pairs with alternating neighbours; ring when N is odd (Open MPI coll_base, Chen et al. 2005)',
-  params: [],
-  test: { maxRanks: 40 },
-  program: neighborExchangeAllgather,
-});
+export const allgatherNeighborExchange = collBase('allgather', 'neighbor-exchange', 'N/2 steps swapping block pairs with alternating neighbours; ring when N is odd (Open MPI coll_base, Chen et al. 2005)', neighborExchangeAllgather, { maxRanks: 40 });

@@ -3,7 +3,7 @@
 // held span doubles. Power-of-two communicators only: Open MPI runs Bruck otherwise, and so does this.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { AllgatherArgs } from '../args.ts';
 import { bruckAllgather } from './allgather-bruck.ts';
 import { TAG } from '../tags.ts';
@@ -27,10 +27,4 @@ export function* recursiveDoublingAllgather(rank: Rank, args: AllgatherArgs): Pr
   }
 }
 
-export const allgatherRecursiveDoubling = defineAlgorithm({
-  name: 'allgather:recursive-doubling',
-  operation: 'allgather',
-  description: 'partners at distance 1, 2, 4... swap doubling spans; Bruck when N is not a power of two (Open MPI coll_base)',
-  params: [],
-  program: recursiveDoublingAllgather,
-});
+export const allgatherRecursiveDoubling = collBase('allgather', 'recursive-doubling', 'partners at distance 1, 2, 4... swap doubling spans; Bruck when N is not a power of two (Open MPI coll_base)', recursiveDoublingAllgather);

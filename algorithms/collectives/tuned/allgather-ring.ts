@@ -3,7 +3,7 @@
 // first) while receiving the next one from its left neighbour.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { AllgatherArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -20,11 +20,4 @@ export function* ringAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs)
   }
 }
 
-export const allgatherRing = defineAlgorithm({
-  name: 'allgather:ring',
-  operation: 'allgather',
-  description: 'N-1 steps passing blocks to the right neighbour (Open MPI coll_base ring)',
-  params: [],
-  test: { maxRanks: 40 },
-  program: ringAllgather,
-});
+export const allgatherRing = collBase('allgather', 'ring', 'N-1 steps passing blocks to the right neighbour (Open MPI coll_base ring)', ringAllgather, { maxRanks: 40 });

@@ -2,7 +2,7 @@
 // followed by a broadcast from rank 0, each picked by the tuned rules as the communicator's own
 // MPI_Reduce and MPI_Bcast would be.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { AllreduceArgs, BcastArgs, ReduceArgs } from '../args.ts';
 import { bcastDecision, reduceDecision } from './decision.ts';
 import { runChoice } from './dispatch.ts';
@@ -26,10 +26,4 @@ export function* nonoverlappingAllreduce(rank: Rank, args: AllreduceArgs): Progr
   yield* runChoice(rank, bcastDecision(bytes, rank.size), bcast, BCASTS);
 }
 
-export const allreduceNonoverlapping = defineAlgorithm({
-  name: 'allreduce:nonoverlapping',
-  operation: 'allreduce',
-  description: 'reduce to rank 0, then bcast from rank 0, each picked by the tuned rules (Open MPI coll_base nonoverlapping)',
-  params: [],
-  program: nonoverlappingAllreduce,
-});
+export const allreduceNonoverlapping = collBase('allreduce', 'nonoverlapping', 'reduce to rank 0, then bcast from rank 0, each picked by the tuned rules (Open MPI coll_base nonoverlapping)', nonoverlappingAllreduce);

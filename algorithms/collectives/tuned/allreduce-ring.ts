@@ -6,7 +6,7 @@
 // N-1 more steps pass the finished blocks around the ring.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { AllreduceArgs } from '../args.ts';
 import { recursiveDoublingAllreduce } from './allreduce-recursive-doubling.ts';
 import { TAG } from '../tags.ts';
@@ -66,11 +66,4 @@ export function* ringAllreduce(rank: Rank, args: AllreduceArgs): Program<void> {
   }
 }
 
-export const allreduceRing = defineAlgorithm({
-  name: 'allreduce:ring',
-  operation: 'allreduce',
-  description: 'ring reduce-scatter then ring allgather of N blocks (Open MPI coll_base ring)',
-  params: [],
-  test: { maxRanks: 40 },
-  program: ringAllreduce,
-});
+export const allreduceRing = collBase('allreduce', 'ring', 'ring reduce-scatter then ring allgather of N blocks (Open MPI coll_base ring)', ringAllreduce, { maxRanks: 40 });

@@ -5,7 +5,7 @@
 // inverse rotation puts it at block me-i of the receive buffer.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { AlltoallArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 import { scratch } from './common.ts';
@@ -33,11 +33,4 @@ export function* bruckAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs):
   for (let i = 0; i < size; i++) yield* rank.copy(subRange(work, i * bytes, bytes), subRange(recv, ((me - i + size) % size) * bytes, bytes));
 }
 
-export const alltoallBruck = defineAlgorithm({
-  name: 'alltoall:bruck',
-  operation: 'alltoall',
-  description: 'ceil(log2 N) packed exchanges at distance 1, 2, 4... between two rotations (Open MPI coll_base, Bruck et al. 1997)',
-  params: [],
-  test: { maxRanks: 24 },
-  program: bruckAlltoall,
-});
+export const alltoallBruck = collBase('alltoall', 'bruck', 'ceil(log2 N) packed exchanges at distance 1, 2, 4... between two rotations (Open MPI coll_base, Bruck et al. 1997)', bruckAlltoall, { maxRanks: 24 });

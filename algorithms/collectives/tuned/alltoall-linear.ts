@@ -2,7 +2,7 @@
 // receive, then every send, and wait for all of them.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { AlltoallArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 import { waitAll } from './common.ts';
@@ -24,11 +24,4 @@ export function* linearAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs)
   yield* waitAll(requests);
 }
 
-export const alltoallLinear = defineAlgorithm({
-  name: 'alltoall:linear',
-  operation: 'alltoall',
-  description: 'all receives and sends posted at once (Open MPI coll_base basic_linear)',
-  params: [],
-  test: { maxRanks: 24 },
-  program: linearAlltoall,
-});
+export const alltoallLinear = collBase('alltoall', 'linear', 'all receives and sends posted at once (Open MPI coll_base basic_linear)', linearAlltoall, { maxRanks: 24 });

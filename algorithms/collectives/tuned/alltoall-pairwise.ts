@@ -3,7 +3,7 @@
 // so every step is a permutation and no rank receives from two at once.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { AlltoallArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -18,11 +18,4 @@ export function* pairwiseAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArg
   }
 }
 
-export const alltoallPairwise = defineAlgorithm({
-  name: 'alltoall:pairwise',
-  operation: 'alltoall',
-  description: 'N-1 exchange steps with rank+s / rank-s (Open MPI coll_base pairwise)',
-  params: [],
-  test: { maxRanks: 24 },
-  program: pairwiseAlltoall,
-});
+export const alltoallPairwise = collBase('alltoall', 'pairwise', 'N-1 exchange steps with rank+s / rank-s (Open MPI coll_base pairwise)', pairwiseAlltoall, { maxRanks: 24 });

@@ -2,7 +2,7 @@
 // step k every rank signals rank + 2^k and waits for rank - 2^k; after ceil(log2 N) steps each rank
 // has heard, directly or not, from every other.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { BarrierArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 import { empty } from './common.ts';
@@ -18,10 +18,4 @@ export function* disseminationBarrier(rank: Rank, _args: BarrierArgs): Program<v
   }
 }
 
-export const barrierDissemination = defineAlgorithm({
-  name: 'barrier:dissemination',
-  operation: 'barrier',
-  description: 'ceil(log2 N) rounds signalling rank + 2^k (Open MPI coll_base bruck)',
-  params: [],
-  program: disseminationBarrier,
-});
+export const barrierDissemination = collBase('barrier', 'dissemination', 'ceil(log2 N) rounds signalling rank + 2^k (Open MPI coll_base bruck)', disseminationBarrier);

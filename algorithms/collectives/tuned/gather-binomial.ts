@@ -4,7 +4,7 @@
 // into rank order.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { GatherArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 import { scratch } from './common.ts';
@@ -35,10 +35,4 @@ export function* binomialGather(rank: Rank, { send, recv, bytes, root }: GatherA
   }
 }
 
-export const gatherBinomial = defineAlgorithm({
-  name: 'gather:binomial',
-  operation: 'gather',
-  description: 'in-order binomial tree, each node sending its subtree\'s blocks up at once (Open MPI coll_base binomial)',
-  params: [],
-  program: binomialGather,
-});
+export const gatherBinomial = collBase('gather', 'binomial', 'in-order binomial tree, each node sending its subtree\'s blocks up at once (Open MPI coll_base binomial)', binomialGather);

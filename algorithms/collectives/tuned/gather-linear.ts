@@ -2,7 +2,7 @@
 // which receives them in rank order, one at a time, and copies its own.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { GatherArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -17,10 +17,4 @@ export function* linearGather(rank: Rank, { send, recv, bytes, root }: GatherArg
   }
 }
 
-export const gatherLinear = defineAlgorithm({
-  name: 'gather:linear',
-  operation: 'gather',
-  description: 'the root receives each rank\'s block in turn (Open MPI coll_base basic_linear)',
-  params: [],
-  program: linearGather,
-});
+export const gatherLinear = collBase('gather', 'linear', 'the root receives each rank\'s block in turn (Open MPI coll_base basic_linear)', linearGather);

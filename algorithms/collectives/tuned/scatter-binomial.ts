@@ -4,7 +4,7 @@
 // A root other than 0 first rotates its send buffer into shifted-rank order.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { ScatterArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 import { scratch } from './common.ts';
@@ -40,10 +40,4 @@ export function* binomialScatter(rank: Rank, { send, recv, bytes, root }: Scatte
   yield* rank.copy(subRange(held, 0, bytes), recv);
 }
 
-export const scatterBinomial = defineAlgorithm({
-  name: 'scatter:binomial',
-  operation: 'scatter',
-  description: 'in-order binomial tree, each node forwarding its subtree\'s blocks (Open MPI coll_base binomial)',
-  params: [],
-  program: binomialScatter,
-});
+export const scatterBinomial = collBase('scatter', 'binomial', 'in-order binomial tree, each node forwarding its subtree\'s blocks (Open MPI coll_base binomial)', binomialScatter);

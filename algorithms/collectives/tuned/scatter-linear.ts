@@ -2,7 +2,7 @@
 // in rank order, one blocking send at a time, and copies its own.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { ScatterArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -17,10 +17,4 @@ export function* linearScatter(rank: Rank, { send, recv, bytes, root }: ScatterA
   }
 }
 
-export const scatterLinear = defineAlgorithm({
-  name: 'scatter:linear',
-  operation: 'scatter',
-  description: 'the root sends each rank its block in turn (Open MPI coll_base basic_linear)',
-  params: [],
-  program: linearScatter,
-});
+export const scatterLinear = collBase('scatter', 'linear', 'the root sends each rank its block in turn (Open MPI coll_base basic_linear)', linearScatter);

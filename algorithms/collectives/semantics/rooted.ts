@@ -1,5 +1,6 @@
-// What MPI_Scatterv and MPI_Gatherv share: per-rank counts and displacements in one buffer that
-// only the root holds (scatterv's send, gatherv's receive).
+// What MPI_Scatter(v) and MPI_Gather(v) share: one buffer of every rank's block that only the root
+// holds (the scatter's send, the gather's receive); the v-variants lay it out by per-rank counts
+// and displacements.
 import { range } from '../../../sim/node/buffer.ts';
 import type { Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { OperationCall } from '../../semantics.ts';
@@ -22,4 +23,12 @@ export function setupRootedV(rank: Rank, call: OperationCall, operation: RootedV
   const { counts, displs, bytes } = rootedLayout(operation, call, rank.size);
   const rooted = rank.id === root ? range(rank.alloc(operation === 'scatterv' ? 'send' : 'recv', bytes)) : undefined;
   return { root, counts, displs, rooted };
+}
+
+/** Checks the call; allocates the root's buffer of `size` equal blocks on the root alone. */
+export function setupRooted(rank: Rank, call: OperationCall, operation: 'scatter' | 'gather'): { bytes: number; root: number; rooted: Range | undefined } {
+  const bytes = checkSize(operation, call.bytes);
+  const root = checkRoot(operation, call, rank.size);
+  const rooted = rank.id === root ? range(rank.alloc(operation === 'scatter' ? 'send' : 'recv', bytes * rank.size)) : undefined;
+  return { bytes, root, rooted };
 }
