@@ -63,16 +63,6 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
     if (!spec.kernel.mechanisms.xpmem) throw new MechanismError('xpmem', 'ENODEV', `${call}: this node has no XPMEM module (/dev/xpmem)`);
   };
 
-  function* getAndAttach(owner: number, segid: XpmemSegid, pages: number): Program<void> {
-    yield* syscall(world, me, 'xpmem_get');
-    const lock = segmentLock(world, owner);
-    yield* queued(world, me, lock.name, lock.lock());
-    yield* step(world, me, 'xpmem-get', `xpmem_get segment ${segid} of rank ${owner}`, costs.xpmemGetNs, lock.name);
-    lock.unlock();
-    yield* syscall(world, me, 'xpmem_attach');
-    yield* step(world, me, 'xpmem-attach', `xpmem_attach ${pages} pages of rank ${owner}`, costs.xpmemAttachNs + pages * costs.xpmemFaultPerPageNs);
-  }
-
   function* detachOne(owner: number): Program<void> {
     yield* syscall(world, me, 'xpmem_detach');
     yield* step(world, me, 'xpmem-detach', `xpmem_detach from rank ${owner}`, costs.xpmemDetachNs);
@@ -107,7 +97,7 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       let end = Math.ceil((address + bytes) / pageBytes) * pageBytes;
 
       if (!cache) {
-        yield* getAndAttach(owner, segid, pagesSpanned(start, end - start, pageBytes));
+        yield* getAndAttach(world, me, owner, segid, pagesSpanned(start, end - start, pageBytes));
         const key = viewKey(view);
         attached.set(key, (attached.get(key) ?? 0) + 1);
         return view;
@@ -132,7 +122,7 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       }
       cache.insert({ peer: owner, segid, start, end });
       for (const peer of dropped) yield* detachOne(peer);
-      yield* getAndAttach(owner, segid, pagesSpanned(start, end - start, pageBytes));
+      yield* getAndAttach(world, me, owner, segid, pagesSpanned(start, end - start, pageBytes));
       return view;
     },
 
@@ -150,6 +140,18 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
 
     registrationCacheStats: () => cache?.stats(),
   };
+}
+
+/** xpmem_get under the owner's segment lock, then xpmem_attach faulting in `pages` pages. */
+function* getAndAttach(world: World, me: number, owner: number, segid: XpmemSegid, pages: number): Program<void> {
+  const costs = kernelCosts(world.node.spec);
+  yield* syscall(world, me, 'xpmem_get');
+  const lock = segmentLock(world, owner);
+  yield* queued(world, me, lock.name, lock.lock());
+  yield* step(world, me, 'xpmem-get', `xpmem_get segment ${segid} of rank ${owner}`, costs.xpmemGetNs, lock.name);
+  lock.unlock();
+  yield* syscall(world, me, 'xpmem_attach');
+  yield* step(world, me, 'xpmem-attach', `xpmem_attach ${pages} pages of rank ${owner}`, costs.xpmemAttachNs + pages * costs.xpmemFaultPerPageNs);
 }
 
 /** The registration cache of rank `me` for this run, if that rank has one. */
