@@ -7,7 +7,7 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllreduceArgs, BcastArgs } from '../args.ts';
 import { numaGroups } from './groups.ts';
 import type { Defined } from '../../algorithm.ts';
-import { defineTwoLevel, innerAlgorithm, type Candidates } from './inner.ts';
+import { defineTwoLevel, innerAlgorithm, type Candidates, type Level } from './inner.ts';
 import { reduceToLeader } from './leader-reduce.ts';
 import { subRank } from './sub-rank.ts';
 
@@ -42,17 +42,14 @@ function* twoLevelAllreduce(candidates: Candidates, rank: Rank, { send, recv, by
   }
 }
 
+const LEVELS: Level[] = [
+  { param: 'intra', operation: 'reduce', description: 'reduce algorithm inside each NUMA node, to its leader' },
+  { param: 'inter', operation: 'allreduce', description: 'allreduce algorithm among the NUMA leaders' },
+  { param: 'bcast', operation: 'bcast', description: 'broadcast algorithm of the result inside each NUMA node' },
+];
+const DESCRIPTION =
+  "one leader per NUMA node: `intra` reduces to each leader, `inter` allreduces among the leaders, `bcast` spreads the result inside each NUMA node";
+
 /** The composition over `candidates`, the catalogue's other algorithms. */
-export function twoLevelAllreduceAlgorithm(candidates: Candidates): Defined<'allreduce'> {
-  return defineTwoLevel(
-    'allreduce',
-    "one leader per NUMA node: `intra` reduces to each leader, `inter` allreduces among the leaders, `bcast` spreads the result inside each NUMA node",
-    [
-      { param: 'intra', operation: 'reduce', description: 'reduce algorithm inside each NUMA node, to its leader' },
-      { param: 'inter', operation: 'allreduce', description: 'allreduce algorithm among the NUMA leaders' },
-      { param: 'bcast', operation: 'bcast', description: 'broadcast algorithm of the result inside each NUMA node' },
-    ],
-    candidates,
-    (rank, args) => twoLevelAllreduce(candidates, rank, args),
-  );
-}
+export const twoLevelAllreduceAlgorithm = (candidates: Candidates): Defined<'allreduce'> =>
+  defineTwoLevel('allreduce', DESCRIPTION, LEVELS, candidates, (rank, args) => twoLevelAllreduce(candidates, rank, args));

@@ -7,7 +7,7 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { BcastArgs } from '../args.ts';
 import { numaGroups } from './groups.ts';
 import type { Defined } from '../../algorithm.ts';
-import { defineTwoLevel, innerAlgorithm, type Candidates } from './inner.ts';
+import { defineTwoLevel, innerAlgorithm, type Candidates, type Level } from './inner.ts';
 import { subRank } from './sub-rank.ts';
 
 const NAME = 'bcast:two-level';
@@ -32,17 +32,13 @@ function* twoLevelBcast(candidates: Candidates, rank: Rank, { buffer, bytes, roo
   }
 }
 
+const LEVELS: Level[] = [
+  { param: 'inter', operation: 'bcast', description: 'broadcast algorithm among the NUMA leaders' },
+  { param: 'intra', operation: 'bcast', description: 'broadcast algorithm inside each NUMA node' },
+];
+const DESCRIPTION =
+  'one leader per NUMA node: `inter` broadcasts among the leaders, then `intra` inside each NUMA node';
+
 /** The composition over `candidates`, the catalogue's other algorithms. */
-export function twoLevelBcastAlgorithm(candidates: Candidates): Defined<'bcast'> {
-  return defineTwoLevel(
-    'bcast',
-    'one leader per NUMA node: `inter` broadcasts among the leaders, then `intra` inside each NUMA node',
-    [
-      { param: 'inter', operation: 'bcast', description: 'broadcast algorithm among the NUMA leaders' },
-      { param: 'intra', operation: 'bcast', description: 'broadcast algorithm inside each NUMA node' },
-    ],
-    candidates,
-    (rank, args) => twoLevelBcast(candidates, rank, args),
-    25,
-  );
-}
+export const twoLevelBcastAlgorithm = (candidates: Candidates): Defined<'bcast'> =>
+  defineTwoLevel('bcast', DESCRIPTION, LEVELS, candidates, (rank, args) => twoLevelBcast(candidates, rank, args), 25);

@@ -7,7 +7,7 @@ import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { ReduceArgs } from '../args.ts';
 import { numaGroups } from './groups.ts';
 import type { Defined } from '../../algorithm.ts';
-import { defineTwoLevel, innerAlgorithm, type Candidates } from './inner.ts';
+import { defineTwoLevel, innerAlgorithm, type Candidates, type Level } from './inner.ts';
 import { reduceToLeader } from './leader-reduce.ts';
 import { subRank } from './sub-rank.ts';
 
@@ -35,16 +35,13 @@ function* twoLevelReduce(candidates: Candidates, rank: Rank, { send, recv, bytes
   }
 }
 
+const LEVELS: Level[] = [
+  { param: 'inter', operation: 'reduce', description: 'reduce algorithm among the NUMA leaders' },
+  { param: 'intra', operation: 'reduce', description: 'reduce algorithm inside each NUMA node' },
+];
+const DESCRIPTION =
+  "one leader per NUMA node: `intra` reduces inside each NUMA node to its leader, then `inter` reduces the leaders' results to the root";
+
 /** The composition over `candidates`, the catalogue's other algorithms. */
-export function twoLevelReduceAlgorithm(candidates: Candidates): Defined<'reduce'> {
-  return defineTwoLevel(
-    'reduce',
-    "one leader per NUMA node: `intra` reduces inside each NUMA node to its leader, then `inter` reduces the leaders' results to the root",
-    [
-      { param: 'inter', operation: 'reduce', description: 'reduce algorithm among the NUMA leaders' },
-      { param: 'intra', operation: 'reduce', description: 'reduce algorithm inside each NUMA node' },
-    ],
-    candidates,
-    (rank, args) => twoLevelReduce(candidates, rank, args),
-  );
-}
+export const twoLevelReduceAlgorithm = (candidates: Candidates): Defined<'reduce'> =>
+  defineTwoLevel('reduce', DESCRIPTION, LEVELS, candidates, (rank, args) => twoLevelReduce(candidates, rank, args));
