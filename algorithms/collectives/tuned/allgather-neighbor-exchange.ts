@@ -38,4 +38,4 @@ export function* neighborExchangeAllgather(rank: Rank, args: AllgatherArgs): Pro
   }
 }
 
-export const allgatherNeighborExchange = collBase('allgather', 'neighbor-exchange', 'N/2 steps swapping block pairs with alternating neighbours; ring when N is odd (Open MPI coll_base, Chen et al. 2005)', neighborExchangeAllgather, { maxRanks: 40 });
+export const allgatherNeighborExchange = collBase('allgather', 'neighbor-exchange', 'N/2 steps swapping block pairs with alternating neighbours; ring when N is odd (Open MPI coll_base, Chen et al. 2005)', neighborExchangeAllgather, { test: { maxRanks: 40 } });

@@ -20,4 +20,4 @@ export function* ringAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs)
   }
 }
 
-export const allgatherRing = collBase('allgather', 'ring', 'N-1 steps passing blocks to the right neighbour (Open MPI coll_base ring)', ringAllgather, { maxRanks: 40 });
+export const allgatherRing = collBase('allgather', 'ring', 'N-1 steps passing blocks to the right neighbour (Open MPI coll_base ring)', ringAllgather, { test: { maxRanks: 40 } });

@@ -33,4 +33,4 @@ export function* bruckAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs):
   for (let i = 0; i < size; i++) yield* rank.copy(subRange(work, i * bytes, bytes), subRange(recv, ((me - i + size) % size) * bytes, bytes));
 }
 
-export const alltoallBruck = collBase('alltoall', 'bruck', 'ceil(log2 N) packed exchanges at distance 1, 2, 4... between two rotations (Open MPI coll_base, Bruck et al. 1997)', bruckAlltoall, { maxRanks: 24 });
+export const alltoallBruck = collBase('alltoall', 'bruck', 'ceil(log2 N) packed exchanges at distance 1, 2, 4... between two rotations (Open MPI coll_base, Bruck et al. 1997)', bruckAlltoall, { test: { maxRanks: 24 } });

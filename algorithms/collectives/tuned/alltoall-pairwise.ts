@@ -18,4 +18,4 @@ export function* pairwiseAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArg
   }
 }
 
-export const alltoallPairwise = collBase('alltoall', 'pairwise', 'N-1 exchange steps with rank+s / rank-s (Open MPI coll_base pairwise)', pairwiseAlltoall, { maxRanks: 24 });
+export const alltoallPairwise = collBase('alltoall', 'pairwise', 'N-1 exchange steps with rank+s / rank-s (Open MPI coll_base pairwise)', pairwiseAlltoall, { test: { maxRanks: 24 } });

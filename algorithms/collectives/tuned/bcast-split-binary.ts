@@ -5,7 +5,8 @@
 // right; with an even N the last rank, which has no twin, gets the second half from the root).
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm, type ParamInfo } from '../../algorithm.ts';
+import type { ParamInfo } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { BcastArgs } from '../args.ts';
 import { bcastOnTree } from './bcast-generic.ts';
 import { TAG } from '../tags.ts';
@@ -62,11 +63,7 @@ export function* splitBinaryBcast(rank: Rank, args: BcastArgs): Program<void> {
   }
 }
 
-export const bcastSplitBinary = defineAlgorithm({
-  name: 'bcast:split-binary',
-  operation: 'bcast',
-  description: 'halves pipelined down the two subtrees of a binary tree, then swapped between twins (Open MPI coll_base split_bintree)',
+export const bcastSplitBinary = collBase('bcast', 'split-binary', 'halves pipelined down the two subtrees of a binary tree, then swapped between twins (Open MPI coll_base split_bintree)', splitBinaryBcast, {
   params: [segsize],
   test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
-  program: splitBinaryBcast,
 });

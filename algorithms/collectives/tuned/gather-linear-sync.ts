@@ -5,7 +5,8 @@
 // time while the handshakes of the next ones proceed.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { defineAlgorithm, type ParamInfo } from '../../algorithm.ts';
+import type { ParamInfo } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { GatherArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 import { intParam } from '../params.ts';
@@ -38,11 +39,7 @@ export function* linearSyncGather(rank: Rank, args: GatherArgs): Program<void> {
   yield* waitAll(rest);
 }
 
-export const gatherLinearSync = defineAlgorithm({
-  name: 'gather:linear-sync',
-  operation: 'gather',
-  description: 'linear gather with a zero-byte handshake and a first segment per rank (Open MPI coll_base linear_sync)',
+export const gatherLinearSync = collBase('gather', 'linear-sync', 'linear gather with a zero-byte handshake and a first segment per rank (Open MPI coll_base linear_sync)', linearSyncGather, {
   params: [segsize],
   test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
-  program: linearSyncGather,
 });
