@@ -1,8 +1,9 @@
 // What an operation means, independent of any algorithm: which buffers each rank holds, what they
 // start with, and what they must hold at the end. The harness and the property tests check every
-// algorithm of an operation against the same expectations.
+// algorithm of an operation against the same expectations. `Args` is what setup builds and the
+// algorithm's program receives (ArgsOf<operation>, operations.ts).
 import type { Rank } from '../sim/node/rank-api.ts';
-import type { ParamValue } from './registry.ts';
+import type { ParamValue } from '../sim/node/params.ts';
 
 export interface OperationCall {
   /** Message size in bytes (per rank or per block, as the operation defines it). */
@@ -13,7 +14,7 @@ export interface OperationCall {
   counts?: number[];
 }
 
-export interface OperationSemantics<Args = unknown> {
+export interface OperationSemantics<Args> {
   operation: string;
   /** Allocates the rank's buffers once per run; the result is what the algorithm program receives. */
   setup(rank: Rank, call: OperationCall): Args;
@@ -24,17 +25,4 @@ export interface OperationSemantics<Args = unknown> {
   verify(args: Args[], call: OperationCall): void;
   /** Time of one iteration as benchmarks report it, from the iteration's span in ns. */
   reportTime?(spanNs: number): number;
-}
-
-const semantics = new Map<string, OperationSemantics<any>>();
-
-export function registerSemantics(s: OperationSemantics<any>): void {
-  if (semantics.has(s.operation)) throw new Error(`semantics of ${s.operation} registered twice`);
-  semantics.set(s.operation, s);
-}
-
-export function semanticsOf(operation: string): OperationSemantics<any> {
-  const s = semantics.get(operation);
-  if (!s) throw new Error(`operation ${operation} has no semantics registered`);
-  return s;
 }

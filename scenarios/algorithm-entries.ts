@@ -1,15 +1,8 @@
-// The `algorithms:` list of a scenario, checked against the registry: every name known, for the
+// The `algorithms:` list of a scenario, checked against the catalogue: every name known, for the
 // scenario's operation, every parameter known and of the right kind.
-import {
-  acceptedParams,
-  findAlgorithm,
-  listAlgorithms,
-  paramDefaults,
-  shortName,
-  type AlgorithmInfo,
-  type ParamInfo,
-  type ParamValue,
-} from '../algorithms/registry.ts';
+import { paramDefaults, shortName, type AlgorithmMeta, type ParamInfo, type ParamValue } from '../algorithms/algorithm.ts';
+import type { Listing } from '../algorithms/listing.ts';
+import { withTransportParams } from '../sim/kernel/transport-params.ts';
 import { didYouMean } from '../common/input-error.ts';
 import type { ScenarioAlgorithm } from './scenario.ts';
 import { formatSize, parseSize, SizeError } from './sizes.ts';
@@ -17,13 +10,13 @@ import type { YamlValue } from '../common/yaml/value.ts';
 
 const ENTRY_KEYS = ['name', 'params', 'label'] as const;
 
-export function readAlgorithms(field: YamlValue, operation: string): ScenarioAlgorithm[] {
+export function readAlgorithms(field: YamlValue, operation: string, catalogue: Listing): ScenarioAlgorithm[] {
   const items = field.items('algorithms');
   if (items.length === 0) throw field.error('algorithms must name at least one algorithm');
   const out: ScenarioAlgorithm[] = [];
   const labels = new Map<string, string>();
   for (const item of items) {
-    const entry = readEntry(item, operation);
+    const entry = readEntry(item, operation, catalogue);
     const previous = labels.get(entry.label);
     if (previous !== undefined) {
       throw item.error(`two algorithms have the label '${entry.label}' (the other is ${previous}); give one a distinct 'label'`);
@@ -34,20 +27,20 @@ export function readAlgorithms(field: YamlValue, operation: string): ScenarioAlg
   return out;
 }
 
-function readEntry(item: YamlValue, operation: string): ScenarioAlgorithm {
+function readEntry(item: YamlValue, operation: string, catalogue: Listing): ScenarioAlgorithm {
   if (item.kind() !== 'map') {
-    const info = lookup(item, item.string('algorithm name'), operation);
+    const info = lookup(item, item.string('algorithm name'), operation, catalogue);
     return { name: info.name, label: shortName(info), params: paramDefaults(info) };
   }
   const fields = item.entries('an algorithm entry', ENTRY_KEYS);
   const nameField = fields.get('name');
   if (!nameField?.present) throw item.error("an algorithm entry needs a 'name'");
-  const info = lookup(nameField, nameField.string('algorithm name'), operation);
+  const info = lookup(nameField, nameField.string('algorithm name'), operation, catalogue);
   const params = paramDefaults(info);
   const given: string[] = [];
   const paramsField = fields.get('params');
   if (paramsField?.present) {
-    const accepted = acceptedParams(info);
+    const accepted = withTransportParams(info.params);
     const known = accepted.map((p) => p.name);
     for (const [key, value] of paramsField.entries(`the parameters of ${info.name}`, known)) {
       // entries() has already rejected keys outside `known`.
@@ -65,16 +58,16 @@ function readEntry(item: YamlValue, operation: string): ScenarioAlgorithm {
   return { name: info.name, label, params };
 }
 
-function lookup(field: YamlValue, name: string, operation: string): AlgorithmInfo {
+function lookup(field: YamlValue, name: string, operation: string, catalogue: Listing): AlgorithmMeta {
   const colon = name.indexOf(':');
   if (colon >= 0 && name.slice(0, colon) !== operation) {
     throw field.error(`algorithm '${name}' belongs to operation '${name.slice(0, colon)}', but this scenario's operation is '${operation}'`);
   }
-  const info = findAlgorithm(name, operation);
+  const info = catalogue.findAlgorithm(name, operation);
   if (info) return info;
-  const known = listAlgorithms(operation).map(shortName);
+  const known = catalogue.listAlgorithms(operation).map(shortName);
   const hint = didYouMean(colon >= 0 ? name.slice(colon + 1) : name, known);
-  const elsewhere = listAlgorithms().filter((a) => shortName(a) === name).map((a) => a.operation);
+  const elsewhere = catalogue.listAlgorithms().filter((a) => shortName(a) === name).map((a) => a.operation);
   let detail = `unknown ${operation} algorithm '${name}'`;
   if (hint) detail += ` (did you mean '${hint}'?)`;
   else if (elsewhere.length) detail += ` (it exists for ${elsewhere.join(', ')})`;
@@ -82,7 +75,7 @@ function lookup(field: YamlValue, name: string, operation: string): AlgorithmInf
   throw field.error(detail);
 }
 
-function readParam(field: YamlValue, param: ParamInfo, info: AlgorithmInfo): ParamValue {
+function readParam(field: YamlValue, param: ParamInfo, info: AlgorithmMeta): ParamValue {
   const what = `parameter '${param.name}' of ${info.name}`;
   const value = field.scalar();
   switch (param.kind) {

@@ -2,7 +2,8 @@
 // the file, line:column and field path; nothing else escapes (test/scenarios/robustness.test.ts).
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { findOperation, listOperations, type OperationInfo } from '../algorithms/registry.ts';
+import type { Listing } from '../algorithms/listing.ts';
+import type { OperationInfo } from '../algorithms/operations.ts';
 import { didYouMean, InputError } from '../common/input-error.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
@@ -21,6 +22,8 @@ export interface LoadOptions {
   /** Path shown in errors; machine paths in the scenario are relative to its folder. */
   file?: string;
   resolveMachine: MachineResolver;
+  /** The operations and algorithms a scenario may name (algorithms/catalogue.ts, or a test's own). */
+  catalogue: Listing;
   /** `--machine`: replaces the scenario's machine and any machine sweep; relative to `cwd`. */
   machineOverride?: string;
   /** `--seed`: replaces the scenario's seed and any seed sweep. */
@@ -52,14 +55,14 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const doc = new ScenarioDocument(parseYaml(text, opts.file));
   const name = doc.get('name')?.text('name') ?? (opts.file ? basename(opts.file, extname(opts.file)) : 'scenario');
   const description = doc.get('description')?.text('description') ?? '';
-  const { operation, info } = readOperation(doc.required('operation'));
-  const algorithms = readAlgorithms(doc.required('algorithms'), operation);
+  const { operation, info } = readOperation(doc.required('operation'), opts.catalogue);
+  const algorithms = readAlgorithms(doc.required('algorithms'), operation, opts.catalogue);
   const sizes = readSizes(doc.required('sizes'));
   const rootField = doc.get('root');
   if (rootField && !info.rooted) throw rootField.error(`operation '${operation}' has no root`);
   const rootRank = rootField?.integer(0, 'root') ?? DEFAULTS.root;
   const countsField = doc.get('counts');
-  const counts = countsField && readCounts(countsField, operation, info);
+  const counts = countsField && readCounts(countsField, operation, info, opts.catalogue);
   const cache = readCache(doc.get('cache'));
   const iterations = doc.get('iterations')?.integer(1, 'iterations') ?? DEFAULTS.iterations;
   const warmup = doc.get('warmup')?.integer(0, 'warmup') ?? DEFAULTS.warmup;
@@ -97,11 +100,11 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   };
 }
 
-function readOperation(field: YamlValue): { operation: string; info: OperationInfo } {
+function readOperation(field: YamlValue, catalogue: Listing): { operation: string; info: OperationInfo } {
   const operation = field.string('operation');
-  const info = findOperation(operation);
+  const info = catalogue.findOperation(operation);
   if (!info) {
-    const known = listOperations().map((o) => o.name);
+    const known = catalogue.listOperations().map((o) => o.name);
     const hint = didYouMean(operation, known);
     throw field.error(
       `unknown operation '${operation}'${hint ? ` (did you mean '${hint}'?)` : ''}; ${known.length ? `operations: ${known.join(', ')}` : 'no operation is registered'}`,
@@ -110,9 +113,9 @@ function readOperation(field: YamlValue): { operation: string; info: OperationIn
   return { operation, info };
 }
 
-function readCounts(field: YamlValue, operation: string, info: OperationInfo): number[] {
+function readCounts(field: YamlValue, operation: string, info: OperationInfo, catalogue: Listing): number[] {
   if (!info.counts) {
-    const vOps = listOperations().filter((o) => o.counts).map((o) => o.name);
+    const vOps = catalogue.listOperations().filter((o) => o.counts).map((o) => o.name);
     throw field.error(`operation '${operation}' takes no counts; counts are for ${vOps.join(', ')}`);
   }
   return field.items('counts').map((item) => item.integer(0, 'count'));

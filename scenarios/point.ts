@@ -1,6 +1,6 @@
 // One point of a sweep: everything needed to simulate one algorithm at one size on one machine.
 import type { MachineSpec } from '../hardware/spec.ts';
-import type { ParamValue } from '../algorithms/registry.ts';
+import type { ParamValue } from '../algorithms/algorithm.ts';
 import { InputError } from '../common/input-error.ts';
 
 export interface Point {

@@ -1,17 +1,17 @@
 // A scenario after loading and validation: every name resolved, every size in bytes, every
 // machine a MachineSpec. Expansion and reporters read only this.
 import type { MachineSpec } from '../hardware/spec.ts';
-import type { ParamValue } from '../algorithms/registry.ts';
+import type { ParamValue } from '../algorithms/algorithm.ts';
 
 /** `compact`, `scatter`, `random` (a seeded shuffle of the cores), or rank i on core list[i] (OS indices). */
 export type PlacementSpec = 'compact' | 'scatter' | 'random' | number[];
 
 export interface ScenarioAlgorithm {
-  /** Full registry name, "<operation>:<algorithm>". */
+  /** Full catalogue name, "<operation>:<algorithm>". */
   name: string;
   /** Column title in reports; unique within the scenario. */
   label: string;
-  /** Every parameter of the algorithm: the scenario's values over the registry defaults. */
+  /** Every parameter of the algorithm: the scenario's values over the catalogue defaults. */
   params: Record<string, ParamValue>;
 }
 
@@ -27,7 +27,7 @@ export interface Scenario {
   /** Path of the scenario file, absent for text loaded without one. */
   file?: string;
   operation: string;
-  /** Whether the operation has a root rank (from the registry); `root` means nothing otherwise. */
+  /** Whether the operation has a root rank (from the catalogue); `root` means nothing otherwise. */
   rooted: boolean;
   algorithms: ScenarioAlgorithm[];
   /** Ascending, without repeats. */

@@ -3,7 +3,7 @@
 // Buffers that MPI defines only at the root (gather's receive, scatter's send) are present on the
 // root alone.
 import type { Range, ReduceOp } from '../../sim/node/rank-api.ts';
-import type { ParamValue } from '../registry.ts';
+import type { ParamValue } from '../../sim/node/params.ts';
 
 interface Common {
   /** Algorithm parameters (segment size, fan-out...), already validated and defaulted. */
@@ -26,3 +26,19 @@ export interface AllgathervArgs extends Common { send: Range; recv: Range; count
 export interface ReduceArgs extends Common { send: Range; recv?: Range; bytes: number; op: ReduceOp; root: number }
 export interface AllreduceArgs extends Common { send: Range; recv: Range; bytes: number; op: ReduceOp }
 export type BarrierArgs = Common;
+
+/** Each collective operation's arguments, by operation name. */
+export interface CollectiveArgs {
+  bcast: BcastArgs;
+  scatter: ScatterArgs;
+  scatterv: ScattervArgs;
+  gather: GatherArgs;
+  gatherv: GathervArgs;
+  alltoall: AlltoallArgs;
+  alltoallv: AlltoallvArgs;
+  allgather: AllgatherArgs;
+  allgatherv: AllgathervArgs;
+  reduce: ReduceArgs;
+  allreduce: AllreduceArgs;
+  barrier: BarrierArgs;
+}

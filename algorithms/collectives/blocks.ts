@@ -1,13 +1,7 @@
-// Blocks of the collectives' buffers: a bounded part of a range, the equal blocks of the fixed-size
+// Blocks of the collectives' buffers: the equal blocks of the fixed-size
 // operations as counts and displacements, and a message cut into fragments.
 import type { Range } from '../../sim/node/rank-api.ts';
-import { range } from '../../sim/node/buffer.ts';
-
-/** Bytes [offset, offset + bytes) of a range, as a range of the same buffer. */
-export function part(r: Range, offset: number, bytes: number): Range {
-  if (offset + bytes > r.bytes) throw new RangeError(`part [${offset}, ${offset + bytes}) outside a range of ${r.bytes} bytes`);
-  return range(r.buf, r.offset + offset, bytes);
-}
+import { subRange } from '../../sim/node/buffer.ts';
 
 /** Counts and displacements of `n` packed blocks of `bytes` each (scatter, gather, allgather). */
 export function equalBlocks(n: number, bytes: number): { counts: number[]; displs: number[] } {
@@ -17,9 +11,14 @@ export function equalBlocks(n: number, bytes: number): { counts: number[]; displ
   };
 }
 
+/** An equal-block call (scatter, gather, allgather) in the form of its v-variant. */
+export function withEqualBlocks<A extends { bytes: number }>(args: A, n: number): A & { counts: number[]; displs: number[] } {
+  return { ...args, ...equalBlocks(n, args.bytes) };
+}
+
 /** The non-empty blocks of a buffer laid out by counts and displacements, in rank order. */
 export function nonEmptyBlocks(buffer: Range, counts: number[], displs: number[]): Range[] {
-  return counts.flatMap((c, r) => (c > 0 ? [part(buffer, displs[r], c)] : []));
+  return counts.flatMap((c, r) => (c > 0 ? [subRange(buffer, displs[r], c)] : []));
 }
 
 /** [offset, bytes] of each fragment of a `total`-byte message, the last one shorter; none for an empty one. */

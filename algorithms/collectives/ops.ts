@@ -1,7 +1,5 @@
-// The collective operations, with their semantics. Every collective algorithm module imports this
-// file before it registers itself, so an operation exists before any of its algorithms.
-import { registerOperation } from '../registry.ts';
-import './semantics/index.ts';
+// The collective operations: name, root, description as `intranode algorithms` lists them.
+import type { OperationInfo } from '../operations.ts';
 
 export const COLLECTIVE_OPERATIONS: ReadonlyArray<[name: string, rooted: boolean, description: string]> = [
   ['bcast', true, "the root's buffer is copied to every rank"],
@@ -23,4 +21,4 @@ export const collectiveNames: ReadonlySet<string> = new Set(COLLECTIVE_OPERATION
 
 const V_COUNTS: Record<string, 'per-rank' | 'per-pair'> = { scatterv: 'per-rank', gatherv: 'per-rank', allgatherv: 'per-rank', alltoallv: 'per-pair' };
 
-for (const [name, rooted, description] of COLLECTIVE_OPERATIONS) registerOperation({ name, rooted, description, counts: V_COUNTS[name] });
+export const collectiveOperations: readonly OperationInfo[] = COLLECTIVE_OPERATIONS.map(([name, rooted, description]) => ({ name, rooted, description, counts: V_COUNTS[name] }));

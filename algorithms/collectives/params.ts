@@ -1,7 +1,7 @@
 // Reading a collective algorithm's integer parameters: the given value, else the declared default,
 // checked against the declared minimum; a failure names the algorithm and the field. Two wordings
 // of the same check, as the families' messages have always read.
-import type { ParamInfo, ParamValue } from '../registry.ts';
+import type { ParamInfo, ParamValue } from '../algorithm.ts';
 
 /** "<algorithm>: params.<name> must be an integer >= <min>" (tuned and sm families). */
 export function intParam(params: Record<string, ParamValue>, info: ParamInfo, algorithm: string): number {

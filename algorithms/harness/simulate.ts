@@ -7,11 +7,13 @@ import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { SimRank } from '../../sim/kernel/rank.ts';
 import { afterDelay } from './start-delay.ts';
-import { findAlgorithm, paramDefaults } from '../registry.ts';
-import { semanticsOf, type OperationCall } from '../semantics.ts';
+import { paramDefaults, type AlgorithmInfo } from '../algorithm.ts';
+import type { Catalogue } from '../build-catalogue.ts';
+import { catalogue as everything } from '../catalogue.ts';
+import type { ArgsOf, OperationName } from '../operations.ts';
+import type { OperationCall, OperationSemantics } from '../semantics.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { TraceEvent } from '../../sim/node/trace.ts';
-import '../index.ts';
 
 export interface RunRequest {
   machine: MachineSpec;
@@ -29,6 +31,8 @@ export interface RunRequest {
    * benchmark reporting the maximum over ranks measures it, instead of the span of the iteration.
    */
   startDelays?: number[][];
+  /** Where `algorithm` is looked up; default: every catalogued algorithm. */
+  catalogue?: Catalogue;
 }
 
 export interface RunOutcome {
@@ -43,9 +47,13 @@ export interface RunOutcome {
 
 /** Runs an algorithm and checks every rank's buffers afterwards; throws on wrong data or deadlock. */
 export function runAlgorithm(req: RunRequest): RunOutcome {
-  const info = findAlgorithm(req.algorithm);
-  if (!info) throw new Error(`unknown algorithm ${req.algorithm}`);
-  const semantics = semanticsOf(info.operation);
+  const cat = req.catalogue ?? everything;
+  const found = cat.findAlgorithm(req.algorithm);
+  if (!found) throw new Error(`unknown algorithm ${req.algorithm}`);
+  return found.open((info) => runTyped(req, info, cat.semanticsOf(info.operation)));
+}
+
+function runTyped<Op extends OperationName>(req: RunRequest, info: AlgorithmInfo<Op>, semantics: OperationSemantics<ArgsOf<Op>>): RunOutcome {
   // Parameters not given take the algorithm's declared defaults, whoever calls.
   const call: OperationCall = { ...req.call, params: { ...paramDefaults(info), ...req.call.params } };
   const sim = new Simulation({ seed: req.seed });

@@ -2,21 +2,20 @@
 // receives that peer's block for it. With N a power of two the peers are r XOR k (each step pairs
 // the ranks up); otherwise r sends to (r+k) mod N and receives from (r-k) mod N. Every message of
 // a step is in flight together, so the transports' contention on memory and locks shows.
+import type { OperationInfo } from '../operations.ts';
 import { range } from '../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../sim/node/rank-api.ts';
-import { registerOperation } from '../registry.ts';
-import { registerSemantics } from '../semantics.ts';
 import type { AlltoallArgs } from '../collectives/args.ts';
 import { equalBlockAlltoall } from '../collectives/semantics/alltoall.ts';
-import { registerForTransports } from './register-transports.ts';
+import { overTransports } from './over-transports.ts';
 import type { Transport } from './transport.ts';
 
 /** N blocks of `bytes` in `send` (block j goes to rank j) and in `recv` (block j comes from rank j). */
 export type AlltoallPairsArgs = AlltoallArgs;
 
-registerOperation({ name: 'alltoallpairs', description: 'all-to-all by pairwise exchange in N-1 steps', rooted: false });
+export const alltoallpairsOperation: OperationInfo = { name: 'alltoallpairs', description: 'all-to-all by pairwise exchange in N-1 steps', rooted: false };
 
-registerSemantics(equalBlockAlltoall('alltoallpairs'));
+export const alltoallpairsSemantics = equalBlockAlltoall('alltoallpairs');
 
 /** The peers of rank `me` at step `k` (1 <= k < n): whom it sends to and receives from. */
 export function pairwisePeers(me: number, k: number, n: number): { to: number; from: number } {
@@ -37,4 +36,4 @@ export function* alltoallPairs(t: Transport, rank: Rank, { send, recv, bytes }: 
   }
 }
 
-registerForTransports<AlltoallPairsArgs>('alltoallpairs', 'pairwise all-to-all', alltoallPairs);
+export const alltoallpairsAlgorithms = overTransports('alltoallpairs', 'pairwise all-to-all', alltoallPairs);

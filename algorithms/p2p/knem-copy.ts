@@ -9,14 +9,15 @@
 //   region-write : as inline-write, but the sender declares its own buffer as a region too and
 //                  copies region to region.
 // Every region is single use, declared for one message. The copy mode is the `mode` parameter.
+import { defineAlgorithm } from '../algorithm.ts';
+import type { OperationInfo } from '../operations.ts';
 import { range } from '../../sim/node/buffer.ts';
 import { Content } from '../../sim/node/content.ts';
 import type { OffloadMode, Program, Range, Rank } from '../../sim/node/rank-api.ts';
-import { registerAlgorithm, registerOperation } from '../registry.ts';
-import { registerSemantics, type OperationCall } from '../semantics.ts';
+import type { OperationCall, OperationSemantics } from '../semantics.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../fill.ts';
 import { expectHolds } from './buffers.ts';
-import type { WithParams } from './register-transports.ts';
+import type { WithParams } from './over-transports.ts';
 import { expectControl, type ControlMessage } from './rendezvous.ts';
 import { modeOf, modeParam } from './transport.ts';
 
@@ -27,9 +28,9 @@ export interface KnemCopyArgs extends WithParams {
   message: Range;
 }
 
-registerOperation({ name: 'knemcopy', description: 'KNEM ping-pong with one copy strategy for every transfer; half the round trip', rooted: false });
+export const knemcopyOperation: OperationInfo = { name: 'knemcopy', description: 'KNEM ping-pong with one copy strategy for every transfer; half the round trip', rooted: false };
 
-registerSemantics({
+export const knemcopySemantics: OperationSemantics<KnemCopyArgs> = {
   operation: 'knemcopy',
   setup(rank: Rank, call: OperationCall): KnemCopyArgs {
     if (rank.size < 2) throw new Error('knemcopy needs at least 2 ranks');
@@ -43,7 +44,7 @@ registerSemantics({
     for (const r of [0, 1]) expectHolds(`knemcopy: rank ${r}`, args[r].message, Content.fresh(call.bytes, source(0, 'msg')));
   },
   reportTime: (span) => span / 2,
-});
+};
 
 const readsOnReceiver = (s: KnemStrategy) => s === 'inline-read' || s === 'region-read';
 const usesRegionCopy = (s: KnemStrategy) => s === 'region-read' || s === 'region-write';
@@ -111,12 +112,12 @@ const DESCRIBE: Record<KnemStrategy, string> = {
   'region-write': 'sender copies its own region into the receiver\'s region',
 };
 
-for (const strategy of KNEM_STRATEGIES) {
-  registerAlgorithm({
+export const knemcopyAlgorithms = KNEM_STRATEGIES.map((strategy) =>
+  defineAlgorithm({
     name: `knemcopy:${strategy}`,
     operation: 'knemcopy',
     description: `KNEM ping-pong, ${DESCRIBE[strategy]} (param mode: sync, thread, ioat)`,
     params: [modeParam],
     program: knemCopyPingPong(strategy),
-  });
-}
+  }),
+);

@@ -4,14 +4,14 @@
 // CMA), sends the descriptor to every reader, and waits until all are done: the readers' copies
 // then contend for the root's memory and, with CMA, queue on the root's address-space lock.
 // Over `shm`/`auto` the root sends to every reader through the rank's point-to-point instead.
+import type { OperationInfo } from '../operations.ts';
 import { range } from '../../sim/node/buffer.ts';
 import { Content } from '../../sim/node/content.ts';
 import type { Program, Range, Rank } from '../../sim/node/rank-api.ts';
-import { registerOperation } from '../registry.ts';
-import { registerSemantics, type OperationCall } from '../semantics.ts';
+import type { OperationCall, OperationSemantics } from '../semantics.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../fill.ts';
 import { expectHolds } from './buffers.ts';
-import { registerForTransports, type WithParams } from './register-transports.ts';
+import { overTransports, type WithParams } from './over-transports.ts';
 import { expose, pull, release, type Descriptor } from './rendezvous.ts';
 import { modeOf, type Transport } from './transport.ts';
 
@@ -21,9 +21,9 @@ export interface OneToAllArgs extends WithParams {
   root: number;
 }
 
-registerOperation({ name: 'onetoall', description: 'every rank reads the root\'s buffer at once', rooted: true });
+export const onetoallOperation: OperationInfo = { name: 'onetoall', description: 'every rank reads the root\'s buffer at once', rooted: true };
 
-registerSemantics({
+export const onetoallSemantics: OperationSemantics<OneToAllArgs> = {
   operation: 'onetoall',
   setup(rank: Rank, call: OperationCall): OneToAllArgs {
     const bytes = checkSize('onetoall', call.bytes);
@@ -40,7 +40,7 @@ registerSemantics({
     const expected = Content.fresh(call.bytes, source(call.root, 'msg'));
     args.forEach((a, r) => expectHolds(`onetoall: rank ${r}`, a.message, expected));
   },
-});
+};
 
 export function* oneToAll(t: Transport, rank: Rank, { message, root, params }: OneToAllArgs): Program<void> {
   if (t.name === 'shm' || t.name === 'auto') {
@@ -70,4 +70,4 @@ function* sendToAll(t: Transport, rank: Rank, message: Range, root: number): Pro
   for (const done of pending) yield* done();
 }
 
-registerForTransports<OneToAllArgs>('onetoall', 'one-to-all read of the root\'s buffer', oneToAll);
+export const onetoallAlgorithms = overTransports('onetoall', 'one-to-all read of the root\'s buffer', oneToAll);

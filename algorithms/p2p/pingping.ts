@@ -2,14 +2,14 @@
 // then wait for their send. The reported time is one iteration's span, whose inverse times the
 // size is the per-process throughput IMB prints: under this contention a single copy keeps its
 // throughput where the double copy's drops (Goglin & Moreaud, JPDC 2013, §5.2, Fig. 10(b)).
+import type { OperationInfo } from '../operations.ts';
 import { range } from '../../sim/node/buffer.ts';
 import { Content } from '../../sim/node/content.ts';
 import type { Program, Range, Rank } from '../../sim/node/rank-api.ts';
-import { registerOperation } from '../registry.ts';
-import { registerSemantics, type OperationCall } from '../semantics.ts';
+import type { OperationCall, OperationSemantics } from '../semantics.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../fill.ts';
 import { expectHolds } from './buffers.ts';
-import { registerForTransports, type WithParams } from './register-transports.ts';
+import { overTransports, type WithParams } from './over-transports.ts';
 import type { Transport } from './transport.ts';
 
 export interface PingPingArgs extends WithParams {
@@ -17,9 +17,9 @@ export interface PingPingArgs extends WithParams {
   recv: Range;
 }
 
-registerOperation({ name: 'pingping', description: 'ranks 0 and 1 send to each other at once, then receive; one iteration', rooted: false });
+export const pingpingOperation: OperationInfo = { name: 'pingping', description: 'ranks 0 and 1 send to each other at once, then receive; one iteration', rooted: false };
 
-registerSemantics({
+export const pingpingSemantics: OperationSemantics<PingPingArgs> = {
   operation: 'pingping',
   setup(rank: Rank, call: OperationCall): PingPingArgs {
     if (rank.size < 2) throw new Error('pingping needs at least 2 ranks');
@@ -36,7 +36,7 @@ registerSemantics({
       expectHolds(`pingping: rank ${r} recv`, args[r].recv, Content.fresh(call.bytes, source(1 - r, 'send')));
     }
   },
-});
+};
 
 export function* pingPing(t: Transport, rank: Rank, { send, recv }: PingPingArgs): Program<void> {
   if (rank.id > 1) return;
@@ -46,4 +46,4 @@ export function* pingPing(t: Transport, rank: Rank, { send, recv }: PingPingArgs
   yield* sent();
 }
 
-registerForTransports<PingPingArgs>('pingping', 'ping-ping', pingPing);
+export const pingpingAlgorithms = overTransports('pingping', 'ping-ping', pingPing);

@@ -8,9 +8,8 @@
 // `mode` parameter; XPMEM's `regcache` and the `auto` choices reach the rank's mechanisms through
 // the call's parameters without the program reading them.
 import type { OffloadMode, Program, Rank } from '../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../registry.ts';
+import { defineAlgorithm } from '../algorithm.ts';
 import type { PingPongArgs } from './pingpong.ts';
-import './pingpong.ts';
 import { describeTransport, send, transport, type Transport, type TransportName } from './transport.ts';
 
 export function pingPongOver(t: Transport): (rank: Rank, args: PingPongArgs) => Program<void> {
@@ -26,25 +25,27 @@ export function pingPongOver(t: Transport): (rank: Rank, args: PingPongArgs) => 
 }
 
 const viaParams: TransportName[] = ['knem', 'cma', 'xpmem', 'limic', 'auto'];
-for (const name of viaParams) {
-  registerAlgorithm({
+const overParams = viaParams.map((name) =>
+  defineAlgorithm({
     name: `pingpong:${name}`,
     operation: 'pingpong',
     description: `ping-pong over ${describeTransport(name).replace(/ \(param mode[^)]*\)/, '')}`,
     // KNEM's mode cannot be a parameter here (see above); `regcache` and the `auto` choices are
-    // the registry's transport parameters, accepted by every algorithm.
+    // transport parameters (sim/kernel/transport-params.ts), accepted by every algorithm.
     params: [],
     program: pingPongOver(transport(name)),
-  });
-}
+  }),
+);
 
 const offloads: OffloadMode[] = ['thread', 'ioat'];
-for (const mode of offloads) {
-  registerAlgorithm({
+const overOffloads = offloads.map((mode) =>
+  defineAlgorithm({
     name: `pingpong:knem-${mode}`,
     operation: 'pingpong',
     description: `ping-pong over KNEM with the receiver's copy ${mode === 'ioat' ? 'offloaded to the I/OAT DMA engine' : 'done by a KNEM kernel thread'}`,
     params: [],
     program: pingPongOver(transport('knem', { mode })),
-  });
-}
+  }),
+);
+
+export const pingpongTransportAlgorithms = [...overParams, ...overOffloads];

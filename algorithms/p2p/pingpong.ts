@@ -1,21 +1,22 @@
 // Ping-pong between ranks 0 and 1 (OSU latency / IMB PingPong): rank 0 sends, rank 1 receives,
 // then answers from its own send buffer, as IMB does (s_buffer and r_buffer on each side; with
 // -off_cache neither is warm). Reported time is half the round trip, as those benchmarks report it.
+import type { OperationInfo } from '../operations.ts';
+import type { OperationSemantics } from '../semantics.ts';
 import type { Program, Range, Rank } from '../../sim/node/rank-api.ts';
 import { range } from '../../sim/node/buffer.ts';
 import { Content } from '../../sim/node/content.ts';
-import { registerAlgorithm, registerOperation } from '../registry.ts';
+import { defineAlgorithm } from '../algorithm.ts';
 import { fillFresh, fillUninitialised, source } from '../fill.ts';
-import { registerSemantics } from '../semantics.ts';
 
 export interface PingPongArgs {
   send: Range;
   recv: Range;
 }
 
-registerOperation({ name: 'pingpong', description: 'rank 0 sends to rank 1, which answers from its own send buffer; half the round trip', rooted: false });
+export const pingpongOperation: OperationInfo = { name: 'pingpong', description: 'rank 0 sends to rank 1, which answers from its own send buffer; half the round trip', rooted: false };
 
-registerSemantics({
+export const pingpongSemantics: OperationSemantics<PingPongArgs> = {
   operation: 'pingpong',
   setup(rank: Rank, call): PingPongArgs {
     if (rank.size < 2) throw new Error('pingpong needs at least 2 ranks');
@@ -34,7 +35,7 @@ registerSemantics({
     }
   },
   reportTime: (span) => span / 2,
-});
+};
 
 export function* pingPong(rank: Rank, { send, recv }: PingPongArgs): Program<void> {
   if (rank.id === 0) {
@@ -46,7 +47,7 @@ export function* pingPong(rank: Rank, { send, recv }: PingPongArgs): Program<voi
   }
 }
 
-registerAlgorithm({
+export const pingpongShm = defineAlgorithm({
   name: 'pingpong:shm',
   operation: 'pingpong',
   description: 'point-to-point through rank.p2p: Nemesis or sm BTL double copy, single copy above a threshold (params shm, single, singleThreshold)',

@@ -5,7 +5,7 @@
 //           `singleThreshold`): the transport is picked per message by size.
 //   knem, cma, xpmem, limic: the single-copy rendezvous of rendezvous.ts on that mechanism.
 import type { OffloadMode, Program, Range, Rank } from '../../sim/node/rank-api.ts';
-import type { ParamInfo, ParamValue } from '../registry.ts';
+import type { ParamInfo, ParamValue } from '../algorithm.ts';
 import { rendezvousIsend, rendezvousRecv, type Mechanism } from './rendezvous.ts';
 
 export type TransportName = 'shm' | 'auto' | Mechanism;
@@ -37,8 +37,8 @@ export const modeParam: ParamInfo = {
 
 /**
  * The parameters a benchmark over `name` declares itself. The library's choices (`shm`, `single`,
- * `singleThreshold`) and XPMEM's `regcache` are accepted by every algorithm (the registry's
- * transport parameters) and reach the rank's mechanisms through the call, so they are not
+ * `singleThreshold`) and XPMEM's `regcache` are accepted by every algorithm (the transport
+ * parameters, sim/kernel/transport-params.ts) and reach the rank's mechanisms through the call, so they are not
  * repeated here.
  */
 export function paramsOfTransport(name: TransportName): ParamInfo[] {

@@ -1,5 +1,6 @@
 // Everything the CLI touches outside itself, injectable so tests capture output and substitute
 // the simulator and the hardware layer.
+import type { Listing } from '../../algorithms/listing.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { PointRunner } from '../point.ts';
 
@@ -28,8 +29,8 @@ export interface CliEnv {
   /** Milliseconds, for the progress bar's one-second delay. */
   now: () => number;
   cwd: string;
-  /** Fills the algorithm registry. */
-  loadAlgorithms: () => Promise<void>;
+  /** The catalogue of operations and algorithms (loaded on demand). */
+  loadAlgorithms: () => Promise<Listing>;
   loadRunner: () => Promise<PointRunner>;
   loadHardware: () => Promise<Hardware>;
 }
@@ -42,9 +43,7 @@ export function defaultEnv(): CliEnv {
     now: () => performance.now(),
     cwd: process.cwd(),
     // Loaded on demand: `--help` should not pay for every algorithm module, and tests replace them.
-    loadAlgorithms: async () => {
-      await import('../../algorithms/index.ts');
-    },
+    loadAlgorithms: async () => (await import('../../algorithms/catalogue.ts')).catalogue,
     loadRunner: async () => (await import('../simulate-point.ts')).simulatePoint,
     loadHardware: async () => await import('../../hardware/index.ts'),
   };

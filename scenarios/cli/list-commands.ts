@@ -1,5 +1,6 @@
 // `intranode machines`, `machine show` and `algorithms`: what the simulator knows about.
-import { findOperation, listAlgorithms, listOperations, shortName, transportParams, type ParamInfo } from '../../algorithms/registry.ts';
+import { shortName, type ParamInfo } from '../../algorithms/algorithm.ts';
+import { transportParams } from '../../sim/kernel/transport-params.ts';
 import { didYouMean, InputError } from '../../common/input-error.ts';
 import { alignColumns } from '../report/columns.ts';
 import { formatSize } from '../sizes.ts';
@@ -22,10 +23,10 @@ export async function machineShowCommand(args: MachineShowArgs, env: CliEnv): Pr
 }
 
 export async function algorithmsCommand(operation: string | undefined, env: CliEnv): Promise<number> {
-  await env.loadAlgorithms();
-  let ops = listOperations();
+  const catalogue = await env.loadAlgorithms();
+  let ops = catalogue.listOperations();
   if (operation !== undefined) {
-    const op = findOperation(operation);
+    const op = catalogue.findOperation(operation);
     if (!op) {
       const hint = didYouMean(operation, ops.map((o) => o.name));
       throw new InputError(`unknown operation '${operation}'${hint ? ` (did you mean '${hint}'?)` : ''}; operations: ${ops.map((o) => o.name).join(', ') || 'none registered'}`, { field: 'operation' });
@@ -35,7 +36,7 @@ export async function algorithmsCommand(operation: string | undefined, env: CliE
   const lines: string[] = [];
   for (const op of ops) {
     lines.push(`${op.name}${op.rooted ? ' (rooted)' : ''}: ${op.description}`);
-    for (const alg of listAlgorithms(op.name)) {
+    for (const alg of catalogue.listAlgorithms(op.name)) {
       lines.push(`  ${shortName(alg)}: ${alg.description}`);
       for (const p of alg.params) lines.push(`    ${p.name} (${describeParam(p)}): ${p.description}`);
     }

@@ -14,9 +14,10 @@ export const DEFAULT_SCENARIO = fileURLToPath(new URL('../files/default.yaml', i
 
 export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
   const hardware = await env.loadHardware();
-  await env.loadAlgorithms();
+  const catalogue = await env.loadAlgorithms();
   const scenario = loadScenarioFile(args.file ?? DEFAULT_SCENARIO, {
     cwd: env.cwd,
+    catalogue,
     resolveMachine: (ref, baseDir) => hardware.resolveMachine(ref, { baseDir, ...hwlocChoice(args.hwlocMachine) }),
     machineOverride: args.machine,
     seedOverride: args.seed,

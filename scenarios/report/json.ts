@@ -1,7 +1,7 @@
 // One JSON document for a whole scenario. Keys are written in a fixed order (objects are built
 // field by field, maps sorted) so the same run always gives byte-identical output.
 import { basename } from 'node:path';
-import type { ParamValue } from '../../algorithms/registry.ts';
+import type { ParamValue } from '../../algorithms/algorithm.ts';
 import type { ScenarioResult } from '../run.ts';
 import { normalised } from './normalise.ts';
 

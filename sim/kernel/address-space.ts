@@ -20,6 +20,7 @@ import { Mutex } from '../engine/mutex.ts';
 import type { Program } from '../engine/program.ts';
 import type { Buffer } from '../node/buffer.ts';
 import type { World } from '../node/world.ts';
+import { lazily, RunState } from '../node/run-state.ts';
 import { RwLock } from '../engine/rw-lock.ts';
 
 /** Where the first buffer of every process is placed; any page-aligned value would do. */
@@ -88,9 +89,11 @@ export class AddressSpace {
   }
 }
 
+const SPACES = new RunState('address spaces', () => new Map<number, AddressSpace>());
+
 /** The address space of `rank`, created on first use for this run. */
 export function addressSpace(world: World, rank: number): AddressSpace {
-  return world.state(`address-space r${rank}`, () => new AddressSpace(world, rank));
+  return lazily(world.stateOf(SPACES), rank, () => new AddressSpace(world, rank));
 }
 
 /** Pages touched by [address, address + bytes); 0 for an empty range. */

@@ -8,6 +8,7 @@ import { describeRange, withinBuffer, type Range } from '../node/buffer.ts';
 import { MechanismError } from '../node/errors.ts';
 import type { Limic } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';
+import { RunState } from '../node/run-state.ts';
 import { addressSpace, pagesSpanned } from './address-space.ts';
 import { kernelCosts } from './kernel-costs.ts';
 import { pinUnderLock, syscall } from './kernel-steps.ts';
@@ -24,9 +25,11 @@ interface DescriptorTable {
   live: Map<number, LimicDescriptor>;
 }
 
+const DESCRIPTORS = new RunState<DescriptorTable>('limic descriptors', () => ({ next: 1, live: new Map() }));
+
 export function createLimic(world: World, me: number): Limic {
   const spec = world.node.spec;
-  const table = world.state<DescriptorTable>('limic descriptors', () => ({ next: 1, live: new Map() }));
+  const table = world.stateOf(DESCRIPTORS);
   const present = (call: string): void => {
     if (!spec.kernel.mechanisms.limic) throw new MechanismError('limic', 'ENODEV', `${call}: this node has no LiMIC module (/dev/limic)`);
   };

@@ -5,6 +5,7 @@ import type { Buffer, Range } from '../node/buffer.ts';
 import type { Cma, Knem, Limic, PointToPoint, Rank, RankTopology, ReduceOp, Xpmem } from '../node/rank-api.ts';
 import { ControlChannel } from '../node/control.ts';
 import type { World } from '../node/world.ts';
+import type { RunState } from '../node/run-state.ts';
 import { mechanismsFor } from './mechanisms.ts';
 
 export class SimRank implements Rank {
@@ -65,6 +66,10 @@ export class SimRank implements Rank {
   mark(kind: string, label: string): void {
     const now = this.world.sim.now;
     this.world.node.trace.record({ rank: this.id, kind, label, start: now, end: now, bytes: 0 });
+  }
+
+  runState<T>(key: RunState<T>): T {
+    return this.world.stateOf(key);
   }
 }
 

@@ -36,8 +36,10 @@ export function range(buf: Buffer, offset = 0, bytes = buf.size - offset): Range
   return r;
 }
 
-/** `bytes` bytes from `offset` into `r`, as a range of the same buffer. */
+/** `bytes` bytes from `offset` into `r`, as a range of the same buffer: the one way to slice a
+ *  range (a block of equal blocks is `subRange(r, i * block, block)`). It must stay inside `r`. */
 export function subRange(r: Range, offset: number, bytes: number): Range {
+  if (offset < 0 || offset + bytes > r.bytes) throw new RangeError(`sub-range [${offset}, ${offset + bytes}) outside a range of ${r.bytes} bytes`);
   return range(r.buf, r.offset + offset, bytes);
 }
 

@@ -1,5 +1,6 @@
 // The one interface an event program sees. Algorithms import this file (types only) and nothing
 // else from the engine or the hardware model: every `yield*` on these methods is simulated time.
+import type { RunState } from './run-state.ts';
 import type { Program } from '../engine/program.ts';
 import type { Buffer, Range } from './buffer.ts';
 
@@ -111,4 +112,7 @@ export interface Rank {
   readonly mechanisms: { cma: boolean; knem: boolean; xpmem: boolean; limic: boolean; ioat: boolean };
   /** Records a step in the run's trace (algorithms mark phases; mechanisms record their steps). */
   mark(kind: string, label: string): void;
+  /** The run's piece of state `key` (what a library keeps from call to call: scratch buffers,
+   *  exposed segments), shared by every rank of the run. */
+  runState<T>(key: RunState<T>): T;
 }

@@ -5,6 +5,7 @@ import type { Simulation } from '../engine/simulation.ts';
 import { Channel } from '../engine/primitives.ts';
 import type { Program } from '../engine/program.ts';
 import type { Node } from './node.ts';
+import type { RunState } from './run-state.ts';
 
 export class World {
   readonly node: Node;
@@ -13,7 +14,7 @@ export class World {
   readonly cores: readonly number[];
   private readonly boxes = new Map<string, Channel<unknown>>();
   /** Per-run state that mechanisms keep between calls (regions, registration caches...). */
-  readonly mechanismState = new Map<string, unknown>();
+  private readonly states = new Map<RunState<unknown>, unknown>();
 
   constructor(node: Node, cores: readonly number[]) {
     this.node = node;
@@ -45,13 +46,15 @@ export class World {
     return yield* this.mailbox(from, to, channel).get();
   }
 
-  /** State a mechanism keeps for the whole run, created on first use. */
-  state<T>(key: string, create: () => T): T {
-    let value = this.mechanismState.get(key) as T | undefined;
-    if (value === undefined) {
-      value = create();
-      this.mechanismState.set(key, value);
-    }
-    return value;
+  /** The run's piece of state `key`, created on first use. */
+  stateOf<T>(key: RunState<T>): T {
+    if (!this.states.has(key)) this.states.set(key, key.create(this));
+    // Only key.create fills the entry of key, so it holds a T.
+    return this.states.get(key) as T;
+  }
+
+  /** Whether `key`'s state exists yet (without creating it). */
+  hasState(key: RunState<unknown>): boolean {
+    return this.states.has(key);
   }
 }

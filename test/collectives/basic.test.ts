@@ -1,43 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
-import { listAlgorithms } from '../../algorithms/registry.ts';
-import '../../algorithms/collectives/basic/index.ts';
-import { loadPreset } from '../../hardware/presets.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { Node } from '../../sim/node/node.ts';
 import type { Range } from '../../sim/node/buffer.ts';
 import { tinyMachine } from '../helpers/machines.ts';
-import { propRuns } from '../helpers/prop-runs.ts';
-import { checkAlgorithmProperty, defaultMachines } from './driver.ts';
 
 const OPS = ['bcast', 'scatter', 'scatterv', 'gather', 'gatherv', 'alltoall', 'alltoallv', 'allgather', 'allgatherv', 'reduce', 'allreduce', 'barrier'];
 
-const machines: MachineSpec[] = [
-  ...defaultMachines(),
-  loadPreset('zoot'),
-  loadPreset('ig'),
-  loadPreset('knl'),
-  loadPreset('dunnington'),
-];
-
 describe('basic family', () => {
   it('registers one algorithm per collective operation', () => {
-    for (const op of OPS) expect(listAlgorithms(op).map((a) => a.name)).toContain(`${op}:basic`);
+    for (const op of OPS) expect(catalogue.listAlgorithms(op).map((a) => a.name)).toContain(`${op}:basic`);
   });
-
-  for (const op of OPS) {
-    // Every rank exchanges with every other in alltoall(v): N^2 messages, so fewer ranks there.
-    const all = op.startsWith('alltoall');
-    it(`${op}:basic delivers exactly what MPI requires, deterministically`, () => {
-      checkAlgorithmProperty(`${op}:basic`, {
-        machines,
-        maxRanks: all ? 24 : 64,
-        maxBytes: all ? 2048 : 8192,
-        numRuns: propRuns(all ? 12 : 20),
-        sizes: [65535, 65536, 65537],
-      });
-    });
-  }
+  // Their data-correctness property runs with every catalogued algorithm's (properties.*.test.ts).
 });
 
 // Ma et al. 2010 (KNEM collectives), Table I: Open MPI's basic linear bcast takes O(N T) and holds

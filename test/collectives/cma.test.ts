@@ -6,34 +6,22 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
-import { findAlgorithm, listAlgorithms } from '../../algorithms/registry.ts';
-import { collectiveNames } from '../../algorithms/collectives/ops.ts';
-import '../../algorithms/collectives/cma/index.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
 import { loadPreset } from '../../hardware/presets.ts';
 import { servingTree, waves } from '../../algorithms/collectives/cma/schedule.ts';
 import { tinyMachine } from '../helpers/machines.ts';
 import { propRuns } from '../helpers/prop-runs.ts';
-import { checkAlgorithmProperty, defaultMachines } from './driver.ts';
-
-const machines = [...defaultMachines(), loadPreset('knl')];
-const CMA = listAlgorithms().filter((a) => collectiveNames.has(a.operation) && /:cma-/.test(a.name)).map((a) => a.name);
 
 describe('CMA collectives deliver what MPI requires', () => {
   it('registers the linear and staggered designs', () => {
     for (const op of ['bcast', 'scatter', 'scatterv', 'gather', 'gatherv', 'allgather', 'allgatherv']) {
-      expect(findAlgorithm(`${op}:cma-linear`)).toBeDefined();
-      expect(findAlgorithm(`${op}:cma-staggered`)?.params.map((p) => p.name)).toEqual(['concurrency']);
+      expect(catalogue.findAlgorithm(`${op}:cma-linear`)).toBeDefined();
+      expect(catalogue.findAlgorithm(`${op}:cma-staggered`)?.params.map((p) => p.name)).toEqual(['concurrency']);
     }
-    expect(findAlgorithm('alltoall:cma-linear')).toBeDefined();
-    expect(findAlgorithm('alltoallv:cma-linear')).toBeDefined();
+    expect(catalogue.findAlgorithm('alltoall:cma-linear')).toBeDefined();
+    expect(catalogue.findAlgorithm('alltoallv:cma-linear')).toBeDefined();
   });
-
-  for (const name of CMA) {
-    it(name, () => {
-      const params = name.endsWith('staggered') ? { concurrency: fc.integer({ min: 1, max: 6 }) } : undefined;
-      checkAlgorithmProperty(name, { machines, maxRanks: 64, maxBytes: 8192, numRuns: propRuns(12), params });
-    });
-  }
+  // Their data-correctness property runs with every catalogued algorithm's (properties.*.test.ts).
 });
 
 describe('staggered schedules', () => {

@@ -5,16 +5,22 @@
 // second run of the same case gives the same times. Barrier algorithms are also run with staggered
 // arrivals to check that no rank leaves before the last one has entered.
 //
-// Usage, inside a vitest `it`:
+// Every catalogued collective algorithm gets the property automatically (propertyPlans, run by
+// properties.*.test.ts), drawn as its definition's `test` hints say (algorithms/property-hints.ts).
+// Direct use, inside a vitest `it`:
 //   checkAlgorithmProperty('bcast:binomial', { machines: [loadPreset('zoot')], maxRanks: 16, maxBytes: 8192, numRuns: propRuns(15) });
 // A failure throws fast-check's report: the seed, the path, and the shrunk case (replay with
 // PROPS_SEED=<seed>).
 import fc from 'fast-check';
 import { runAlgorithm, type RunOutcome } from '../../algorithms/harness/simulate.ts';
-import { findAlgorithm, findOperation, type AlgorithmInfo, type ParamValue } from '../../algorithms/registry.ts';
+import { paramDefaults, type Algorithm, type ParamInfo, type ParamValue } from '../../algorithms/algorithm.ts';
+import type { Catalogue } from '../../algorithms/build-catalogue.ts';
+import { catalogue as everything } from '../../algorithms/catalogue.ts';
+import { collectiveNames } from '../../algorithms/collectives/ops.ts';
 import type { OperationCall } from '../../algorithms/semantics.ts';
+import type { ParamDraw, PropertyRun } from '../../algorithms/property-hints.ts';
 import { REDUCE_OPS } from '../../algorithms/collectives/semantics/checks.ts';
-import '../../algorithms/collectives/ops.ts';
+import { loadPreset } from '../../hardware/presets.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { Simulation } from '../../sim/engine/simulation.ts';
 import { Node } from '../../sim/node/node.ts';
@@ -39,6 +45,8 @@ export interface PropertyOptions {
   sizes?: number[];
   /** Arbitraries for algorithm parameters; the others take their ParamInfo default. */
   params?: Record<string, fc.Arbitrary<ParamValue>>;
+  /** Where the algorithm is looked up; default: every catalogued algorithm. */
+  catalogue?: Catalogue;
 }
 
 /** One drawn case: plain data, so fast-check's report of a counterexample is readable. */
@@ -57,17 +65,10 @@ export function defaultMachines(): MachineSpec[] {
   return [tinyMachine({ packages: 2, coresPerPackage: 2 }), tinyMachine({ packages: 4, coresPerPackage: 4 })];
 }
 
-function requireAlgorithm(name: string): AlgorithmInfo {
-  const info = findAlgorithm(name);
-  if (!info) throw new Error(`checkAlgorithmProperty: unknown algorithm ${name} (is its family's index imported?)`);
+function requireAlgorithm(name: string, catalogue: Catalogue = everything): Algorithm {
+  const info = catalogue.findAlgorithm(name);
+  if (!info) throw new Error(`checkAlgorithmProperty: unknown algorithm ${name} (is it in its family's list?)`);
   return info;
-}
-
-/** The parameters an algorithm runs with: every ParamInfo default, overlaid by `given`. */
-export function withDefaults(info: AlgorithmInfo, given: Record<string, ParamValue> = {}): Record<string, ParamValue> {
-  const out: Record<string, ParamValue> = {};
-  for (const p of info.params) out[p.name] = p.default;
-  return { ...out, ...given };
 }
 
 function sizeArbitrary(maxBytes: number, extra: number[]): fc.Arbitrary<number> {
@@ -129,9 +130,10 @@ function vLayout(operation: string, n: number, maxBytes: number): fc.Arbitrary<L
 
 /** Cases for one algorithm: machine, communicator, placement, root, size, layout, parameters. */
 export function caseArbitrary(name: string, opts: PropertyOptions = {}): fc.Arbitrary<AlgorithmCase> {
-  const info = requireAlgorithm(name);
+  const catalogue = opts.catalogue ?? everything;
+  const info = requireAlgorithm(name, catalogue);
   const op = info.operation;
-  const rooted = findOperation(op)?.rooted ?? false;
+  const rooted = catalogue.findOperation(op)?.rooted ?? false;
   const machines = opts.machines ?? defaultMachines();
   const maxBytes = opts.maxBytes ?? 4096;
   const maxRanks = opts.maxRanks ?? 16;
@@ -154,7 +156,7 @@ export function caseArbitrary(name: string, opts: PropertyOptions = {}): fc.Arbi
         .map(({ cores, cache, root, bytes, layout, reduceOp, algParams }) => {
           const given: Record<string, ParamValue> = { ...(algParams as Record<string, ParamValue>), ...layout.params };
           if (reduceOp !== undefined) given.op = reduceOp;
-          const call: OperationCall = { bytes, root, params: withDefaults(info, given) };
+          const call: OperationCall = { bytes, root, params: { ...paramDefaults(info), ...given } };
           if (layout.counts) call.counts = layout.counts;
           return { machine: `${mi}:${spec.name}`, cores, cache, call };
         }),
@@ -167,9 +169,9 @@ function machineOf(c: AlgorithmCase, machines: MachineSpec[]): MachineSpec {
 }
 
 /** Runs a case twice (two iterations each, so refilled buffers and warm caches are exercised), checking data and determinism. */
-export function runCase(name: string, c: AlgorithmCase, machines: MachineSpec[] = defaultMachines()): RunOutcome {
+export function runCase(name: string, c: AlgorithmCase, machines: MachineSpec[] = defaultMachines(), catalogue: Catalogue = everything): RunOutcome {
   const machine = machineOf(c, machines);
-  const run = () => runAlgorithm({ machine, cores: c.cores, algorithm: name, call: c.call, cache: c.cache, iterations: 2, warmup: 0, seed: 'property' });
+  const run = () => runAlgorithm({ machine, cores: c.cores, algorithm: name, call: c.call, cache: c.cache, iterations: 2, warmup: 0, seed: 'property', catalogue });
   const first = run();
   const second = run();
   if (first.times.length !== second.times.length || first.times.some((t, i) => !Object.is(t, second.times[i]))) {
@@ -183,13 +185,14 @@ export function runCase(name: string, c: AlgorithmCase, machines: MachineSpec[] 
  * Runs a barrier algorithm with rank r arriving `delays[r]` ns late; throws if some rank left
  * before the last one arrived.
  */
-export function checkBarrierOrdering(name: string, machine: MachineSpec, cores: number[], delays: number[]): void {
-  const info = requireAlgorithm(name);
+export function checkBarrierOrdering(name: string, machine: MachineSpec, cores: number[], delays: number[], catalogue: Catalogue = everything): void {
+  const info = catalogue.typedAlgorithms('barrier').find((a) => a.name === name);
+  if (!info) throw new Error(`checkBarrierOrdering: ${name} is not a catalogued barrier`);
   const sim = new Simulation({ seed: 'barrier' });
   const node = new Node(sim, machine);
   const world = new World(node, cores);
   const exits: number[] = [];
-  const params = withDefaults(info);
+  const params = paramDefaults(info);
   cores.forEach((_, id) => {
     const rank = new SimRank(world, id, params);
     sim.spawn(`rank ${id} ${name}`, (function* (): Program<void> {
@@ -208,7 +211,8 @@ export function checkBarrierOrdering(name: string, machine: MachineSpec, cores: 
 
 /** The property: throws fast-check's report (seed, shrunk case) on the first failure. */
 export function checkAlgorithmProperty(name: string, opts: PropertyOptions = {}): void {
-  const info = requireAlgorithm(name);
+  const catalogue = opts.catalogue ?? everything;
+  const info = requireAlgorithm(name, catalogue);
   const machines = opts.machines ?? defaultMachines();
   const envSeed = process.env.PROPS_SEED !== undefined ? Number(process.env.PROPS_SEED) : undefined;
   const settings: fc.Parameters<[AlgorithmCase, number[]]> = { numRuns: opts.numRuns ?? propRuns(20) };
@@ -217,9 +221,89 @@ export function checkAlgorithmProperty(name: string, opts: PropertyOptions = {})
   const delays = fc.array(fc.integer({ min: 0, max: 5000 }), { minLength: 64, maxLength: 64 });
   fc.assert(
     fc.property(caseArbitrary(name, { ...opts, machines }), delays, (c, late) => {
-      runCase(name, c, machines);
-      if (info.operation === 'barrier') checkBarrierOrdering(name, machineOf(c, machines), c.cores, late.slice(0, c.cores.length));
+      runCase(name, c, machines, catalogue);
+      if (info.operation === 'barrier') checkBarrierOrdering(name, machineOf(c, machines), c.cores, late.slice(0, c.cores.length), catalogue);
     }),
     settings,
   );
+}
+
+/** One property run of one algorithm, as its `test` hints describe it. */
+export interface PropertyPlan {
+  algorithm: string;
+  title: string;
+  opts: PropertyOptions;
+}
+
+/** With no `runs` hint: the two small hand machines. */
+const DEFAULT_RUNS: readonly PropertyRun[] = [{ label: 'small machines', machines: ['tiny:2x2', 'tiny:4x4'], maxRanks: 16, maxBytes: 4096, numRuns: 20 }];
+
+const machineCache = new Map<string, MachineSpec>();
+
+/** A preset name, or "tiny:<packages>x<cores>". */
+export function machineByRef(ref: string): MachineSpec {
+  let spec = machineCache.get(ref);
+  if (!spec) {
+    const tiny = /^tiny:(\d+)x(\d+)$/.exec(ref);
+    spec = tiny ? tinyMachine({ packages: Number(tiny[1]), coresPerPackage: Number(tiny[2]) }) : loadPreset(ref);
+    machineCache.set(ref, spec);
+  }
+  return spec;
+}
+
+function drawOf(draw: ParamDraw, param: ParamInfo | undefined, algorithm: string): fc.Arbitrary<ParamValue> {
+  const ways: Array<fc.Arbitrary<ParamValue>> = [];
+  if (draw.values?.length) ways.push(fc.constantFrom(...draw.values));
+  if (draw.integers) ways.push(fc.integer(draw.integers));
+  if (draw.anyChoice) {
+    if (!param?.choices?.length) throw new Error(`${algorithm}: test hint anyChoice on ${param?.name ?? 'an undeclared parameter'}, which has no choices`);
+    ways.push(fc.constantFrom(...param.choices));
+  }
+  if (ways.length === 0) throw new Error(`${algorithm}: a test hint draws nothing`);
+  return ways.length === 1 ? ways[0] : fc.oneof(...ways);
+}
+
+/** Every property run of every collective algorithm `catalogue` holds. */
+export function propertyPlans(catalogue: Catalogue = everything): PropertyPlan[] {
+  const plans: PropertyPlan[] = [];
+  for (const info of catalogue.listAlgorithms()) {
+    if (!collectiveNames.has(info.operation)) continue;
+    const hints = info.test ?? {};
+    const params = Object.fromEntries(
+      Object.entries(hints.params ?? {}).map(([name, draw]) => [name, drawOf(draw, info.params.find((p) => p.name === name), info.name)]),
+    );
+    for (const run of hints.runs ?? DEFAULT_RUNS) {
+      const maxRanks = Math.min(run.maxRanks, hints.maxRanks ?? Infinity);
+      const maxBytes = Math.min(run.maxBytes, hints.maxBytes ?? Infinity);
+      plans.push({
+        algorithm: info.name,
+        title: `${info.name} on ${run.label}, up to ${maxRanks} ranks`,
+        opts: { machines: run.machines.map(machineByRef), maxRanks, maxBytes, numRuns: propRuns(hints.numRuns ?? run.numRuns), sizes: [...(hints.sizes ?? [])], params, catalogue },
+      });
+    }
+  }
+  return plans;
+}
+
+/** A rough cost of a plan: cases times communicator size, more for the N^2 exchanges. */
+function weight(p: PropertyPlan): number {
+  const ranks = p.opts.maxRanks ?? 16;
+  const quadratic = /^alltoall|ring|neighbor/.test(p.algorithm);
+  return (p.opts.numRuns ?? 20) * ranks * (quadratic ? ranks / 8 : 1);
+}
+
+/** Shard `k` of `of`: whole algorithms, heaviest first onto the lightest shard, so the shards
+ *  (one test file each, run in parallel) take about as long. */
+export function shardOf(plans: PropertyPlan[], k: number, of: number): PropertyPlan[] {
+  const cost = new Map<string, number>();
+  for (const p of plans) cost.set(p.algorithm, (cost.get(p.algorithm) ?? 0) + weight(p));
+  const names = [...cost.keys()].sort((a, b) => cost.get(b)! - cost.get(a)! || a.localeCompare(b));
+  const load = new Array<number>(of).fill(0);
+  const mine = new Set<string>();
+  for (const name of names) {
+    const lightest = load.indexOf(Math.min(...load));
+    load[lightest] += cost.get(name)!;
+    if (lightest === k) mine.add(name);
+  }
+  return plans.filter((p) => mine.has(p.algorithm));
 }

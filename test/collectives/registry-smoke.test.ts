@@ -1,9 +1,8 @@
-// Every registered algorithm, on machines of different shapes, delivers what its operation
+// Every catalogued algorithm, on machines of different shapes, delivers what its operation
 // requires (the harness verifies every rank's buffers) or fails only because the machine lacks
 // its mechanism, with the driver's errno.
 import { describe, expect, it } from 'vitest';
-import '../../algorithms/index.ts';
-import { listAlgorithms } from '../../algorithms/registry.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
 import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
 import { loadPreset } from '../../hardware/presets.ts';
 import { ProcessError } from '../../sim/engine/errors.ts';
@@ -17,8 +16,8 @@ const MACHINES: Array<[string, number[]]> = [
   ['knl', [0, 2, 33, 67]],
 ];
 
-describe('every registered algorithm', () => {
-  const algorithms = listAlgorithms();
+describe('every catalogued algorithm', () => {
+  const algorithms = catalogue.listAlgorithms();
 
   it('covers every operation family', () => {
     expect(algorithms.length).toBeGreaterThan(100);

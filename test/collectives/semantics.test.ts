@@ -2,13 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { Buffer, type Range } from '../../sim/node/buffer.ts';
 import type { Rank } from '../../sim/node/rank-api.ts';
 import { Content } from '../../sim/node/content.ts';
-import { semanticsOf, type OperationCall } from '../../algorithms/semantics.ts';
-import { findOperation } from '../../algorithms/registry.ts';
+import type { OperationCall } from '../../algorithms/semantics.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
+import type { ArgsOf, OperationName } from '../../algorithms/operations.ts';
 import { defaultCount } from '../../algorithms/collectives/semantics/vcounts.ts';
-import type {
-  AllgathervArgs, AlltoallArgs, AlltoallvArgs, BcastArgs, GatherArgs, GathervArgs, ReduceArgs, ScattervArgs,
-} from '../../algorithms/collectives/args.ts';
-import '../../algorithms/collectives/ops.ts';
+import type { GatherArgs } from '../../algorithms/collectives/args.ts';
 
 // Semantics only need a rank's id, the communicator size and allocation.
 function fakeRanks(n: number): Rank[] {
@@ -20,15 +18,15 @@ function fakeRanks(n: number): Rank[] {
   }) as unknown as Rank);
 }
 
-function prepare<A>(operation: string, n: number, call: OperationCall): A[] {
-  const s = semanticsOf(operation);
+function prepare<Op extends OperationName>(operation: Op, n: number, call: OperationCall): Array<ArgsOf<Op>> {
+  const s = catalogue.semanticsOf(operation);
   const ranks = fakeRanks(n);
-  const args = ranks.map((r) => s.setup(r, call) as A);
+  const args = ranks.map((r) => s.setup(r, call));
   ranks.forEach((r, i) => s.fill(r, args[i], call));
   return args;
 }
 
-const verify = (operation: string, args: unknown[], call: OperationCall) => () => semanticsOf(operation).verify(args, call);
+const verify = <Op extends OperationName>(operation: Op, args: Array<ArgsOf<Op>>, call: OperationCall) => () => catalogue.semanticsOf(operation).verify(args, call);
 
 /** What a correct algorithm does: dst[at..] = src[from..from+len). */
 function put(dst: Range, at: number, src: Range, from: number, len: number): void {
@@ -47,16 +45,16 @@ describe('operations', () => {
   it('registers every collective with its rooted flag', () => {
     const rooted = ['bcast', 'scatter', 'scatterv', 'gather', 'gatherv', 'reduce'];
     const unrooted = ['alltoall', 'alltoallv', 'allgather', 'allgatherv', 'allreduce', 'barrier'];
-    for (const op of rooted) expect(findOperation(op)?.rooted).toBe(true);
-    for (const op of unrooted) expect(findOperation(op)?.rooted).toBe(false);
-    for (const op of [...rooted, ...unrooted]) expect(() => semanticsOf(op)).not.toThrow();
+    for (const op of rooted) expect(catalogue.findOperation(op)?.rooted).toBe(true);
+    for (const op of unrooted) expect(catalogue.findOperation(op)?.rooted).toBe(false);
+    for (const op of [...rooted, ...unrooted]) expect(op in catalogue.parts.semantics).toBe(true);
   });
 });
 
 describe('bcast semantics', () => {
   const c = call(10, 2);
   const done = () => {
-    const args = prepare<BcastArgs>('bcast', 4, c);
+    const args = prepare('bcast', 4, c);
     args.forEach((a, r) => r !== 2 && put(a.buffer, 0, args[2].buffer, 0, 10));
     return args;
   };
@@ -66,7 +64,7 @@ describe('bcast semantics', () => {
     expect(verify('bcast', args, c)).not.toThrow();
     expect(args[1].buffer.buf.content.equals(Content.uninitialised(10))).toBe(false);
     const ranks = fakeRanks(4);
-    ranks.forEach((r, i) => semanticsOf('bcast').fill(r, args[i], c));
+    ranks.forEach((r, i) => catalogue.semanticsOf('bcast').fill(r, args[i], c));
     expect(args[1].buffer.buf.content.equals(Content.uninitialised(10))).toBe(true);
     expect(args[2].buffer.buf.content.equals(Content.fresh(10, 'r2.buffer'))).toBe(true);
   });
@@ -92,7 +90,7 @@ describe('bcast semantics', () => {
 describe('gather and gatherv semantics', () => {
   it('catches a missing block and a block in the wrong place', () => {
     const c = call(6, 1);
-    const fresh = () => prepare<GatherArgs>('gather', 3, c);
+    const fresh = () => prepare('gather', 3, c);
     const gather = (args: GatherArgs[], skip = -1, swap = false) => {
       args.forEach((a, r) => {
         if (r === skip) return;
@@ -108,7 +106,7 @@ describe('gather and gatherv semantics', () => {
 
   it('catches a send buffer the algorithm overwrote', () => {
     const c = call(4, 0);
-    const args = prepare<GatherArgs>('gather', 2, c);
+    const args = prepare('gather', 2, c);
     args.forEach((a, r) => put(args[0].recv!, r * 4, a.send, 0, 4));
     corruptByte(args[1].send, 0);
     expect(verify('gather', args, c)).toThrow(/rank 1 send \(an input, must be left unchanged\)/);
@@ -116,7 +114,7 @@ describe('gather and gatherv semantics', () => {
 
   it('places gatherv blocks at the given displacements and leaves the gaps alone', () => {
     const c = call(0, 0, { displs: '10,0,4' }, [3, 2, 5]);
-    const args = prepare<GathervArgs>('gatherv', 3, c);
+    const args = prepare('gatherv', 3, c);
     expect(args[0].recv!.bytes).toBe(13);
     expect(args[0].displs).toEqual([10, 0, 4]);
     args.forEach((a, r) => put(args[0].recv!, [10, 0, 4][r], a.send, 0, a.send.bytes));
@@ -138,7 +136,7 @@ describe('v-counts from bytes', () => {
   it('follow the documented rule, with empty blocks for every third rank', () => {
     expect([0, 1, 2, 3, 4, 5].map((r) => defaultCount(10, r))).toEqual([10, 6, 0, 10, 6, 0]);
     expect([0, 1, 2].map((r) => defaultCount(0, r))).toEqual([0, 0, 0]);
-    const args = prepare<ScattervArgs>('scatterv', 4, call(10, 3));
+    const args = prepare('scatterv', 4, call(10, 3));
     expect(args[3].counts).toEqual([10, 6, 0, 10]);
     expect(args[3].displs).toEqual([0, 10, 16, 16]);
     expect(args[3].send!.bytes).toBe(26);
@@ -146,7 +144,7 @@ describe('v-counts from bytes', () => {
   });
 
   it('give alltoallv a matrix indexed [sender][receiver]', () => {
-    const args = prepare<AlltoallvArgs>('alltoallv', 3, call(0, 0, {}, [1, 2, 3, 4, 5, 6, 7, 8, 9]));
+    const args = prepare('alltoallv', 3, call(0, 0, {}, [1, 2, 3, 4, 5, 6, 7, 8, 9]));
     expect(args[1].sendCounts).toEqual([4, 5, 6]);
     expect(args[1].recvCounts).toEqual([2, 5, 8]);
     expect(args[1].recvDispls).toEqual([0, 2, 7]);
@@ -158,7 +156,7 @@ describe('alltoall semantics', () => {
   it('accepts the transpose and catches two swapped blocks', () => {
     const c = call(3);
     const run = (swap: boolean) => {
-      const args = prepare<AlltoallArgs>('alltoall', 3, c);
+      const args = prepare('alltoall', 3, c);
       args.forEach((dst, j) => args.forEach((src, i) => {
         const from = swap && j === 2 && i < 2 ? 1 - i : i;
         put(dst.recv, i * 3, args[from].send, j * 3, 3);
@@ -174,7 +172,7 @@ describe('alltoall semantics', () => {
 describe('allgatherv semantics', () => {
   it('requires every rank to hold every block', () => {
     const c = call(0, 0, {}, [2, 0, 3]);
-    const args = prepare<AllgathervArgs>('allgatherv', 3, c);
+    const args = prepare('allgatherv', 3, c);
     args.forEach((dst, j) => args.forEach((src, i) => {
       if (!(j === 1 && i === 2)) put(dst.recv, dst.displs[i], src.send, 0, src.send.bytes);
     }));
@@ -190,7 +188,7 @@ describe('reduce and allreduce semantics', () => {
 
   it('accepts the reduction of every rank, in any order', () => {
     const c = call(8, 2, { op: 'max' });
-    const args = prepare<ReduceArgs>('reduce', 4, c);
+    const args = prepare('reduce', 4, c);
     expect(args[0].op).toBe('max');
     reduceAt(args[2].recv!, [3, 1, 0, 2].map((r) => args[r].send), 'max');
     expect(verify('reduce', args, c)).not.toThrow();
@@ -199,7 +197,7 @@ describe('reduce and allreduce semantics', () => {
   it('catches a missing term, a doubled term and the wrong operator', () => {
     const c = call(8, 0);
     const attempt = (terms: number[], op = 'sum') => {
-      const args = prepare<ReduceArgs>('reduce', 3, c);
+      const args = prepare('reduce', 3, c);
       reduceAt(args[0].recv!, terms.map((r) => args[r].send), op);
       return verify('reduce', args, c);
     };
@@ -211,7 +209,7 @@ describe('reduce and allreduce semantics', () => {
 
   it('checks every rank of an allreduce', () => {
     const c = call(5);
-    const args = prepare<{ send: Range; recv: Range }>('allreduce', 3, c);
+    const args = prepare('allreduce', 3, c);
     args.forEach((a, r) => reduceAt(a.recv, (r === 1 ? [0, 1] : [0, 1, 2]).map((k) => args[k].send), 'sum'));
     expect(verify('allreduce', args, c)).toThrow(/allreduce: rank 1 recv/);
   });

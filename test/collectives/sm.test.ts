@@ -1,40 +1,14 @@
 // The sm family: Graham and Shipman's shared-memory fan-in/fan-out delivers MPI semantics for
 // every fragment size, tree degree and slot count; the tree is coll/sm's; data really passes
 // through the per-rank segments, fragment by fragment.
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAlgorithmProperty, defaultMachines } from './driver.ts';
-import { propRuns } from '../helpers/prop-runs.ts';
 import { tinyMachine } from '../helpers/machines.ts';
-import { loadPreset } from '../../hardware/presets.ts';
 import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
-import type { ParamValue } from '../../algorithms/registry.ts';
-import '../../algorithms/collectives/sm/index.ts';
+import type { ParamValue } from '../../algorithms/algorithm.ts';
 import { smTree } from '../../algorithms/collectives/sm/tree.ts';
 
-const SM = ['bcast:sm', 'reduce:sm', 'allreduce:sm', 'barrier:sm'];
-
-// Fragments of a few hundred bytes and more keep fragment counts (and run times) modest.
-const params: Record<string, fc.Arbitrary<ParamValue>> = {
-  segsize: fc.constantFrom(300, 1000, 1024, 4096, 8192),
-  degree: fc.integer({ min: 1, max: 6 }),
-  slots: fc.integer({ min: 1, max: 8 }),
-};
-const SIZES = [299, 300, 301, 1023, 1024, 1025, 4095, 4096, 4097, 8191, 8192, 8193];
-
-describe('sm: every algorithm delivers MPI semantics', () => {
-  for (const name of SM) {
-    it(`${name} on small machines`, () => {
-      checkAlgorithmProperty(name, {
-        machines: [...defaultMachines(), tinyMachine({ packages: 1, coresPerPackage: 3 })],
-        maxRanks: 16, maxBytes: 16384, numRuns: propRuns(40), sizes: SIZES, params,
-      });
-    });
-    it(`${name} on presets with up to 64 ranks`, () => {
-      checkAlgorithmProperty(name, { machines: [loadPreset('dunnington'), loadPreset('ig')], maxRanks: 64, maxBytes: 4096, numRuns: propRuns(6), sizes: SIZES, params });
-    });
-  }
-});
+// Every sm algorithm's data-correctness property runs with every catalogued algorithm's
+// (properties.*.test.ts), drawn as sm/index.ts says.
 
 describe('sm: the fixed-degree tree of coll_sm_module.c', () => {
   it('node v has children v*d+1..v*d+d and parent (v-1)/d, on ranks shifted by the root', () => {

@@ -1,26 +1,21 @@
 // The tuned family: every algorithm delivers exactly what MPI requires on random machines,
 // communicators, placements, roots and sizes; the trees have the shapes coll_base builds; binomial
 // bcast takes ceil(log2 N) rounds; `<op>:tuned` picks what Open MPI's fixed rules pick.
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { checkAlgorithmProperty, defaultMachines } from './driver.ts';
-import { propRuns } from '../helpers/prop-runs.ts';
 import { tinyMachine } from '../helpers/machines.ts';
 import { loadPreset } from '../../hardware/presets.ts';
 import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
-import { findAlgorithm, listAlgorithms, type ParamValue } from '../../algorithms/registry.ts';
-import { semanticsOf } from '../../algorithms/semantics.ts';
-import '../../algorithms/collectives/tuned/index.ts';
+import type { AlgorithmInfo, ParamValue } from '../../algorithms/algorithm.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
+import type { ArgsOf, OperationName } from '../../algorithms/operations.ts';
+import type { OperationSemantics } from '../../algorithms/semantics.ts';
 import * as rules from '../../algorithms/collectives/tuned/decision.ts';
 import { binomialTree, chainTree, inOrderBinomialTree, inOrderSubtreeSize, kAryTree, type Tree } from '../../algorithms/collectives/tuned/trees.ts';
 import { Simulation } from '../../sim/engine/simulation.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { SimRank } from '../../sim/kernel/rank.ts';
-import type { PointToPoint, Program, Range } from '../../sim/node/rank-api.ts';
-
-const SEGMENTED = new Set(['bcast:pipeline', 'bcast:split-binary', 'reduce:pipeline', 'reduce:binary', 'gather:linear-sync']);
-const OPTIONALLY_SEGMENTED = new Set(['bcast:binomial', 'reduce:binomial']);
+import type { PointToPoint, Range } from '../../sim/node/rank-api.ts';
 
 const TUNED = [
   'bcast:binomial', 'bcast:split-binary', 'bcast:pipeline', 'bcast:linear', 'bcast:tuned',
@@ -33,39 +28,13 @@ const TUNED = [
   'barrier:recursive-doubling', 'barrier:dissemination', 'barrier:tuned',
 ];
 
-function paramArbitraries(name: string): Record<string, fc.Arbitrary<ParamValue>> {
-  if (SEGMENTED.has(name)) return { segsize: fc.constantFrom(100, 1000, 1024, 4096) };
-  if (OPTIONALLY_SEGMENTED.has(name)) return { segsize: fc.constantFrom(0, 100, 1024, 4096) };
-  return {};
-}
-
-// Segment sizes above, and their multiples plus or minus one, drawn often.
-const SIZES = [99, 100, 101, 999, 1000, 1001, 1023, 1024, 1025, 2047, 2048, 2049, 3000, 8191, 8192, 8193];
-
-// O(N^2) messages, or 2N sequential steps: fewer ranks on the big machines keep each property near 5 s.
-function bigRanks(name: string): number {
-  if (name.startsWith('alltoall:')) return 24;
-  if (['allreduce:ring', 'allgather:ring', 'allgather:neighbor-exchange'].includes(name)) return 40;
-  return 64;
-}
-
-describe('tuned: every algorithm delivers MPI semantics', () => {
-  const big = [loadPreset('dunnington'), loadPreset('knl')];
-  for (const name of TUNED) {
-    it(`${name} on small machines`, () => {
-      checkAlgorithmProperty(name, {
-        machines: [...defaultMachines(), tinyMachine({ packages: 1, coresPerPackage: 3 })],
-        maxRanks: 16, maxBytes: 8192, numRuns: propRuns(25), sizes: SIZES, params: paramArbitraries(name),
-      });
-    });
-    it(`${name} on presets with up to ${bigRanks(name)} ranks`, () => {
-      checkAlgorithmProperty(name, { machines: big, maxRanks: bigRanks(name), maxBytes: 2048, numRuns: propRuns(4), sizes: SIZES, params: paramArbitraries(name) });
-    });
-  }
-  it('tests every algorithm the family registers', () => {
+// Their data-correctness properties run with every catalogued algorithm's (properties.*.test.ts),
+// drawn as tuned/index.ts and each algorithm's definition say.
+describe('tuned: the family', () => {
+  it('catalogues every coll_base algorithm and a tuned one per operation', () => {
     const family = new Set(TUNED);
-    for (const name of TUNED) expect(findAlgorithm(name), name).toBeDefined();
-    const tunedOps = listAlgorithms().filter((a) => a.name.endsWith(':tuned')).map((a) => a.name);
+    for (const name of TUNED) expect(catalogue.findAlgorithm(name), name).toBeDefined();
+    const tunedOps = catalogue.listAlgorithms().filter((a) => a.name.endsWith(':tuned')).map((a) => a.name);
     for (const name of tunedOps) expect(family.has(name), name).toBe(true);
   });
 });
@@ -155,8 +124,19 @@ describe('tuned: trees of coll_base_topo.c', () => {
  * Returns the sends as [from, to] pairs in the order they were posted.
  */
 function recordSends(algorithm: string, n: number, bytes: number, root: number, params: Record<string, ParamValue> = {}): Array<[number, number]> {
-  const info = findAlgorithm(algorithm)!;
-  const semantics = semanticsOf(info.operation);
+  const found = catalogue.findAlgorithm(algorithm);
+  if (!found) throw new Error(`${algorithm} is not catalogued`);
+  return found.open((info) => recordTypedSends(info, catalogue.semanticsOf(info.operation), n, bytes, root, params));
+}
+
+function recordTypedSends<Op extends OperationName>(
+  info: AlgorithmInfo<Op>,
+  semantics: OperationSemantics<ArgsOf<Op>>,
+  n: number,
+  bytes: number,
+  root: number,
+  params: Record<string, ParamValue>,
+): Array<[number, number]> {
   const sim = new Simulation({ seed: 'sends' });
   const node = new Node(sim, tinyMachine({ packages: 2, coresPerPackage: 32 }));
   const world = new World(node, Array.from({ length: n }, (_, i) => i));
@@ -175,7 +155,7 @@ function recordSends(algorithm: string, n: number, bytes: number, root: number, 
   });
   const args = ranks.map((rank) => semantics.setup(rank, call));
   ranks.forEach((rank, i) => semantics.fill(rank, args[i], call));
-  ranks.forEach((rank, i) => sim.spawn(`rank ${i}`, info.program(rank, args[i]) as Program<void>));
+  ranks.forEach((rank, i) => sim.spawn(`rank ${i}`, info.program(rank, args[i])));
   sim.run();
   semantics.verify(args, call);
   return sends;

@@ -1,15 +1,9 @@
 // Two-level compositions: with any registered algorithm at each level, every rank's buffers end
 // exactly as MPI requires (driver.ts) on machines of several NUMA nodes; the sub-communicator
 // adapter maps ranks, keeps contexts apart and rejects what it cannot map.
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
-import { findAlgorithm } from '../../algorithms/registry.ts';
-import '../../algorithms/collectives/basic/index.ts';
-import '../../algorithms/collectives/knem/index.ts';
-import '../../algorithms/collectives/cma/index.ts';
-import '../../algorithms/collectives/xpmem/index.ts';
-import '../../algorithms/collectives/two-level/index.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
 import { subRank } from '../../algorithms/collectives/two-level/sub-rank.ts';
 import { numaGroups } from '../../algorithms/collectives/two-level/groups.ts';
 import { Simulation } from '../../sim/engine/simulation.ts';
@@ -18,8 +12,6 @@ import { World } from '../../sim/node/world.ts';
 import { SimRank } from '../../sim/kernel/rank.ts';
 import type { Program, Rank } from '../../sim/node/rank-api.ts';
 import { tinyMachine } from '../helpers/machines.ts';
-import { propRuns } from '../helpers/prop-runs.ts';
-import { checkAlgorithmProperty } from './driver.ts';
 
 // Several NUMA nodes of several cores, up to 64 ranks, every mechanism available.
 const machines = [
@@ -28,42 +20,13 @@ const machines = [
   tinyMachine({ packages: 8, coresPerPackage: 8 }),
 ];
 
-/** Every choice of a two-level algorithm's parameter. */
-const choicesOf = (algorithm: string, param: string) => fc.constantFrom(...findAlgorithm(algorithm)!.params.find((p) => p.name === param)!.choices!);
-
-describe('two-level compositions deliver what MPI requires', () => {
-  it('bcast:two-level, any registered broadcast at either level', () => {
-    const bcasts = findAlgorithm('bcast:two-level')!.params.find((p) => p.name === 'inter')!.choices!;
+// Their data-correctness properties run with every catalogued algorithm's (properties.*.test.ts),
+// any choice at every level, drawn as two-level/index.ts says.
+describe('two-level compositions', () => {
+  it('bcast:two-level offers any catalogued broadcast at either level', () => {
+    const bcasts = catalogue.findAlgorithm('bcast:two-level')!.params.find((p) => p.name === 'inter')!.choices!;
     expect(bcasts).toEqual(expect.arrayContaining(['basic', 'knem-linear', 'knem-hierarchical', 'cma-linear', 'cma-staggered', 'xpmem']));
     expect(bcasts).not.toContain('two-level');
-    checkAlgorithmProperty('bcast:two-level', {
-      machines,
-      maxRanks: 64,
-      maxBytes: 8192,
-      numRuns: propRuns(25),
-      params: { inter: fc.constantFrom(...bcasts), intra: fc.constantFrom(...bcasts) },
-    });
-  });
-
-  it('reduce:two-level', () => {
-    checkAlgorithmProperty('reduce:two-level', {
-      machines,
-      maxRanks: 64,
-      maxBytes: 8192,
-      numRuns: propRuns(15),
-      params: { inter: choicesOf('reduce:two-level', 'inter'), intra: choicesOf('reduce:two-level', 'intra') },
-    });
-  });
-
-  it('allreduce:two-level', () => {
-    const choice = (name: string) => choicesOf('allreduce:two-level', name);
-    checkAlgorithmProperty('allreduce:two-level', {
-      machines,
-      maxRanks: 64,
-      maxBytes: 8192,
-      numRuns: propRuns(15),
-      params: { intra: choice('intra'), inter: choice('inter'), bcast: choice('bcast') },
-    });
   });
 
   it('rejects an inner algorithm that is not registered, or itself', () => {

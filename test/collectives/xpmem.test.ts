@@ -3,30 +3,20 @@
 // allreduce's results equal the reference reduction with and without the registration cache.
 import { describe, expect, it } from 'vitest';
 import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
-import { listAlgorithms } from '../../algorithms/registry.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
 import { collectiveNames } from '../../algorithms/collectives/ops.ts';
 import type { AllreduceArgs } from '../../algorithms/collectives/args.ts';
-import '../../algorithms/collectives/xpmem/index.ts';
 import { partition } from '../../algorithms/collectives/xpmem/partition.ts';
 import { expectedReduction, piecesEqual } from '../../sim/node/content.ts';
-import { loadPreset } from '../../hardware/presets.ts';
 import { tinyMachine } from '../helpers/machines.ts';
-import { propRuns } from '../helpers/prop-runs.ts';
-import { checkAlgorithmProperty, defaultMachines } from './driver.ts';
 
-const machines = [...defaultMachines(), loadPreset('knl')];
-const XPMEM = listAlgorithms().filter((a) => collectiveNames.has(a.operation) && a.name.endsWith(':xpmem')).map((a) => a.name);
+const XPMEM = catalogue.listAlgorithms().filter((a) => collectiveNames.has(a.operation) && a.name.endsWith(':xpmem')).map((a) => a.name);
 
 describe('XPMEM collectives deliver what MPI requires', () => {
   it('registers the reductions, the broadcast and the gathers', () => {
     expect(XPMEM).toEqual(['allreduce:xpmem', 'bcast:xpmem', 'gather:xpmem', 'gatherv:xpmem', 'reduce:xpmem']);
   });
-
-  for (const name of XPMEM) {
-    it(name, () => {
-      checkAlgorithmProperty(name, { machines, maxRanks: 64, maxBytes: 8192, numRuns: propRuns(12) });
-    });
-  }
+  // Their data-correctness property runs with every catalogued algorithm's (properties.*.test.ts).
 });
 
 describe('allreduce:xpmem', () => {

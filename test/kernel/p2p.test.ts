@@ -4,6 +4,7 @@ import { Simulation } from '../../sim/engine/simulation.ts';
 import type { Program } from '../../sim/engine/program.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
+import { RunState } from '../../sim/node/run-state.ts';
 import { Content } from '../../sim/node/content.ts';
 import { range, type Buffer, type Range } from '../../sim/node/buffer.ts';
 import type { KnemCopyHandle, PointToPoint } from '../../sim/node/rank-api.ts';
@@ -206,12 +207,14 @@ describe('matching', () => {
   });
 });
 
+const FAKE_MECHANISMS = new RunState('fake mechanisms', () => ({ regions: new Map<bigint, Range>(), segments: new Map<number, Buffer>(), next: 1 }));
+
 /** Minimal stand-ins for the kernel mechanisms: each moves the bytes with one copy by the caller's
  *  core and logs what it was asked, so the rendezvous protocol can be checked on its own. */
 function fakeMechanisms(world: World, me: number, log: string[]): SingleCopyMechanisms {
   const node = world.node;
   const core = world.cores[me];
-  const shared = world.state('fake mechanisms', () => ({ regions: new Map<bigint, Range>(), segments: new Map<number, Buffer>(), next: 1 }));
+  const shared = world.stateOf(FAKE_MECHANISMS);
   const copy = (src: Range, dst: Range, label: string) => node.copy(core, src, dst, { rank: me, label, kind: 'kernel-copy' });
   const one = (r: Range | Range[]) => (Array.isArray(r) ? r[0] : r);
   const done: KnemCopyHandle = {

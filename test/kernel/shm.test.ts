@@ -3,6 +3,8 @@ import { Simulation } from '../../sim/engine/simulation.ts';
 import type { Program } from '../../sim/engine/program.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
+import { nemesisCopyBuffers } from '../../sim/kernel/shm/nemesis.ts';
+import { smEagerFragments } from '../../sim/kernel/shm/sm-btl.ts';
 import { Content } from '../../sim/node/content.ts';
 import { range, type Buffer } from '../../sim/node/buffer.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
@@ -203,8 +205,7 @@ describe('Nemesis large-message transfer', () => {
         yield* t.p2p[1].recv(0, range(dst));
       })(),
     ]);
-    const rings = [...t.world.mechanismState.keys()].filter((k) => k.startsWith('nemesis lmt'));
-    expect(rings).toEqual(['nemesis lmt 0>1']);
+    expect(nemesisCopyBuffers(t.world)).toEqual(['0>1']);
   });
 });
 
@@ -257,8 +258,7 @@ describe('Open MPI sm BTL fragments', () => {
         }
       })(),
     ]);
-    const lists = t.world.mechanismState.get('sm-btl free lists 0') as { eager: { fragments: unknown[] } };
-    expect(lists.eager.fragments.length).toBe(smBtlCosts.freeListInitial);
+    expect(smEagerFragments(t.world, 0)).toBe(smBtlCosts.freeListInitial);
   });
 });
 

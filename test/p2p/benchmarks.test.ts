@@ -3,23 +3,23 @@
 // with the driver's error on a node that lacks the mechanism.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { listAlgorithms } from '../../algorithms/registry.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
 import { pairwisePeers } from '../../algorithms/p2p/alltoall-pairs.ts';
 import { MechanismError } from '../../sim/node/errors.ts';
 import { tinyMachine } from '../helpers/machines.ts';
 import { propRuns } from '../helpers/prop-runs.ts';
-import { run, time } from './run.ts';
+import { p2pBenchmarkOperations, run, time } from './run.ts';
 
 // Two packages of two cores, every mechanism including I/OAT.
 const base = tinyMachine();
 const everything = { ...base, kernel: { ...base.kernel, mechanisms: { ...base.kernel.mechanisms, ioat: true } } };
 
-const OPERATIONS = ['pingpong', 'pingping', 'onetoall', 'alltoallpairs', 'knemcopy'];
+const OPERATIONS = p2pBenchmarkOperations();
 const SIZES = [0, 1, 4097, 200_000];
 
 describe('point-to-point benchmarks deliver the data', () => {
   for (const op of OPERATIONS) {
-    for (const info of listAlgorithms(op)) {
+    for (const info of catalogue.listAlgorithms(op)) {
       const ranks = op === 'onetoall' || op === 'alltoallpairs' ? [2, 3, 4] : [2, 3];
       it(`${info.name} on ${ranks.join(', ')} ranks`, () => {
         for (const n of ranks) {

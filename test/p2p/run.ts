@@ -1,10 +1,16 @@
 // Runs one point-to-point benchmark through the harness with few iterations, and reads shares of
 // the breakdown, for the p2p tests.
 import { runAlgorithm, type RunOutcome } from '../../algorithms/harness/simulate.ts';
-import '../../algorithms/p2p/index.ts';
-import type { ParamValue } from '../../algorithms/registry.ts';
+import type { ParamValue } from '../../algorithms/algorithm.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
+import { collectiveNames } from '../../algorithms/collectives/ops.ts';
 import { loadPreset } from '../../hardware/presets.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
+
+/** Every catalogued operation that is not a collective: the point-to-point benchmarks. */
+export function p2pBenchmarkOperations(): string[] {
+  return catalogue.listOperations().map((o) => o.name).filter((name) => !collectiveNames.has(name));
+}
 
 export interface Run {
   machine: MachineSpec | string;

@@ -6,9 +6,8 @@ import { formatImbReport } from '../../scenarios/report/imb.ts';
 import { formatTableReport } from '../../scenarios/report/table.ts';
 import { runScenario } from '../../scenarios/run.ts';
 import { UnavailableError } from '../../scenarios/point.ts';
-import { fakeResolver, fakeRunner, registerFakes } from './fixtures.ts';
+import { fakeResolver, fakeRunner, fakeCatalogue } from './fixtures.ts';
 
-registerFakes();
 
 const TEXT = `name: p2p
 machine: two-socket
@@ -18,7 +17,7 @@ algorithms: [linear, tree]
 sizes: [1KiB, 1MiB]
 `;
 
-const loaded = loadScenarioText(TEXT, { file: 'p2p.yaml', resolveMachine: fakeResolver });
+const loaded = loadScenarioText(TEXT, { file: 'p2p.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue });
 // The reporters read the operation's name only: the fake algorithms stand in for a ping-pong.
 const asPingpong = { ...loaded, operation: 'pingpong' };
 

@@ -9,10 +9,9 @@ import type { PointRunner } from '../../scenarios/point.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { formatTableReport } from '../../scenarios/report/table.ts';
 import { runScenario } from '../../scenarios/run.ts';
-import { fakeResolver, fakeRunner, registerFakes } from './fixtures.ts';
+import { fakeResolver, fakeRunner, fakeCatalogue } from './fixtures.ts';
 import { runCli } from './run-cli.ts';
 
-registerFakes();
 
 const SCENARIO = `name: cli
 machine: two-socket
@@ -32,7 +31,7 @@ function cli(argv: string[], env: Partial<CliEnv> = {}) {
   return runCli(argv, {
     now: () => 0,
     cwd: dir,
-    loadAlgorithms: async () => registerFakes(),
+    loadAlgorithms: async () => fakeCatalogue,
     loadRunner: async () => fakeRunner,
     loadHardware: async () => ({
       resolveMachine: (ref, opts) => fakeResolver(ref, opts?.baseDir ?? ''),
@@ -50,7 +49,7 @@ describe('intranode run', () => {
   it('prints the table report', async () => {
     const r = await cli(['run', file]);
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    const expected = formatTableReport(runScenario(loadScenarioText(SCENARIO, { file, resolveMachine: fakeResolver }), fakeRunner));
+    const expected = formatTableReport(runScenario(loadScenarioText(SCENARIO, { file, resolveMachine: fakeResolver, catalogue: fakeCatalogue }), fakeRunner));
     expect(r.stdout).toBe(expected);
   });
 

@@ -1,13 +1,13 @@
 // v-counts in scenarios: in units of each size, checked against the operation and communicator.
 import { describe, expect, it } from 'vitest';
-import '../../algorithms/index.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { expandScenario } from '../../scenarios/expand.ts';
 import { simulatePoint } from '../../scenarios/simulate-point.ts';
 import { InputError } from '../../common/input-error.ts';
 
-const load = (text: string) => loadScenarioText(text, { file: 'v.yaml', resolveMachine: (ref, baseDir) => resolveMachine(ref, { baseDir }) });
+const load = (text: string) => loadScenarioText(text, { file: 'v.yaml', resolveMachine: (ref, baseDir) => resolveMachine(ref, { baseDir }), catalogue });
 const scenario = (op: string, counts: string, ranks = 4) => `name: v
 machine: dancer
 ranks: ${ranks}

@@ -4,9 +4,8 @@ import { loadScenarioText } from '../../scenarios/loader.ts';
 import { compactOrder, placeRanks, PlacementError, scatterOrder } from '../../scenarios/placement.ts';
 import { runScenario } from '../../scenarios/run.ts';
 import type { Point } from '../../scenarios/point.ts';
-import { fakeMachine, fakeResolver, fakeRunner, MACHINES, registerFakes } from './fixtures.ts';
+import { fakeMachine, fakeResolver, fakeRunner, MACHINES, fakeCatalogue } from './fixtures.ts';
 
-registerFakes();
 
 describe('placement', () => {
   // two-socket: core i on package i % 2, NUMA node = package.
@@ -56,7 +55,7 @@ sweep:
 `;
 
 describe('expansion', () => {
-  const s = loadScenarioText(SWEEP, { file: 'sweep.yaml', resolveMachine: fakeResolver });
+  const s = loadScenarioText(SWEEP, { file: 'sweep.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue });
   const tables = expandScenario(s);
 
   it('makes one table per sweep combination, machine outermost and ranks innermost', () => {
@@ -71,6 +70,7 @@ describe('expansion', () => {
   it("gives 'all' ranks every core of each machine", () => {
     const all = loadScenarioText('operation: test-op\nalgorithms: [tree]\nsizes: 1\nranks: all\nsweep:\n  machine: [two-socket, small]\n', {
       resolveMachine: (ref) => (ref === 'small' ? fakeMachine('small', 1, 3) : MACHINES[ref]),
+      catalogue: fakeCatalogue,
     });
     expect(expandScenario(all).map((t) => [t.ranks, t.cores.join(',')])).toEqual([[8, '0,2,4,6,1,3,5,7'], [3, '0,1,2']]);
   });
@@ -105,7 +105,7 @@ describe('expansion', () => {
 });
 
 describe('running', () => {
-  const s = loadScenarioText(SWEEP, { file: 'sweep.yaml', resolveMachine: fakeResolver });
+  const s = loadScenarioText(SWEEP, { file: 'sweep.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue });
 
   it('runs every point once, in order, and reports progress', () => {
     const seen: string[] = [];

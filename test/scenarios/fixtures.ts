@@ -1,35 +1,34 @@
-// Hand-built machines, a fake registry and a fake runner for the scenario tests, so they depend
+// Hand-built machines, a fake catalogue and a fake runner for the scenario tests, so they depend
 // on neither the hardware presets nor the simulator.
-import { findOperation, registerAlgorithm, registerOperation, type AlgorithmProgram } from '../../algorithms/registry.ts';
+import { buildListing } from '../../algorithms/listing.ts';
 import { InputError } from '../../common/input-error.ts';
 import type { CoreSpec, MachineSpec } from '../../hardware/spec.ts';
 import type { MachineResolver } from '../../scenarios/loader.ts';
 import type { Point, PointResult } from '../../scenarios/point.ts';
 
-const noProgram: AlgorithmProgram = () => {
-  throw new Error('fake algorithm: not simulated in scenario tests');
-};
-
-export function registerFakes(): void {
-  if (findOperation('test-op')) return;
-  registerOperation({ name: 'test-op', description: 'A rooted test operation', rooted: true });
-  registerOperation({ name: 'test-ring', description: 'A test operation without root', rooted: false });
-  registerAlgorithm({
-    name: 'test-op:linear',
-    operation: 'test-op',
-    description: 'Root talks to every rank',
-    program: noProgram,
-    params: [
-      { name: 'segment', kind: 'bytes', default: 65536, description: 'pipeline segment' },
-      { name: 'depth', kind: 'integer', default: 2, min: 1, description: 'tree depth' },
-      { name: 'direction', kind: 'choice', default: 'read', choices: ['read', 'write'], description: 'copy direction' },
-      { name: 'async', kind: 'boolean', default: false, description: 'asynchronous copies' },
-      { name: 'factor', kind: 'number', default: 1.5, description: 'a real-valued knob' },
-    ],
-  });
-  registerAlgorithm({ name: 'test-op:tree', operation: 'test-op', description: 'Binomial tree', program: noProgram, params: [] });
-  registerAlgorithm({ name: 'test-ring:ring', operation: 'test-ring', description: 'Ring', program: noProgram, params: [] });
-}
+/** Operations and algorithms of metadata alone: the scenario layer never runs a program. */
+export const fakeCatalogue = buildListing(
+  [
+    { name: 'test-op', description: 'A rooted test operation', rooted: true },
+    { name: 'test-ring', description: 'A test operation without root', rooted: false },
+  ],
+  [
+    {
+      name: 'test-op:linear',
+      operation: 'test-op',
+      description: 'Root talks to every rank',
+      params: [
+        { name: 'segment', kind: 'bytes', default: 65536, description: 'pipeline segment' },
+        { name: 'depth', kind: 'integer', default: 2, min: 1, description: 'tree depth' },
+        { name: 'direction', kind: 'choice', default: 'read', choices: ['read', 'write'], description: 'copy direction' },
+        { name: 'async', kind: 'boolean', default: false, description: 'asynchronous copies' },
+        { name: 'factor', kind: 'number', default: 1.5, description: 'a real-valued knob' },
+      ],
+    },
+    { name: 'test-op:tree', operation: 'test-op', description: 'Binomial tree', params: [] },
+    { name: 'test-ring:ring', operation: 'test-ring', description: 'Ring', params: [] },
+  ],
+);
 
 /**
  * `packages` packages with `perPackage` cores each; OS indices interleave across packages

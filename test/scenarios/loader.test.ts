@@ -1,10 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../common/input-error.ts';
 import { loadScenarioFile, loadScenarioText, type LoadOptions } from '../../scenarios/loader.ts';
-import { fakeMachine, fakeResolver, MACHINES, registerFakes } from './fixtures.ts';
+import { fakeMachine, fakeResolver, MACHINES, fakeCatalogue } from './fixtures.ts';
 import { inputErrorOf } from '../helpers/input-error.ts';
 
-registerFakes();
 
 const BASE = `name: t
 machine: two-socket
@@ -17,7 +16,7 @@ sizes: 1KiB..4KiB
 `;
 
 const load = (text: string, opts: Partial<LoadOptions> = {}) =>
-  loadScenarioText(text, { file: 'study.yaml', resolveMachine: fakeResolver, ...opts });
+  loadScenarioText(text, { file: 'study.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue, ...opts });
 
 const errorOf = (text: string, opts: Partial<LoadOptions> = {}): InputError => inputErrorOf(() => load(text, opts));
 
@@ -175,7 +174,7 @@ describe('loader errors name file, line:column and field', () => {
   });
 
   it('reports a missing scenario file', () => {
-    expect(() => loadScenarioFile('/nonexistent/x.yaml', { resolveMachine: fakeResolver })).toThrow(
+    expect(() => loadScenarioFile('/nonexistent/x.yaml', { resolveMachine: fakeResolver, catalogue: fakeCatalogue })).toThrow(
       new InputError('no such scenario file', { file: '/nonexistent/x.yaml' }),
     );
   });

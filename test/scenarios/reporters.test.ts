@@ -5,9 +5,8 @@ import { formatJsonReport } from '../../scenarios/report/json.ts';
 import { createProgressBar } from '../../scenarios/report/progress.ts';
 import { formatTableReport } from '../../scenarios/report/table.ts';
 import { runScenario } from '../../scenarios/run.ts';
-import { fakeResolver, fakeRunner, registerFakes } from './fixtures.ts';
+import { fakeResolver, fakeRunner, fakeCatalogue } from './fixtures.ts';
 
-registerFakes();
 
 const DEMO = `name: demo
 description: Two test algorithms
@@ -19,7 +18,7 @@ sizes: 1KiB..1MiB x32
 baseline: binomial
 `;
 
-const result = runScenario(loadScenarioText(DEMO, { file: 'demo.yaml', resolveMachine: fakeResolver }), fakeRunner);
+const result = runScenario(loadScenarioText(DEMO, { file: 'demo.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue }), fakeRunner);
 
 describe('table report', () => {
   it('prints an OSU-style header block and aligned columns', () => {
@@ -54,7 +53,7 @@ binomial     1048576     50.0          50.0         0.0
 
   it('prints one block per sweep table and leaves out root for unrooted operations', () => {
     const s = loadScenarioText('machine: two-socket\noperation: test-ring\nalgorithms: [ring]\nsizes: 8\nsweep:\n  ranks: [2, 3]\n', {
-      resolveMachine: fakeResolver,
+      resolveMachine: fakeResolver, catalogue: fakeCatalogue,
     });
     const blocks = formatTableReport(runScenario(s, fakeRunner)).split('\n\n');
     expect(blocks).toHaveLength(2);
@@ -84,7 +83,7 @@ describe('CSV report', () => {
   });
 
   it('quotes fields holding commas or quotes', () => {
-    const s = loadScenarioText(`${DEMO.replace('name: demo', 'name: \'a,"b"\'')}`, { resolveMachine: fakeResolver });
+    const s = loadScenarioText(`${DEMO.replace('name: demo', 'name: \'a,"b"\'')}`, { resolveMachine: fakeResolver, catalogue: fakeCatalogue });
     expect(formatCsvReport(runScenario(s, fakeRunner)).split('\n')[1].startsWith('"a,""b""",two-socket,')).toBe(true);
   });
 });

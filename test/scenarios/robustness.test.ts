@@ -5,9 +5,8 @@ import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
 import { InputError } from '../../common/input-error.ts';
 import { loadScenarioText, SCENARIO_KEYS } from '../../scenarios/loader.ts';
-import { fakeResolver, registerFakes } from './fixtures.ts';
+import { fakeResolver, fakeCatalogue } from './fixtures.ts';
 
-registerFakes();
 
 const VALID = `name: valid
 description: every field in use
@@ -41,7 +40,7 @@ sweep:
 
 function outcome(text: string): 'ok' | 'input-error' {
   try {
-    loadScenarioText(text, { file: 'fuzz.yaml', resolveMachine: fakeResolver });
+    loadScenarioText(text, { file: 'fuzz.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue });
     return 'ok';
   } catch (e) {
     if (!(e instanceof InputError)) throw e;

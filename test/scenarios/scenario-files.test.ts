@@ -1,9 +1,9 @@
-// The scenario files shipped under scenarios/files/ load against the real registry and presets,
+// The scenario files shipped under scenarios/files/ load against the real catalogue and presets,
 // and the default scenario runs end to end through the CLI.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import '../../algorithms/index.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/cli/run-command.ts';
 import { loadScenarioFile } from '../../scenarios/loader.ts';
@@ -14,12 +14,12 @@ const resolve = (ref: string, baseDir: string) => resolveMachine(ref, { baseDir 
 
 describe('scenario files', () => {
   it.each(readdirSync(dir).filter((f) => f.endsWith('.yaml')))('%s loads', (name) => {
-    const s = loadScenarioFile(join(dir, name), { resolveMachine: resolve });
+    const s = loadScenarioFile(join(dir, name), { resolveMachine: resolve, catalogue });
     expect(s.algorithms.length).toBeGreaterThan(1);
   });
 
   it('the default scenario is the broadcast comparison on dancer from 16KiB to 4MiB', () => {
-    const s = loadScenarioFile(DEFAULT_SCENARIO, { resolveMachine: resolve });
+    const s = loadScenarioFile(DEFAULT_SCENARIO, { resolveMachine: resolve, catalogue });
     expect(s.operation).toBe('bcast');
     expect(s.machines.map((m) => m.ref)).toEqual(['dancer']);
     expect(s.algorithms.map((a) => a.name)).toEqual(['bcast:basic', 'bcast:binomial', 'bcast:knem-linear']);

@@ -1,8 +1,7 @@
 // Allgather of Open MPI's basic component (coll_basic_allgather.c): a gather to rank 0 followed by
 // a broadcast of the whole receive buffer from rank 0, both linear.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AllgatherArgs } from '../args.ts';
 import { basicBcast } from './bcast.ts';
 import { basicGather } from './gather.ts';
@@ -12,7 +11,7 @@ export function* basicAllgather(rank: Rank, { send, recv, bytes, params }: Allga
   yield* basicBcast(rank, { buffer: recv, bytes: recv.bytes, root: 0, params });
 }
 
-registerAlgorithm({
+export const allgatherBasic = defineAlgorithm({
   name: 'allgather:basic',
   operation: 'allgather',
   description: 'linear (Open MPI basic): gather to rank 0, then rank 0 broadcasts the result',

@@ -5,8 +5,7 @@
 // (the default layout). Displacements with gaps make the span carry the root's gap bytes too.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AllgathervArgs } from '../args.ts';
 import { basicBcast } from './bcast.ts';
 import { basicGatherv } from './gatherv.ts';
@@ -22,7 +21,7 @@ export function* basicAllgatherv(rank: Rank, { send, recv, counts, displs, param
   yield* basicBcast(rank, { buffer: span, bytes: span.bytes, root: 0, params }, TAG.allgatherv);
 }
 
-registerAlgorithm({
+export const allgathervBasic = defineAlgorithm({
   name: 'allgatherv:basic',
   operation: 'allgatherv',
   description: 'linear (Open MPI basic): gatherv to rank 0, then rank 0 broadcasts the blocks',

@@ -1,8 +1,7 @@
 // Allreduce of Open MPI's basic component (coll_basic_allreduce.c): a reduce to rank 0 followed by
 // a broadcast of the result from rank 0, both linear.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AllreduceArgs } from '../args.ts';
 import { basicBcast } from './bcast.ts';
 import { basicReduce } from './reduce.ts';
@@ -13,7 +12,7 @@ export function* basicAllreduce(rank: Rank, { send, recv, bytes, op, params }: A
   yield* basicBcast(rank, { buffer: recv, bytes, root: 0, params }, TAG.allreduce);
 }
 
-registerAlgorithm({
+export const allreduceBasic = defineAlgorithm({
   name: 'allreduce:basic',
   operation: 'allreduce',
   description: 'linear (Open MPI basic): reduce to rank 0, then rank 0 broadcasts the result',

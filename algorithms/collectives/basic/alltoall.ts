@@ -3,8 +3,7 @@
 // downwards), and wait for all of them.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AlltoallArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -20,10 +19,11 @@ export function* basicAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs):
   for (const done of pending) yield* done();
 }
 
-registerAlgorithm({
+export const alltoallBasic = defineAlgorithm({
   name: 'alltoall:basic',
   operation: 'alltoall',
   description: 'linear (Open MPI basic): every rank posts all its receives and sends at once, then waits',
   params: [],
+  test: { maxRanks: 24, maxBytes: 2048, numRuns: 12 },
   program: basicAlltoall,
 });

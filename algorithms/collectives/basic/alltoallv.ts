@@ -2,8 +2,7 @@
 // the linear alltoall, with per-peer counts and displacements; empty blocks are not posted.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AlltoallvArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -23,10 +22,11 @@ export function* basicAlltoallv(rank: Rank, a: AlltoallvArgs): Program<void> {
   for (const done of pending) yield* done();
 }
 
-registerAlgorithm({
+export const alltoallvBasic = defineAlgorithm({
   name: 'alltoallv:basic',
   operation: 'alltoallv',
   description: 'linear (Open MPI basic): every rank posts all its non-empty receives and sends at once, then waits',
   params: [],
+  test: { maxRanks: 24, maxBytes: 2048, numRuns: 12 },
   program: basicAlltoallv,
 });

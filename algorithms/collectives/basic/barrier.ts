@@ -4,8 +4,7 @@
 // leaves on receiving it.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { BarrierArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -24,7 +23,7 @@ export function* basicBarrier(rank: Rank, _args: BarrierArgs): Program<void> {
   for (const done of releases) yield* done();
 }
 
-registerAlgorithm({
+export const barrierBasic = defineAlgorithm({
   name: 'barrier:basic',
   operation: 'barrier',
   description: 'linear (Open MPI basic): every rank reports to rank 0, which then releases every rank',

@@ -3,8 +3,7 @@
 // the sends as isends and waiting for all of them. The root's core performs every copy-in, hence
 // O(N T) time and one shared-memory buffer per root-receiver pair (Ma et al. 2010, Table I).
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { BcastArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -21,7 +20,7 @@ export function* basicBcast(rank: Rank, { buffer, root }: BcastArgs, tag: number
   for (const done of pending) yield* done();
 }
 
-registerAlgorithm({
+export const bcastBasic = defineAlgorithm({
   name: 'bcast:basic',
   operation: 'bcast',
   description: 'linear (Open MPI basic): the root sends the whole buffer to every other rank in turn',

@@ -3,8 +3,7 @@
 // order, copying its own block locally.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { GatherArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -20,7 +19,7 @@ export function* basicGather(rank: Rank, { send, recv, bytes, root }: GatherArgs
   }
 }
 
-registerAlgorithm({
+export const gatherBasic = defineAlgorithm({
   name: 'gather:basic',
   operation: 'gather',
   description: 'linear (Open MPI basic): the root receives block i from rank i, one rank after the other',

@@ -2,8 +2,7 @@
 // each block at its own count and displacement; empty blocks are neither sent nor received.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { GathervArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -20,7 +19,7 @@ export function* basicGatherv(rank: Rank, { send, recv, counts, displs, root }: 
   }
 }
 
-registerAlgorithm({
+export const gathervBasic = defineAlgorithm({
   name: 'gatherv:basic',
   operation: 'gatherv',
   description: 'linear (Open MPI basic): the root receives each non-empty block from its rank, one after the other',

@@ -4,8 +4,7 @@
 // is s0 op (s1 op (... op s(N-1))), MPI's canonical order (right for non-commutative operations).
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { ReduceArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -30,7 +29,7 @@ export function* basicReduce(rank: Rank, { send, recv, bytes, op, root }: Reduce
   }
 }
 
-registerAlgorithm({
+export const reduceBasic = defineAlgorithm({
   name: 'reduce:basic',
   operation: 'reduce',
   description: 'linear (Open MPI basic): the root receives from every rank in turn and reduces each term as it arrives',

@@ -3,8 +3,7 @@
 // blocking send; every other rank receives its block from the root.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { ScatterArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -20,7 +19,7 @@ export function* basicScatter(rank: Rank, { send, recv, bytes, root }: ScatterAr
   }
 }
 
-registerAlgorithm({
+export const scatterBasic = defineAlgorithm({
   name: 'scatter:basic',
   operation: 'scatter',
   description: 'linear (Open MPI basic): the root sends block i to rank i, one rank after the other',

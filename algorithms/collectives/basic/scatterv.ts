@@ -2,8 +2,7 @@
 // with each block at its own count and displacement; empty blocks are neither sent nor received.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import '../ops.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { ScattervArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
@@ -20,7 +19,7 @@ export function* basicScatterv(rank: Rank, { send, counts, displs, recv, root }:
   }
 }
 
-registerAlgorithm({
+export const scattervBasic = defineAlgorithm({
   name: 'scatterv:basic',
   operation: 'scatterv',
   description: 'linear (Open MPI basic): the root sends each non-empty block to its rank, one after the other',

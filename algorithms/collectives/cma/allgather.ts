@@ -3,60 +3,27 @@
 // the blocks alone, as one vectorial readv, so the gaps between them stay untouched. The staggered
 // variant uses the staggered gather (writers in waves) and broadcast (k-nomial serving tree).
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import type { AlgorithmProgram } from '../../algorithm.ts';
 import { cmaBcastOf } from './bcast.ts';
-import { cmaGatherOf } from './gather.ts';
-import { equalBlocks, nonEmptyBlocks } from '../blocks.ts';
-import { concurrencyParam, linear, staggered, type Concurrency } from './params.ts';
-import '../ops.ts';
+import { cmaRootedOf } from './rooted.ts';
+import { nonEmptyBlocks, withEqualBlocks } from '../blocks.ts';
+import { cmaDesigns } from './designs.ts';
+import type { Concurrency } from './params.ts';
 
 function* allgatherOf(rank: Rank, send: Range, recv: Range, counts: number[], displs: number[], concurrency: number): Program<void> {
-  yield* cmaGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs, concurrency);
+  yield* cmaRootedOf(rank, { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs }, concurrency);
   yield* cmaBcastOf(rank, 0, nonEmptyBlocks(recv, counts, displs), concurrency);
 }
 
-function allgather(concurrency: Concurrency) {
-  return function* (rank: Rank, { send, recv, bytes, params }: AllgatherArgs): Program<void> {
-    const { counts, displs } = equalBlocks(rank.size, bytes);
-    yield* allgatherOf(rank, send, recv, counts, displs, concurrency(params));
-  };
-}
+const allgatherv = (c: Concurrency): AlgorithmProgram<'allgatherv'> => (rank, a) => allgatherOf(rank, a.send, a.recv, a.counts, a.displs, c(a.params));
+const allgather = (c: Concurrency): AlgorithmProgram<'allgather'> => (rank, a) => allgatherv(c)(rank, withEqualBlocks(a, rank.size));
 
-function allgatherv(concurrency: Concurrency) {
-  return function* (rank: Rank, { send, recv, counts, displs, params }: AllgathervArgs): Program<void> {
-    yield* allgatherOf(rank, send, recv, counts, displs, concurrency(params));
-  };
-}
-
-registerAlgorithm({
-  name: 'allgather:cma-linear',
-  operation: 'allgather',
-  description: 'CMA gather to rank 0 (process_vm_writev), then CMA broadcast from rank 0 (process_vm_readv) (Ma et al. 2010 §IV.C over CMA)',
-  params: [],
-  program: allgather(linear),
+export const [allgatherCmaLinear, allgatherCmaStaggered] = cmaDesigns('allgather', allgather, {
+  linear: 'CMA gather to rank 0 (process_vm_writev), then CMA broadcast from rank 0 (process_vm_readv) (Ma et al. 2010 §IV.C over CMA)',
+  staggered: 'staggered CMA gather to rank 0, then staggered CMA broadcast: at most `concurrency` ranks at one process at a time (seed 001)',
 });
 
-registerAlgorithm({
-  name: 'allgatherv:cma-linear',
-  operation: 'allgatherv',
-  description: 'CMA gatherv to rank 0, then CMA broadcast of the blocks as one vectorial readv (Ma et al. 2010 §IV.C over CMA)',
-  params: [],
-  program: allgatherv(linear),
-});
-
-registerAlgorithm({
-  name: 'allgather:cma-staggered',
-  operation: 'allgather',
-  description: 'staggered CMA gather to rank 0, then staggered CMA broadcast: at most `concurrency` ranks at one process at a time (seed 001)',
-  params: [concurrencyParam],
-  program: allgather(staggered('allgather:cma-staggered')),
-});
-
-registerAlgorithm({
-  name: 'allgatherv:cma-staggered',
-  operation: 'allgatherv',
-  description: 'staggered CMA gatherv to rank 0, then staggered vectorial CMA broadcast (seed 001)',
-  params: [concurrencyParam],
-  program: allgatherv(staggered('allgatherv:cma-staggered')),
+export const [allgathervCmaLinear, allgathervCmaStaggered] = cmaDesigns('allgatherv', allgatherv, {
+  linear: 'CMA gatherv to rank 0, then CMA broadcast of the blocks as one vectorial readv (Ma et al. 2010 §IV.C over CMA)',
+  staggered: 'staggered CMA gatherv to rank 0, then staggered vectorial CMA broadcast (seed 001)',
 });

@@ -8,11 +8,10 @@
 // most `concurrency` readers at a time, so no process's lock sees more than that many.
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { BcastArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { readFrom, totalBytes } from './iov.ts';
 import { concurrencyOf, concurrencyParam } from './params.ts';
 import { servingTree } from './schedule.ts';
-import '../ops.ts';
 
 /**
  * Broadcast of `segments` (the root's source, every other rank's destination, the same layout on
@@ -42,7 +41,7 @@ export function* cmaStaggeredBcast(rank: Rank, { buffer, root, params }: BcastAr
   yield* cmaBcastOf(rank, root, [buffer], concurrencyOf('bcast:cma-staggered', params));
 }
 
-registerAlgorithm({
+export const bcastCmaLinear = defineAlgorithm({
   name: 'bcast:cma-linear',
   operation: 'bcast',
   description: "root sends its buffer's address out of band; every other rank reads it with process_vm_readv, all at once (Ma et al. 2010 §IV.A over CMA)",
@@ -50,10 +49,11 @@ registerAlgorithm({
   program: cmaLinearBcast,
 });
 
-registerAlgorithm({
+export const bcastCmaStaggered = defineAlgorithm({
   name: 'bcast:cma-staggered',
   operation: 'bcast',
   description: 'CMA reads along a k-nomial tree: ranks that have the data serve at most `concurrency` readers at a time (limits page-table lock contention, seed 001)',
   params: [concurrencyParam],
+  test: { params: { concurrency: { integers: { min: 1, max: 6 } } } },
   program: cmaStaggeredBcast,
 });

@@ -1,6 +1,6 @@
 // The parameter of the contention-aware CMA collectives: how many ranks may read (or write) one
 // process's memory at once.
-import type { ParamInfo, ParamValue } from '../../registry.ts';
+import type { ParamInfo, ParamValue } from '../../algorithm.ts';
 import { wholeParam } from '../params.ts';
 
 /**

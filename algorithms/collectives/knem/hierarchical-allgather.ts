@@ -2,24 +2,24 @@
 // then the topology- and NUMA-aware pipelined broadcast of the gathered buffer from rank 0.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllgatherArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { equalBlocks } from '../blocks.ts';
 import { knemHierarchicalBcastOf } from './hierarchical-bcast.ts';
-import { knemLinearGatherOf } from './linear-gather.ts';
-import { segmentOf, segmentParam } from './params.ts';
-import '../ops.ts';
+import { knemLinearRootedOf } from './linear-rooted.ts';
+import { HIERARCHICAL_TEST, segmentOf, segmentParam } from './params.ts';
 
 export function* knemHierarchicalAllgather(rank: Rank, { send, recv, bytes, params }: AllgatherArgs): Program<void> {
   const segment = segmentOf('allgather:knem-hierarchical', params);
   const { counts, displs } = equalBlocks(rank.size, bytes);
-  yield* knemLinearGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs);
+  yield* knemLinearRootedOf(rank, { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs });
   yield* knemHierarchicalBcastOf(rank, 0, recv, segment);
 }
 
-registerAlgorithm({
+export const allgatherKnemHierarchical = defineAlgorithm({
   name: 'allgather:knem-hierarchical',
   operation: 'allgather',
   description: 'KNEM gather to rank 0, then the NUMA-aware pipelined KNEM broadcast from rank 0 (Ma et al. 2010, §V)',
   params: [segmentParam],
+  test: HIERARCHICAL_TEST,
   program: knemHierarchicalAllgather,
 });

@@ -7,14 +7,14 @@
 // segment k+1. Leaves of the root's set read the root directly, without a pipeline (no one waits on
 // them). Only one copy of the message crosses to each NUMA node, and the leaves' copies hit the
 // leader's node (or its caches) instead of the root's.
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { BcastArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import { fragments, part } from '../blocks.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
+import { fragments } from '../blocks.ts';
 import { pull } from './copy.ts';
 import { numaTree } from './numa-tree.ts';
-import { segmentOf, segmentParam } from './params.ts';
-import '../ops.ts';
+import { HIERARCHICAL_TEST, segmentOf, segmentParam } from './params.ts';
 
 /** "Segment k of the leader's region is ready." */
 interface SegmentReady {
@@ -38,7 +38,7 @@ export function* knemHierarchicalBcastOf(rank: Rank, root: number, buffer: Range
     const rootCookie = (yield* rank.control.recv(root)) as KnemCookie;
     const mine = children.length > 0 ? yield* rank.knem.createRegion(buffer, { read: true }) : undefined;
     for (const [k, [offset, bytes]] of fragments(buffer.bytes, segment).entries()) {
-      yield* pull(rank, rootCookie, offset, part(buffer, offset, bytes));
+      yield* pull(rank, rootCookie, offset, subRange(buffer, offset, bytes));
       if (mine === undefined) continue;
       const ready: SegmentReady = { cookie: mine, segment: k };
       for (const leaf of children) yield* rank.control.send(leaf, ready);
@@ -56,7 +56,7 @@ export function* knemHierarchicalBcastOf(rank: Rank, root: number, buffer: Range
     for (const [k, [offset, bytes]] of fragments(buffer.bytes, segment).entries()) {
       const ready = (yield* rank.control.recv(parent!)) as SegmentReady;
       if (ready.segment !== k) throw new Error(`bcast:knem-hierarchical: rank ${me} expected segment ${k} from its leader, got ${ready.segment}`);
-      yield* pull(rank, ready.cookie, offset, part(buffer, offset, bytes));
+      yield* pull(rank, ready.cookie, offset, subRange(buffer, offset, bytes));
     }
     yield* rank.control.send(parent!, 'done');
   }
@@ -66,10 +66,11 @@ export function* knemHierarchicalBcast(rank: Rank, { buffer, root, params }: Bca
   yield* knemHierarchicalBcastOf(rank, root, buffer, segmentOf('bcast:knem-hierarchical', params));
 }
 
-registerAlgorithm({
+export const bcastKnemHierarchical = defineAlgorithm({
   name: 'bcast:knem-hierarchical',
   operation: 'bcast',
   description: 'two-level NUMA tree: one leader per NUMA node pulls from the root, its leaves pull from it segment by segment (Ma et al. 2010, §V)',
   params: [segmentParam],
+  test: HIERARCHICAL_TEST,
   program: knemHierarchicalBcast,
 });

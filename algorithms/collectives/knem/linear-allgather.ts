@@ -4,24 +4,23 @@
 // allgatherv broadcasts the blocks as one vectorial region so the gaps between blocks stay untouched.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { equalBlocks, nonEmptyBlocks } from '../blocks.ts';
 import { knemLinearBcastOf } from './linear-bcast.ts';
-import { knemLinearGatherOf } from './linear-gather.ts';
-import '../ops.ts';
+import { knemLinearRootedOf } from './linear-rooted.ts';
 
 export function* knemLinearAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs): Program<void> {
   const { counts, displs } = equalBlocks(rank.size, bytes);
-  yield* knemLinearGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs);
+  yield* knemLinearRootedOf(rank, { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs });
   yield* knemLinearBcastOf(rank, 0, [recv]);
 }
 
 export function* knemLinearAllgatherv(rank: Rank, { send, recv, counts, displs }: AllgathervArgs): Program<void> {
-  yield* knemLinearGatherOf(rank, 0, send, rank.id === 0 ? recv : undefined, counts, displs);
+  yield* knemLinearRootedOf(rank, { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs });
   yield* knemLinearBcastOf(rank, 0, nonEmptyBlocks(recv, counts, displs));
 }
 
-registerAlgorithm({
+export const allgatherKnemLinear = defineAlgorithm({
   name: 'allgather:knem-linear',
   operation: 'allgather',
   description: 'KNEM gather to rank 0, then KNEM broadcast from rank 0 (Ma et al. 2010, §IV.C)',
@@ -29,7 +28,7 @@ registerAlgorithm({
   program: knemLinearAllgather,
 });
 
-registerAlgorithm({
+export const allgathervKnemLinear = defineAlgorithm({
   name: 'allgatherv:knem-linear',
   operation: 'allgatherv',
   description: 'KNEM gatherv to rank 0, then KNEM broadcast of the blocks as one vectorial region (Ma et al. 2010, §IV.C)',

@@ -8,12 +8,11 @@
 // alltoallv: a reader knows how many bytes each peer sends it but not where that block sits in the
 // peer's send buffer (displacements are local to their owner in MPI), so each rank also tells each
 // peer the offset of its block, one control message per peer, into a second array of N offsets.
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { AlltoallArgs, AlltoallvArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
-import { part } from '../blocks.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { pull } from './copy.ts';
-import '../ops.ts';
 
 /** Bytes of one entry of the cookie (and offset) arrays: a 64-bit integer. */
 const ENTRY_BYTES = 8;
@@ -29,7 +28,7 @@ interface Blocks {
 function* linearAlltoall(rank: Rank, send: Range, blocks: Blocks, offsetOfMine: (peer: number) => number): Program<void> {
   const me = rank.id;
   const n = rank.size;
-  const ownBlock = () => rank.copy(part(send, blocks.sendOffset(me), blocks.sendCount(me)), blocks.recvBlock(me), 'alltoall: own block');
+  const ownBlock = () => rank.copy(subRange(send, blocks.sendOffset(me), blocks.sendCount(me)), blocks.recvBlock(me), 'alltoall: own block');
   if (n === 1) {
     if (blocks.sendCount(me) > 0) yield* ownBlock();
     return;
@@ -53,7 +52,7 @@ export function* knemLinearAlltoall(rank: Rank, { send, recv, bytes }: AlltoallA
   const blocks: Blocks = {
     sendOffset: (peer) => peer * bytes,
     sendCount: () => bytes,
-    recvBlock: (peer) => part(recv, peer * bytes, bytes),
+    recvBlock: (peer) => subRange(recv, peer * bytes, bytes),
   };
   // Block `me` of every peer's send buffer sits at the same offset: nothing to exchange.
   yield* linearAlltoall(rank, send, blocks, () => me * bytes);
@@ -65,7 +64,7 @@ export function* knemLinearAlltoallv(rank: Rank, a: AlltoallvArgs): Program<void
   const blocks: Blocks = {
     sendOffset: (peer) => a.sendDispls[peer],
     sendCount: (peer) => a.sendCounts[peer],
-    recvBlock: (peer) => part(a.recv, a.recvDispls[peer], a.recvCounts[peer]),
+    recvBlock: (peer) => subRange(a.recv, a.recvDispls[peer], a.recvCounts[peer]),
   };
   const offsetOfMine: number[] = [];
   if (n > 1) {
@@ -80,7 +79,7 @@ export function* knemLinearAlltoallv(rank: Rank, a: AlltoallvArgs): Program<void
   yield* linearAlltoall(rank, a.send, blocks, (peer) => offsetOfMine[peer]);
 }
 
-registerAlgorithm({
+export const alltoallKnemLinear = defineAlgorithm({
   name: 'alltoall:knem-linear',
   operation: 'alltoall',
   description: 'every rank declares its send buffer, cookies allgathered (8N bytes); local copy first, then pulls round-robin from r+1, r+2, ... (Ma et al. 2010, §IV.C)',
@@ -88,7 +87,7 @@ registerAlgorithm({
   program: knemLinearAlltoall,
 });
 
-registerAlgorithm({
+export const alltoallvKnemLinear = defineAlgorithm({
   name: 'alltoallv:knem-linear',
   operation: 'alltoallv',
   description: 'as alltoall:knem-linear, each rank also telling each peer where its block lies (Ma et al. 2010, §IV.C)',

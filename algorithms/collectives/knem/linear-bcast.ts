@@ -5,9 +5,8 @@
 // The root destroys its region only once every reader has reported done.
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { BcastArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { pull } from './copy.ts';
-import '../ops.ts';
 
 /**
  * The broadcast of `segments` (the root's source, every other rank's destination, the same total
@@ -33,7 +32,7 @@ export function* knemLinearBcast(rank: Rank, { buffer, root }: BcastArgs): Progr
   yield* knemLinearBcastOf(rank, root, [buffer]);
 }
 
-registerAlgorithm({
+export const bcastKnemLinear = defineAlgorithm({
   name: 'bcast:knem-linear',
   operation: 'bcast',
   description: 'root declares its buffer as a KNEM region once; every other rank pulls it in parallel (Ma et al. 2010, §IV.A)',

@@ -2,14 +2,14 @@
 // rank order (allgatherv: at each rank's displacement).
 import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
-import { registerSemantics, type OperationCall } from '../../semantics.ts';
+import type { OperationCall, OperationSemantics } from '../../semantics.ts';
 import type { AllgatherArgs, AllgathervArgs } from '../args.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
 import { vLayout } from './vcounts.ts';
 
-registerSemantics({
+export const allgatherSemantics: OperationSemantics<AllgatherArgs> = {
   operation: 'allgather',
   setup(rank: Rank, call: OperationCall): AllgatherArgs {
     const bytes = checkSize('allgather', call.bytes);
@@ -27,11 +27,11 @@ registerSemantics({
       expectBlocks(`allgather: rank ${r} recv`, a.recv, n * call.bytes, blocks);
     });
   },
-});
+};
 
 const layout = (call: OperationCall, n: number) => vLayout('allgatherv', call, n, true);
 
-registerSemantics({
+export const allgathervSemantics: OperationSemantics<AllgathervArgs> = {
   operation: 'allgatherv',
   setup(rank: Rank, call: OperationCall): AllgathervArgs {
     checkSize('allgatherv', call.bytes);
@@ -50,4 +50,4 @@ registerSemantics({
       expectBlocks(`allgatherv: rank ${r} recv`, a.recv, recvBytes, blocks);
     });
   },
-});
+};

@@ -2,7 +2,7 @@
 // receive buffer.
 import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
-import { registerSemantics, type OperationCall, type OperationSemantics } from '../../semantics.ts';
+import type { OperationCall, OperationSemantics } from '../../semantics.ts';
 import type { AlltoallArgs, AlltoallvArgs } from '../args.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { paramsOf } from './checks.ts';
@@ -37,7 +37,7 @@ export function equalBlockAlltoall(operation: string): OperationSemantics<Alltoa
   };
 }
 
-registerSemantics(equalBlockAlltoall('alltoall'));
+export const alltoallSemantics = equalBlockAlltoall('alltoall');
 
 /**
  * counts[i][j]: bytes rank i sends to rank j. sendDispls[i][j]: where that block starts in rank i's
@@ -57,7 +57,7 @@ function layout(call: OperationCall, n: number) {
   return { counts, sendCounts, recvCounts, sendDispls, recvDispls };
 }
 
-registerSemantics({
+export const alltoallvSemantics: OperationSemantics<AlltoallvArgs> = {
   operation: 'alltoallv',
   setup(rank: Rank, call: OperationCall): AlltoallvArgs {
     checkSize('alltoallv', call.bytes);
@@ -87,4 +87,4 @@ registerSemantics({
       expectBlocks(`alltoallv: rank ${j} recv`, a.recv, extent(l.recvCounts(j), l.recvDispls[j]), blocks);
     });
   },
-});
+};

@@ -1,13 +1,13 @@
 // MPI_Bcast: the root's buffer reaches every rank's buffer.
 import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
-import { registerSemantics, type OperationCall } from '../../semantics.ts';
+import type { OperationCall, OperationSemantics } from '../../semantics.ts';
 import type { BcastArgs } from '../args.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { checkRoot, paramsOf } from './checks.ts';
 import { expectBlocks, freshBlock } from './expect.ts';
 
-registerSemantics({
+export const bcastSemantics: OperationSemantics<BcastArgs> = {
   operation: 'bcast',
   setup(rank: Rank, call: OperationCall): BcastArgs {
     const bytes = checkSize('bcast', call.bytes);
@@ -22,4 +22,4 @@ registerSemantics({
     const src = source(call.root, 'buffer');
     args.forEach((a, r) => expectBlocks(`bcast: rank ${r} buffer`, a.buffer, call.bytes, [freshBlock(`the root's data`, 0, src, 0, call.bytes)]));
   },
-});
+};

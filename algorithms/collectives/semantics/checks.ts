@@ -1,8 +1,8 @@
-// Argument checks every operation's `setup` shares: the registry cannot check these (they depend on
+// Argument checks every operation's `setup` shares: the catalogue cannot check these (they depend on
 // the communicator size or on the operation), so each failure names the field it is about.
 import type { ReduceOp } from '../../../sim/node/rank-api.ts';
 import type { OperationCall } from '../../semantics.ts';
-import type { ParamValue } from '../../registry.ts';
+import type { ParamValue } from '../../algorithm.ts';
 
 export const REDUCE_OPS: readonly ReduceOp[] = ['sum', 'prod', 'max', 'min', 'band', 'bor'];
 

@@ -1,19 +1,17 @@
 // MPI_Gather and MPI_Gatherv: rank r's send buffer lands as block r of the root's receive buffer.
 import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
-import { registerSemantics, type OperationCall } from '../../semantics.ts';
+import type { OperationCall, OperationSemantics } from '../../semantics.ts';
 import type { GatherArgs, GathervArgs } from '../args.ts';
-import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
-import { checkRoot, paramsOf } from './checks.ts';
+import { fillFresh, fillUninitialised, source } from '../../fill.ts';
+import { paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
-import { vLayout } from './vcounts.ts';
+import { rootedLayout, setupRooted, setupRootedV } from './rooted.ts';
 
-registerSemantics({
+export const gatherSemantics: OperationSemantics<GatherArgs> = {
   operation: 'gather',
   setup(rank: Rank, call: OperationCall): GatherArgs {
-    const bytes = checkSize('gather', call.bytes);
-    const root = checkRoot('gather', call, rank.size);
-    const recv = rank.id === root ? range(rank.alloc('recv', bytes * rank.size)) : undefined;
+    const { bytes, root, rooted: recv } = setupRooted(rank, call, 'gather');
     return { send: range(rank.alloc('send', bytes)), recv, bytes, root, params: paramsOf(call) };
   },
   fill(rank: Rank, args: GatherArgs) {
@@ -26,17 +24,12 @@ registerSemantics({
     const blocks = args.map((_, r) => freshBlock(`block from rank ${r}`, r * call.bytes, source(r, 'send'), 0, call.bytes));
     expectBlocks(`gather: root ${call.root} recv`, args[call.root].recv, n * call.bytes, blocks);
   },
-});
+};
 
-const layout = (call: OperationCall, n: number) => vLayout('gatherv', call, n, true);
-
-registerSemantics({
+export const gathervSemantics: OperationSemantics<GathervArgs> = {
   operation: 'gatherv',
   setup(rank: Rank, call: OperationCall): GathervArgs {
-    checkSize('gatherv', call.bytes);
-    const root = checkRoot('gatherv', call, rank.size);
-    const { counts, displs, bytes: recvBytes } = layout(call, rank.size);
-    const recv = rank.id === root ? range(rank.alloc('recv', recvBytes)) : undefined;
+    const { root, counts, displs, rooted: recv } = setupRootedV(rank, call, 'gatherv');
     return { send: range(rank.alloc('send', counts[rank.id])), recv, counts, displs, root, params: paramsOf(call) };
   },
   fill(rank: Rank, args: GathervArgs) {
@@ -44,9 +37,9 @@ registerSemantics({
     if (args.recv) fillUninitialised(args.recv);
   },
   verify(args: GathervArgs[], call: OperationCall) {
-    const { counts, displs, bytes: recvBytes } = layout(call, args.length);
+    const { counts, displs, bytes: recvBytes } = rootedLayout('gatherv', call, args.length);
     args.forEach((a, r) => expectUnchanged(`gatherv: rank ${r} send`, a.send, source(r, 'send'), counts[r]));
     const blocks = args.map((_, r) => freshBlock(`block from rank ${r}`, displs[r], source(r, 'send'), 0, counts[r]));
     expectBlocks(`gatherv: root ${call.root} recv`, args[call.root].recv, recvBytes, blocks);
   },
-});
+};

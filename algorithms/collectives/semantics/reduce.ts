@@ -2,7 +2,7 @@
 // buffer, at the root (reduce) or at every rank (allreduce).
 import { range } from '../../../sim/node/buffer.ts';
 import type { Rank } from '../../../sim/node/rank-api.ts';
-import { registerSemantics, type OperationCall } from '../../semantics.ts';
+import type { OperationCall, OperationSemantics } from '../../semantics.ts';
 import type { AllreduceArgs, ReduceArgs } from '../args.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { checkRoot, paramsOf, reduceOpOf } from './checks.ts';
@@ -10,7 +10,7 @@ import { expectBlocks, expectUnchanged, reducedBlock } from './expect.ts';
 
 const sources = (n: number) => Array.from({ length: n }, (_, r) => source(r, 'send'));
 
-registerSemantics({
+export const reduceSemantics: OperationSemantics<ReduceArgs> = {
   operation: 'reduce',
   setup(rank: Rank, call: OperationCall): ReduceArgs {
     const bytes = checkSize('reduce', call.bytes);
@@ -29,9 +29,9 @@ registerSemantics({
     const all = sources(args.length);
     expectBlocks(`reduce: root ${call.root} recv`, args[call.root].recv, call.bytes, [reducedBlock(`${op} over all ${args.length} ranks`, 0, op, all, call.bytes)]);
   },
-});
+};
 
-registerSemantics({
+export const allreduceSemantics: OperationSemantics<AllreduceArgs> = {
   operation: 'allreduce',
   setup(rank: Rank, call: OperationCall): AllreduceArgs {
     const bytes = checkSize('allreduce', call.bytes);
@@ -51,4 +51,4 @@ registerSemantics({
       expectBlocks(`allreduce: rank ${r} recv`, a.recv, call.bytes, expected);
     });
   },
-});
+};

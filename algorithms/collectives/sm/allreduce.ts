@@ -1,9 +1,8 @@
 // Shared-memory allreduce (Open MPI coll/sm, coll_sm_allreduce.c): the fan-in reduction to rank 0
 // followed by the fan-out broadcast of the result from rank 0, on the same segments.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { AllreduceArgs } from '../args.ts';
-import '../ops.ts';
 import { smBcastFanOut } from './bcast.ts';
 import { SM_PARAMS, smConfig } from './config.ts';
 import { smReduceFanIn } from './reduce.ts';
@@ -14,7 +13,7 @@ export function* smAllreduce(rank: Rank, { send, recv, op, params }: AllreduceAr
   yield* smBcastFanOut(rank, recv, 0, cfg);
 }
 
-registerAlgorithm({
+export const allreduceSm = defineAlgorithm({
   name: 'allreduce:sm',
   operation: 'allreduce',
   description: 'shared-memory fan-in to rank 0 then fan-out from it (Graham & Shipman 2008, Open MPI coll/sm)',

@@ -2,9 +2,8 @@
 // its children's flags before flagging its parent, then fan-out of the release from the root down
 // the same fixed-degree tree.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { BarrierArgs } from '../args.ts';
-import '../ops.ts';
 import { SM_BARRIER_PARAMS, smDegree } from './config.ts';
 import { smTree } from './tree.ts';
 
@@ -18,7 +17,7 @@ export function* smBarrier(rank: Rank, { params }: BarrierArgs): Program<void> {
   for (const child of tree.children) yield* rank.control.send(child, 'out');
 }
 
-registerAlgorithm({
+export const barrierSm = defineAlgorithm({
   name: 'barrier:sm',
   operation: 'barrier',
   description: 'fan-in then fan-out of flags on a fixed-degree rank-order tree (Open MPI coll/sm)',

@@ -7,9 +7,8 @@
 // child has reported it free.
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { BcastArgs } from '../args.ts';
-import '../ops.ts';
 import { SM_PARAMS, smConfig, type SmConfig } from './config.ts';
 import { fragments } from '../blocks.ts';
 import { segmentOf, SLOT_FREE, slotOf } from './segment.ts';
@@ -55,7 +54,7 @@ export function* smBcast(rank: Rank, { buffer, root, params }: BcastArgs): Progr
   yield* smBcastFanOut(rank, buffer, root, smConfig(params, 'bcast:sm'));
 }
 
-registerAlgorithm({
+export const bcastSm = defineAlgorithm({
   name: 'bcast:sm',
   operation: 'bcast',
   description: 'shared-memory fan-out on a fixed-degree rank-order tree, pipelined in fragments (Graham & Shipman 2008, Open MPI coll/sm)',

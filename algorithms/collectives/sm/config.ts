@@ -1,6 +1,6 @@
 // Parameters of the sm family, with Open MPI coll/sm's defaults (ompi/mca/coll/sm/coll_sm_component.c:
 // fragment_size 8192, tree_degree 4, comm_num_segments 8).
-import type { ParamInfo, ParamValue } from '../../registry.ts';
+import type { ParamInfo, ParamValue } from '../../algorithm.ts';
 import { intParam } from '../params.ts';
 
 export interface SmConfig {

@@ -5,9 +5,8 @@
 // folds straight into its receive buffer. A rank reuses a slot once its parent has freed it.
 import type { Program, Range, Rank, ReduceOp } from '../../../sim/node/rank-api.ts';
 import { range } from '../../../sim/node/buffer.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import type { ReduceArgs } from '../args.ts';
-import '../ops.ts';
 import { SM_PARAMS, smConfig, type SmConfig } from './config.ts';
 import { fragments } from '../blocks.ts';
 import { segmentOf, SLOT_FREE, slotOf } from './segment.ts';
@@ -36,7 +35,7 @@ export function* smReduce(rank: Rank, { send, recv, op, root, params }: ReduceAr
   yield* smReduceFanIn(rank, send, recv, op, root, smConfig(params, 'reduce:sm'));
 }
 
-registerAlgorithm({
+export const reduceSm = defineAlgorithm({
   name: 'reduce:sm',
   operation: 'reduce',
   description: 'shared-memory fan-in on a fixed-degree rank-order tree, pipelined in fragments (Graham & Shipman 2008, Open MPI coll/sm)',

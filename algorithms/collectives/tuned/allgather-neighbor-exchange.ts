@@ -3,13 +3,12 @@
 // 2005). Even N only (Open MPI runs the ring otherwise, and so does this): ranks pair up with
 // alternating neighbours; the first step swaps one block, each of the N/2 - 1 later steps swaps the
 // two blocks received in the step before.
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { AllgatherArgs } from '../args.ts';
-import '../ops.ts';
 import { ringAllgather } from './allgather-ring.ts';
 import { TAG } from '../tags.ts';
-import { blocks } from './common.ts';
 
 export function* neighborExchangeAllgather(rank: Rank, args: AllgatherArgs): Program<void> {
   const size = rank.size;
@@ -24,25 +23,19 @@ export function* neighborExchangeAllgather(rank: Rank, args: AllgatherArgs): Pro
   const recvDataFrom = even ? [me, me] : [neighbor[0], neighbor[0]];
   const offsetAtStep = even ? [2, -2] : [-2, 2];
 
-  yield* rank.copy(send, blocks(recv, bytes, me));
-  yield* rank.p2p.sendrecv(neighbor[0], blocks(recv, bytes, me), neighbor[0], blocks(recv, bytes, neighbor[0]), TAG.allgather);
+  yield* rank.copy(send, subRange(recv, me * bytes, bytes));
+  yield* rank.p2p.sendrecv(neighbor[0], subRange(recv, me * bytes, bytes), neighbor[0], subRange(recv, neighbor[0] * bytes, bytes), TAG.allgather);
   let sendDataFrom = even ? me : recvDataFrom[0];
   for (let i = 1; i < size / 2; i++) {
     const parity = i % 2;
     recvDataFrom[parity] = (recvDataFrom[parity] + offsetAtStep[parity] + size) % size;
     yield* rank.p2p.sendrecv(
-      neighbor[parity], blocks(recv, bytes, sendDataFrom, 2),
-      neighbor[parity], blocks(recv, bytes, recvDataFrom[parity], 2),
+      neighbor[parity], subRange(recv, sendDataFrom * bytes, 2 * bytes),
+      neighbor[parity], subRange(recv, recvDataFrom[parity] * bytes, 2 * bytes),
       TAG.allgather,
     );
     sendDataFrom = recvDataFrom[parity];
   }
 }
 
-registerAlgorithm({
-  name: 'allgather:neighbor-exchange',
-  operation: 'allgather',
-  description: 'N/2 steps swapping block pairs with alternating neighbours; ring when N is odd (Open MPI coll_base, Chen et al. 2005)',
-  params: [],
-  program: neighborExchangeAllgather,
-});
+export const allgatherNeighborExchange = collBase('allgather', 'neighbor-exchange', 'N/2 steps swapping block pairs with alternating neighbours; ring when N is odd (Open MPI coll_base, Chen et al. 2005)', neighborExchangeAllgather, { test: { maxRanks: 40 } });

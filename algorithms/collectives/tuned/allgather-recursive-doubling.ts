@@ -1,13 +1,13 @@
 // Recursive-doubling allgather (ompi_coll_base_allgather_intra_recursivedoubling; Thakur et al.
 // 2005 §4.1): at step k partners at distance 2^k swap the 2^k contiguous blocks each holds, so the
 // held span doubles. Power-of-two communicators only: Open MPI runs Bruck otherwise, and so does this.
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { AllgatherArgs } from '../args.ts';
-import '../ops.ts';
 import { bruckAllgather } from './allgather-bruck.ts';
 import { TAG } from '../tags.ts';
-import { blocks, isPow2 } from './common.ts';
+import { isPow2 } from './common.ts';
 
 export function* recursiveDoublingAllgather(rank: Rank, args: AllgatherArgs): Program<void> {
   const size = rank.size;
@@ -17,20 +17,14 @@ export function* recursiveDoublingAllgather(rank: Rank, args: AllgatherArgs): Pr
     return;
   }
   const { send, recv, bytes } = args;
-  yield* rank.copy(send, blocks(recv, bytes, me));
+  yield* rank.copy(send, subRange(recv, me * bytes, bytes));
   let held = me; // first block of the span this rank holds
   for (let distance = 1; distance < size; distance <<= 1) {
     const remote = me ^ distance;
     const into = me < remote ? held + distance : held - distance;
-    yield* rank.p2p.sendrecv(remote, blocks(recv, bytes, held, distance), remote, blocks(recv, bytes, into, distance), TAG.allgather);
+    yield* rank.p2p.sendrecv(remote, subRange(recv, held * bytes, distance * bytes), remote, subRange(recv, into * bytes, distance * bytes), TAG.allgather);
     held = Math.min(held, into);
   }
 }
 
-registerAlgorithm({
-  name: 'allgather:recursive-doubling',
-  operation: 'allgather',
-  description: 'partners at distance 1, 2, 4... swap doubling spans; Bruck when N is not a power of two (Open MPI coll_base)',
-  params: [],
-  program: recursiveDoublingAllgather,
-});
+export const allgatherRecursiveDoubling = collBase('allgather', 'recursive-doubling', 'partners at distance 1, 2, 4... swap doubling spans; Bruck when N is not a power of two (Open MPI coll_base)', recursiveDoublingAllgather);

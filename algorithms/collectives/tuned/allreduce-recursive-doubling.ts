@@ -4,9 +4,8 @@
 // sit out. The 2^k survivors exchange and reduce whole vectors with partners at distance 1, 2, 4...;
 // finally the folded ranks get the result back.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { AllreduceArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { floorPow2, scratch } from './common.ts';
 
@@ -50,10 +49,4 @@ export function* recursiveDoublingAllreduce(rank: Rank, { send, recv, op }: Allr
   }
 }
 
-registerAlgorithm({
-  name: 'allreduce:recursive-doubling',
-  operation: 'allreduce',
-  description: 'full-vector exchanges at distance 1, 2, 4..., with the non-power-of-two fold (Open MPI coll_base, Thakur et al. 2005)',
-  params: [],
-  program: recursiveDoublingAllreduce,
-});
+export const allreduceRecursiveDoubling = collBase('allreduce', 'recursive-doubling', 'full-vector exchanges at distance 1, 2, 4..., with the non-power-of-two fold (Open MPI coll_base, Thakur et al. 2005)', recursiveDoublingAllreduce);

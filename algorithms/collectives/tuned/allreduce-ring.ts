@@ -4,13 +4,13 @@
 // receiving the next block while it reduces. (With fewer elements than ranks it runs recursive
 // doubling instead, as Open MPI does.) Rank r ends owning the full sum of block r+1. Allgather:
 // N-1 more steps pass the finished blocks around the ring.
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { AllreduceArgs } from '../args.ts';
-import '../ops.ts';
 import { recursiveDoublingAllreduce } from './allreduce-recursive-doubling.ts';
 import { TAG } from '../tags.ts';
-import { scratch, sub } from './common.ts';
+import { scratch } from './common.ts';
 
 /** Block k of a `bytes`-long vector cut into `n` blocks, Open MPI's early/late split. */
 export function ringBlock(bytes: number, n: number, k: number): [offset: number, length: number] {
@@ -35,11 +35,11 @@ export function* ringAllreduce(rank: Rank, args: AllreduceArgs): Program<void> {
   const bytes = send.bytes;
   const block = (k: number): Range => {
     const [at, n] = ringBlock(bytes, size, ((k % size) + size) % size);
-    return sub(recv, at, n);
+    return subRange(recv, at, n);
   };
   const early = Math.ceil(bytes / size);
   const inbuf = [scratch(rank, 'ring-in0', early), scratch(rank, 'ring-in1', early)];
-  const into = (i: number, b: Range) => sub(inbuf[i], 0, b.bytes);
+  const into = (i: number, b: Range) => subRange(inbuf[i], 0, b.bytes);
   const sendTo = (me + 1) % size;
   const recvFrom = (me + size - 1) % size;
 
@@ -66,10 +66,4 @@ export function* ringAllreduce(rank: Rank, args: AllreduceArgs): Program<void> {
   }
 }
 
-registerAlgorithm({
-  name: 'allreduce:ring',
-  operation: 'allreduce',
-  description: 'ring reduce-scatter then ring allgather of N blocks (Open MPI coll_base ring)',
-  params: [],
-  program: ringAllreduce,
-});
+export const allreduceRing = collBase('allreduce', 'ring', 'ring reduce-scatter then ring allgather of N blocks (Open MPI coll_base ring)', ringAllreduce, { test: { maxRanks: 40 } });

@@ -2,9 +2,8 @@
 // step k every rank signals rank + 2^k and waits for rank - 2^k; after ceil(log2 N) steps each rank
 // has heard, directly or not, from every other.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { BarrierArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { empty } from './common.ts';
 
@@ -19,10 +18,4 @@ export function* disseminationBarrier(rank: Rank, _args: BarrierArgs): Program<v
   }
 }
 
-registerAlgorithm({
-  name: 'barrier:dissemination',
-  operation: 'barrier',
-  description: 'ceil(log2 N) rounds signalling rank + 2^k (Open MPI coll_base bruck)',
-  params: [],
-  program: disseminationBarrier,
-});
+export const barrierDissemination = collBase('barrier', 'dissemination', 'ceil(log2 N) rounds signalling rank + 2^k (Open MPI coll_base bruck)', disseminationBarrier);

@@ -3,9 +3,8 @@
 // first 2^k ranks then swap messages with partners at distance 1, 2, 4...; finally the extra ranks
 // are released by their partner.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { BarrierArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { empty, floorPow2 } from './common.ts';
 
@@ -29,10 +28,4 @@ export function* recursiveDoublingBarrier(rank: Rank, _args: BarrierArgs): Progr
   if (adjsize !== size && me < size - adjsize) yield* rank.p2p.send(me + adjsize, none, TAG.barrier);
 }
 
-registerAlgorithm({
-  name: 'barrier:recursive-doubling',
-  operation: 'barrier',
-  description: 'zero-byte exchanges at distance 1, 2, 4..., extra ranks folded in (Open MPI coll_base)',
-  params: [],
-  program: recursiveDoublingBarrier,
-});
+export const barrierRecursiveDoubling = collBase('barrier', 'recursive-doubling', 'zero-byte exchanges at distance 1, 2, 4..., extra ranks folded in (Open MPI coll_base)', recursiveDoublingBarrier);

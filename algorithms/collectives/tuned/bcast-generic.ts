@@ -2,13 +2,14 @@
 // ompi/mca/coll/base/coll_base_bcast.c): the root sends each segment to all its children and waits
 // for those sends before the next segment; an intermediate node keeps one receive posted ahead,
 // forwards each segment to its children as it lands; a leaf just receives the segments in order.
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import { TAG } from '../tags.ts';
-import { segments, sub, waitAll } from './common.ts';
+import { segments, waitAll } from './common.ts';
 import type { Tree } from './trees.ts';
 
 export function* bcastOnTree(rank: Rank, buffer: Range, tree: Tree, segsize: number): Program<void> {
-  const segs = segments(buffer.bytes, segsize).map(([at, n]) => sub(buffer, at, n));
+  const segs = segments(buffer.bytes, segsize).map(([at, n]) => subRange(buffer, at, n));
   if (tree.parent < 0) {
     for (const seg of segs) {
       const sends = [];

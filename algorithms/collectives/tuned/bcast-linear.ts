@@ -1,9 +1,8 @@
 // Linear broadcast (ompi_coll_base_bcast_intra_basic_linear): the root posts a send to every other
 // rank at once and waits for all of them; the others receive.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { BcastArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { waitAll } from './common.ts';
 
@@ -18,10 +17,4 @@ export function* linearBcast(rank: Rank, { buffer, root }: BcastArgs): Program<v
   yield* waitAll(sends);
 }
 
-registerAlgorithm({
-  name: 'bcast:linear',
-  operation: 'bcast',
-  description: 'the root posts one send per rank at once (Open MPI coll_base basic_linear)',
-  params: [],
-  program: linearBcast,
-});
+export const bcastLinear = collBase('bcast', 'linear', 'the root posts one send per rank at once (Open MPI coll_base basic_linear)', linearBcast);

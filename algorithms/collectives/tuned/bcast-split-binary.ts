@@ -3,14 +3,15 @@
 // shifted ranks) and the second down its right one (even shifted ranks), segment by segment; then
 // every rank swaps halves with its twin in the other subtree (rank+1 on the left, rank-1 on the
 // right; with an even N the last rank, which has no twin, gets the second half from the root).
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
+import type { ParamInfo } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { BcastArgs } from '../args.ts';
-import '../ops.ts';
 import { bcastOnTree } from './bcast-generic.ts';
 import { TAG } from '../tags.ts';
 import { intParam } from '../params.ts';
-import { segments, sub } from './common.ts';
+import { segments } from './common.ts';
 import { chainTree, kAryTree } from './trees.ts';
 
 const segsize: ParamInfo = {
@@ -30,7 +31,7 @@ export function* splitBinaryBcast(rank: Rank, args: BcastArgs): Program<void> {
     yield* bcastOnTree(rank, buffer, chainTree(me, root, size), seg);
     return;
   }
-  const half: Range[] = [sub(buffer, 0, halves[0]), sub(buffer, halves[0], halves[1])];
+  const half: Range[] = [subRange(buffer, 0, halves[0]), subRange(buffer, halves[0], halves[1])];
   const tree = kAryTree(2, me, root, size);
   const vrank = (me - root + size) % size;
   // Left (0) holds odd shifted ranks, right (1) even ones; the root counts as right.
@@ -38,7 +39,7 @@ export function* splitBinaryBcast(rank: Rank, args: BcastArgs): Program<void> {
 
   // Step 1: each half goes down its own subtree, pipelined in segments.
   if (me === root) {
-    const parts = half.map((h) => segments(h.bytes, seg).map(([at, n]) => sub(h, at, n)));
+    const parts = half.map((h) => segments(h.bytes, seg).map(([at, n]) => subRange(h, at, n)));
     for (let s = 0; s < parts[0].length; s++) {
       for (let i = 0; i < tree.children.length && i < 2; i++) {
         if (s < parts[i].length) yield* rank.p2p.send(tree.children[i], parts[i][s], TAG.bcast);
@@ -62,10 +63,7 @@ export function* splitBinaryBcast(rank: Rank, args: BcastArgs): Program<void> {
   }
 }
 
-registerAlgorithm({
-  name: 'bcast:split-binary',
-  operation: 'bcast',
-  description: 'halves pipelined down the two subtrees of a binary tree, then swapped between twins (Open MPI coll_base split_bintree)',
+export const bcastSplitBinary = collBase('bcast', 'split-binary', 'halves pipelined down the two subtrees of a binary tree, then swapped between twins (Open MPI coll_base split_bintree)', splitBinaryBcast, {
   params: [segsize],
-  program: splitBinaryBcast,
+  test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
 });

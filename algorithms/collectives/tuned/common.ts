@@ -1,18 +1,10 @@
-// What every tuned algorithm shares: cutting a range into blocks and segments, the scratch buffers
+// What every tuned algorithm shares: cutting a message into segments, the scratch buffers
 // Open MPI's coll_base allocates per call (kept per rank, see kept-buffers.ts), waiting for
 // requests, powers of two.
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { range, subRange } from '../../../sim/node/buffer.ts';
+import { range } from '../../../sim/node/buffer.ts';
 import { fragments } from '../blocks.ts';
 import { keptBuffer } from '../kept-buffers.ts';
-
-/** A sub-range of `r`: `bytes` bytes from `offset`. */
-export const sub = subRange;
-
-/** Block `i` of `r` when `r` holds equal blocks of `block` bytes; `count` blocks from there. */
-export function blocks(r: Range, block: number, i: number, count = 1): Range {
-  return sub(r, i * block, count * block);
-}
 
 /**
  * [offset, bytes] of each segment of a `total`-byte message cut into `segsize`-byte segments (the

@@ -5,7 +5,7 @@
 // and the communicator size: never where ranks run, which is how a NUMA node can mislead them.
 // Sizes are in bytes; the datatype here is the byte, so MPI's element count equals `bytes`.
 // Every operation here is commutative, so the non-commutative branches never apply.
-import type { ParamValue } from '../../registry.ts';
+import type { ParamValue } from '../../algorithm.ts';
 import { isPow2 } from './common.ts';
 
 export interface Choice {

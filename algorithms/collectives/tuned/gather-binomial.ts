@@ -2,12 +2,12 @@
 // binomial tree: a node collects its own block and its children's subtrees contiguously in
 // shifted-rank order and sends the lot to its parent; the root, if not rank 0, rotates the result
 // into rank order.
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { GatherArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
-import { blocks, scratch } from './common.ts';
+import { scratch } from './common.ts';
 import { inOrderBinomialTree, inOrderSubtreeSize } from './trees.ts';
 
 export function* binomialGather(rank: Rank, { send, recv, bytes, root }: GatherArgs): Program<void> {
@@ -21,24 +21,18 @@ export function* binomialGather(rank: Rank, { send, recv, bytes, root }: GatherA
   }
   const span = inOrderSubtreeSize(v, size);
   const held: Range = me === root && root === 0 ? recv! : scratch(rank, 'gather-tmp', span * bytes);
-  yield* rank.copy(send, blocks(held, bytes, 0));
+  yield* rank.copy(send, subRange(held, 0, bytes));
   for (const child of tree.children) {
     const cv = (child - root + size) % size;
-    yield* rank.p2p.recv(child, blocks(held, bytes, cv - v, inOrderSubtreeSize(cv, size)), TAG.gather);
+    yield* rank.p2p.recv(child, subRange(held, (cv - v) * bytes, inOrderSubtreeSize(cv, size) * bytes), TAG.gather);
   }
   if (me !== root) {
     yield* rank.p2p.send(tree.parent, held, TAG.gather);
   } else if (root !== 0) {
     // Shifted order back to rank order: shifted block v is rank (v + root)'s.
-    yield* rank.copy(blocks(held, bytes, 0, size - root), blocks(recv!, bytes, root, size - root));
-    yield* rank.copy(blocks(held, bytes, size - root, root), blocks(recv!, bytes, 0, root));
+    yield* rank.copy(subRange(held, 0, (size - root) * bytes), subRange(recv!, root * bytes, (size - root) * bytes));
+    yield* rank.copy(subRange(held, (size - root) * bytes, root * bytes), subRange(recv!, 0, root * bytes));
   }
 }
 
-registerAlgorithm({
-  name: 'gather:binomial',
-  operation: 'gather',
-  description: 'in-order binomial tree, each node sending its subtree\'s blocks up at once (Open MPI coll_base binomial)',
-  params: [],
-  program: binomialGather,
-});
+export const gatherBinomial = collBase('gather', 'binomial', 'in-order binomial tree, each node sending its subtree\'s blocks up at once (Open MPI coll_base binomial)', binomialGather);

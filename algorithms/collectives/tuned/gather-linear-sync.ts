@@ -3,13 +3,14 @@
 // the rank sends its first segment on the go and the rest right after. The root posts the rest's
 // receive as soon as the first segment is in, so at most one rank streams a large remainder at a
 // time while the handshakes of the next ones proceed.
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm, type ParamInfo } from '../../registry.ts';
+import type { ParamInfo } from '../../algorithm.ts';
+import { collBase } from './coll-base.ts';
 import type { GatherArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { intParam } from '../params.ts';
-import { blocks, empty, sub, waitAll } from './common.ts';
+import { empty, waitAll } from './common.ts';
 
 const segsize: ParamInfo = {
   name: 'segsize', kind: 'bytes', default: 1024, min: 1,
@@ -21,27 +22,24 @@ export function* linearSyncGather(rank: Rank, args: GatherArgs): Program<void> {
   const first = Math.min(intParam(args.params, segsize, 'gather:linear-sync'), bytes);
   if (rank.id !== root) {
     yield* rank.p2p.recv(root, empty(rank), TAG.gather);
-    yield* rank.p2p.send(root, sub(send, 0, first), TAG.gather);
-    yield* rank.p2p.send(root, sub(send, first, bytes - first), TAG.gather);
+    yield* rank.p2p.send(root, subRange(send, 0, first), TAG.gather);
+    yield* rank.p2p.send(root, subRange(send, first, bytes - first), TAG.gather);
     return;
   }
   const rest = [];
   for (let i = 0; i < rank.size; i++) {
     if (i === root) continue;
-    const block = blocks(recv!, bytes, i);
-    const head = yield* rank.p2p.irecv(i, sub(block, 0, first), TAG.gather);
+    const block = subRange(recv!, i * bytes, bytes);
+    const head = yield* rank.p2p.irecv(i, subRange(block, 0, first), TAG.gather);
     yield* rank.p2p.send(i, empty(rank), TAG.gather);
     yield* head();
-    rest.push(yield* rank.p2p.irecv(i, sub(block, first, bytes - first), TAG.gather));
+    rest.push(yield* rank.p2p.irecv(i, subRange(block, first, bytes - first), TAG.gather));
   }
-  yield* rank.copy(send, blocks(recv!, bytes, root));
+  yield* rank.copy(send, subRange(recv!, root * bytes, bytes));
   yield* waitAll(rest);
 }
 
-registerAlgorithm({
-  name: 'gather:linear-sync',
-  operation: 'gather',
-  description: 'linear gather with a zero-byte handshake and a first segment per rank (Open MPI coll_base linear_sync)',
+export const gatherLinearSync = collBase('gather', 'linear-sync', 'linear gather with a zero-byte handshake and a first segment per rank (Open MPI coll_base linear_sync)', linearSyncGather, {
   params: [segsize],
-  program: linearSyncGather,
+  test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
 });

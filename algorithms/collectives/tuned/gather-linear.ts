@@ -1,11 +1,10 @@
 // Linear gather (ompi_coll_base_gather_intra_basic_linear): every rank sends its block to the root,
 // which receives them in rank order, one at a time, and copies its own.
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { GatherArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
-import { blocks } from './common.ts';
 
 export function* linearGather(rank: Rank, { send, recv, bytes, root }: GatherArgs): Program<void> {
   if (rank.id !== root) {
@@ -13,15 +12,9 @@ export function* linearGather(rank: Rank, { send, recv, bytes, root }: GatherArg
     return;
   }
   for (let i = 0; i < rank.size; i++) {
-    if (i === root) yield* rank.copy(send, blocks(recv!, bytes, i));
-    else yield* rank.p2p.recv(i, blocks(recv!, bytes, i), TAG.gather);
+    if (i === root) yield* rank.copy(send, subRange(recv!, i * bytes, bytes));
+    else yield* rank.p2p.recv(i, subRange(recv!, i * bytes, bytes), TAG.gather);
   }
 }
 
-registerAlgorithm({
-  name: 'gather:linear',
-  operation: 'gather',
-  description: 'the root receives each rank\'s block in turn (Open MPI coll_base basic_linear)',
-  params: [],
-  program: linearGather,
-});
+export const gatherLinear = collBase('gather', 'linear', 'the root receives each rank\'s block in turn (Open MPI coll_base basic_linear)', linearGather);

@@ -2,9 +2,8 @@
 // root starts from rank N-1's data and folds in ranks N-2 down to 0, one receive at a time (the
 // order keeps non-commutative operations right).
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { ReduceArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
 import { scratch } from './common.ts';
 
@@ -28,10 +27,4 @@ export function* linearReduce(rank: Rank, { send, recv, op, root }: ReduceArgs):
   }
 }
 
-registerAlgorithm({
-  name: 'reduce:linear',
-  operation: 'reduce',
-  description: 'the root receives from each rank in turn, N-1 down to 0, and reduces (Open MPI coll_base basic_linear)',
-  params: [],
-  program: linearReduce,
-});
+export const reduceLinear = collBase('reduce', 'linear', 'the root receives from each rank in turn, N-1 down to 0, and reduces (Open MPI coll_base basic_linear)', linearReduce);

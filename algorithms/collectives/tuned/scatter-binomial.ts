@@ -2,12 +2,12 @@
 // binomial tree: every node receives the blocks of its whole subtree (contiguous in shifted-rank
 // order) from its parent, keeps its own and forwards each child its subtree's share, largest first.
 // A root other than 0 first rotates its send buffer into shifted-rank order.
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { ScatterArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
-import { blocks, scratch } from './common.ts';
+import { scratch } from './common.ts';
 import { inOrderBinomialTree, inOrderSubtreeSize } from './trees.ts';
 
 export function* binomialScatter(rank: Rank, { send, recv, bytes, root }: ScatterArgs): Program<void> {
@@ -23,8 +23,8 @@ export function* binomialScatter(rank: Rank, { send, recv, bytes, root }: Scatte
     } else {
       held = scratch(rank, 'scatter-tmp', size * bytes);
       // Shifted order: block v of `held` is rank (v + root)'s block.
-      yield* rank.copy(blocks(send!, bytes, root, size - root), blocks(held, bytes, 0, size - root));
-      yield* rank.copy(blocks(send!, bytes, 0, root), blocks(held, bytes, size - root, root));
+      yield* rank.copy(subRange(send!, root * bytes, (size - root) * bytes), subRange(held, 0, (size - root) * bytes));
+      yield* rank.copy(subRange(send!, 0, root * bytes), subRange(held, (size - root) * bytes, root * bytes));
     }
   } else if (tree.children.length > 0) {
     held = scratch(rank, 'scatter-tmp', span * bytes);
@@ -35,15 +35,9 @@ export function* binomialScatter(rank: Rank, { send, recv, bytes, root }: Scatte
   }
   for (let i = tree.children.length - 1; i >= 0; i--) {
     const cv = (tree.children[i] - root + size) % size;
-    yield* rank.p2p.send(tree.children[i], blocks(held, bytes, cv - v, inOrderSubtreeSize(cv, size)), TAG.scatter);
+    yield* rank.p2p.send(tree.children[i], subRange(held, (cv - v) * bytes, inOrderSubtreeSize(cv, size) * bytes), TAG.scatter);
   }
-  yield* rank.copy(blocks(held, bytes, 0), recv);
+  yield* rank.copy(subRange(held, 0, bytes), recv);
 }
 
-registerAlgorithm({
-  name: 'scatter:binomial',
-  operation: 'scatter',
-  description: 'in-order binomial tree, each node forwarding its subtree\'s blocks (Open MPI coll_base binomial)',
-  params: [],
-  program: binomialScatter,
-});
+export const scatterBinomial = collBase('scatter', 'binomial', 'in-order binomial tree, each node forwarding its subtree\'s blocks (Open MPI coll_base binomial)', binomialScatter);

@@ -1,11 +1,10 @@
 // Linear scatter (ompi_coll_base_scatter_intra_basic_linear): the root sends block r to each rank r
 // in rank order, one blocking send at a time, and copies its own.
+import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { collBase } from './coll-base.ts';
 import type { ScatterArgs } from '../args.ts';
-import '../ops.ts';
 import { TAG } from '../tags.ts';
-import { blocks } from './common.ts';
 
 export function* linearScatter(rank: Rank, { send, recv, bytes, root }: ScatterArgs): Program<void> {
   if (rank.id !== root) {
@@ -13,15 +12,9 @@ export function* linearScatter(rank: Rank, { send, recv, bytes, root }: ScatterA
     return;
   }
   for (let i = 0; i < rank.size; i++) {
-    if (i === root) yield* rank.copy(blocks(send!, bytes, i), recv);
-    else yield* rank.p2p.send(i, blocks(send!, bytes, i), TAG.scatter);
+    if (i === root) yield* rank.copy(subRange(send!, i * bytes, bytes), recv);
+    else yield* rank.p2p.send(i, subRange(send!, i * bytes, bytes), TAG.scatter);
   }
 }
 
-registerAlgorithm({
-  name: 'scatter:linear',
-  operation: 'scatter',
-  description: 'the root sends each rank its block in turn (Open MPI coll_base basic_linear)',
-  params: [],
-  program: linearScatter,
-});
+export const scatterLinear = collBase('scatter', 'linear', 'the root sends each rank its block in turn (Open MPI coll_base basic_linear)', linearScatter);

@@ -5,22 +5,21 @@
 // terms by NUMA node gives the same result. A level with one rank is skipped.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllreduceArgs, BcastArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
 import { numaGroups } from './groups.ts';
-import { innerAlgorithm, innerParam } from './inner.ts';
+import type { Defined } from '../../algorithm.ts';
+import { defineTwoLevel, innerAlgorithm, type Candidates, type Level } from './inner.ts';
 import { reduceToLeader } from './leader-reduce.ts';
 import { subRank } from './sub-rank.ts';
-import '../ops.ts';
 
 const NAME = 'allreduce:two-level';
 const INTER = 1;
 const INTRA_REDUCE = 2;
 const INTRA_BCAST = 3;
 
-export function* twoLevelAllreduce(rank: Rank, { send, recv, bytes, op, params }: AllreduceArgs): Program<void> {
-  const intra = innerAlgorithm(NAME, params, 'intra', 'reduce', 'basic');
-  const inter = innerAlgorithm(NAME, params, 'inter', 'allreduce', 'basic');
-  const bcast = innerAlgorithm(NAME, params, 'bcast', 'bcast', 'basic');
+function* twoLevelAllreduce(candidates: Candidates, rank: Rank, { send, recv, bytes, op, params }: AllreduceArgs): Program<void> {
+  const intra = innerAlgorithm(NAME, params, 'intra', 'reduce', 'basic', candidates);
+  const inter = innerAlgorithm(NAME, params, 'inter', 'allreduce', 'basic', candidates);
+  const bcast = innerAlgorithm(NAME, params, 'bcast', 'bcast', 'basic', candidates);
   const me = rank.id;
   if (bytes === 0) return;
   const g = numaGroups(rank.topology, rank.size, 0);
@@ -43,14 +42,14 @@ export function* twoLevelAllreduce(rank: Rank, { send, recv, bytes, op, params }
   }
 }
 
-registerAlgorithm({
-  name: NAME,
-  operation: 'allreduce',
-  description: "one leader per NUMA node: `intra` reduces to each leader, `inter` allreduces among the leaders, `bcast` spreads the result inside each NUMA node",
-  params: [
-    innerParam('intra', 'reduce', 'basic', 'reduce algorithm inside each NUMA node, to its leader'),
-    innerParam('inter', 'allreduce', 'basic', 'allreduce algorithm among the NUMA leaders'),
-    innerParam('bcast', 'bcast', 'basic', 'broadcast algorithm of the result inside each NUMA node'),
-  ],
-  program: twoLevelAllreduce,
-});
+const LEVELS: Level[] = [
+  { param: 'intra', operation: 'reduce', description: 'reduce algorithm inside each NUMA node, to its leader' },
+  { param: 'inter', operation: 'allreduce', description: 'allreduce algorithm among the NUMA leaders' },
+  { param: 'bcast', operation: 'bcast', description: 'broadcast algorithm of the result inside each NUMA node' },
+];
+const DESCRIPTION =
+  "one leader per NUMA node: `intra` reduces to each leader, `inter` allreduces among the leaders, `bcast` spreads the result inside each NUMA node";
+
+/** The composition over `candidates`, the catalogue's other algorithms. */
+export const twoLevelAllreduceAlgorithm = (candidates: Candidates): Defined<'allreduce'> =>
+  defineTwoLevel('allreduce', DESCRIPTION, LEVELS, candidates, (rank, args) => twoLevelAllreduce(candidates, rank, args));

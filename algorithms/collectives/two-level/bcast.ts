@@ -5,20 +5,19 @@
 // copy of the message crosses to each NUMA node. Each level runs on its own sub-communicator.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { BcastArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
 import { numaGroups } from './groups.ts';
-import { innerAlgorithm, innerParam } from './inner.ts';
+import type { Defined } from '../../algorithm.ts';
+import { defineTwoLevel, innerAlgorithm, type Candidates, type Level } from './inner.ts';
 import { subRank } from './sub-rank.ts';
-import '../ops.ts';
 
 const NAME = 'bcast:two-level';
 /** Context ids of the two levels' sub-communicators. */
 const INTER = 1;
 const INTRA = 2;
 
-export function* twoLevelBcast(rank: Rank, { buffer, bytes, root, params }: BcastArgs): Program<void> {
-  const inter = innerAlgorithm(NAME, params, 'inter', 'bcast', 'basic');
-  const intra = innerAlgorithm(NAME, params, 'intra', 'bcast', 'basic');
+function* twoLevelBcast(candidates: Candidates, rank: Rank, { buffer, bytes, root, params }: BcastArgs): Program<void> {
+  const inter = innerAlgorithm(NAME, params, 'inter', 'bcast', 'basic', candidates);
+  const intra = innerAlgorithm(NAME, params, 'intra', 'bcast', 'basic', candidates);
   if (rank.size === 1 || bytes === 0) return;
   const g = numaGroups(rank.topology, rank.size, root);
   const group = g.groupOf(rank.id);
@@ -33,13 +32,13 @@ export function* twoLevelBcast(rank: Rank, { buffer, bytes, root, params }: Bcas
   }
 }
 
-registerAlgorithm({
-  name: NAME,
-  operation: 'bcast',
-  description: 'one leader per NUMA node: `inter` broadcasts among the leaders, then `intra` inside each NUMA node',
-  params: [
-    innerParam('inter', 'bcast', 'basic', 'broadcast algorithm among the NUMA leaders'),
-    innerParam('intra', 'bcast', 'basic', 'broadcast algorithm inside each NUMA node'),
-  ],
-  program: twoLevelBcast,
-});
+const LEVELS: Level[] = [
+  { param: 'inter', operation: 'bcast', description: 'broadcast algorithm among the NUMA leaders' },
+  { param: 'intra', operation: 'bcast', description: 'broadcast algorithm inside each NUMA node' },
+];
+const DESCRIPTION =
+  'one leader per NUMA node: `inter` broadcasts among the leaders, then `intra` inside each NUMA node';
+
+/** The composition over `candidates`, the catalogue's other algorithms. */
+export const twoLevelBcastAlgorithm = (candidates: Candidates): Defined<'bcast'> =>
+  defineTwoLevel('bcast', DESCRIPTION, LEVELS, candidates, (rank, args) => twoLevelBcast(candidates, rank, args), 25);

@@ -1,42 +1,67 @@
 // The algorithms a two-level composition runs at each level, named by parameters. The choices are
-// every registered algorithm of the operation except the two-level one itself (which would nest
-// without end inside one NUMA node); they are read from the registry when asked, so algorithms
-// registered after this module count too.
-import type { AlgorithmProgram, ParamInfo, ParamValue } from '../../registry.ts';
-import { findAlgorithm, listAlgorithms, paramDefaults, shortName } from '../../registry.ts';
+// the algorithms of the operation the catalogue holds besides the two-level family (which would
+// nest without end inside one NUMA node): algorithms/catalogue.ts hands them over as `Candidates`.
+import type { AlgorithmInfo, AlgorithmProgram, Defined, ParamInfo, ParamValue } from '../../algorithm.ts';
+import { defineAlgorithm, paramDefaults, shortName } from '../../algorithm.ts';
+import type { OperationName } from '../../operations.ts';
 
-const SELF = 'two-level';
+/** The algorithms of one operation a level may run, typed by that operation. */
+export type Candidates = <Op extends OperationName>(operation: Op) => Array<AlgorithmInfo<Op>>;
 
-function shortNames(operation: string): string[] {
-  return listAlgorithms(operation).map(shortName).filter((n) => n !== SELF);
+/** A 'choice' parameter naming one of `candidates`. */
+export function innerParam<Op extends OperationName>(name: string, candidates: Array<AlgorithmInfo<Op>>, fallback: string, description: string): ParamInfo {
+  return { name, kind: 'choice', default: fallback, description, choices: candidates.map(shortName) };
 }
 
-/** A 'choice' parameter naming an algorithm of `operation`. */
-export function innerParam(name: string, operation: string, fallback: string, description: string): ParamInfo {
-  return {
-    name,
-    kind: 'choice',
-    default: fallback,
-    description,
-    get choices() {
-      return shortNames(operation);
-    },
-  };
-}
-
-export interface Inner {
+export interface Inner<Op extends OperationName> {
   name: string;
-  program: AlgorithmProgram;
+  program: AlgorithmInfo<Op>['program'];
   /** Its parameters: every one at its default. */
   params: Record<string, ParamValue>;
 }
 
 /** The algorithm `params[field]` names; an Error naming the field when it is not one of the choices. */
-export function innerAlgorithm(algorithm: string, params: Record<string, ParamValue>, field: string, operation: string, fallback: string): Inner {
+export function innerAlgorithm<Op extends OperationName>(
+  algorithm: string,
+  params: Record<string, ParamValue>,
+  field: string,
+  operation: Op,
+  fallback: string,
+  candidates: Candidates,
+): Inner<Op> {
   const name = params[field] ?? fallback;
-  const info = typeof name === 'string' && name !== SELF ? findAlgorithm(`${operation}:${name}`) : undefined;
+  const choices = candidates(operation);
+  const info = choices.find((c) => shortName(c) === name);
   if (!info) {
-    throw new Error(`${algorithm}: params.${field} must name a ${operation} algorithm, one of ${shortNames(operation).join(', ')}; got ${JSON.stringify(name)}`);
+    throw new Error(`${algorithm}: params.${field} must name a ${operation} algorithm, one of ${choices.map(shortName).join(', ')}; got ${JSON.stringify(name)}`);
   }
   return { name: info.name, program: info.program, params: paramDefaults(info) };
+}
+
+/** One level of a composition: the parameter naming its algorithm, of which operation. */
+export interface Level {
+  param: string;
+  operation: OperationName;
+  description: string;
+}
+
+/** `<operation>:two-level` with a choice parameter per level (default: the basic algorithm);
+ *  the property tests draw any choice at every level. */
+export function defineTwoLevel<Op extends OperationName>(
+  operation: Op,
+  description: string,
+  levels: readonly Level[],
+  candidates: Candidates,
+  program: AlgorithmProgram<Op>,
+  numRuns?: number,
+): Defined<Op> {
+  const draws = Object.fromEntries(levels.map((l) => [l.param, { anyChoice: true }]));
+  return defineAlgorithm({
+    name: `${operation}:two-level`,
+    operation,
+    description,
+    params: levels.map((l) => innerParam(l.param, candidates(l.operation), 'basic', l.description)),
+    test: numRuns === undefined ? { params: draws } : { numRuns, params: draws },
+    program,
+  });
 }

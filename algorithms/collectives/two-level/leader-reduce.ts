@@ -19,7 +19,7 @@ export interface LeaderReduce {
 }
 
 /** Runs the intra-node level on sub-communicator `context`; returns this rank's partial result (undefined off the leaders). */
-export function* reduceToLeader(rank: Rank, g: NumaGroups, intra: Inner, { send, recv, bytes, op }: LeaderReduce, context: number): Program<Range | undefined> {
+export function* reduceToLeader(rank: Rank, g: NumaGroups, intra: Inner<'reduce'>, { send, recv, bytes, op }: LeaderReduce, context: number): Program<Range | undefined> {
   const me = rank.id;
   const group = g.groupOf(me);
   if (group.length === 1) return send;

@@ -5,20 +5,19 @@
 // skipped: its partial result is the rank's own data.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { ReduceArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
 import { numaGroups } from './groups.ts';
-import { innerAlgorithm, innerParam } from './inner.ts';
+import type { Defined } from '../../algorithm.ts';
+import { defineTwoLevel, innerAlgorithm, type Candidates, type Level } from './inner.ts';
 import { reduceToLeader } from './leader-reduce.ts';
 import { subRank } from './sub-rank.ts';
-import '../ops.ts';
 
 const NAME = 'reduce:two-level';
 const INTER = 1;
 const INTRA = 2;
 
-export function* twoLevelReduce(rank: Rank, { send, recv, bytes, op, root, params }: ReduceArgs): Program<void> {
-  const inter = innerAlgorithm(NAME, params, 'inter', 'reduce', 'basic');
-  const intra = innerAlgorithm(NAME, params, 'intra', 'reduce', 'basic');
+function* twoLevelReduce(candidates: Candidates, rank: Rank, { send, recv, bytes, op, root, params }: ReduceArgs): Program<void> {
+  const inter = innerAlgorithm(NAME, params, 'inter', 'reduce', 'basic', candidates);
+  const intra = innerAlgorithm(NAME, params, 'intra', 'reduce', 'basic', candidates);
   const me = rank.id;
   if (me === root && !recv) throw new Error(`reduce: root ${root} has no receive buffer`);
   if (bytes === 0) return;
@@ -36,13 +35,13 @@ export function* twoLevelReduce(rank: Rank, { send, recv, bytes, op, root, param
   }
 }
 
-registerAlgorithm({
-  name: NAME,
-  operation: 'reduce',
-  description: "one leader per NUMA node: `intra` reduces inside each NUMA node to its leader, then `inter` reduces the leaders' results to the root",
-  params: [
-    innerParam('inter', 'reduce', 'basic', 'reduce algorithm among the NUMA leaders'),
-    innerParam('intra', 'reduce', 'basic', 'reduce algorithm inside each NUMA node'),
-  ],
-  program: twoLevelReduce,
-});
+const LEVELS: Level[] = [
+  { param: 'inter', operation: 'reduce', description: 'reduce algorithm among the NUMA leaders' },
+  { param: 'intra', operation: 'reduce', description: 'reduce algorithm inside each NUMA node' },
+];
+const DESCRIPTION =
+  "one leader per NUMA node: `intra` reduces inside each NUMA node to its leader, then `inter` reduces the leaders' results to the root";
+
+/** The composition over `candidates`, the catalogue's other algorithms. */
+export const twoLevelReduceAlgorithm = (candidates: Candidates): Defined<'reduce'> =>
+  defineTwoLevel('reduce', DESCRIPTION, LEVELS, candidates, (rank, args) => twoLevelReduce(candidates, rank, args));

@@ -9,6 +9,7 @@
 //   (sub-communicators of sub-communicators nest the same way).
 // KNEM cookies, LiMIC descriptors and buffers name no rank and pass through unchanged.
 import { LinearCollectives } from '../../../sim/node/linear-collectives.ts';
+import { lazily, RunState } from '../../../sim/node/run-state.ts';
 import type { Buffer, Cma, Control, Knem, Limic, PointToPoint, Program, Range, Rank, RankTopology, ReduceOp, Xpmem } from '../../../sim/node/rank-api.ts';
 
 /** Contexts per level of nesting; context 0 is left to the enclosing communicator. */
@@ -18,8 +19,8 @@ class Envelope {
   constructor(readonly context: number, readonly value: unknown) {}
 }
 
-/** Messages that reached a rank's control channel for another context, by "from#context". */
-const setAside = new WeakMap<Control, Map<string, unknown[]>>();
+/** Messages that reached a control channel for another context, by channel and "from#context". */
+const SET_ASIDE = new RunState('sub-communicator messages set aside', () => new Map<Control, Map<string, unknown[]>>());
 
 export function subRank(rank: Rank, members: readonly number[], context: number): Rank {
   if (!Number.isInteger(context) || context < 1 || context >= CONTEXTS) {
@@ -40,7 +41,7 @@ export function subRank(rank: Rank, members: readonly number[], context: number)
   };
   const tag = (t = 0) => t * CONTEXTS + context;
 
-  const control = subControl(rank.control, id, size, world, context);
+  const control = new SubControl(rank.control, id, size, world, context, lazily(rank.runState(SET_ASIDE), rank.control, () => new Map()));
   const parent = rank.p2p;
   const p2p: PointToPoint = {
     send: (to, data, t) => parent.send(world(to), data, tag(t)),
@@ -87,16 +88,8 @@ export function subRank(rank: Rank, members: readonly number[], context: number)
       return rank.mechanisms;
     },
     mark: (kind: string, label: string) => rank.mark(kind, label),
+    runState: (key) => rank.runState(key),
   };
-}
-
-function subControl(parent: Control, me: number, size: number, world: (r: number) => number, context: number): Control {
-  let stash = setAside.get(parent);
-  if (!stash) {
-    stash = new Map();
-    setAside.set(parent, stash);
-  }
-  return new SubControl(parent, me, size, world, context, stash);
 }
 
 /** The sub-communicator's control channel; its collective forms are the world's linear ones. */

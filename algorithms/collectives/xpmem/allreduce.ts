@@ -10,10 +10,9 @@
 // Peers are visited from i+1 on, so the N readers of step 1 spread over the N processes.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { AllreduceArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { expose, withAttached, type Exposed } from './expose.ts';
 import { partition, slice } from './partition.ts';
-import '../ops.ts';
 
 interface Buffers {
   send: Exposed;
@@ -43,7 +42,7 @@ export function* xpmemAllreduce(rank: Rank, { send, recv, bytes, op }: Allreduce
   yield* rank.control.barrier();
 }
 
-registerAlgorithm({
+export const allreduceXpmem = defineAlgorithm({
   name: 'allreduce:xpmem',
   operation: 'allreduce',
   description: "zero-copy partitioned allreduce: rank i reduces partition i of every peer's send buffer through XPMEM, then copies it into every peer's receive buffer (Hashmi et al., seed 001)",

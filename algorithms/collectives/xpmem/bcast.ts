@@ -5,9 +5,8 @@
 // segment lock. The root returns once every reader is done.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { BcastArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { expose, withAttached, type Exposed } from './expose.ts';
-import '../ops.ts';
 
 export function* xpmemBcast(rank: Rank, { buffer, bytes, root }: BcastArgs): Program<void> {
   if (rank.size === 1 || bytes === 0) return;
@@ -21,7 +20,7 @@ export function* xpmemBcast(rank: Rank, { buffer, bytes, root }: BcastArgs): Pro
   }
 }
 
-registerAlgorithm({
+export const bcastXpmem = defineAlgorithm({
   name: 'bcast:xpmem',
   operation: 'bcast',
   description: "root exposes its buffer; every other rank attaches it through XPMEM and copies it, all at once (seed 001)",

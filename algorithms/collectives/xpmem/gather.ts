@@ -4,10 +4,9 @@
 // once every writer is done. Ranks with nothing to send take no part.
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { GatherArgs, GathervArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { expose, withAttached, type Exposed } from './expose.ts';
 import { slice } from './partition.ts';
-import '../ops.ts';
 
 /** Rank r's `send` (counts[r] bytes) lands at `displs[r]` of the root's `recv`. */
 export function* xpmemGatherOf(rank: Rank, root: number, send: Range, recv: Range | undefined, counts: number[], displs: number[]): Program<void> {
@@ -36,7 +35,7 @@ export function* xpmemGatherv(rank: Rank, { send, recv, counts, displs, root }: 
   yield* xpmemGatherOf(rank, root, send, recv, counts, displs);
 }
 
-registerAlgorithm({
+export const gatherXpmem = defineAlgorithm({
   name: 'gather:xpmem',
   operation: 'gather',
   description: "root exposes its receive buffer; every rank attaches its block through XPMEM and writes it, all at once",
@@ -44,7 +43,7 @@ registerAlgorithm({
   program: xpmemGather,
 });
 
-registerAlgorithm({
+export const gathervXpmem = defineAlgorithm({
   name: 'gatherv:xpmem',
   operation: 'gatherv',
   description: "root exposes its receive buffer; every rank attaches its block at its displacement through XPMEM and writes it, all at once",

@@ -6,10 +6,9 @@
 // its buffer is complete.
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { ReduceArgs } from '../args.ts';
-import { registerAlgorithm } from '../../registry.ts';
+import { defineAlgorithm } from '../../algorithm.ts';
 import { attach, expose, withAttached, type Exposed } from './expose.ts';
 import { partition, slice } from './partition.ts';
-import '../ops.ts';
 
 interface Buffers {
   send: Exposed;
@@ -38,7 +37,7 @@ export function* xpmemReduce(rank: Rank, { send, recv, bytes, op, root }: Reduce
   yield* rank.control.barrier();
 }
 
-registerAlgorithm({
+export const reduceXpmem = defineAlgorithm({
   name: 'reduce:xpmem',
   operation: 'reduce',
   description: "zero-copy partitioned reduce: rank i reduces partition i of every peer's send buffer through XPMEM straight into the root's receive buffer (Hashmi et al., seed 001)",

@@ -4,6 +4,7 @@ import type { Range } from '../../node/buffer.ts';
 import { MechanismError } from '../../node/errors.ts';
 import type { KnemCookie } from '../../node/rank-api.ts';
 import type { World } from '../../node/world.ts';
+import { RunState } from '../../node/run-state.ts';
 import { cookieContext, describeCookie, makeCookie } from './cookie.ts';
 
 export interface Region {
@@ -108,6 +109,8 @@ export class KnemDriver {
   }
 }
 
+const DRIVER = new RunState('knem driver', () => new KnemDriver());
+
 export function knemDriver(world: World): KnemDriver {
-  return world.state('knem driver', () => new KnemDriver());
+  return world.stateOf(DRIVER);
 }

@@ -6,6 +6,7 @@
 import { Channel } from '../../engine/channel.ts';
 import type { Program } from '../../engine/program.ts';
 import type { World } from '../../node/world.ts';
+import { RunState } from '../../node/run-state.ts';
 import { Matcher } from './matching.ts';
 import { opensMessage, type Packet } from './packet.ts';
 
@@ -16,8 +17,10 @@ interface Registry {
   nextId: number;
 }
 
+const DELIVERY = new RunState<Registry>('shm delivery', () => ({ matchers: new Map(), boxes: new Map(), seqs: new Map(), nextId: 0 }));
+
 function registry(world: World): Registry {
-  return world.state('shm delivery', () => ({ matchers: new Map(), boxes: new Map(), seqs: new Map(), nextId: 0 }));
+  return world.stateOf(DELIVERY);
 }
 
 export function matcherOf(world: World, rank: number): Matcher<Packet> {

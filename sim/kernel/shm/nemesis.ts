@@ -14,6 +14,7 @@ import type { Program } from '../../engine/program.ts';
 import { Semaphore } from '../../engine/semaphore.ts';
 import { range, subRange, type Buffer, type Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
+import { lazily, RunState } from '../../node/run-state.ts';
 import { nemesisCosts } from './costs.ts';
 import { arrive, nextNotice, nextPacket, notify } from './delivery.ts';
 import { lineTransfer, QueueLines } from './lines.ts';
@@ -51,37 +52,67 @@ interface LmtChunk {
   bytes: number;
 }
 
+/** Every process's cells and queues, and every pair's fastbox and LMT copy buffer, of one run. */
+const NEMESIS = new RunState('nemesis', () => ({
+  procs: new Map<number, Process>(),
+  fastboxes: new Map<string, Fastbox>(),
+  copyBuffers: new Map<string, CopyBuffer>(),
+}));
+
+/** How many LMT copy buffers the run has made (one per sending pair that needed one). */
+export function nemesisCopyBuffers(world: World): string[] {
+  return world.hasState(NEMESIS) ? [...world.stateOf(NEMESIS).copyBuffers.keys()] : [];
+}
+
+/** Process `rank`'s cells, free queue and receive queue, made on first use in the run. */
+function procOf(world: World, costs: NemesisCosts, rank: number): Process {
+  const { node } = world;
+  return lazily(world.stateOf(NEMESIS).procs, rank, () => ({
+    cells: node.allocate(`nemesis cells r${rank}`, costs.cellsPerProcess * costs.cellBytes, -1),
+    free: prefilled(`nemesis free queue r${rank}`, costs.cellsPerProcess),
+    freeLines: new QueueLines(node.topo, world.cores[rank], costs.cellsPerProcess),
+    recvLines: new QueueLines(node.topo, world.cores[rank]),
+  }));
+}
+
+function fastboxOf(world: World, costs: NemesisCosts, from: number, to: number): Fastbox {
+  return lazily(world.stateOf(NEMESIS).fastboxes, `${from}>${to}`, () => ({
+    buf: world.node.allocate(`nemesis fastbox ${from}>${to}`, costs.fastboxDataBytes, -1),
+    full: false,
+    flagCore: world.cores[to],
+  }));
+}
+
+function copyBufferOf(world: World, costs: NemesisCosts, from: number, to: number): CopyBuffer {
+  return lazily(world.stateOf(NEMESIS).copyBuffers, `${from}>${to}`, () => ({
+    buf: world.node.allocate(`nemesis lmt buffer ${from}>${to}`, costs.lmtSlots * costs.lmtChunkBytes, -1),
+    inUse: new Mutex(world.sim, `nemesis lmt buffer ${from}>${to}`),
+    empty: Array.from({ length: costs.lmtSlots }, (_, i) => new Semaphore(world.sim, `lmt slot ${i} ${from}>${to}`, 1)),
+    next: 0,
+  }));
+}
+
+// eslint-disable-next-line require-yield
+function* releaseFastbox(world: World, box: Fastbox, receiver: number): Program<void> {
+  // The receiver clears the flag in the line it already holds; the sender pays to read it back.
+  box.full = false;
+  box.flagCore = world.cores[receiver];
+}
+
+/** The receiver dequeues the cell from its receive queue and returns it to the sender's free queue. */
+function* returnCell(world: World, costs: NemesisCosts, sender: number, receiver: number, cell: number): Program<void> {
+  const rc = world.cores[receiver];
+  yield* step(world, receiver, 'queue', `dequeue<-${sender}`, procOf(world, costs, receiver).recvLines.dequeue());
+  const owner = procOf(world, costs, sender);
+  yield* step(world, receiver, 'queue', `return cell->${sender}`, owner.freeLines.enqueue(rc));
+  world.sim.schedule(lineTransfer(world.node.topo, rc, world.cores[sender]), () => owner.free.put(cell));
+}
+
 export function createNemesis(world: World, me: number, costs: NemesisCosts = nemesisCosts): DoubleCopy {
   const { node } = world;
   const topo = node.topo;
   const core = world.cores[me];
   const coreOf = (rank: number) => world.cores[rank];
-
-  function proc(rank: number): Process {
-    return world.state(`nemesis proc ${rank}`, () => ({
-      cells: node.allocate(`nemesis cells r${rank}`, costs.cellsPerProcess * costs.cellBytes, -1),
-      free: prefilled(`nemesis free queue r${rank}`, costs.cellsPerProcess),
-      freeLines: new QueueLines(topo, coreOf(rank), costs.cellsPerProcess),
-      recvLines: new QueueLines(topo, coreOf(rank)),
-    }));
-  }
-
-  function fastbox(from: number, to: number): Fastbox {
-    return world.state(`nemesis fastbox ${from}>${to}`, () => ({
-      buf: node.allocate(`nemesis fastbox ${from}>${to}`, costs.fastboxDataBytes, -1),
-      full: false,
-      flagCore: coreOf(to),
-    }));
-  }
-
-  function copyBuffer(from: number, to: number): CopyBuffer {
-    return world.state(`nemesis lmt ${from}>${to}`, () => ({
-      buf: node.allocate(`nemesis lmt buffer ${from}>${to}`, costs.lmtSlots * costs.lmtChunkBytes, -1),
-      inUse: new Mutex(world.sim, `nemesis lmt buffer ${from}>${to}`),
-      empty: Array.from({ length: costs.lmtSlots }, (_, i) => new Semaphore(world.sim, `lmt slot ${i} ${from}>${to}`, 1)),
-      next: 0,
-    }));
-  }
 
   const transport: DoubleCopy = {
     protocol: 'nemesis',
@@ -99,23 +130,23 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
       const seen = lineTransfer(topo, core, coreOf(to));
       // The fastbox first: reading its flag pulls the line from whoever wrote it last.
-      const box = fastbox(me, to);
+      const box = fastboxOf(world, costs, me, to);
       yield* step(world, me, kind, `fastbox check->${to}`, lineTransfer(topo, box.flagCore, core));
       if (!box.full && bytes <= costs.fastboxDataBytes) {
         box.full = true;
         box.flagCore = core;
         const slot = range(box.buf, 0, bytes);
         if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in fastbox->${to}` });
-        arrive(world, { ...header, payload: slot, release: () => releaseFastbox(box, to) }, seen);
+        arrive(world, { ...header, payload: slot, release: () => releaseFastbox(world, box, to) }, seen);
         return;
       }
-      const mine = proc(me);
+      const mine = procOf(world, costs, me);
       const cell = mine.free.length > 0 ? yield* mine.free.get() : yield* traced(world, me, 'wait', 'free cell', mine.free.get());
       yield* step(world, me, kind, 'dequeue free cell', mine.freeLines.dequeue());
       const slot = range(mine.cells, cell * costs.cellBytes, bytes);
       if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in cell->${to}` });
-      yield* step(world, me, kind, `enqueue->${to}`, proc(to).recvLines.enqueue(core));
-      arrive(world, { ...header, payload: slot, release: () => returnCell(me, to, cell) }, seen);
+      yield* step(world, me, kind, `enqueue->${to}`, procOf(world, costs, to).recvLines.enqueue(core));
+      arrive(world, { ...header, payload: slot, release: () => returnCell(world, costs, me, to, cell) }, seen);
     },
 
     *unpack(packet: Packet, into?: Range): Program<void> {
@@ -131,7 +162,7 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       yield* transport.post({ ...header, kind: 'rts' });
       const cts = yield* traced(world, me, 'wait', `cts<-${to}`, nextPacket(world, header.id, me));
       yield* transport.unpack(cts);
-      const ring = copyBuffer(me, to);
+      const ring = copyBufferOf(world, costs, me, to);
       yield* traced(world, me, 'wait', `lmt buffer->${to}`, ring.inUse.lock());
       try {
         for (let offset = 0; offset < data.bytes; offset += costs.lmtChunkBytes) {
@@ -155,7 +186,7 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       const from = rts.from;
       yield* transport.unpack(rts);
       yield* transport.post(replyTo(rts, 'cts'));
-      const ring = copyBuffer(from, me);
+      const ring = copyBufferOf(world, costs, from, me);
       for (let got = 0; got < into.bytes; ) {
         const chunk = (yield* traced(world, me, 'poll', `lmt<-${from}`, nextNotice(world, rts.id, me, 'lmt'))) as LmtChunk;
         yield* node.copy(core, range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes), subRange(into, got, chunk.bytes), { rank: me, label: `lmt copy-out <-${from}` });
@@ -166,22 +197,6 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       }
     },
   };
-
-  // eslint-disable-next-line require-yield
-  function* releaseFastbox(box: Fastbox, receiver: number): Program<void> {
-    // The receiver clears the flag in the line it already holds; the sender pays to read it back.
-    box.full = false;
-    box.flagCore = coreOf(receiver);
-  }
-
-  /** The receiver dequeues the cell from its receive queue and returns it to the sender's free queue. */
-  function* returnCell(sender: number, receiver: number, cell: number): Program<void> {
-    const rc = coreOf(receiver);
-    yield* step(world, receiver, 'queue', `dequeue<-${sender}`, proc(receiver).recvLines.dequeue());
-    const owner = proc(sender);
-    yield* step(world, receiver, 'queue', `return cell->${sender}`, owner.freeLines.enqueue(rc));
-    world.sim.schedule(lineTransfer(topo, rc, coreOf(sender)), () => owner.free.put(cell));
-  }
 
   return transport;
 }

@@ -10,6 +10,7 @@ import type { Program } from '../../engine/program.ts';
 import type { Buffer, Range } from '../../node/buffer.ts';
 import type { Cma, Knem, KnemCookie, Limic, Xpmem, XpmemSegid } from '../../node/rank-api.ts';
 import type { World } from '../../node/world.ts';
+import { lazily, RunState } from '../../node/run-state.ts';
 import { nextPacket } from './delivery.ts';
 import { replyTo, type Packet, type PacketHeader } from './packet.ts';
 import { traced, type DoubleCopy } from './transport.ts';
@@ -83,9 +84,12 @@ export function* recvSingleCopy(world: World, t: DoubleCopy, me: number, mech: S
   yield* t.post(replyTo(rts, 'done'));
 }
 
+/** Each rank's segment ids by buffer id, for the run. */
+const EXPOSED = new RunState('p2p xpmem segids', () => new Map<number, Map<number, XpmemSegid>>());
+
 /** XPMEM implementations expose a buffer once and keep the segment id for later messages. */
 function* exposed(world: World, me: number, xpmem: Xpmem, buf: Buffer): Program<XpmemSegid> {
-  const segids = world.state(`p2p xpmem segids ${me}`, () => new Map<number, XpmemSegid>());
+  const segids = lazily(world.stateOf(EXPOSED), me, () => new Map<number, XpmemSegid>());
   let segid = segids.get(buf.id);
   if (segid === undefined) {
     segid = yield* xpmem.make(buf);

@@ -15,6 +15,7 @@
 import type { Program } from '../../engine/program.ts';
 import { range, subRange, type Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
+import { lazily, RunState } from '../../node/run-state.ts';
 import { smBtlCosts } from './costs.ts';
 import { arrive, nextPacket } from './delivery.ts';
 import { postPieces, unpackPieces } from './fragments.ts';
@@ -38,6 +39,17 @@ interface Fifo {
   readerCore: number;
 }
 
+/** Every process's free lists and FIFO of one run. */
+const SM_BTL = new RunState('sm-btl', () => ({
+  lists: new Map<number, { eager: FreeList; max: FreeList }>(),
+  fifos: new Map<number, Fifo>(),
+}));
+
+/** The fragments rank `rank`'s eager free list has grown to (none before its first message). */
+export function smEagerFragments(world: World, rank: number): number {
+  return world.hasState(SM_BTL) ? (world.stateOf(SM_BTL).lists.get(rank)?.eager.fragments.length ?? 0) : 0;
+}
+
 export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlCosts): DoubleCopy {
   const { node } = world;
   const topo = node.topo;
@@ -45,14 +57,14 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
   const coreOf = (rank: number) => world.cores[rank];
 
   function lists(rank: number): { eager: FreeList; max: FreeList } {
-    return world.state(`sm-btl free lists ${rank}`, () => ({
+    return lazily(world.stateOf(SM_BTL).lists, rank, () => ({
       eager: { name: `sm eager frags r${rank}`, fragmentBytes: costs.eagerFragmentBytes, fragments: [], free: [] },
       max: { name: `sm max frags r${rank}`, fragmentBytes: costs.maxFragmentBytes, fragments: [], free: [] },
     }));
   }
 
   function fifo(rank: number): Fifo {
-    return world.state(`sm-btl fifo ${rank}`, () => ({ lockCore: coreOf(rank), readerCore: coreOf(rank) }));
+    return lazily(world.stateOf(SM_BTL).fifos, rank, () => ({ lockCore: coreOf(rank), readerCore: coreOf(rank) }));
   }
 
   function grow(list: FreeList): void {

@@ -15,6 +15,7 @@ import { describeRange, withinBuffer, type Buffer, type Range } from '../../node
 import { MechanismError } from '../../node/errors.ts';
 import type { Xpmem, XpmemSegid } from '../../node/rank-api.ts';
 import type { World } from '../../node/world.ts';
+import { lazily, RunState } from '../../node/run-state.ts';
 import { addressSpace, pagesSpanned } from '../address-space.ts';
 import { kernelCosts } from '../kernel-costs.ts';
 import { queued, step, syscall } from '../kernel-steps.ts';
@@ -42,6 +43,9 @@ interface SegmentTable {
   byId: Map<XpmemSegid, Segment>;
 }
 
+/** Every segment made in the run, by id. */
+const SEGMENTS = new RunState<SegmentTable>('xpmem segments', () => ({ next: 1, byId: new Map() }));
+
 export function createXpmem(world: World, me: number, opts: XpmemOptions): XpmemWithStats {
   const spec = world.node.spec;
   const costs = kernelCosts(spec);
@@ -50,7 +54,7 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
     throw new InputError(`the XPMEM registration cache needs a whole number of entries >= 1, got ${capacity}`, { field: 'params.regcacheCapacity' });
   }
   const cache = opts.registrationCache ? registrationCache(world, me, capacity) : undefined;
-  const segments = world.state<SegmentTable>('xpmem segments', () => ({ next: 1, byId: new Map() }));
+  const segments = world.stateOf(SEGMENTS);
   /** Attachments made without the cache and not yet detached, by view. */
   const attached = new Map<string, number>();
   const pageBytes = spec.kernel.pageBytes;
@@ -58,16 +62,6 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
   const present = (call: string): void => {
     if (!spec.kernel.mechanisms.xpmem) throw new MechanismError('xpmem', 'ENODEV', `${call}: this node has no XPMEM module (/dev/xpmem)`);
   };
-
-  function* getAndAttach(owner: number, segid: XpmemSegid, pages: number): Program<void> {
-    yield* syscall(world, me, 'xpmem_get');
-    const lock = segmentLock(world, owner);
-    yield* queued(world, me, lock.name, lock.lock());
-    yield* step(world, me, 'xpmem-get', `xpmem_get segment ${segid} of rank ${owner}`, costs.xpmemGetNs, lock.name);
-    lock.unlock();
-    yield* syscall(world, me, 'xpmem_attach');
-    yield* step(world, me, 'xpmem-attach', `xpmem_attach ${pages} pages of rank ${owner}`, costs.xpmemAttachNs + pages * costs.xpmemFaultPerPageNs);
-  }
 
   function* detachOne(owner: number): Program<void> {
     yield* syscall(world, me, 'xpmem_detach');
@@ -103,7 +97,7 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       let end = Math.ceil((address + bytes) / pageBytes) * pageBytes;
 
       if (!cache) {
-        yield* getAndAttach(owner, segid, pagesSpanned(start, end - start, pageBytes));
+        yield* getAndAttach(world, me, owner, segid, pagesSpanned(start, end - start, pageBytes));
         const key = viewKey(view);
         attached.set(key, (attached.get(key) ?? 0) + 1);
         return view;
@@ -128,7 +122,7 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       }
       cache.insert({ peer: owner, segid, start, end });
       for (const peer of dropped) yield* detachOne(peer);
-      yield* getAndAttach(owner, segid, pagesSpanned(start, end - start, pageBytes));
+      yield* getAndAttach(world, me, owner, segid, pagesSpanned(start, end - start, pageBytes));
       return view;
     },
 
@@ -148,22 +142,35 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
   };
 }
 
-/** The registration cache of rank `me` for this run, if that rank has one. */
-export function xpmemCacheStats(world: World, me: number): RegistrationCacheStats | undefined {
-  return (world.mechanismState.get(cacheKey(me)) as RegistrationCache | undefined)?.stats();
+/** xpmem_get under the owner's segment lock, then xpmem_attach faulting in `pages` pages. */
+function* getAndAttach(world: World, me: number, owner: number, segid: XpmemSegid, pages: number): Program<void> {
+  const costs = kernelCosts(world.node.spec);
+  yield* syscall(world, me, 'xpmem_get');
+  const lock = segmentLock(world, owner);
+  yield* queued(world, me, lock.name, lock.lock());
+  yield* step(world, me, 'xpmem-get', `xpmem_get segment ${segid} of rank ${owner}`, costs.xpmemGetNs, lock.name);
+  lock.unlock();
+  yield* syscall(world, me, 'xpmem_attach');
+  yield* step(world, me, 'xpmem-attach', `xpmem_attach ${pages} pages of rank ${owner}`, costs.xpmemAttachNs + pages * costs.xpmemFaultPerPageNs);
 }
 
+/** The registration cache of rank `me` for this run, if that rank has one. */
+export function xpmemCacheStats(world: World, me: number): RegistrationCacheStats | undefined {
+  return world.hasState(XPMEM) ? world.stateOf(XPMEM).caches.get(me)?.stats() : undefined;
+}
+
+/** Each rank's registration cache and each owner's segment lock, for the run. */
+const XPMEM = new RunState('xpmem', () => ({ caches: new Map<number, RegistrationCache>(), segmentLocks: new Map<number, Mutex>() }));
+
 function registrationCache(world: World, me: number, capacity: number): RegistrationCache {
-  const cache = world.state(cacheKey(me), () => new RegistrationCache(capacity));
+  const cache = lazily(world.stateOf(XPMEM).caches, me, () => new RegistrationCache(capacity));
   if (cache.capacity !== capacity) throw new Error(`rank ${me}: XPMEM registration cache already made with ${cache.capacity} entries, now asked for ${capacity}`);
   return cache;
 }
 
-const cacheKey = (me: number) => `xpmem regcache r${me}`;
-
 /** The owner's segment lock that xpmem_get takes (the thread group's segment list). */
 function segmentLock(world: World, owner: number): Mutex {
-  return world.state(`xpmem segment lock r${owner}`, () => new Mutex(world.sim, `xpmem segment lock of rank ${owner}`));
+  return lazily(world.stateOf(XPMEM).segmentLocks, owner, () => new Mutex(world.sim, `xpmem segment lock of rank ${owner}`));
 }
 
 function viewKey(view: Range): string {

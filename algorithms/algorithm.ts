@@ -1,0 +1,58 @@
+// What defines an algorithm: its name ("bcast:knem-linear"), its parameters and its event program,
+// typed by the operation it implements. Definitions are plain values; algorithms/catalogue.ts lists
+// them, so scenarios, the CLI and the property tests enumerate them without knowing any module.
+import type { Program } from '../sim/engine/program.ts';
+import type { ParamInfo, ParamValue } from '../sim/node/params.ts';
+import type { Rank } from '../sim/node/rank-api.ts';
+import type { ArgsOf, OperationName } from './operations.ts';
+import type { PropertyHints } from './property-hints.ts';
+
+export type { ParamInfo, ParamValue };
+
+/** What every consumer of a definition may read without knowing its operation's argument type. */
+export interface AlgorithmMeta {
+  /** Full name, "<operation>:<algorithm>". */
+  name: string;
+  operation: string;
+  /** One line for `intranode algorithms`. */
+  description: string;
+  params: ParamInfo[];
+  /** How the property tests draw cases for it, when the defaults do not fit. */
+  test?: PropertyHints;
+}
+
+export type AlgorithmProgram<Op extends OperationName> = (rank: Rank, args: ArgsOf<Op>) => Program<void>;
+
+/** An algorithm of operation `Op`, its program typed by that operation's arguments. */
+export interface AlgorithmInfo<Op extends OperationName> extends AlgorithmMeta {
+  operation: Op;
+  program: AlgorithmProgram<Op>;
+}
+
+/**
+ * An algorithm of some operation, as lists of mixed operations hold it. Its program is reached
+ * through `open`, which hands the typed definition to a function generic over the operation, so
+ * the program is never called with another operation's arguments.
+ */
+export interface Algorithm extends AlgorithmMeta {
+  operation: OperationName;
+  open<R>(use: <Op extends OperationName>(info: AlgorithmInfo<Op>) => R): R;
+}
+
+/** The typed definition, also usable as an `Algorithm` in a family's list. */
+export type Defined<Op extends OperationName> = AlgorithmInfo<Op> & Algorithm;
+
+export function defineAlgorithm<Op extends OperationName>(info: AlgorithmInfo<Op>): Defined<Op> {
+  if (!info.name.startsWith(`${info.operation}:`)) throw new Error(`algorithm ${info.name} must be named ${info.operation}:<name>`);
+  return { ...info, open: (use) => use(info) };
+}
+
+/** The algorithm's name within its operation: "binomial" for "bcast:binomial". */
+export function shortName(info: AlgorithmMeta): string {
+  return info.name.slice(info.operation.length + 1);
+}
+
+/** Every parameter the algorithm declares, at its default. */
+export function paramDefaults(info: AlgorithmMeta): Record<string, ParamValue> {
+  return Object.fromEntries(info.params.map((p) => [p.name, p.default]));
+}

@@ -1,0 +1,3 @@
+import { describePropertyShard } from './property-shards.ts';
+
+describePropertyShard(3);
