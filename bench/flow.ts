@@ -100,7 +100,7 @@ function measure(shape: Shape, warmup: number, samples: number): Measured {
   const domains = Array.from({ length: RESOURCES / DOMAIN_SIZE }, (_, d) =>
     resources.slice(d * DOMAIN_SIZE, (d + 1) * DOMAIN_SIZE),
   );
-  let lastWasStart = false;
+  let lastWasStart: boolean;
   const launch = () => {
     lastWasStart = true;
     const from = shape === 'mixed' ? domains[Math.floor(rng() * domains.length)] : resources;

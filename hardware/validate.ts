@@ -79,7 +79,7 @@ class Checker {
       this.positive(`${f}.memoryBytes`, n.memoryBytes, 'memory size');
       this.positive(`${f}.bandwidth`, n.bandwidth, 'memory bandwidth');
       this.nonNegative(`${f}.latencyNs`, n.latencyNs, 'memory latency');
-      if (n.kind !== 'dram' && n.kind !== 'hbm') this.fail(`${f}.kind`, `memory kind must be dram or hbm, got '${n.kind}'`);
+      if (n.kind !== 'dram' && n.kind !== 'hbm') this.fail(`${f}.kind`, `memory kind must be dram or hbm, got '${String(n.kind)}'`);
     });
     if (this.spec.numaNodes.length === 0) this.fail('numaNodes', 'a machine needs at least one NUMA node');
   }
@@ -213,7 +213,7 @@ class Checker {
       this.fail('kernel.pageBytes', `page size must be a power of two, got ${pageBytes}`);
     }
     this.nonNegative('kernel.pinPerPageNs', k.pinPerPageNs, 'page pin cost');
-    if (k.cmaLockMode !== 'exclusive' && k.cmaLockMode !== 'shared') this.fail('kernel.cmaLockMode', `CMA lock mode must be exclusive or shared, got '${k.cmaLockMode}'`);
+    if (k.cmaLockMode !== 'exclusive' && k.cmaLockMode !== 'shared') this.fail('kernel.cmaLockMode', `CMA lock mode must be exclusive or shared, got '${String(k.cmaLockMode)}'`);
     for (const [name, v] of Object.entries(k.params)) {
       if (!Number.isFinite(v)) this.fail(`kernel.params.${name}`, `kernel parameter ${name} must be a finite number, got ${v}`);
     }

@@ -1,6 +1,6 @@
 // Parses YAML text into a YamlValue; any syntax error becomes an InputError at its line and column,
 // naming the field it falls in.
-import { LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { LineCounter, parseDocument, type Document } from 'yaml';
 import { InputError } from '../input-error.ts';
 import { locateSyntaxError } from './syntax-error.ts';
 import { YamlValue, type YamlSource } from './value.ts';
@@ -21,6 +21,6 @@ export function parseYaml(text: string, file?: string): YamlValue {
     throw new InputError(`YAML syntax error: ${found.detail}`, { file, line, column: col, field: found.field });
   }
   const source: YamlSource = { file, lines, doc };
-  const root = (doc.contents as Node | null) ?? undefined;
+  const root = (doc.contents) ?? undefined;
   return new YamlValue(source, root, '', root?.range?.[0] ?? 0);
 }

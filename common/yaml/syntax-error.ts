@@ -18,7 +18,7 @@ interface Located {
 export function locateSyntaxError(doc: Document, error: YAMLError): SyntaxErrorSite {
   const pos = error.pos[0];
   const parserDetail = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-  const root = (doc.contents as Node | null) ?? undefined;
+  const root = (doc.contents) ?? undefined;
   if (!root) return { at: pos, field: undefined, detail: parserDetail };
 
   if (error.code === 'DUPLICATE_KEY') {

@@ -15,7 +15,7 @@ export interface XmlElement {
 }
 
 const NAME_START = /[A-Za-z_:]/;
-const NAME_CHAR = /[A-Za-z0-9_:.\-]/;
+const NAME_CHAR = /[A-Za-z0-9_:.-]/;
 
 class Cursor {
   pos = 0;

@@ -5,8 +5,8 @@ import type { Waitable } from './waitable.ts';
 
 /** Fires when every input has fired, with their values in input order. Empty input: fires at once. */
 export function all<T>(ws: Waitable<T>[], description?: string): Waitable<T[]> {
-  const values: T[] = new Array(ws.length);
-  const done: boolean[] = new Array(ws.length).fill(false);
+  const values = new Array<T>(ws.length);
+  const done = new Array<boolean>(ws.length).fill(false);
   let remaining = ws.length;
   const result = new LiveSignal<T[]>(
     () => description ?? `all of [${ws.filter((_, i) => !done[i]).map((w) => w.description).join(', ')}]`,

@@ -14,7 +14,7 @@ const INITIAL_CAPACITY = 1024;
 export class EventQueue {
   private times = new Float64Array(INITIAL_CAPACITY);
   private seqs = new Float64Array(INITIAL_CAPACITY);
-  private entries: (QueueEntry | undefined)[] = new Array(INITIAL_CAPACITY);
+  private entries = new Array<QueueEntry | undefined>(INITIAL_CAPACITY);
   private count = 0;
   private nextSeq = 0;
 

@@ -99,12 +99,10 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
       yield* recvBody(from, into, posted);
       yield* wait(sending);
     },
-    // eslint-disable-next-line require-yield
     *isend(to: number, data: Range, tag = 0) {
       const proc = world.sim.spawn(`r${me} isend->${to}`, sendBody(begin(to, data, tag), data));
       return () => wait(proc);
     },
-    // eslint-disable-next-line require-yield
     *irecv(from: number, into: Range, tag = 0) {
       const proc = world.sim.spawn(`r${me} irecv<-${from}`, recvBody(from, into, post(from, tag)));
       return () => wait(proc);

@@ -17,7 +17,7 @@ import { Buffer, type Range } from './buffer.ts';
 import { Trace } from './trace.ts';
 
 export interface NodeOptions {
-  /** Keep every trace event (for the visualiser and Perfetto export), not only per-kind totals. */
+  /** Keep every trace event (for callers that read the steps themselves), not only per-kind totals. */
   keepTrace?: boolean;
 }
 

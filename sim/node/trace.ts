@@ -1,5 +1,5 @@
 // Every mechanism step (copy, syscall, pin, lock wait, poll, control message) becomes a trace event,
-// so the breakdown and the visualiser can show where time goes. The per-kind totals are always
+// so the breakdown can show where time goes. The per-kind totals are always
 // kept; the full event list only when asked for, since sweeps produce millions of steps.
 
 export interface TraceEvent {

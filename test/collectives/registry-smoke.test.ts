@@ -33,7 +33,7 @@ describe('every catalogued algorithm', () => {
         ran++;
       } catch (err) {
         const cause = err instanceof ProcessError ? err.cause : err;
-        if (!(cause instanceof MechanismError && ['ENODEV', 'ENOSYS'].includes(cause.errno))) throw new Error(`${info.name} on ${name}: ${(err as Error).message}`);
+        if (!(cause instanceof MechanismError && ['ENODEV', 'ENOSYS'].includes(cause.errno))) throw new Error(`${info.name} on ${name}: ${(err as Error).message}`, { cause: err });
         expect(Object.values(machine.kernel.mechanisms).some((m) => !m), `${info.name} on ${name}`).toBe(true);
       }
     }

@@ -151,7 +151,7 @@ function recordTypedSends<Op extends OperationName>(
       recv: (from: number, into: Range, tag?: number) => rank.p2p.recv(from, into, tag),
       irecv: (from: number, into: Range, tag?: number) => rank.p2p.irecv(from, into, tag),
     };
-    return new Proxy(rank, { get: (target, prop) => (prop === 'p2p' ? p2p : Reflect.get(target, prop, target)) });
+    return new Proxy(rank, { get: (target, prop): unknown => (prop === 'p2p' ? p2p : Reflect.get(target, prop, target)) });
   });
   const args = ranks.map((rank) => semantics.setup(rank, call));
   ranks.forEach((rank, i) => semantics.fill(rank, args[i], call));

@@ -157,7 +157,7 @@ describe('FlowNetwork properties', () => {
             if (b !== undefined) held.set(b, (held.get(b) ?? 0) + s.steps[i + 1].t - s.steps[i].t);
           }
           const longest = Math.max(0, ...held.values());
-          expect(held.get(main!.id) ?? 0, `flow ${s.flow.id}: ${[...held]}`).toBeGreaterThanOrEqual(longest * (1 - 1e-9));
+          expect(held.get(main!.id) ?? 0, `flow ${s.flow.id}: ${JSON.stringify([...held])}`).toBeGreaterThanOrEqual(longest * (1 - 1e-9));
         }
       }),
       { numRuns: propRuns(300) },

@@ -379,7 +379,7 @@ describe('machine file robustness', () => {
   it('either loads or throws InputError', () => {
     fc.assert(
       fc.property(fc.array(mutation, { minLength: 1, maxLength: 4 }), (mutations) => {
-        const text = mutations.reduce<string>((t, m) => apply(t, m as Mutation), VALID);
+        const text = mutations.reduce<string>((t, m) => apply(t, m), VALID);
         try {
           const spec = parseMachineYaml(text, FILE);
           validateMachine(spec);

@@ -481,7 +481,7 @@ describe('knem: content provenance (property)', () => {
           });
           run((function* () {
             const c = yield* knem[0].createRegion(regionSegs.map(([o, b]) => range(owner, o, b)), { read: true, write: true });
-            const h = yield* knem[1].inlineCopy({ cookie: c, offset, local: local.map(([o, b]) => range(mine, o, b)) as Range[], direction, mode });
+            const h = yield* knem[1].inlineCopy({ cookie: c, offset, local: local.map(([o, b]): Range => range(mine, o, b)), direction, mode });
             yield* h.wait();
           })());
           expect(bytesOf(owner)).toEqual(expectOwner);

@@ -174,7 +174,7 @@ describe('Content', () => {
         ([size, ops, startFresh]) => {
           const c = startFresh ? Content.fresh(size, 'init') : Content.uninitialised(size);
           let model: Byte[] = startFresh
-            ? Array.from({ length: size }, (_, i) => ({ origin: { kind: 'data', source: 'init' } as Origin, offset: i }))
+            ? Array.from({ length: size }, (_, i) => ({ origin: { kind: 'data', source: 'init' }, offset: i }))
             : Array.from({ length: size }, () => null);
           for (const op of ops) {
             const before = model.slice();

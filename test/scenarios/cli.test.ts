@@ -31,8 +31,8 @@ function cli(argv: string[], env: Partial<CliEnv> = {}) {
   return runCli(argv, {
     now: () => 0,
     cwd: dir,
-    loadAlgorithms: async () => fakeCatalogue,
-    loadRunner: async () => fakeRunner,
+    loadAlgorithms: () => Promise.resolve(fakeCatalogue),
+    loadRunner: () => Promise.resolve(fakeRunner),
     loadHardware: async () => ({
       resolveMachine: (ref, opts) => fakeResolver(ref, opts?.baseDir ?? ''),
       listPresets: () => [
@@ -126,7 +126,7 @@ describe('command-line errors exit 2', () => {
     [['algorithms', '--all'], "unknown option '--all'"],
     [['--verbose'], "unknown option '--verbose'"],
   ])('%j', async (argv, message) => {
-    const r = await cli(argv as string[]);
+    const r = await cli(argv);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(`intranode: ${message}`);
@@ -194,7 +194,7 @@ describe('flags parsed into the command', () => {
     [['run', file, '--hwloc-machine', '1'], { hwlocMachine: 1 }],
     [['machine', 'show', 'node.xml', '--hwloc-machine=2'], { command: 'machine-show', ref: 'node.xml', hwlocMachine: 2 }],
   ])('%j', (argv, expected) => {
-    expect(parseArgs(argv as string[])).toMatchObject(expected);
+    expect(parseArgs(argv)).toMatchObject(expected);
   });
 
   it.each([
@@ -206,7 +206,7 @@ describe('flags parsed into the command', () => {
     [['run', file, '-j'], "unknown option '-j'"],
     [['run', file, '--format', 'imb', '--breakdown'], '--breakdown cannot be used with --format imb'],
   ])('%j', (argv, message) => {
-    expect(() => parseArgs(argv as string[])).toThrow(message);
+    expect(() => parseArgs(argv)).toThrow(message);
   });
 
   it('passes --hwloc-machine to the machine resolver', async () => {

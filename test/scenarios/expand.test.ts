@@ -59,7 +59,7 @@ describe('expansion', () => {
   const tables = expandScenario(s);
 
   it('makes one table per sweep combination, machine outermost and ranks innermost', () => {
-    expect(tables.map((t) => `${t.machine.ref}/${t.placement}/${t.ranks}`)).toEqual([
+    expect(tables.map((t) => `${t.machine.ref}/${String(t.placement)}/${t.ranks}`)).toEqual([
       'two-socket/compact/2', 'two-socket/compact/4', 'two-socket/scatter/2', 'two-socket/scatter/4',
       'sub-numa/compact/2', 'sub-numa/compact/4', 'sub-numa/scatter/2', 'sub-numa/scatter/4',
     ]);

@@ -104,7 +104,7 @@ function replaceField(text: string, key: string, replacement: unknown, remove: b
 
 function loadAsObject(text: string): Record<string, unknown> {
   // The valid documents are plain YAML; yaml's own parse gives a mutable copy.
-  return JSON.parse(JSON.stringify(parse(text)));
+  return JSON.parse(JSON.stringify(parse(text))) as Record<string, unknown>;
 }
 
 describe('the loader throws nothing but InputError', () => {

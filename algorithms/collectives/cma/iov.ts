@@ -4,7 +4,12 @@
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 
 export function totalBytes(rs: Range | readonly Range[]): number {
-  return Array.isArray(rs) ? rs.reduce((n: number, r: Range) => n + r.bytes, 0) : (rs as Range).bytes;
+  return isRangeList(rs) ? rs.reduce((n, r) => n + r.bytes, 0) : rs.bytes;
+}
+
+// Array.isArray narrows a readonly array to any[]; this keeps the element type.
+function isRangeList(rs: Range | readonly Range[]): rs is readonly Range[] {
+  return Array.isArray(rs);
 }
 
 /** process_vm_readv: `local` <- `remote` of `target`. */

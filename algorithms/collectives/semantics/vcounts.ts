@@ -19,13 +19,15 @@ export function defaultCount(bytes: number, r: number): number {
 }
 
 function checkList(operation: string, field: string, list: readonly number[], length: number, what: string): number[] {
-  if (!Array.isArray(list) || list.length !== length) {
-    throw new Error(`${operation}: ${field} has ${Array.isArray(list) ? list.length : 'no'} entries, expected ${length} (${what})`);
+  // Counts reach here from scenario files and tests as well as from typed callers: check the shape.
+  const given: unknown = list;
+  if (!Array.isArray(given) || list.length !== length) {
+    throw new Error(`${operation}: ${field} has ${Array.isArray(given) ? list.length : 'no'} entries, expected ${length} (${what})`);
   }
   list.forEach((v, i) => {
     if (!Number.isInteger(v) || v < 0) throw new Error(`${operation}: ${field}[${i}] must be a non-negative integer, got ${v}`);
   });
-  return [...list];
+  return list.slice();
 }
 
 /** Per-rank counts of scatterv, gatherv and allgatherv: `call.counts` (length n) or the rule. */

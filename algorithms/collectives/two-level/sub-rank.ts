@@ -41,7 +41,7 @@ export function subRank(rank: Rank, members: readonly number[], context: number)
   };
   const tag = (t = 0) => t * CONTEXTS + context;
 
-  const control = new SubControl(rank.control, id, size, world, context, lazily(rank.runState(SET_ASIDE), rank.control, () => new Map()));
+  const control = new SubControl(rank.control, id, size, world, context, lazily(rank.runState(SET_ASIDE), rank.control, () => new Map<string, unknown[]>()));
   const parent = rank.p2p;
   const p2p: PointToPoint = {
     send: (to, data, t) => parent.send(world(to), data, tag(t)),

@@ -10,7 +10,6 @@ export type CopyStatus = 'pending' | 'success' | 'error';
 
 export const completedCopy: KnemCopyHandle = {
   poll: () => 'success',
-  // eslint-disable-next-line require-yield
   *wait(): Program<void> {},
 };
 
@@ -34,17 +33,18 @@ export class AsyncCopy implements KnemCopyHandle {
 
   /** Runs the copy in the background; its outcome lands in the status word. */
   start(copy: Program<void>): void {
-    const self = this;
-    this.world.sim.spawn(`r${this.rank} ${this.label}`, (function* (): Program<void> {
-      try {
-        yield* copy;
-        self.status = 'success';
-      } catch (err) {
-        self.status = 'error';
-        self.failure = err;
-      }
-      self.done.fire();
-    })());
+    this.world.sim.spawn(`r${this.rank} ${this.label}`, this.run(copy));
+  }
+
+  private *run(copy: Program<void>): Program<void> {
+    try {
+      yield* copy;
+      this.status = 'success';
+    } catch (err) {
+      this.status = 'error';
+      this.failure = err;
+    }
+    this.done.fire();
   }
 
   /** One read of the status word. The interface gives poll() no simulated time to spend, so the

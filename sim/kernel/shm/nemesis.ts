@@ -92,7 +92,6 @@ function copyBufferOf(world: World, costs: NemesisCosts, from: number, to: numbe
   }));
 }
 
-// eslint-disable-next-line require-yield
 function* releaseFastbox(world: World, box: Fastbox, receiver: number): Program<void> {
   // The receiver clears the flag in the line it already holds; the sender pays to read it back.
   box.full = false;
