@@ -43,7 +43,8 @@ export interface Algorithm extends AlgorithmMeta {
 export type Defined<Op extends OperationName> = AlgorithmInfo<Op> & Algorithm;
 
 export function defineAlgorithm<Op extends OperationName>(info: AlgorithmInfo<Op>): Defined<Op> {
-  if (!info.name.startsWith(`${info.operation}:`)) throw new Error(`algorithm ${info.name} must be named ${info.operation}:<name>`);
+  if (!info.name.startsWith(`${info.operation}:`))
+    throw new Error(`algorithm ${info.name} must be named ${info.operation}:<name>`);
   return { ...info, open: (use) => use(info) };
 }
 

@@ -22,7 +22,9 @@ export interface Catalogue extends Listing<Algorithm> {
 }
 
 /** Every algorithm of `algorithms`, by operation, with its typed definition. */
-export function byOperation(algorithms: readonly Algorithm[]): <Op extends OperationName>(operation: Op) => Array<AlgorithmInfo<Op>> {
+export function byOperation(
+  algorithms: readonly Algorithm[],
+): <Op extends OperationName>(operation: Op) => Array<AlgorithmInfo<Op>> {
   const table = emptyTable();
   const add = <Op extends OperationName>(info: AlgorithmInfo<Op>): void => {
     const list: Array<AlgorithmInfo<Op>> = table[info.operation];
@@ -39,9 +41,23 @@ type Table = { [Op in OperationName]: Array<AlgorithmInfo<Op>> };
 
 function emptyTable(): Table {
   return {
-    bcast: [], scatter: [], scatterv: [], gather: [], gatherv: [], alltoall: [], alltoallv: [],
-    allgather: [], allgatherv: [], reduce: [], allreduce: [], barrier: [],
-    pingpong: [], pingping: [], onetoall: [], alltoallpairs: [], knemcopy: [],
+    bcast: [],
+    scatter: [],
+    scatterv: [],
+    gather: [],
+    gatherv: [],
+    alltoall: [],
+    alltoallv: [],
+    allgather: [],
+    allgatherv: [],
+    reduce: [],
+    allreduce: [],
+    barrier: [],
+    pingpong: [],
+    pingping: [],
+    onetoall: [],
+    alltoallpairs: [],
+    knemcopy: [],
   };
 }
 

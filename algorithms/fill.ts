@@ -20,6 +20,7 @@ export function fillUninitialised(r: Range): void {
 
 /** The message size of a call, checked: a whole number of bytes. */
 export function checkSize(operation: string, bytes: number): number {
-  if (!Number.isInteger(bytes) || bytes < 0) throw new Error(`${operation}: bytes must be a non-negative integer, got ${bytes}`);
+  if (!Number.isInteger(bytes) || bytes < 0)
+    throw new Error(`${operation}: bytes must be a non-negative integer, got ${bytes}`);
   return bytes;
 }

@@ -12,7 +12,10 @@ export interface Listing<A extends AlgorithmMeta = AlgorithmMeta> {
 }
 
 /** Checks that names are unique and every algorithm's operation exists. */
-export function buildListing<A extends AlgorithmMeta>(operationList: readonly OperationInfo[], algorithmList: readonly A[]): Listing<A> {
+export function buildListing<A extends AlgorithmMeta>(
+  operationList: readonly OperationInfo[],
+  algorithmList: readonly A[],
+): Listing<A> {
   const operations = new Map<string, OperationInfo>();
   for (const op of operationList) {
     if (operations.has(op.name)) throw new Error(`operation ${op.name} listed twice`);
@@ -21,7 +24,8 @@ export function buildListing<A extends AlgorithmMeta>(operationList: readonly Op
   const algorithms = new Map<string, A>();
   for (const alg of algorithmList) {
     if (!operations.has(alg.operation)) throw new Error(`algorithm ${alg.name}: unknown operation ${alg.operation}`);
-    if (!alg.name.startsWith(`${alg.operation}:`)) throw new Error(`algorithm ${alg.name} must be named ${alg.operation}:<name>`);
+    if (!alg.name.startsWith(`${alg.operation}:`))
+      throw new Error(`algorithm ${alg.name} must be named ${alg.operation}:<name>`);
     if (algorithms.has(alg.name)) throw new Error(`algorithm ${alg.name} listed twice`);
     algorithms.set(alg.name, alg);
   }
@@ -31,6 +35,7 @@ export function buildListing<A extends AlgorithmMeta>(operationList: readonly Op
     listOperations: () => [...sortedOps],
     findOperation: (name) => operations.get(name),
     listAlgorithms: (operation) => sortedAlgs.filter((a) => operation === undefined || a.operation === operation),
-    findAlgorithm: (name, operation) => algorithms.get(name) ?? (operation ? algorithms.get(`${operation}:${name}`) : undefined),
+    findAlgorithm: (name, operation) =>
+      algorithms.get(name) ?? (operation ? algorithms.get(`${operation}:${name}`) : undefined),
   };
 }

@@ -17,4 +17,3 @@ export interface OperationInfo {
   /** v-variants: one count per rank, or one per (sender, receiver) pair as alltoallv. */
   counts?: 'per-rank' | 'per-pair';
 }
-

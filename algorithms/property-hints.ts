@@ -45,6 +45,9 @@ export interface PropertyHints {
 export function testedWith(family: PropertyHints, algorithms: readonly Algorithm[]): Algorithm[] {
   return algorithms.map((alg) => {
     const declared = Object.entries(family.params ?? {}).filter(([name]) => alg.params.some((p) => p.name === name));
-    return { ...alg, test: { ...family, ...alg.test, params: { ...Object.fromEntries(declared), ...alg.test?.params } } };
+    return {
+      ...alg,
+      test: { ...family, ...alg.test, params: { ...Object.fromEntries(declared), ...alg.test?.params } },
+    };
   });
 }

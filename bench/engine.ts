@@ -48,5 +48,6 @@ export function run(): BenchRow[] {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  for (const row of run()) console.log(`${row.name}: ${row.value} ${row.unit} (target ${row.target}, ${row.ok ? 'ok' : 'MISSED'})`);
+  for (const row of run())
+    console.log(`${row.name}: ${row.value} ${row.unit} (target ${row.target}, ${row.ok ? 'ok' : 'MISSED'})`);
 }

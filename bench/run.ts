@@ -11,9 +11,19 @@ for (const path of modules) {
 }
 
 const header = ['benchmark', 'value', 'unit', 'target', 'ok'];
-const table = rows.map((r) => [r.name, formatValue(r.value), r.unit, r.target ?? '', r.ok === undefined ? '' : r.ok ? 'yes' : 'NO']);
+const table = rows.map((r) => [
+  r.name,
+  formatValue(r.value),
+  r.unit,
+  r.target ?? '',
+  r.ok === undefined ? '' : r.ok ? 'yes' : 'NO',
+]);
 const widths = header.map((h, i) => Math.max(h.length, ...table.map((row) => row[i].length)));
-const line = (cells: string[]) => cells.map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i]))).join('  ').trimEnd();
+const line = (cells: string[]) =>
+  cells
+    .map((c, i) => (i === 1 ? c.padStart(widths[i]) : c.padEnd(widths[i])))
+    .join('  ')
+    .trimEnd();
 console.log(line(header));
 console.log(widths.map((w) => '-'.repeat(w)).join('  '));
 for (const row of table) console.log(line(row));

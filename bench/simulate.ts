@@ -8,7 +8,16 @@ export function run(): BenchRow[] {
   const samples: number[] = [];
   for (let rep = 0; rep < 5; rep++) {
     const t0 = performance.now();
-    runAlgorithm({ machine, cores: [0, 4], algorithm: 'pingpong:shm', call: { bytes: 4 << 20, root: 0, params: {} }, cache: 'off', iterations: 20, warmup: 2, seed: 'bench' });
+    runAlgorithm({
+      machine,
+      cores: [0, 4],
+      algorithm: 'pingpong:shm',
+      call: { bytes: 4 << 20, root: 0, params: {} },
+      cache: 'off',
+      iterations: 20,
+      warmup: 2,
+      seed: 'bench',
+    });
     samples.push(performance.now() - t0);
   }
   samples.sort((a, b) => a - b);

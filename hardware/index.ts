@@ -31,7 +31,8 @@ export interface ResolveOptions extends HwlocImportOptions {
  */
 export function resolveMachine(ref: string, opts: ResolveOptions = {}): MachineSpec {
   const trimmed = ref.trim();
-  if (trimmed === '') throw new InputError('empty machine reference (give a preset name, a .yaml or .xml file, or host)');
+  if (trimmed === '')
+    throw new InputError('empty machine reference (give a preset name, a .yaml or .xml file, or host)');
   if (trimmed === 'host') return detectHost();
   const ext = extname(trimmed).toLowerCase();
   const path = isAbsolute(trimmed) ? trimmed : resolve(opts.baseDir ?? process.cwd(), trimmed);

@@ -15,8 +15,19 @@ import type { MachineSpec } from './spec.ts';
 import { validateMachine } from './validate.ts';
 
 export const MACHINE_KEYS = [
-  'name', 'description', 'packages', 'caches', 'numa', 'hubs', 'links', 'routing', 'ioBuses',
-  'costs', 'kernel', 'distances', 'guessed',
+  'name',
+  'description',
+  'packages',
+  'caches',
+  'numa',
+  'hubs',
+  'links',
+  'routing',
+  'ioBuses',
+  'costs',
+  'kernel',
+  'distances',
+  'guessed',
 ] as const;
 
 export interface ParseOptions {

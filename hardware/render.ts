@@ -12,7 +12,9 @@ export function renderMachine(spec: MachineSpec): string {
   w(`Machine ${spec.name}${spec.description ? `: ${spec.description}` : ''}`);
   w(`  origin: ${spec.origin}`);
   const threads = spec.cores.reduce((n, c) => n + c.threads, 0);
-  w(`  ${plural(spec.packages.length, 'package')}, ${plural(spec.cores.length, 'core')} (${plural(threads, 'hardware thread')}), ${plural(spec.numaNodes.length, 'NUMA node')}`);
+  w(
+    `  ${plural(spec.packages.length, 'package')}, ${plural(spec.cores.length, 'core')} (${plural(threads, 'hardware thread')}), ${plural(spec.numaNodes.length, 'NUMA node')}`,
+  );
 
   w();
   w('Topology');
@@ -28,7 +30,9 @@ export function renderMachine(spec: MachineSpec): string {
     const caches = shared.filter((c) => c.cores.every((id) => ids.has(id)));
     renderLevel(w, caches, cores, privateOf, '    ');
   }
-  const crossPackage = shared.filter((c) => !spec.packages.some((p) => c.cores.every((id) => spec.cores.find((k) => k.id === id)?.package === p.id)));
+  const crossPackage = shared.filter(
+    (c) => !spec.packages.some((p) => c.cores.every((id) => spec.cores.find((k) => k.id === id)?.package === p.id)),
+  );
   for (const c of crossPackage) w(`  ${cacheLabel(c)} spanning cores ${ranges(c.cores)}`);
 
   w();
@@ -39,7 +43,9 @@ export function renderMachine(spec: MachineSpec): string {
   w('NUMA nodes');
   for (const n of spec.numaNodes) {
     const local = spec.cores.filter((c) => c.numa === n.id).map((c) => c.id);
-    w(`  NUMA ${n.id}: ${size(n.memoryBytes)} ${n.kind}, ${num(n.bandwidth)} GB/s, ${num(n.latencyNs)} ns, attached to ${n.attach}, local cores ${local.length ? ranges(local) : 'none'}`);
+    w(
+      `  NUMA ${n.id}: ${size(n.memoryBytes)} ${n.kind}, ${num(n.bandwidth)} GB/s, ${num(n.latencyNs)} ns, attached to ${n.attach}, local cores ${local.length ? ranges(local) : 'none'}`,
+    );
   }
 
   if (spec.hubs.length) {
@@ -65,20 +71,31 @@ export function renderMachine(spec: MachineSpec): string {
     for (const b of spec.ioBuses) {
       w(`  ${b.id} on ${b.attach}, ${num(b.bandwidth)} GB/s per direction`);
       for (const n of spec.nics.filter((x) => x.bus === b.id)) {
-        w(`    NIC ${n.id}: ${n.model}, ${num(n.bandwidth)} GB/s${n.dmaBytes !== undefined ? `, DMA ${size(n.dmaBytes)}` : ''}`);
+        w(
+          `    NIC ${n.id}: ${n.model}, ${num(n.bandwidth)} GB/s${n.dmaBytes !== undefined ? `, DMA ${size(n.dmaBytes)}` : ''}`,
+        );
       }
     }
   }
 
   w();
-  const misses = spec.costs.missConcurrency === undefined ? '' : `, ${spec.costs.missConcurrency} misses in flight of ${spec.costs.lineBytes ?? DEFAULT_LINE_BYTES} B`;
-  w(`Core costs: copy ${num(spec.costs.copyBandwidth)} GB/s, reduce ${num(spec.costs.reduceBandwidth)} GB/s (per core)${misses}`);
+  const misses =
+    spec.costs.missConcurrency === undefined
+      ? ''
+      : `, ${spec.costs.missConcurrency} misses in flight of ${spec.costs.lineBytes ?? DEFAULT_LINE_BYTES} B`;
+  w(
+    `Core costs: copy ${num(spec.costs.copyBandwidth)} GB/s, reduce ${num(spec.costs.reduceBandwidth)} GB/s (per core)${misses}`,
+  );
   const k = spec.kernel;
   const mechanisms = Object.entries(k.mechanisms).sort(([a], [b]) => a.localeCompare(b));
   const on = mechanisms.filter(([, v]) => v).map(([m]) => m);
   const off = mechanisms.filter(([, v]) => !v).map(([m]) => m);
-  w(`Kernel ${k.version}: mechanisms ${on.length ? on.join(', ') : 'none'}${off.length ? ` (not: ${off.join(', ')})` : ''}`);
-  w(`  syscall ${num(k.syscallNs)} ns, page ${size(k.pageBytes)}, pin ${num(k.pinPerPageNs)} ns/page, CMA lock ${k.cmaLockMode}`);
+  w(
+    `Kernel ${k.version}: mechanisms ${on.length ? on.join(', ') : 'none'}${off.length ? ` (not: ${off.join(', ')})` : ''}`,
+  );
+  w(
+    `  syscall ${num(k.syscallNs)} ns, page ${size(k.pageBytes)}, pin ${num(k.pinPerPageNs)} ns/page, CMA lock ${k.cmaLockMode}`,
+  );
   const params = Object.keys(k.params).sort();
   if (params.length) w(`  params: ${params.map((p) => `${p}=${num(k.params[p])}`).join(', ')}`);
 
@@ -112,7 +129,13 @@ function renderLevel(
       line: () => {
         w(`${indent}${cacheLabel(top)}, cores ${ranges(top.cores)}`);
         const inner = caches.filter((c) => c !== top && contains(top, c));
-        renderLevel(w, inner, cores.filter((k) => top.cores.includes(k.id)), privateOf, `${indent}  `);
+        renderLevel(
+          w,
+          inner,
+          cores.filter((k) => top.cores.includes(k.id)),
+          privateOf,
+          `${indent}  `,
+        );
       },
     });
   }
@@ -123,7 +146,10 @@ function renderLevel(
 }
 
 function contains(outer: CacheSpec, inner: CacheSpec): boolean {
-  return inner.cores.every((c) => outer.cores.includes(c)) && (outer.cores.length > inner.cores.length || outer.level > inner.level);
+  return (
+    inner.cores.every((c) => outer.cores.includes(c)) &&
+    (outer.cores.length > inner.cores.length || outer.level > inner.level)
+  );
 }
 
 function coreLabel(core: CoreSpec, privates: CacheSpec[]): string {
@@ -139,7 +165,12 @@ function cacheLabel(c: CacheSpec): string {
 function cacheSummary(caches: CacheSpec[]): string[] {
   const groups = new Map<string, { c: CacheSpec; count: number }>();
   for (const c of caches) {
-    const sharing = (c.memorySide ? 'memory-side, every core' : c.cores.length === 1 ? 'private' : `shared by ${c.cores.length} cores`) + (c.victim ? ', victim' : '');
+    const sharing =
+      (c.memorySide
+        ? 'memory-side, every core'
+        : c.cores.length === 1
+          ? 'private'
+          : `shared by ${c.cores.length} cores`) + (c.victim ? ', victim' : '');
     const key = `L${c.level} ${size(c.sizeBytes)} x{n}, ${sharing}, ${num(c.bandwidth)} GB/s, ${num(c.latencyNs)} ns`;
     const g = groups.get(key);
     if (g) g.count++;
@@ -188,7 +219,11 @@ function groupGuessed(paths: readonly string[]): string[] {
     g.indices.push(Number(m[2]));
     if (!g.fields.includes(m[3])) g.fields.push(m[3]);
   }
-  return lines.map((l) => (typeof l === 'string' ? l : `${l.group}[${ranges(groups.get(l.group)!.indices)}]: ${groups.get(l.group)!.fields.join(', ')}`));
+  return lines.map((l) =>
+    typeof l === 'string'
+      ? l
+      : `${l.group}[${ranges(groups.get(l.group)!.indices)}]: ${groups.get(l.group)!.fields.join(', ')}`,
+  );
 }
 
 export function ranges(ids: readonly number[]): string {

@@ -5,7 +5,15 @@
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { assembleMachine } from './hwloc/assemble.ts';
-import type { FoundBus, FoundCache, FoundCore, FoundMachine, FoundNic, FoundNuma, FoundPackage } from './hwloc/found.ts';
+import type {
+  FoundBus,
+  FoundCache,
+  FoundCore,
+  FoundMachine,
+  FoundNic,
+  FoundNuma,
+  FoundPackage,
+} from './hwloc/found.ts';
 import { frequencyFromModel } from './hwloc/model-frequency.ts';
 import { InputError } from '../common/input-error.ts';
 import type { MachineSpec } from './spec.ts';
@@ -35,7 +43,8 @@ export function detectHost(root = '/sys', options: DetectHostOptions = {}): Mach
     .map((m) => Number(m[1]))
     .filter((cpu) => fs.read(`${cpuDir}/cpu${cpu}/online`)?.trim() !== '0' && fs.isDir(`${cpuDir}/cpu${cpu}/topology`))
     .sort((a, b) => a - b);
-  if (cpus.length === 0) throw new InputError(`no online CPU with a topology directory under ${join(root, cpuDir)}`, { file: root });
+  if (cpus.length === 0)
+    throw new InputError(`no online CPU with a topology directory under ${join(root, cpuDir)}`, { file: root });
   const online = new Set(cpus);
 
   const packages = new Map<number, FoundPackage>();
@@ -50,13 +59,20 @@ export function detectHost(root = '/sys', options: DetectHostOptions = {}): Mach
       const model = models.get(cpu);
       packages.set(pkg, { id: pkg, ...(model ? { model } : {}) });
     }
-    const siblings = (fs.cpuList(`${topo}/thread_siblings_list`) ?? fs.cpuList(`${topo}/core_cpus_list`) ?? [cpu]).filter((c) => online.has(c));
+    const siblings = (
+      fs.cpuList(`${topo}/thread_siblings_list`) ??
+      fs.cpuList(`${topo}/core_cpus_list`) ?? [cpu]
+    ).filter((c) => online.has(c));
     const key = siblings.join(',');
     if (!cores.has(key)) {
       const maxKHz = fs.int(`${cpuDir}/cpu${cpu}/cpufreq/cpuinfo_max_freq`, true);
       const fromModel = models.has(cpu) ? frequencyFromModel(models.get(cpu)!) : undefined;
       const frequencyGHz = maxKHz !== undefined && maxKHz > 0 ? maxKHz / 1e6 : fromModel;
-      cores.set(key, { pus: siblings.length > 0 ? siblings : [cpu], package: pkg, ...(frequencyGHz ? { frequencyGHz } : {}) });
+      cores.set(key, {
+        pus: siblings.length > 0 ? siblings : [cpu],
+        package: pkg,
+        ...(frequencyGHz ? { frequencyGHz } : {}),
+      });
     }
     const cacheDir = `${cpuDir}/cpu${cpu}/cache`;
     for (const index of fs.list(cacheDir).filter((n) => /^index\d+$/.test(n))) {
@@ -166,7 +182,9 @@ function readMechanisms(fs: SysfsReader): FoundMachine['mechanisms'] {
     mechanisms.xpmem = fs.exists('class/misc/xpmem');
   }
   if (fs.isDir('class/dma')) {
-    mechanisms.ioat = fs.list('class/dma').some((chan) => fs.link(`class/dma/${chan}/device/driver`)?.endsWith('ioatdma') ?? false);
+    mechanisms.ioat = fs
+      .list('class/dma')
+      .some((chan) => fs.link(`class/dma/${chan}/device/driver`)?.endsWith('ioatdma') ?? false);
   }
   return mechanisms;
 }
@@ -181,7 +199,8 @@ function readCpuinfo(path: string): Map<number, string> {
     const m = /^([^:]+?)\s*:\s*(.*)$/.exec(line);
     if (!m) continue;
     if (m[1] === 'processor' && /^\d+$/.test(m[2])) cpu = Number(m[2]);
-    else if ((m[1] === 'model name' || m[1] === 'cpu') && cpu !== undefined && m[2].trim() && !models.has(cpu)) models.set(cpu, m[2].trim());
+    else if ((m[1] === 'model name' || m[1] === 'cpu') && cpu !== undefined && m[2].trim() && !models.has(cpu))
+      models.set(cpu, m[2].trim());
   }
   return models;
 }

@@ -53,17 +53,22 @@ class Checker {
   private knownVertex(field: string, v: VertexId, what: string): void {
     if (this.vertices.has(v)) return;
     const hint = didYouMean(v, [...this.vertices]);
-    this.fail(field, `${what} '${v}', which is not a package or hub${hint ? ` (did you mean '${hint}'?)` : ''}; known: ${[...this.vertices].join(', ')}`);
+    this.fail(
+      field,
+      `${what} '${v}', which is not a package or hub${hint ? ` (did you mean '${hint}'?)` : ''}; known: ${[...this.vertices].join(', ')}`,
+    );
   }
 
   packagesAndHubs(): void {
     this.spec.packages.forEach((p, i) => {
-      if (p.id !== i) this.fail(`packages[${i}].id`, `package ids must be 0..${this.spec.packages.length - 1} in order, got ${p.id}`);
+      if (p.id !== i)
+        this.fail(`packages[${i}].id`, `package ids must be 0..${this.spec.packages.length - 1} in order, got ${p.id}`);
       this.vertices.add(packageVertex(p.id));
     });
     this.spec.hubs.forEach((h, i) => {
       if (!h.id) this.fail(`hubs[${i}].id`, 'a hub needs an id');
-      if (h.id.startsWith('pkg')) this.fail(`hubs[${i}].id`, `hub id '${h.id}' must not start with 'pkg' (reserved for packages)`);
+      if (h.id.startsWith('pkg'))
+        this.fail(`hubs[${i}].id`, `hub id '${h.id}' must not start with 'pkg' (reserved for packages)`);
       if (this.vertices.has(h.id)) this.fail(`hubs[${i}].id`, `duplicate hub id '${h.id}'`);
       this.vertices.add(h.id);
     });
@@ -79,7 +84,8 @@ class Checker {
       this.positive(`${f}.memoryBytes`, n.memoryBytes, 'memory size');
       this.positive(`${f}.bandwidth`, n.bandwidth, 'memory bandwidth');
       this.nonNegative(`${f}.latencyNs`, n.latencyNs, 'memory latency');
-      if (n.kind !== 'dram' && n.kind !== 'hbm') this.fail(`${f}.kind`, `memory kind must be dram or hbm, got '${String(n.kind)}'`);
+      if (n.kind !== 'dram' && n.kind !== 'hbm')
+        this.fail(`${f}.kind`, `memory kind must be dram or hbm, got '${String(n.kind)}'`);
     });
     if (this.spec.numaNodes.length === 0) this.fail('numaNodes', 'a machine needs at least one NUMA node');
   }
@@ -88,13 +94,17 @@ class Checker {
     const coresPerPackage = new Map<number, number>();
     this.spec.cores.forEach((c, i) => {
       const f = `cores[${i}]`;
-      if (!Number.isInteger(c.id) || c.id < 0) this.fail(`${f}.id`, `core id must be a non-negative integer, got ${c.id}`);
+      if (!Number.isInteger(c.id) || c.id < 0)
+        this.fail(`${f}.id`, `core id must be a non-negative integer, got ${c.id}`);
       if (this.coreIds.has(c.id)) this.fail(`${f}.id`, `duplicate core id ${c.id}`);
       this.coreIds.add(c.id);
-      if (!this.spec.packages.some((p) => p.id === c.package)) this.fail(`${f}.package`, `core ${c.id} is in package ${c.package}, which does not exist`);
-      if (!this.numaIds.has(c.numa)) this.fail(`${f}.numa`, `core ${c.id} is local to NUMA node ${c.numa}, which does not exist`);
+      if (!this.spec.packages.some((p) => p.id === c.package))
+        this.fail(`${f}.package`, `core ${c.id} is in package ${c.package}, which does not exist`);
+      if (!this.numaIds.has(c.numa))
+        this.fail(`${f}.numa`, `core ${c.id} is local to NUMA node ${c.numa}, which does not exist`);
       this.positive(`${f}.frequencyGHz`, c.frequencyGHz, 'core frequency');
-      if (!Number.isInteger(c.threads) || c.threads < 1) this.fail(`${f}.threads`, `threads per core must be an integer >= 1, got ${c.threads}`);
+      if (!Number.isInteger(c.threads) || c.threads < 1)
+        this.fail(`${f}.threads`, `threads per core must be an integer >= 1, got ${c.threads}`);
       coresPerPackage.set(c.package, (coresPerPackage.get(c.package) ?? 0) + 1);
     });
     this.spec.packages.forEach((p, i) => {
@@ -108,14 +118,16 @@ class Checker {
       const f = `caches[${i}]`;
       if (cacheIds.has(c.id)) this.fail(`${f}.id`, `duplicate cache id '${c.id}'`);
       cacheIds.add(c.id);
-      if (!Number.isInteger(c.level) || c.level < 1) this.fail(`${f}.level`, `cache level must be an integer >= 1, got ${c.level}`);
+      if (!Number.isInteger(c.level) || c.level < 1)
+        this.fail(`${f}.level`, `cache level must be an integer >= 1, got ${c.level}`);
       this.positive(`${f}.sizeBytes`, c.sizeBytes, 'cache size');
       this.positive(`${f}.bandwidth`, c.bandwidth, 'cache bandwidth');
       this.nonNegative(`${f}.latencyNs`, c.latencyNs, 'cache latency');
       if (c.cores.length === 0) this.fail(`${f}.cores`, `cache ${c.id} is shared by no core`);
       const seen = new Set<number>();
       for (const core of c.cores) {
-        if (!this.coreIds.has(core)) this.fail(`${f}.cores`, `cache ${c.id} is shared by core ${core}, which does not exist`);
+        if (!this.coreIds.has(core))
+          this.fail(`${f}.cores`, `cache ${c.id} is shared by core ${core}, which does not exist`);
         if (seen.has(core)) this.fail(`${f}.cores`, `cache ${c.id} lists core ${core} twice`);
         seen.add(core);
       }
@@ -136,7 +148,8 @@ class Checker {
       this.knownVertex(`${f}.a`, l.a, `link '${l.name}' ends at`);
       this.knownVertex(`${f}.b`, l.b, `link '${l.name}' ends at`);
       if (l.a === l.b) this.fail(`${f}.b`, `link '${l.name}' connects '${l.a}' to itself`);
-      if (this.adjacency.get(l.a)!.has(l.b)) this.fail(f, `a second link between '${l.a}' and '${l.b}': merge them into one with the summed bandwidth`);
+      if (this.adjacency.get(l.a)!.has(l.b))
+        this.fail(f, `a second link between '${l.a}' and '${l.b}': merge them into one with the summed bandwidth`);
       this.positive(`${f}.bandwidth`, l.bandwidth, 'link bandwidth');
       this.nonNegative(`${f}.latencyNs`, l.latencyNs, 'link latency');
       this.adjacency.get(l.a)!.add(l.b);
@@ -153,7 +166,11 @@ class Checker {
       }
     }
     const unreached = [...this.vertices].filter((v) => !reached.has(v));
-    if (unreached.length) this.fail('links', `the interconnect is disconnected: ${unreached.join(', ')} cannot be reached from ${packageVertex(this.spec.packages[0].id)}`);
+    if (unreached.length)
+      this.fail(
+        'links',
+        `the interconnect is disconnected: ${unreached.join(', ')} cannot be reached from ${packageVertex(this.spec.packages[0].id)}`,
+      );
   }
 
   routing(): void {
@@ -164,10 +181,12 @@ class Checker {
         if (!m) this.fail(f, `route key '${key}' must be written 'from->to'`);
         this.knownVertex(f, m[1], 'the route starts at');
         this.knownVertex(f, m[2], 'the route ends at');
-        if (path[0] !== m[1] || path[path.length - 1] !== m[2]) this.fail(f, `route ${key} must start at '${m[1]}' and end at '${m[2]}'`);
+        if (path[0] !== m[1] || path[path.length - 1] !== m[2])
+          this.fail(f, `route ${key} must start at '${m[1]}' and end at '${m[2]}'`);
         for (let j = 0; j + 1 < path.length; j++) {
           this.knownVertex(f, path[j + 1], 'the route goes through');
-          if (!this.adjacency.get(path[j])?.has(path[j + 1])) this.fail(f, `route ${key} hops from '${path[j]}' to '${path[j + 1]}' without a link between them`);
+          if (!this.adjacency.get(path[j])?.has(path[j + 1]))
+            this.fail(f, `route ${key} hops from '${path[j]}' to '${path[j + 1]}' without a link between them`);
         }
         if (new Set(path).size !== path.length) this.fail(f, `route ${key} visits a vertex twice`);
       }
@@ -197,15 +216,18 @@ class Checker {
   costs(): void {
     this.positive('costs.copyBandwidth', this.spec.costs.copyBandwidth, 'core copy bandwidth');
     this.positive('costs.reduceBandwidth', this.spec.costs.reduceBandwidth, 'core reduce bandwidth');
-    if (this.spec.costs.missConcurrency !== undefined) this.positive('costs.missConcurrency', this.spec.costs.missConcurrency, 'misses in flight per core');
-    if (this.spec.costs.lineBytes !== undefined) this.positive('costs.lineBytes', this.spec.costs.lineBytes, 'cache line size');
+    if (this.spec.costs.missConcurrency !== undefined)
+      this.positive('costs.missConcurrency', this.spec.costs.missConcurrency, 'misses in flight per core');
+    if (this.spec.costs.lineBytes !== undefined)
+      this.positive('costs.lineBytes', this.spec.costs.lineBytes, 'cache line size');
   }
 
   kernel(): void {
     const k = this.spec.kernel;
     if (!k.version) this.fail('kernel.version', 'the kernel version the machine assumes is required');
     for (const m of MECHANISMS) {
-      if (typeof k.mechanisms[m] !== 'boolean') this.fail(`kernel.mechanisms.${m}`, `mechanism ${m} must be true or false`);
+      if (typeof k.mechanisms[m] !== 'boolean')
+        this.fail(`kernel.mechanisms.${m}`, `mechanism ${m} must be true or false`);
     }
     this.nonNegative('kernel.syscallNs', k.syscallNs, 'syscall cost');
     const pageBytes = k.pageBytes;
@@ -213,18 +235,22 @@ class Checker {
       this.fail('kernel.pageBytes', `page size must be a power of two, got ${pageBytes}`);
     }
     this.nonNegative('kernel.pinPerPageNs', k.pinPerPageNs, 'page pin cost');
-    if (k.cmaLockMode !== 'exclusive' && k.cmaLockMode !== 'shared') this.fail('kernel.cmaLockMode', `CMA lock mode must be exclusive or shared, got '${String(k.cmaLockMode)}'`);
+    if (k.cmaLockMode !== 'exclusive' && k.cmaLockMode !== 'shared')
+      this.fail('kernel.cmaLockMode', `CMA lock mode must be exclusive or shared, got '${String(k.cmaLockMode)}'`);
     for (const [name, v] of Object.entries(k.params)) {
-      if (!Number.isFinite(v)) this.fail(`kernel.params.${name}`, `kernel parameter ${name} must be a finite number, got ${v}`);
+      if (!Number.isFinite(v))
+        this.fail(`kernel.params.${name}`, `kernel parameter ${name} must be a finite number, got ${v}`);
     }
   }
 
   distances(): void {
     if (this.spec.distances) {
       const n = this.spec.numaNodes.length;
-      if (this.spec.distances.length !== n) this.fail('distances', `the distance matrix has ${this.spec.distances.length} rows for ${n} NUMA nodes`);
+      if (this.spec.distances.length !== n)
+        this.fail('distances', `the distance matrix has ${this.spec.distances.length} rows for ${n} NUMA nodes`);
       this.spec.distances.forEach((row, i) => {
-        if (row.length !== n) this.fail(`distances[${i}]`, `distance row ${i} has ${row.length} entries for ${n} NUMA nodes`);
+        if (row.length !== n)
+          this.fail(`distances[${i}]`, `distance row ${i} has ${row.length} entries for ${n} NUMA nodes`);
         row.forEach((d, j) => this.positive(`distances[${i}][${j}]`, d, 'a NUMA distance'));
       });
     }

@@ -1,6 +1,12 @@
 // The `algorithms:` list of a scenario, checked against the catalogue: every name known, for the
 // scenario's operation, every parameter known and of the right kind.
-import { paramDefaults, shortName, type AlgorithmMeta, type ParamInfo, type ParamValue } from '../algorithms/algorithm.ts';
+import {
+  paramDefaults,
+  shortName,
+  type AlgorithmMeta,
+  type ParamInfo,
+  type ParamValue,
+} from '../algorithms/algorithm.ts';
 import type { Listing } from '../algorithms/listing.ts';
 import { withTransportParams } from '../sim/kernel/transport-params.ts';
 import { didYouMean } from '../common/input-error.ts';
@@ -19,7 +25,9 @@ export function readAlgorithms(field: YamlValue, operation: string, catalogue: L
     const entry = readEntry(item, operation, catalogue);
     const previous = labels.get(entry.label);
     if (previous !== undefined) {
-      throw item.error(`two algorithms have the label '${entry.label}' (the other is ${previous}); give one a distinct 'label'`);
+      throw item.error(
+        `two algorithms have the label '${entry.label}' (the other is ${previous}); give one a distinct 'label'`,
+      );
     }
     labels.set(entry.label, item.path);
     out.push(entry);
@@ -61,17 +69,24 @@ function readEntry(item: YamlValue, operation: string, catalogue: Listing): Scen
 function lookup(field: YamlValue, name: string, operation: string, catalogue: Listing): AlgorithmMeta {
   const colon = name.indexOf(':');
   if (colon >= 0 && name.slice(0, colon) !== operation) {
-    throw field.error(`algorithm '${name}' belongs to operation '${name.slice(0, colon)}', but this scenario's operation is '${operation}'`);
+    throw field.error(
+      `algorithm '${name}' belongs to operation '${name.slice(0, colon)}', but this scenario's operation is '${operation}'`,
+    );
   }
   const info = catalogue.findAlgorithm(name, operation);
   if (info) return info;
   const known = catalogue.listAlgorithms(operation).map(shortName);
   const hint = didYouMean(colon >= 0 ? name.slice(colon + 1) : name, known);
-  const elsewhere = catalogue.listAlgorithms().filter((a) => shortName(a) === name).map((a) => a.operation);
+  const elsewhere = catalogue
+    .listAlgorithms()
+    .filter((a) => shortName(a) === name)
+    .map((a) => a.operation);
   let detail = `unknown ${operation} algorithm '${name}'`;
   if (hint) detail += ` (did you mean '${hint}'?)`;
   else if (elsewhere.length) detail += ` (it exists for ${elsewhere.join(', ')})`;
-  detail += known.length ? `; ${operation} algorithms: ${known.join(', ')}` : `; no ${operation} algorithm is registered`;
+  detail += known.length
+    ? `; ${operation} algorithms: ${known.join(', ')}`
+    : `; no ${operation} algorithm is registered`;
   throw field.error(detail);
 }
 
@@ -94,10 +109,12 @@ function readParam(field: YamlValue, param: ParamInfo, info: AlgorithmMeta): Par
       return checkMin(field, what, bytes, param.min ?? 1, formatSize);
     }
     case 'integer':
-      if (typeof value !== 'number' || !Number.isInteger(value)) throw field.error(`${what} must be an integer, got ${field.describe()}`);
+      if (typeof value !== 'number' || !Number.isInteger(value))
+        throw field.error(`${what} must be an integer, got ${field.describe()}`);
       return checkMin(field, what, value, param.min, String);
     case 'number':
-      if (typeof value !== 'number' || !Number.isFinite(value)) throw field.error(`${what} must be a number, got ${field.describe()}`);
+      if (typeof value !== 'number' || !Number.isFinite(value))
+        throw field.error(`${what} must be a number, got ${field.describe()}`);
       return checkMin(field, what, value, param.min, String);
     case 'boolean':
       if (typeof value !== 'boolean') throw field.error(`${what} must be true or false, got ${field.describe()}`);
@@ -106,14 +123,22 @@ function readParam(field: YamlValue, param: ParamInfo, info: AlgorithmMeta): Par
       const choices = param.choices ?? [];
       if (typeof value !== 'string' || !choices.includes(value)) {
         const hint = typeof value === 'string' ? didYouMean(value, choices) : undefined;
-        throw field.error(`${what} must be one of ${choices.join(', ')}, got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`);
+        throw field.error(
+          `${what} must be one of ${choices.join(', ')}, got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`,
+        );
       }
       return value;
     }
   }
 }
 
-function checkMin(field: YamlValue, what: string, value: number, min: number | undefined, show: (n: number) => string): number {
+function checkMin(
+  field: YamlValue,
+  what: string,
+  value: number,
+  min: number | undefined,
+  show: (n: number) => string,
+): number {
   if (min !== undefined && value < min) throw field.error(`${what} must be at least ${show(min)}, got ${show(value)}`);
   return value;
 }

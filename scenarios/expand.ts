@@ -2,7 +2,13 @@
 // ranks × seed, in that nesting), one row per size, one cell per algorithm.
 import type { Point } from './point.ts';
 import { placeRanks } from './placement.ts';
-import { rankCount, type MachineChoice, type PlacementSpec, type Scenario, type ScenarioAlgorithm } from './scenario.ts';
+import {
+  rankCount,
+  type MachineChoice,
+  type PlacementSpec,
+  type Scenario,
+  type ScenarioAlgorithm,
+} from './scenario.ts';
 
 export interface Cell {
   algorithm: ScenarioAlgorithm;

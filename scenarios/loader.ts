@@ -8,7 +8,14 @@ import { didYouMean, InputError } from '../common/input-error.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
 import { placeRanks, PlacementError } from './placement.ts';
-import { rankCount, type MachineChoice, type PlacementSpec, type RankCount, type Scenario, type ScenarioAlgorithm } from './scenario.ts';
+import {
+  rankCount,
+  type MachineChoice,
+  type PlacementSpec,
+  type RankCount,
+  type Scenario,
+  type ScenarioAlgorithm,
+} from './scenario.ts';
 import { DurationError, parseDuration } from './duration.ts';
 import { normaliseSizes, parseSizeSpec, SizeError } from './sizes.ts';
 import { parseYaml } from '../common/yaml/parse.ts';
@@ -31,7 +38,14 @@ export interface LoadOptions {
   cwd?: string;
 }
 
-export const DEFAULTS = { root: 0, cache: 'off', iterations: 5, warmup: 1, seed: 'intranode', placement: 'compact' } as const;
+export const DEFAULTS = {
+  root: 0,
+  cache: 'off',
+  iterations: 5,
+  warmup: 1,
+  seed: 'intranode',
+  placement: 'compact',
+} as const;
 
 export function loadScenarioFile(path: string, opts: Omit<LoadOptions, 'file'>): Scenario {
   let text: string;
@@ -39,7 +53,10 @@ export function loadScenarioFile(path: string, opts: Omit<LoadOptions, 'file'>):
     text = readFileSync(resolve(opts.cwd ?? process.cwd(), path), 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(code === 'ENOENT' ? 'no such scenario file' : `cannot read scenario file (${code ?? (e as Error).message})`, { file: path });
+    throw new InputError(
+      code === 'ENOENT' ? 'no such scenario file' : `cannot read scenario file (${code ?? (e as Error).message})`,
+      { file: path },
+    );
   }
   return loadScenarioText(text, { ...opts, file: path });
 }
@@ -66,7 +83,10 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const cache = readCache(doc.get('cache'));
   const iterations = doc.get('iterations')?.integer(1, 'iterations') ?? DEFAULTS.iterations;
   const warmup = doc.get('warmup')?.integer(0, 'warmup') ?? DEFAULTS.warmup;
-  const seeds = opts.seedOverride !== undefined ? [opts.seedOverride] : (doc.values('seed')?.map((f) => f.text('seed')) ?? [DEFAULTS.seed]);
+  const seeds =
+    opts.seedOverride !== undefined
+      ? [opts.seedOverride]
+      : (doc.values('seed')?.map((f) => f.text('seed')) ?? [DEFAULTS.seed]);
   const skewNs = readSkew(doc.get('skew'));
   const baseline = readBaseline(doc.get('baseline'), algorithms, operation);
 
@@ -74,7 +94,8 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const axes = readAxes(doc, opts, baseDir);
   checkCombinations(doc, axes, { rootRank, rootField, counts, countsField, operation, info });
   // The report says which machine ran when it is not the one the file names.
-  const replacedMachines = opts.machineOverride !== undefined ? (doc.values('machine') ?? []).map((m) => m.string('machine')) : undefined;
+  const replacedMachines =
+    opts.machineOverride !== undefined ? (doc.values('machine') ?? []).map((m) => m.string('machine')) : undefined;
 
   return {
     name,
@@ -115,7 +136,10 @@ function readOperation(field: YamlValue, catalogue: Listing): { operation: strin
 
 function readCounts(field: YamlValue, operation: string, info: OperationInfo, catalogue: Listing): number[] {
   if (!info.counts) {
-    const vOps = catalogue.listOperations().filter((o) => o.counts).map((o) => o.name);
+    const vOps = catalogue
+      .listOperations()
+      .filter((o) => o.counts)
+      .map((o) => o.name);
     throw field.error(`operation '${operation}' takes no counts; counts are for ${vOps.join(', ')}`);
   }
   return field.items('counts').map((item) => item.integer(0, 'count'));
@@ -125,10 +149,14 @@ function readBaseline(field: YamlValue | undefined, algorithms: ScenarioAlgorith
   const labels = algorithms.map((a) => a.label);
   if (!field) return labels[0];
   const wanted = field.text('baseline');
-  const match = algorithms.find((a) => a.label === wanted) ?? algorithms.find((a) => a.name === wanted || a.name === `${operation}:${wanted}`);
+  const match =
+    algorithms.find((a) => a.label === wanted) ??
+    algorithms.find((a) => a.name === wanted || a.name === `${operation}:${wanted}`);
   if (!match) {
     const hint = didYouMean(wanted, labels);
-    throw field.error(`baseline '${wanted}' is not one of the algorithms${hint ? ` (did you mean '${hint}'?)` : ''}; labels: ${labels.join(', ')}`);
+    throw field.error(
+      `baseline '${wanted}' is not one of the algorithms${hint ? ` (did you mean '${hint}'?)` : ''}; labels: ${labels.join(', ')}`,
+    );
   }
   return match.label;
 }
@@ -147,10 +175,12 @@ function readAxes(doc: ScenarioDocument, opts: LoadOptions, baseDir: string): Ax
     ? placementFields.map((field) => ({ value: readPlacement(field), field }))
     : [{ value: DEFAULTS.placement }];
   const rankFields = doc.values('ranks');
-  if (rankFields) return { machines, placements, ranks: rankFields.map((field) => ({ value: readRanks(field), field })) };
+  if (rankFields)
+    return { machines, placements, ranks: rankFields.map((field) => ({ value: readRanks(field), field })) };
   const lengths = new Set(placements.map((p) => (typeof p.value === 'string' ? -1 : p.value.length)));
   const only = [...lengths][0];
-  if (lengths.size !== 1 || only < 1) throw doc.root.error("the scenario needs 'ranks' (it may be left out only when placement is a core list)");
+  if (lengths.size !== 1 || only < 1)
+    throw doc.root.error("the scenario needs 'ranks' (it may be left out only when placement is a core list)");
   return { machines, placements, ranks: [{ value: only }] };
 }
 
@@ -169,13 +199,20 @@ function checkCombinations(doc: ScenarioDocument, axes: Axes, c: RankChecks): vo
     for (const r of axes.ranks) {
       const n = rankCount(r.value, m.choice.spec);
       if (c.rootRank >= n) {
-        throw (c.rootField ?? r.field ?? doc.root).error(`root ${c.rootRank} is outside the communicator of ${n} ranks (0..${n - 1})`);
+        throw (c.rootField ?? r.field ?? doc.root).error(
+          `root ${c.rootRank} is outside the communicator of ${n} ranks (0..${n - 1})`,
+        );
       }
       if (c.counts && c.countsField) {
         const wanted = c.info.counts === 'per-pair' ? n * n : n;
         if (c.counts.length !== wanted) {
-          const what = c.info.counts === 'per-pair' ? `${n} x ${n} = ${wanted} (one per sender and receiver, sender-major)` : `${wanted} (one per rank)`;
-          throw c.countsField.error(`counts has ${c.counts.length} entries, but ${c.operation} on ${n} ranks needs ${what}`);
+          const what =
+            c.info.counts === 'per-pair'
+              ? `${n} x ${n} = ${wanted} (one per sender and receiver, sender-major)`
+              : `${wanted} (one per rank)`;
+          throw c.countsField.error(
+            `counts has ${c.counts.length} entries, but ${c.operation} on ${n} ranks needs ${what}`,
+          );
         }
       }
       for (const p of axes.placements) checkPlacement(m, p, r, doc.root, axes.machines.length > 1);
@@ -190,7 +227,9 @@ function readSizes(field: YamlValue): number[] {
   for (const entry of entries) {
     const v = entry.scalar();
     if (typeof v !== 'string' && typeof v !== 'number') {
-      throw entry.error(`a size must be a number of bytes, a size such as 64KiB, or a range such as 16KiB..16MiB x2; got ${entry.describe()}`);
+      throw entry.error(
+        `a size must be a number of bytes, a size such as 64KiB, or a range such as 16KiB..16MiB x2; got ${entry.describe()}`,
+      );
     }
     try {
       sizes.push(...parseSizeSpec(v));
@@ -220,7 +259,8 @@ function readCache(field: YamlValue | undefined): 'on' | 'off' {
 function readSkew(field: YamlValue | undefined): number {
   if (!field) return 0;
   const v = field.scalar();
-  if (typeof v !== 'string' && typeof v !== 'number') throw field.error(`skew must be a duration such as 2us, got ${field.describe()}`);
+  if (typeof v !== 'string' && typeof v !== 'number')
+    throw field.error(`skew must be a duration such as 2us, got ${field.describe()}`);
   try {
     return parseDuration(v);
   } catch (e) {
@@ -238,7 +278,9 @@ function readPlacement(field: YamlValue): PlacementSpec {
   const v = field.scalar();
   if (v === 'compact' || v === 'scatter' || v === 'random') return v;
   const hint = typeof v === 'string' ? didYouMean(v, ['compact', 'scatter', 'random']) : undefined;
-  throw field.error(`placement must be compact, scatter, random or a list of cores such as [0, 4, 8], got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`);
+  throw field.error(
+    `placement must be compact, scatter, random or a list of cores such as [0, 4, 8], got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`,
+  );
 }
 
 interface LocatedMachine {
@@ -246,10 +288,20 @@ interface LocatedMachine {
   field?: YamlValue;
 }
 
-function readMachines(opts: LoadOptions, fields: YamlValue[] | undefined, root: YamlValue, baseDir: string): LocatedMachine[] {
+function readMachines(
+  opts: LoadOptions,
+  fields: YamlValue[] | undefined,
+  root: YamlValue,
+  baseDir: string,
+): LocatedMachine[] {
   if (opts.machineOverride !== undefined) {
     const ref = opts.machineOverride;
-    const spec = resolveWith(opts, ref, opts.cwd ?? process.cwd(), (detail) => new InputError(detail, { field: '--machine' }));
+    const spec = resolveWith(
+      opts,
+      ref,
+      opts.cwd ?? process.cwd(),
+      (detail) => new InputError(detail, { field: '--machine' }),
+    );
     return [{ choice: { ref, spec } }];
   }
   if (!fields) throw root.error("the scenario needs 'machine' (a preset name, a machine file or an hwloc XML file)");
@@ -259,7 +311,12 @@ function readMachines(opts: LoadOptions, fields: YamlValue[] | undefined, root: 
   });
 }
 
-function resolveWith(opts: LoadOptions, ref: string, baseDir: string, fail: (detail: string) => InputError): MachineSpec {
+function resolveWith(
+  opts: LoadOptions,
+  ref: string,
+  baseDir: string,
+  fail: (detail: string) => InputError,
+): MachineSpec {
   try {
     return opts.resolveMachine(ref, baseDir);
   } catch (e) {
@@ -281,7 +338,11 @@ function checkPlacement(
   } catch (e) {
     if (!(e instanceof PlacementError)) throw e;
     const where =
-      e.index !== undefined && p.field ? p.field.items('placement')[e.index] : typeof p.value === 'string' ? r.field : p.field;
+      e.index !== undefined && p.field
+        ? p.field.items('placement')[e.index]
+        : typeof p.value === 'string'
+          ? r.field
+          : p.field;
     throw (where ?? m.field ?? root).error(several ? `on machine '${m.choice.ref}': ${e.message}` : e.message);
   }
 }

@@ -6,7 +6,10 @@ import { seededStream, shuffled } from './seeded.ts';
 export class PlacementError extends Error {
   override name = 'PlacementError';
   /** Position in an explicit core list that is at fault, when one is. */
-  constructor(message: string, readonly index?: number) {
+  constructor(
+    message: string,
+    readonly index?: number,
+  ) {
     super(message);
   }
 }
@@ -47,7 +50,12 @@ export function placeRanks(machine: MachineSpec, ranks: number, placement: Place
     if (ranks > total) {
       throw new PlacementError(`${ranks} ranks do not fit on machine '${machine.name}', which has ${total} cores`);
     }
-    const order = placement === 'compact' ? compactOrder(machine) : placement === 'scatter' ? scatterOrder(machine) : randomOrder(machine, seed);
+    const order =
+      placement === 'compact'
+        ? compactOrder(machine)
+        : placement === 'scatter'
+          ? scatterOrder(machine)
+          : randomOrder(machine, seed);
     return order.slice(0, ranks);
   }
   const known = new Set(machine.cores.map((c) => c.id));
@@ -69,7 +77,7 @@ export function placeRanks(machine: MachineSpec, ranks: number, placement: Place
 function describeIds(ids: number[]): string {
   const sorted = [...ids].sort((a, b) => a - b);
   const parts: string[] = [];
-  for (let i = 0; i < sorted.length; ) {
+  for (let i = 0; i < sorted.length;) {
     let j = i;
     while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
     parts.push(i === j ? `${sorted[i]}` : `${sorted[i]}-${sorted[j]}`);

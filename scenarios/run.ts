@@ -28,7 +28,12 @@ export interface RunOptions {
 const UNAVAILABLE: PointResult = { meanNs: NaN, minNs: NaN, maxNs: NaN, breakdown: {} };
 
 /** Points run one after another in table, size, algorithm order, so output never depends on timing. */
-export function runScenario(s: Scenario, runner: PointRunner, onProgress?: ProgressListener, opts: RunOptions = {}): ScenarioResult {
+export function runScenario(
+  s: Scenario,
+  runner: PointRunner,
+  onProgress?: ProgressListener,
+  opts: RunOptions = {},
+): ScenarioResult {
   const tables = expandScenario(s);
   const total = countPoints(tables);
   let done = 0;

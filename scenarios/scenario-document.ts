@@ -3,8 +3,23 @@
 import type { YamlValue } from '../common/yaml/value.ts';
 
 export const SCENARIO_KEYS = [
-  'name', 'description', 'machine', 'ranks', 'placement', 'operation', 'algorithms', 'sizes',
-  'root', 'counts', 'cache', 'iterations', 'warmup', 'seed', 'skew', 'baseline', 'sweep',
+  'name',
+  'description',
+  'machine',
+  'ranks',
+  'placement',
+  'operation',
+  'algorithms',
+  'sizes',
+  'root',
+  'counts',
+  'cache',
+  'iterations',
+  'warmup',
+  'seed',
+  'skew',
+  'baseline',
+  'sweep',
 ] as const;
 /** Keys that may be given as a list of values under `sweep:`, one table per value. */
 export const SWEEP_KEYS = ['ranks', 'machine', 'placement', 'seed'] as const;
@@ -18,7 +33,9 @@ export class ScenarioDocument {
 
   constructor(readonly root: YamlValue) {
     if (!root.present) {
-      throw root.error('the scenario is empty; expected a mapping with operation, algorithms, sizes, machine and ranks');
+      throw root.error(
+        'the scenario is empty; expected a mapping with operation, algorithms, sizes, machine and ranks',
+      );
     }
     this.fields = root.entries('the scenario', SCENARIO_KEYS);
   }

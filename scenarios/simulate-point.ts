@@ -8,17 +8,26 @@ import { UnavailableError, type Point, type PointResult } from './point.ts';
 import { arrivalDelays } from './skew.ts';
 
 export function simulatePoint(point: Point): PointResult {
-  const outcome = explainUnavailable(point, () => runAlgorithm({
-    machine: point.machine,
-    cores: point.cores,
-    algorithm: point.algorithm,
-    call: { bytes: point.bytes, root: point.root, params: point.params, counts: point.counts?.map((c) => c * point.bytes) },
-    cache: point.cache,
-    iterations: point.iterations,
-    warmup: point.warmup,
-    seed: point.seed,
-    ...(point.skewNs ? { startDelays: arrivalDelays(point.seed, point.skewNs, point.warmup + point.iterations, point.cores.length) } : {}),
-  }));
+  const outcome = explainUnavailable(point, () =>
+    runAlgorithm({
+      machine: point.machine,
+      cores: point.cores,
+      algorithm: point.algorithm,
+      call: {
+        bytes: point.bytes,
+        root: point.root,
+        params: point.params,
+        counts: point.counts?.map((c) => c * point.bytes),
+      },
+      cache: point.cache,
+      iterations: point.iterations,
+      warmup: point.warmup,
+      seed: point.seed,
+      ...(point.skewNs
+        ? { startDelays: arrivalDelays(point.seed, point.skewNs, point.warmup + point.iterations, point.cores.length) }
+        : {}),
+    }),
+  );
   const mean = outcome.times.reduce((a, b) => a + b, 0) / outcome.times.length;
   return {
     meanNs: mean,
@@ -41,7 +50,10 @@ function explainUnavailable<T>(point: Point, run: () => T): T {
     const cause = err instanceof ProcessError ? err.cause : err;
     if (cause instanceof InputError) throw cause;
     if (cause instanceof MechanismError && (cause.errno === 'ENODEV' || cause.errno === 'ENOSYS')) {
-      throw new UnavailableError(`${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`, { file: point.file, field: 'algorithms' });
+      throw new UnavailableError(`${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`, {
+        file: point.file,
+        field: 'algorithms',
+      });
     }
     throw err;
   }

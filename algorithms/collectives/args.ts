@@ -10,21 +10,75 @@ interface Common {
   params: Record<string, ParamValue>;
 }
 
-export interface BcastArgs extends Common { buffer: Range; bytes: number; root: number }
-export interface ScatterArgs extends Common { send?: Range; recv: Range; bytes: number; root: number }
-export interface ScattervArgs extends Common { send?: Range; counts: number[]; displs: number[]; recv: Range; root: number }
-export interface GatherArgs extends Common { send: Range; recv?: Range; bytes: number; root: number }
-export interface GathervArgs extends Common { send: Range; recv?: Range; counts: number[]; displs: number[]; root: number }
-/** Block r of `send` goes to rank r; block r of `recv` comes from rank r. */
-export interface AlltoallArgs extends Common { send: Range; recv: Range; bytes: number }
-export interface AlltoallvArgs extends Common {
-  send: Range; sendCounts: number[]; sendDispls: number[];
-  recv: Range; recvCounts: number[]; recvDispls: number[];
+export interface BcastArgs extends Common {
+  buffer: Range;
+  bytes: number;
+  root: number;
 }
-export interface AllgatherArgs extends Common { send: Range; recv: Range; bytes: number }
-export interface AllgathervArgs extends Common { send: Range; recv: Range; counts: number[]; displs: number[] }
-export interface ReduceArgs extends Common { send: Range; recv?: Range; bytes: number; op: ReduceOp; root: number }
-export interface AllreduceArgs extends Common { send: Range; recv: Range; bytes: number; op: ReduceOp }
+export interface ScatterArgs extends Common {
+  send?: Range;
+  recv: Range;
+  bytes: number;
+  root: number;
+}
+export interface ScattervArgs extends Common {
+  send?: Range;
+  counts: number[];
+  displs: number[];
+  recv: Range;
+  root: number;
+}
+export interface GatherArgs extends Common {
+  send: Range;
+  recv?: Range;
+  bytes: number;
+  root: number;
+}
+export interface GathervArgs extends Common {
+  send: Range;
+  recv?: Range;
+  counts: number[];
+  displs: number[];
+  root: number;
+}
+/** Block r of `send` goes to rank r; block r of `recv` comes from rank r. */
+export interface AlltoallArgs extends Common {
+  send: Range;
+  recv: Range;
+  bytes: number;
+}
+export interface AlltoallvArgs extends Common {
+  send: Range;
+  sendCounts: number[];
+  sendDispls: number[];
+  recv: Range;
+  recvCounts: number[];
+  recvDispls: number[];
+}
+export interface AllgatherArgs extends Common {
+  send: Range;
+  recv: Range;
+  bytes: number;
+}
+export interface AllgathervArgs extends Common {
+  send: Range;
+  recv: Range;
+  counts: number[];
+  displs: number[];
+}
+export interface ReduceArgs extends Common {
+  send: Range;
+  recv?: Range;
+  bytes: number;
+  op: ReduceOp;
+  root: number;
+}
+export interface AllreduceArgs extends Common {
+  send: Range;
+  recv: Range;
+  bytes: number;
+  op: ReduceOp;
+}
 export type BarrierArgs = Common;
 
 /** Each collective operation's arguments, by operation name. */

@@ -12,7 +12,10 @@ export function equalBlocks(n: number, bytes: number): { counts: number[]; displ
 }
 
 /** An equal-block call (scatter, gather, allgather) in the form of its v-variant. */
-export function withEqualBlocks<A extends { bytes: number }>(args: A, n: number): A & { counts: number[]; displs: number[] } {
+export function withEqualBlocks<A extends { bytes: number }>(
+  args: A,
+  n: number,
+): A & { counts: number[]; displs: number[] } {
   return { ...args, ...equalBlocks(n, args.bytes) };
 }
 

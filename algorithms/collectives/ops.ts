@@ -19,6 +19,13 @@ export const COLLECTIVE_OPERATIONS: ReadonlyArray<[name: string, rooted: boolean
 /** Names of the collective operations (not the point-to-point benchmarks). */
 export const collectiveNames: ReadonlySet<string> = new Set(COLLECTIVE_OPERATIONS.map(([name]) => name));
 
-const V_COUNTS: Record<string, 'per-rank' | 'per-pair'> = { scatterv: 'per-rank', gatherv: 'per-rank', allgatherv: 'per-rank', alltoallv: 'per-pair' };
+const V_COUNTS: Record<string, 'per-rank' | 'per-pair'> = {
+  scatterv: 'per-rank',
+  gatherv: 'per-rank',
+  allgatherv: 'per-rank',
+  alltoallv: 'per-pair',
+};
 
-export const collectiveOperations: readonly OperationInfo[] = COLLECTIVE_OPERATIONS.map(([name, rooted, description]) => ({ name, rooted, description, counts: V_COUNTS[name] }));
+export const collectiveOperations: readonly OperationInfo[] = COLLECTIVE_OPERATIONS.map(
+  ([name, rooted, description]) => ({ name, rooted, description, counts: V_COUNTS[name] }),
+);

@@ -19,7 +19,9 @@ export function wholeParam(params: Record<string, ParamValue>, info: ParamInfo, 
   const min = info.min ?? 1;
   if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < min) {
     const unit = info.kind === 'bytes' ? ' of bytes' : '';
-    throw new Error(`${algorithm}: params.${info.name} must be a whole number${unit}, at least ${min}, got ${JSON.stringify(value)}`);
+    throw new Error(
+      `${algorithm}: params.${info.name} must be a whole number${unit}, at least ${min}, got ${JSON.stringify(value)}`,
+    );
   }
   return value;
 }

@@ -53,7 +53,11 @@ export function runAlgorithm(req: RunRequest): RunOutcome {
   return found.open((info) => runTyped(req, info, cat.semanticsOf(info.operation)));
 }
 
-function runTyped<Op extends OperationName>(req: RunRequest, info: AlgorithmInfo<Op>, semantics: OperationSemantics<ArgsOf<Op>>): RunOutcome {
+function runTyped<Op extends OperationName>(
+  req: RunRequest,
+  info: AlgorithmInfo<Op>,
+  semantics: OperationSemantics<ArgsOf<Op>>,
+): RunOutcome {
   // Parameters not given take the algorithm's declared defaults, whoever calls.
   const call: OperationCall = { ...req.call, params: { ...paramDefaults(info), ...req.call.params } };
   const sim = new Simulation({ seed: req.seed });
@@ -73,7 +77,10 @@ function runTyped<Op extends OperationName>(req: RunRequest, info: AlgorithmInfo
     const own: number[] = [];
     const procs = ranks.map((rank, i) => {
       const program = info.program(rank, args[i]);
-      return sim.spawn(`rank ${rank.id} ${info.name}`, delays ? afterDelay(sim, delays[i], program, (ns) => (own[i] = ns)) : program);
+      return sim.spawn(
+        `rank ${rank.id} ${info.name}`,
+        delays ? afterDelay(sim, delays[i], program, (ns) => (own[i] = ns)) : program,
+      );
     });
     sim.run();
     for (const p of procs) if (!p.done) throw new Error(`${info.name}: rank process ${p.name} did not finish`);

@@ -13,7 +13,11 @@ import type { Transport } from './transport.ts';
 /** N blocks of `bytes` in `send` (block j goes to rank j) and in `recv` (block j comes from rank j). */
 export type AlltoallPairsArgs = AlltoallArgs;
 
-export const alltoallpairsOperation: OperationInfo = { name: 'alltoallpairs', description: 'all-to-all by pairwise exchange in N-1 steps', rooted: false };
+export const alltoallpairsOperation: OperationInfo = {
+  name: 'alltoallpairs',
+  description: 'all-to-all by pairwise exchange in N-1 steps',
+  rooted: false,
+};
 
 export const alltoallpairsSemantics = equalBlockAlltoall('alltoallpairs');
 

@@ -11,7 +11,13 @@ import { pingpingAlgorithms, pingpingOperation, pingpingSemantics } from './ping
 import { pingpongOperation, pingpongSemantics, pingpongShm } from './pingpong.ts';
 import { pingpongTransportAlgorithms } from './pingpong-transports.ts';
 
-export const p2pOperations: readonly OperationInfo[] = [pingpongOperation, pingpingOperation, onetoallOperation, alltoallpairsOperation, knemcopyOperation];
+export const p2pOperations: readonly OperationInfo[] = [
+  pingpongOperation,
+  pingpingOperation,
+  onetoallOperation,
+  alltoallpairsOperation,
+  knemcopyOperation,
+];
 
 export const p2pSemantics: { [Op in keyof PointToPointArgs]: OperationSemantics<PointToPointArgs[Op]> } = {
   pingpong: pingpongSemantics,

@@ -28,7 +28,11 @@ export interface KnemCopyArgs extends WithParams {
   message: Range;
 }
 
-export const knemcopyOperation: OperationInfo = { name: 'knemcopy', description: 'KNEM ping-pong with one copy strategy for every transfer; half the round trip', rooted: false };
+export const knemcopyOperation: OperationInfo = {
+  name: 'knemcopy',
+  description: 'KNEM ping-pong with one copy strategy for every transfer; half the round trip',
+  rooted: false,
+};
 
 export const knemcopySemantics: OperationSemantics<KnemCopyArgs> = {
   operation: 'knemcopy',
@@ -41,7 +45,8 @@ export const knemcopySemantics: OperationSemantics<KnemCopyArgs> = {
     else fillUninitialised(message);
   },
   verify(args: KnemCopyArgs[], call: OperationCall) {
-    for (const r of [0, 1]) expectHolds(`knemcopy: rank ${r}`, args[r].message, Content.fresh(call.bytes, source(0, 'msg')));
+    for (const r of [0, 1])
+      expectHolds(`knemcopy: rank ${r}`, args[r].message, Content.fresh(call.bytes, source(0, 'msg')));
   },
   reportTime: (span) => span / 2,
 };
@@ -50,18 +55,35 @@ const readsOnReceiver = (s: KnemStrategy) => s === 'inline-read' || s === 'regio
 const usesRegionCopy = (s: KnemStrategy) => s === 'region-read' || s === 'region-write';
 
 /** One message of `data` from this rank to `to` with `strategy`. */
-export function* knemSend(rank: Rank, strategy: KnemStrategy, mode: OffloadMode, to: number, data: Range): Program<void> {
+export function* knemSend(
+  rank: Rank,
+  strategy: KnemStrategy,
+  mode: OffloadMode,
+  to: number,
+  data: Range,
+): Program<void> {
   if (readsOnReceiver(strategy)) {
     const cookie = yield* rank.knem.createRegion(data, { read: true, singleUse: true });
-    yield* rank.control.send(to, { kind: 'rts', descriptor: { mechanism: 'knem', bytes: data.bytes, info: cookie } } satisfies ControlMessage);
+    yield* rank.control.send(to, {
+      kind: 'rts',
+      descriptor: { mechanism: 'knem', bytes: data.bytes, info: cookie },
+    } satisfies ControlMessage);
     yield* expectControl(rank, to, 'done');
     return;
   }
   const { cookie, bytes } = yield* expectControl(rank, to, 'cts');
-  if (bytes !== data.bytes) throw new Error(`rank ${rank.id}: sending ${data.bytes} bytes to rank ${to}, which offers ${bytes}`);
+  if (bytes !== data.bytes)
+    throw new Error(`rank ${rank.id}: sending ${data.bytes} bytes to rank ${to}, which offers ${bytes}`);
   if (usesRegionCopy(strategy)) {
     const mine = yield* rank.knem.createRegion(data, { read: true, singleUse: true });
-    const handle = yield* rank.knem.regionCopy({ src: mine, srcOffset: 0, dst: cookie, dstOffset: 0, bytes: data.bytes, mode });
+    const handle = yield* rank.knem.regionCopy({
+      src: mine,
+      srcOffset: 0,
+      dst: cookie,
+      dstOffset: 0,
+      bytes: data.bytes,
+      mode,
+    });
     yield* handle.wait();
   } else {
     const handle = yield* rank.knem.inlineCopy({ cookie, offset: 0, local: data, direction: 'write', mode });
@@ -71,7 +93,13 @@ export function* knemSend(rank: Rank, strategy: KnemStrategy, mode: OffloadMode,
 }
 
 /** The matching receive into `into` from `from`. */
-export function* knemRecv(rank: Rank, strategy: KnemStrategy, mode: OffloadMode, from: number, into: Range): Program<void> {
+export function* knemRecv(
+  rank: Rank,
+  strategy: KnemStrategy,
+  mode: OffloadMode,
+  from: number,
+  into: Range,
+): Program<void> {
   if (!readsOnReceiver(strategy)) {
     const cookie = yield* rank.knem.createRegion(into, { write: true, singleUse: true });
     yield* rank.control.send(from, { kind: 'cts', cookie, bytes: into.bytes } satisfies ControlMessage);
@@ -79,11 +107,21 @@ export function* knemRecv(rank: Rank, strategy: KnemStrategy, mode: OffloadMode,
     return;
   }
   const { descriptor } = yield* expectControl(rank, from, 'rts');
-  if (descriptor.bytes !== into.bytes) throw new Error(`rank ${rank.id}: receive of ${into.bytes} bytes from rank ${from}, which sent ${descriptor.bytes}`);
+  if (descriptor.bytes !== into.bytes)
+    throw new Error(
+      `rank ${rank.id}: receive of ${into.bytes} bytes from rank ${from}, which sent ${descriptor.bytes}`,
+    );
   const theirs = descriptor.info as bigint;
   if (usesRegionCopy(strategy)) {
     const mine = yield* rank.knem.createRegion(into, { write: true, singleUse: true });
-    const handle = yield* rank.knem.regionCopy({ src: theirs, srcOffset: 0, dst: mine, dstOffset: 0, bytes: into.bytes, mode });
+    const handle = yield* rank.knem.regionCopy({
+      src: theirs,
+      srcOffset: 0,
+      dst: mine,
+      dstOffset: 0,
+      bytes: into.bytes,
+      mode,
+    });
     yield* handle.wait();
   } else {
     const handle = yield* rank.knem.inlineCopy({ cookie: theirs, offset: 0, local: into, direction: 'read', mode });
@@ -106,10 +144,10 @@ export function knemCopyPingPong(strategy: KnemStrategy) {
 }
 
 const DESCRIBE: Record<KnemStrategy, string> = {
-  'inline-read': 'receiver reads the sender\'s region with an inline copy',
-  'inline-write': 'sender writes into the receiver\'s region with an inline copy',
-  'region-read': 'receiver copies the sender\'s region into its own region',
-  'region-write': 'sender copies its own region into the receiver\'s region',
+  'inline-read': "receiver reads the sender's region with an inline copy",
+  'inline-write': "sender writes into the receiver's region with an inline copy",
+  'region-read': "receiver copies the sender's region into its own region",
+  'region-write': "sender copies its own region into the receiver's region",
 };
 
 export const knemcopyAlgorithms = KNEM_STRATEGIES.map((strategy) =>

@@ -21,7 +21,11 @@ export interface OneToAllArgs extends WithParams {
   root: number;
 }
 
-export const onetoallOperation: OperationInfo = { name: 'onetoall', description: 'every rank reads the root\'s buffer at once', rooted: true };
+export const onetoallOperation: OperationInfo = {
+  name: 'onetoall',
+  description: "every rank reads the root's buffer at once",
+  rooted: true,
+};
 
 export const onetoallSemantics: OperationSemantics<OneToAllArgs> = {
   operation: 'onetoall',
@@ -70,4 +74,4 @@ function* sendToAll(t: Transport, rank: Rank, message: Range, root: number): Pro
   for (const done of pending) yield* done();
 }
 
-export const onetoallAlgorithms = overTransports('onetoall', 'one-to-all read of the root\'s buffer', oneToAll);
+export const onetoallAlgorithms = overTransports('onetoall', "one-to-all read of the root's buffer", oneToAll);

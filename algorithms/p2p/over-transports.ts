@@ -3,7 +3,14 @@
 import type { Program, Rank } from '../../sim/node/rank-api.ts';
 import { defineAlgorithm, type Defined, type ParamValue } from '../algorithm.ts';
 import type { ArgsOf } from '../operations.ts';
-import { describeTransport, transport, paramsOfTransport, TRANSPORTS, type Transport, type TransportName } from './transport.ts';
+import {
+  describeTransport,
+  transport,
+  paramsOfTransport,
+  TRANSPORTS,
+  type Transport,
+  type TransportName,
+} from './transport.ts';
 
 export interface WithParams {
   params: Record<string, ParamValue>;

@@ -17,14 +17,22 @@ export interface PingPingArgs extends WithParams {
   recv: Range;
 }
 
-export const pingpingOperation: OperationInfo = { name: 'pingping', description: 'ranks 0 and 1 send to each other at once, then receive; one iteration', rooted: false };
+export const pingpingOperation: OperationInfo = {
+  name: 'pingping',
+  description: 'ranks 0 and 1 send to each other at once, then receive; one iteration',
+  rooted: false,
+};
 
 export const pingpingSemantics: OperationSemantics<PingPingArgs> = {
   operation: 'pingping',
   setup(rank: Rank, call: OperationCall): PingPingArgs {
     if (rank.size < 2) throw new Error('pingping needs at least 2 ranks');
     const bytes = checkSize('pingping', call.bytes);
-    return { send: range(rank.alloc('send', bytes)), recv: range(rank.alloc('recv', bytes)), params: { ...call.params } };
+    return {
+      send: range(rank.alloc('send', bytes)),
+      recv: range(rank.alloc('recv', bytes)),
+      params: { ...call.params },
+    };
   },
   fill(rank: Rank, args: PingPingArgs) {
     fillFresh(args.send, source(rank.id, 'send'));

@@ -14,7 +14,11 @@ export interface PingPongArgs {
   recv: Range;
 }
 
-export const pingpongOperation: OperationInfo = { name: 'pingpong', description: 'rank 0 sends to rank 1, which answers from its own send buffer; half the round trip', rooted: false };
+export const pingpongOperation: OperationInfo = {
+  name: 'pingpong',
+  description: 'rank 0 sends to rank 1, which answers from its own send buffer; half the round trip',
+  rooted: false,
+};
 
 export const pingpongSemantics: OperationSemantics<PingPongArgs> = {
   operation: 'pingpong',
@@ -27,10 +31,15 @@ export const pingpongSemantics: OperationSemantics<PingPongArgs> = {
     fillUninitialised(recv);
   },
   verify(args: PingPongArgs[]) {
-    for (const [r, from] of [[0, 1], [1, 0]]) {
+    for (const [r, from] of [
+      [0, 1],
+      [1, 0],
+    ]) {
       const expected = Content.fresh(args[r].recv.bytes, source(from, 'send'));
       if (!args[r].recv.buf.content.equals(expected)) {
-        throw new Error(`pingpong: rank ${r} received ${args[r].recv.buf.content.describe()}, expected ${source(from, 'send')}`);
+        throw new Error(
+          `pingpong: rank ${r} received ${args[r].recv.buf.content.describe()}, expected ${source(from, 'send')}`,
+        );
       }
     }
   },
@@ -50,7 +59,8 @@ export function* pingPong(rank: Rank, { send, recv }: PingPongArgs): Program<voi
 export const pingpongShm = defineAlgorithm({
   name: 'pingpong:shm',
   operation: 'pingpong',
-  description: 'point-to-point through rank.p2p: Nemesis or sm BTL double copy, single copy above a threshold (params shm, single, singleThreshold)',
+  description:
+    'point-to-point through rank.p2p: Nemesis or sm BTL double copy, single copy above a threshold (params shm, single, singleThreshold)',
   params: [],
   program: pingPong,
 });

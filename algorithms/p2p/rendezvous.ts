@@ -32,7 +32,12 @@ export interface RendezvousOptions {
 }
 
 /** Sender side, before the ready-to-send: makes `data` reachable by `mechanism`. */
-export function* expose(rank: Rank, mechanism: Mechanism, data: Range, opts: RendezvousOptions = {}): Program<Descriptor> {
+export function* expose(
+  rank: Rank,
+  mechanism: Mechanism,
+  data: Range,
+  opts: RendezvousOptions = {},
+): Program<Descriptor> {
   switch (mechanism) {
     case 'knem': {
       const cookie = yield* rank.knem.createRegion(data, { read: true, singleUse: !opts.reusable });
@@ -55,11 +60,24 @@ export function* release(rank: Rank, d: Descriptor, opts: RendezvousOptions = {}
 }
 
 /** Receiver side: copies the exposed bytes of rank `from` into `into` (exactly `d.bytes` long). */
-export function* pull(rank: Rank, from: number, d: Descriptor, into: Range, opts: RendezvousOptions = {}): Program<void> {
-  if (into.bytes !== d.bytes) throw new Error(`rank ${rank.id}: receive of ${into.bytes} bytes from rank ${from}, which exposed ${d.bytes}`);
+export function* pull(
+  rank: Rank,
+  from: number,
+  d: Descriptor,
+  into: Range,
+  opts: RendezvousOptions = {},
+): Program<void> {
+  if (into.bytes !== d.bytes)
+    throw new Error(`rank ${rank.id}: receive of ${into.bytes} bytes from rank ${from}, which exposed ${d.bytes}`);
   switch (d.mechanism) {
     case 'knem': {
-      const handle = yield* rank.knem.inlineCopy({ cookie: d.info as KnemCookie, offset: 0, local: into, direction: 'read', mode: opts.mode });
+      const handle = yield* rank.knem.inlineCopy({
+        cookie: d.info as KnemCookie,
+        offset: 0,
+        local: into,
+        direction: 'read',
+        mode: opts.mode,
+      });
       yield* handle.wait();
       return;
     }
@@ -81,19 +99,32 @@ export function* pull(rank: Rank, from: number, d: Descriptor, into: Range, opts
 
 /** The control messages of the protocol; each is checked on arrival so a mismatched pairing of
  *  sends and receives in an algorithm fails loudly instead of copying the wrong buffer. */
-export type ControlMessage = { kind: 'rts'; descriptor: Descriptor } | { kind: 'done' } | { kind: 'cts'; cookie: KnemCookie; bytes: number };
+export type ControlMessage =
+  { kind: 'rts'; descriptor: Descriptor } | { kind: 'done' } | { kind: 'cts'; cookie: KnemCookie; bytes: number };
 
-export function* expectControl<K extends ControlMessage['kind']>(rank: Rank, from: number, kind: K): Program<Extract<ControlMessage, { kind: K }>> {
+export function* expectControl<K extends ControlMessage['kind']>(
+  rank: Rank,
+  from: number,
+  kind: K,
+): Program<Extract<ControlMessage, { kind: K }>> {
   const msg = (yield* rank.control.recv(from)) as ControlMessage | undefined;
   if (!msg || msg.kind !== kind) {
-    throw new Error(`rank ${rank.id}: expected a '${kind}' control message from rank ${from}, got ${msg ? `'${msg.kind}'` : String(msg)}`);
+    throw new Error(
+      `rank ${rank.id}: expected a '${kind}' control message from rank ${from}, got ${msg ? `'${msg.kind}'` : String(msg)}`,
+    );
   }
   return msg as Extract<ControlMessage, { kind: K }>;
 }
 
 /** Starts a send: exposes `data` and sends the ready-to-send; the returned program waits for
  *  the receiver's "done", after which `data` may be reused. */
-export function* rendezvousIsend(rank: Rank, mechanism: Mechanism, to: number, data: Range, opts: RendezvousOptions = {}): Program<() => Program<void>> {
+export function* rendezvousIsend(
+  rank: Rank,
+  mechanism: Mechanism,
+  to: number,
+  data: Range,
+  opts: RendezvousOptions = {},
+): Program<() => Program<void>> {
   const descriptor = yield* expose(rank, mechanism, data, opts);
   yield* rank.control.send(to, { kind: 'rts', descriptor } satisfies ControlMessage);
   return function* (): Program<void> {

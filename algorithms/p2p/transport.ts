@@ -83,7 +83,7 @@ export function describeTransport(name: TransportName): string {
     case 'cma':
       return "CMA: the receiver process_vm_readv's the sender's buffer";
     case 'xpmem':
-      return 'XPMEM: the receiver attaches the sender\'s buffer and copies (param regcache)';
+      return "XPMEM: the receiver attaches the sender's buffer and copies (param regcache)";
     case 'limic':
       return 'LiMIC: sender tx descriptor, receiver rx copy';
   }

@@ -21,6 +21,6 @@ export function parseYaml(text: string, file?: string): YamlValue {
     throw new InputError(`YAML syntax error: ${found.detail}`, { file, line, column: col, field: found.field });
   }
   const source: YamlSource = { file, lines, doc };
-  const root = (doc.contents) ?? undefined;
+  const root = doc.contents ?? undefined;
   return new YamlValue(source, root, '', root?.range?.[0] ?? 0);
 }

@@ -18,7 +18,7 @@ interface Located {
 export function locateSyntaxError(doc: Document, error: YAMLError): SyntaxErrorSite {
   const pos = error.pos[0];
   const parserDetail = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
-  const root = (doc.contents) ?? undefined;
+  const root = doc.contents ?? undefined;
   if (!root) return { at: pos, field: undefined, detail: parserDetail };
 
   if (error.code === 'DUPLICATE_KEY') {
@@ -84,8 +84,10 @@ function unclosedOpening(node: Node, error: YAMLError, pos: number): string | un
   if (node.range![1] !== pos) return undefined;
   // The parser's own words say which closing mark it missed; the node says where it opened.
   const said = error.message;
-  if (isSeq(node) && node.flow && /Flow sequence .*end with a \]/.test(said)) return "the list opened here is not closed with ']'";
-  if (isMap(node) && node.flow && /Flow map .*end with a \}/.test(said)) return "the mapping opened here is not closed with '}'";
+  if (isSeq(node) && node.flow && /Flow sequence .*end with a \]/.test(said))
+    return "the list opened here is not closed with ']'";
+  if (isMap(node) && node.flow && /Flow map .*end with a \}/.test(said))
+    return "the mapping opened here is not closed with '}'";
   if (isScalar(node) && error.code === 'MISSING_CHAR') {
     if (node.type === Scalar.QUOTE_DOUBLE) return 'the quoted string opened here is not closed with "';
     if (node.type === Scalar.QUOTE_SINGLE) return "the quoted string opened here is not closed with '";

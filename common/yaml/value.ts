@@ -112,7 +112,8 @@ export class YamlValue {
 
   items(what?: string): YamlValue[] {
     const n = this.resolved();
-    if (!isSeq(n)) this.fail(what ? `${what} must be a list, got ${this.describe()}` : `expected a list, got ${this.describe()}`);
+    if (!isSeq(n))
+      this.fail(what ? `${what} must be a list, got ${this.describe()}` : `expected a list, got ${this.describe()}`);
     return n.items.map((item, i) => this.child(item, `${this.path}[${i}]`, this.at));
   }
 
@@ -136,7 +137,10 @@ export class YamlValue {
 
   string(what?: string): string {
     const v = what ? this.scalar() : this.required('a string');
-    if (typeof v !== 'string') this.fail(what ? `${what} must be a string, got ${this.describe()}` : `expected a string, got ${this.describe()}`);
+    if (typeof v !== 'string')
+      this.fail(
+        what ? `${what} must be a string, got ${this.describe()}` : `expected a string, got ${this.describe()}`,
+      );
     return v;
   }
 
@@ -145,13 +149,19 @@ export class YamlValue {
     const v = what ? this.scalar() : this.required('a string');
     if (typeof v === 'string') return v;
     if (typeof v === 'number' && Number.isFinite(v)) return String(v);
-    this.fail(what ? `${what} must be a string or a number, got ${this.describe()}` : `expected a string, got ${this.describe()}`);
+    this.fail(
+      what
+        ? `${what} must be a string or a number, got ${this.describe()}`
+        : `expected a string, got ${this.describe()}`,
+    );
   }
 
   number(what?: string): number {
     const v = what ? this.scalar() : this.required('a number');
     if (typeof v !== 'number' || !Number.isFinite(v)) {
-      this.fail(what ? `${what} must be a number, got ${this.describe()}` : `expected a finite number, got ${this.describe()}`);
+      this.fail(
+        what ? `${what} must be a number, got ${this.describe()}` : `expected a finite number, got ${this.describe()}`,
+      );
     }
     return v;
   }

@@ -29,10 +29,17 @@ export function assembleMachine(found: FoundMachine): MachineSpec {
   const numaNodes = a.numaNodes();
   const cores = a.cores(numaNodes);
   const caches = a.caches(cores);
-  const distances = reorderDistances(found, numaNodes.map((n) => n.id));
+  const distances = reorderDistances(
+    found,
+    numaNodes.map((n) => n.id),
+  );
   const ioBuses = a.ioBuses();
   const nics = a.nics();
-  const links = buildLinks(a.linkVertices, distances ? { ids: numaNodes.map((n) => n.id), values: distances } : undefined, a.guessed);
+  const links = buildLinks(
+    a.linkVertices,
+    distances ? { ids: numaNodes.map((n) => n.id), values: distances } : undefined,
+    a.guessed,
+  );
 
   const frequency = cores[0].frequencyGHz;
   a.guessed.push('costs.copyBandwidth', 'costs.reduceBandwidth', 'costs.missConcurrency');
@@ -95,14 +102,23 @@ class Assembly {
    */
   packages(): PackageSpec[] {
     const { found, guessed } = this;
-    this.osPackages = [...found.packages].sort((a, b) => a.id - b.id).filter((p) => found.cores.some((c) => c.package === p.id));
+    this.osPackages = [...found.packages]
+      .sort((a, b) => a.id - b.id)
+      .filter((p) => found.cores.some((c) => c.package === p.id));
     this.renumber = new Map(this.osPackages.map((p, i) => [p.id, i]));
     this.foundPackages = this.osPackages.map((p, i) => ({ ...p, id: i }));
     if (this.foundPackages.length === 0) {
       this.foundPackages.push({ id: 0 });
       guessed.push('packages[0]');
     }
-    this.linkVertices.push(...this.foundPackages.map((p): LinkVertex => ({ id: packageVertex(p.id), kind: 'package', packages: [p.id], numa: [] })));
+    this.linkVertices.push(
+      ...this.foundPackages.map((p): LinkVertex => ({
+        id: packageVertex(p.id),
+        kind: 'package',
+        packages: [p.id],
+        numa: [],
+      })),
+    );
     return this.foundPackages.map((p, i) => {
       if (p.model === undefined) guessed.push(`packages[${i}].model`);
       return { id: p.id, model: p.model ?? 'unknown CPU' };
@@ -155,7 +171,12 @@ class Assembly {
             ? `memory hub of NUMA node ${node.id}, shared by packages ${covered.join(', ')}`
             : `memory-only NUMA node ${node.id} (no local cores)`,
         });
-        this.linkVertices.push({ id: attach, kind: shared ? 'shared-memory' : 'memory-only', packages: shared ? covered : [], numa: [] });
+        this.linkVertices.push({
+          id: attach,
+          kind: shared ? 'shared-memory' : 'memory-only',
+          packages: shared ? covered : [],
+          numa: [],
+        });
       }
       this.vertexOf(attach).numa.push(node.id);
       const defaults = node.kind === 'hbm' ? IMPORT_DEFAULTS.hbm : IMPORT_DEFAULTS.memory;
@@ -178,7 +199,8 @@ class Assembly {
       const id = core.pus[0];
       const pkg = this.corePackage[i];
       let numa = pickLocalNuma(id, core.pus, this.foundNuma);
-      if (numa === undefined && core.numaHint !== undefined && this.foundNuma.some((n) => n.id === core.numaHint)) numa = core.numaHint;
+      if (numa === undefined && core.numaHint !== undefined && this.foundNuma.some((n) => n.id === core.numaHint))
+        numa = core.numaHint;
       if (numa === undefined) {
         // No node claims this core (its node is offline or disallowed): take its package's memory,
         // else the first node, and say so.
@@ -187,7 +209,13 @@ class Assembly {
       }
       const frequency = core.frequencyGHz ?? this.foundPackages.find((p) => p.id === pkg)?.frequencyGHz;
       if (frequency === undefined) this.guessed.push(`cores[${i}].frequencyGHz`);
-      return { id, package: pkg, numa, frequencyGHz: frequency ?? IMPORT_DEFAULTS.core.frequencyGHz, threads: core.pus.length };
+      return {
+        id,
+        package: pkg,
+        numa,
+        frequencyGHz: frequency ?? IMPORT_DEFAULTS.core.frequencyGHz,
+        threads: core.pus.length,
+      };
     });
   }
 
@@ -229,7 +257,8 @@ class Assembly {
       const covered = this.packagesOfCpus(bus.cpus);
       let attach: VertexId | undefined;
       if (covered.length === 1) attach = packageVertex(covered[0]);
-      else if (covered.length === 0 && this.packageHint(bus.packageHint) !== undefined) attach = packageVertex(this.packageHint(bus.packageHint)!);
+      else if (covered.length === 0 && this.packageHint(bus.packageHint) !== undefined)
+        attach = packageVertex(this.packageHint(bus.packageHint)!);
       else if (foundPackages.length === 1) attach = packageVertex(foundPackages[0].id);
       else {
         const want = covered.length > 0 ? covered : foundPackages.map((p) => p.id);
@@ -250,7 +279,8 @@ class Assembly {
   nics(): NicSpec[] {
     return this.found.nics.map((nic, i) => {
       const wire = IMPORT_DEFAULTS.nic[nic.kind];
-      const capped = nic.linkBandwidth !== undefined && nic.linkBandwidth > 0 ? Math.min(wire, nic.linkBandwidth) : undefined;
+      const capped =
+        nic.linkBandwidth !== undefined && nic.linkBandwidth > 0 ? Math.min(wire, nic.linkBandwidth) : undefined;
       if (capped === undefined || capped === wire) this.guessed.push(`nics[${i}].bandwidth`);
       return { id: nic.id, model: nic.model, bus: nic.bus, bandwidth: capped ?? wire };
     });
@@ -318,7 +348,12 @@ function kernelSpec(found: FoundMachine, guessed: string[]): MachineSpec['kernel
 function describe(packages: number, cores: CoreSpec[], numa: NumaNodeSpec[], nics: number): string {
   const threads = cores.reduce((sum, c) => sum + c.threads, 0);
   const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
-  const parts = [plural(packages, 'package'), plural(cores.length, 'core'), plural(threads, 'thread'), plural(numa.length, 'NUMA node')];
+  const parts = [
+    plural(packages, 'package'),
+    plural(cores.length, 'core'),
+    plural(threads, 'thread'),
+    plural(numa.length, 'NUMA node'),
+  ];
   if (nics > 0) parts.push(plural(nics, 'NIC'));
   return parts.join(', ');
 }

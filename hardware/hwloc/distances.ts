@@ -44,13 +44,28 @@ function visit(el: XmlElement, f: (el: XmlElement) => void): void {
 function readV2(el: XmlElement, numa: NumaRef[], attrs: Attrs, hetero: boolean): FoundDistances | undefined {
   const n = attrs.int(el, 'nbobjs');
   if (n === undefined) throw new InputError(`<${el.name}> without nbobjs`, at(el, attrs.file, `${el.name}.nbobjs`));
-  const indexes = el.children.filter((c) => c.name === 'indexes').flatMap((c) => c.text.trim().split(/\s+/).filter((w) => w !== ''));
-  const values = el.children.filter((c) => c.name === 'u64values').flatMap((c) => attrs.numbers(c, `${el.name}.u64values`));
+  const indexes = el.children
+    .filter((c) => c.name === 'indexes')
+    .flatMap((c) =>
+      c.text
+        .trim()
+        .split(/\s+/)
+        .filter((w) => w !== ''),
+    );
+  const values = el.children
+    .filter((c) => c.name === 'u64values')
+    .flatMap((c) => attrs.numbers(c, `${el.name}.u64values`));
   if (indexes.length !== n) {
-    throw new InputError(`<${el.name}> lists ${indexes.length} indexes for nbobjs="${n}"`, at(el, attrs.file, `${el.name}.indexes`));
+    throw new InputError(
+      `<${el.name}> lists ${indexes.length} indexes for nbobjs="${n}"`,
+      at(el, attrs.file, `${el.name}.indexes`),
+    );
   }
   if (values.length !== n * n) {
-    throw new InputError(`<${el.name}> holds ${values.length} values, expected nbobjs^2 = ${n * n}`, at(el, attrs.file, `${el.name}.u64values`));
+    throw new InputError(
+      `<${el.name}> holds ${values.length} values, expected nbobjs^2 = ${n * n}`,
+      at(el, attrs.file, `${el.name}.u64values`),
+    );
   }
   const kind = attrs.int(el, 'kind') ?? 0;
   if (kind & KIND_MEANS_BANDWIDTH) return undefined;
@@ -62,20 +77,29 @@ function readV2(el: XmlElement, numa: NumaRef[], attrs: Attrs, hetero: boolean):
       if (!m) throw new InputError(`"${word}" is not a Type:gp_index pair`, at(el, attrs.file, `${el.name}.indexes`));
       return m[1] === 'NUMANode' ? byGp(Number(m[2])) : undefined;
     }
-    if (!/^\d+$/.test(word)) throw new InputError(`index "${word}" is not an integer`, at(el, attrs.file, `${el.name}.indexes`));
+    if (!/^\d+$/.test(word))
+      throw new InputError(`index "${word}" is not an integer`, at(el, attrs.file, `${el.name}.indexes`));
     const index = Number(word);
     return el.attrs.get('indexing') === 'gp' ? byGp(index) : numa.some((x) => x.id === index) ? index : undefined;
   });
   const keep = ids.map((id, i) => (id === undefined ? -1 : i)).filter((i) => i >= 0);
   if (keep.length < 2) return undefined;
-  return positive({ ids: keep.map((i) => ids[i]!), values: keep.map((i) => keep.map((j) => values[i * n + j])) }, el, attrs);
+  return positive(
+    { ids: keep.map((i) => ids[i]!), values: keep.map((i) => keep.map((j) => values[i * n + j])) },
+    el,
+    attrs,
+  );
 }
 
 /** A latency of zero or less between NUMA nodes is meaningless, and would divide links by zero. */
 function positive(d: FoundDistances, el: XmlElement, attrs: Attrs): FoundDistances {
   for (const row of d.values) {
     const bad = row.find((v) => !(v > 0));
-    if (bad !== undefined) throw new InputError(`NUMA distance ${bad} in <${el.name}> must be positive`, at(el, attrs.file, `${el.name}.values`));
+    if (bad !== undefined)
+      throw new InputError(
+        `NUMA distance ${bad} in <${el.name}> must be positive`,
+        at(el, attrs.file, `${el.name}.values`),
+      );
   }
   return d;
 }
@@ -86,7 +110,10 @@ function readV1(el: XmlElement, numa: NumaRef[], attrs: Attrs): FoundDistances |
   const base = attrs.num(el, 'latency_base') ?? 1;
   const latencies = el.children.filter((c) => c.name === 'latency');
   if (latencies.length !== n * n) {
-    throw new InputError(`<distances> holds ${latencies.length} <latency> values, expected nbobjs^2 = ${n * n}`, at(el, attrs.file, 'distances.latency'));
+    throw new InputError(
+      `<distances> holds ${latencies.length} <latency> values, expected nbobjs^2 = ${n * n}`,
+      at(el, attrs.file, 'distances.latency'),
+    );
   }
   const values = latencies.map((c) => {
     const v = attrs.num(c, 'value');
@@ -96,5 +123,9 @@ function readV1(el: XmlElement, numa: NumaRef[], attrs: Attrs): FoundDistances |
   // v1 matrices index objects at one depth in logical (document) order; they are NUMA distances
   // when the counts match, which is the only kind hwloc 1.x gathered from the OS.
   if (n !== numa.length || n < 2) return undefined;
-  return positive({ ids: numa.map((x) => x.id), values: Array.from({ length: n }, (_, i) => values.slice(i * n, i * n + n)) }, el, attrs);
+  return positive(
+    { ids: numa.map((x) => x.id), values: Array.from({ length: n }, (_, i) => values.slice(i * n, i * n + n)) },
+    el,
+    attrs,
+  );
 }

@@ -63,7 +63,9 @@ function importTopology(topology: XmlElement, file: string, options: HwlocImport
   const tree = readTree(root, file);
   const { attrs } = tree;
 
-  const info = (name: string) => topology.children.find((c) => c.name === 'info' && c.attrs.get('name') === name)?.attrs.get('value') ?? root.infos.get(name);
+  const info = (name: string) =>
+    topology.children.find((c) => c.name === 'info' && c.attrs.get('name') === name)?.attrs.get('value') ??
+    root.infos.get(name);
   const distances = readDistances(
     topology,
     [...tree.numaIds].map(([o, id]) => ({ id, gp: attrs.int(o.el, 'gp_index') })),
@@ -92,10 +94,16 @@ function importTopology(topology: XmlElement, file: string, options: HwlocImport
 /** The root <object> of a <topology>, or an error saying what the file is instead. */
 function topologyRoot(topology: XmlElement, file: string): XmlElement {
   if (topology.name.toLowerCase() === 'html') {
-    throw new InputError('this is an HTML page, not hwloc XML (save the raw file, e.g. from `lstopo --of xml`)', at(topology, file));
+    throw new InputError(
+      'this is an HTML page, not hwloc XML (save the raw file, e.g. from `lstopo --of xml`)',
+      at(topology, file),
+    );
   }
   if (topology.name !== 'topology') {
-    throw new InputError(`root element is <${topology.name}>, not <topology>: not an hwloc XML topology`, at(topology, file));
+    throw new InputError(
+      `root element is <${topology.name}>, not <topology>: not an hwloc XML topology`,
+      at(topology, file),
+    );
   }
   const rootEl = topology.children.find((c) => c.name === 'object');
   if (!rootEl) throw new InputError('<topology> holds no <object>: empty hwloc topology', at(topology, file));
@@ -110,7 +118,10 @@ function pickMachine(root: HwObject, file: string, wanted: number | undefined): 
   const machines = root.type === 'System' ? root.children.filter((c) => c.type === 'Machine') : [];
   if (machines.length < 2) {
     if (wanted !== undefined && wanted !== 0) {
-      throw new InputError(`--hwloc-machine ${wanted}: this hwloc file holds one machine (use 0 or leave the option out)`, at(root.el, file));
+      throw new InputError(
+        `--hwloc-machine ${wanted}: this hwloc file holds one machine (use 0 or leave the option out)`,
+        at(root.el, file),
+      );
     }
     return root;
   }
@@ -122,7 +133,10 @@ function pickMachine(root: HwObject, file: string, wanted: number | undefined): 
     );
   }
   if (!Number.isInteger(wanted) || wanted < 0 || wanted >= machines.length) {
-    throw new InputError(`--hwloc-machine ${wanted}: this hwloc file holds machines 0..${machines.length - 1} (${list})`, at(root.el, file));
+    throw new InputError(
+      `--hwloc-machine ${wanted}: this hwloc file holds machines 0..${machines.length - 1} (${list})`,
+      at(root.el, file),
+    );
   }
   return machines[wanted];
 }
@@ -160,8 +174,16 @@ function readTree(root: HwObject, file: string): Tree {
     }
     return pus;
   };
-  const packageIds = assignIds(all.filter((o) => o.role === 'package'), attrs, 'Package');
-  const numaIds = assignIds(all.filter((o) => o.role === 'numa'), attrs, 'NUMANode');
+  const packageIds = assignIds(
+    all.filter((o) => o.role === 'package'),
+    attrs,
+    'Package',
+  );
+  const numaIds = assignIds(
+    all.filter((o) => o.role === 'numa'),
+    attrs,
+    'NUMANode',
+  );
   const packageOf = (o: HwObject) => {
     const p = o.role === 'package' ? o : ancestor(o, 'package');
     return p ? packageIds.get(p) : undefined;
@@ -184,11 +206,16 @@ function readPuIds(all: HwObject[], attrs: Attrs, root: HwObject): Map<HwObject,
     const id = attrs.int(o.el, 'os_index');
     if (id === undefined) throw new InputError('PU without os_index', at(o.el, attrs.file, 'object[type=PU].os_index'));
     const clash = puById.get(id);
-    if (clash) throw new InputError(`PU os_index ${id} appears twice (first at line ${clash.el.line})`, at(o.el, attrs.file, 'object[type=PU].os_index'));
+    if (clash)
+      throw new InputError(
+        `PU os_index ${id} appears twice (first at line ${clash.el.line})`,
+        at(o.el, attrs.file, 'object[type=PU].os_index'),
+      );
     puIds.set(o, id);
     puById.set(id, o);
   }
-  if (puIds.size === 0) throw new InputError('no PU objects: the topology has no processing units to simulate', at(root.el, attrs.file));
+  if (puIds.size === 0)
+    throw new InputError('no PU objects: the topology has no processing units to simulate', at(root.el, attrs.file));
   return puIds;
 }
 
@@ -215,7 +242,11 @@ function readCores(tree: Tree): FoundCore[] {
     if (pus.length === 0) continue;
     const pkg = tree.packageOf(o);
     const numa = ancestor(o, 'numa');
-    cores.push({ pus, ...(pkg !== undefined ? { package: pkg } : {}), ...(numa ? { numaHint: tree.numaIds.get(numa)! } : {}) });
+    cores.push({
+      pus,
+      ...(pkg !== undefined ? { package: pkg } : {}),
+      ...(numa ? { numaHint: tree.numaIds.get(numa)! } : {}),
+    });
   }
   return cores;
 }
@@ -250,7 +281,10 @@ function assignIds(objects: HwObject[], attrs: Attrs, type: string): Map<HwObjec
     const id = given[i] ?? next++;
     const clash = byId.get(id);
     if (clash) {
-      throw new InputError(`${type} os_index ${id} appears twice (first at line ${clash.el.line})`, at(o.el, attrs.file, `object[type=${o.type}].os_index`));
+      throw new InputError(
+        `${type} os_index ${id} appears twice (first at line ${clash.el.line})`,
+        at(o.el, attrs.file, `object[type=${o.type}].os_index`),
+      );
     }
     ids.set(o, id);
     byId.set(id, o);

@@ -48,13 +48,21 @@ export function readIo(root: HwObject, ctx: IoContext): { buses: FoundBus[]; nic
     const fabric = osdevs.find(isOpenFabrics);
     const named = fabric ?? osdevs.find((o) => o.el.attrs.has('name'));
     const kind: NicKind =
-      pciClass === PCI_ETHERNET ? 'ethernet'
-        : pciClass === PCI_INFINIBAND || pciClass === PCI_SERIAL_INFINIBAND || fabric ? 'infiniband'
+      pciClass === PCI_ETHERNET
+        ? 'ethernet'
+        : pciClass === PCI_INFINIBAND || pciClass === PCI_SERIAL_INFINIBAND || fabric
+          ? 'infiniband'
           : 'other';
     const busid = device.el.attrs.get('pci_busid');
     const id = unique(named?.el.attrs.get('name') ?? (busid ? `nic-${busid}` : `nic${nics.length}`), nics);
     const link = device.role === 'pcidev' ? ctx.attrs.num(device.el, 'pci_link_speed') : undefined;
-    nics.push({ id, model: nicModel(device, kind), bus, kind, ...(link !== undefined && link > 0 ? { linkBandwidth: link } : {}) });
+    nics.push({
+      id,
+      model: nicModel(device, kind),
+      bus,
+      kind,
+      ...(link !== undefined && link > 0 ? { linkBandwidth: link } : {}),
+    });
   };
 
   const walk = (obj: HwObject, bus: string | undefined, anchor: HwObject) => {
@@ -66,7 +74,12 @@ export function readIo(root: HwObject, ctx: IoContext): { buses: FoundBus[]; nic
     if (obj.role === 'pcidev') {
       const pciClass = classOf(obj.el.attrs.get('pci_type'));
       const osdevs = obj.children.filter((c) => c.role === 'osdev');
-      if (pciClass === PCI_ETHERNET || pciClass === PCI_INFINIBAND || pciClass === PCI_SERIAL_INFINIBAND || osdevs.some(isOpenFabrics)) {
+      if (
+        pciClass === PCI_ETHERNET ||
+        pciClass === PCI_INFINIBAND ||
+        pciClass === PCI_SERIAL_INFINIBAND ||
+        osdevs.some(isOpenFabrics)
+      ) {
         addNic(obj, osdevs, here, pciClass);
       }
       for (const child of obj.children) if (child.role !== 'osdev') walk(child, here, anchor);
@@ -88,7 +101,8 @@ function classOf(pciType: string | undefined): number | undefined {
 function busName(obj: HwObject, n: number): string {
   // Host bridge: bridge_pci="0000:[00-0f]"; a device or bridge without one: pci_busid="0000:04:00.0".
   const range = /^([0-9a-fA-F]{4}):\[([0-9a-fA-F]{2})/.exec(obj.el.attrs.get('bridge_pci') ?? '');
-  if (range && obj.role === 'bridge' && (obj.el.attrs.get('bridge_type') ?? '').startsWith('0-')) return `pci${range[1]}:${range[2]}`;
+  if (range && obj.role === 'bridge' && (obj.el.attrs.get('bridge_type') ?? '').startsWith('0-'))
+    return `pci${range[1]}:${range[2]}`;
   const busid = /^([0-9a-fA-F]{4}):([0-9a-fA-F]{2})/.exec(obj.el.attrs.get('pci_busid') ?? '');
   if (busid) return `pci${busid[1]}:${busid[2]}`;
   if (range) return `pci${range[1]}:${range[2]}`;
@@ -99,7 +113,8 @@ function nicModel(device: HwObject, kind: NicKind): string {
   const vendor = device.infos.get('PCIVendor')?.trim();
   const name = device.infos.get('PCIDevice')?.trim();
   const ids = /\[([0-9a-fA-F]{4}:[0-9a-fA-F]{4})\]/.exec(device.el.attrs.get('pci_type') ?? '')?.[1];
-  const label = kind === 'infiniband' ? 'InfiniBand adapter' : kind === 'ethernet' ? 'Ethernet adapter' : 'network adapter';
+  const label =
+    kind === 'infiniband' ? 'InfiniBand adapter' : kind === 'ethernet' ? 'Ethernet adapter' : 'network adapter';
   const what = name || (ids ? `${label} [${ids}]` : label);
   return vendor ? `${vendor} ${what}` : what;
 }

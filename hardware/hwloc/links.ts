@@ -66,7 +66,8 @@ export function buildLinks(
   }
   for (const hub of vertices) {
     if (hub.kind === 'package') continue;
-    const ends = hub.kind === 'memory-only' ? packages : hub.packages.map(pkgOf).filter((p): p is LinkVertex => p !== undefined);
+    const ends =
+      hub.kind === 'memory-only' ? packages : hub.packages.map(pkgOf).filter((p): p is LinkVertex => p !== undefined);
     for (const pkg of ends) {
       candidates.push({
         a: pkg,
@@ -98,7 +99,13 @@ export function buildLinks(
   return kept.map((c, index) => {
     guessed.push(`links[${index}].bandwidth`, `links[${index}].latencyNs`);
     const scale = c.excess !== undefined && c.excess > 0 && nearest !== undefined ? c.excess / nearest : 1;
-    return { name: `${c.a.id}-${c.b.id}`, a: c.a.id, b: c.b.id, bandwidth: c.bandwidth, latencyNs: IMPORT_DEFAULTS.link.latencyNs * scale };
+    return {
+      name: `${c.a.id}-${c.b.id}`,
+      a: c.a.id,
+      b: c.b.id,
+      bandwidth: c.bandwidth,
+      latencyNs: IMPORT_DEFAULTS.link.latencyNs * scale,
+    };
   });
 }
 

@@ -4,7 +4,8 @@ import { InputError } from '../../common/input-error.ts';
 import { parseBitmap } from './bitmap.ts';
 import type { XmlElement } from './xml.ts';
 
-export type ObjectRole = 'machine' | 'package' | 'numa' | 'core' | 'pu' | 'cache' | 'bridge' | 'pcidev' | 'osdev' | 'container';
+export type ObjectRole =
+  'machine' | 'package' | 'numa' | 'core' | 'pu' | 'cache' | 'bridge' | 'pcidev' | 'osdev' | 'container';
 
 export interface HwObject {
   type: string;
@@ -86,7 +87,8 @@ export class Attrs {
     const raw = el.attrs.get(name);
     if (raw === undefined) return undefined;
     const value = raw.trim() === '' ? NaN : Number(raw);
-    if (!Number.isFinite(value)) throw new InputError(`${name}="${raw}" is not a number`, at(el, this.file, fieldName(el, name)));
+    if (!Number.isFinite(value))
+      throw new InputError(`${name}="${raw}" is not a number`, at(el, this.file, fieldName(el, name)));
     return value;
   }
 
@@ -94,16 +96,24 @@ export class Attrs {
     const raw = el.attrs.get(name);
     if (raw === undefined) return undefined;
     const bits = parseBitmap(raw);
-    if (!bits) throw new InputError(`${name}="${raw}" is not an hwloc bitmap (e.g. "0x0000000f")`, at(el, this.file, fieldName(el, name)));
+    if (!bits)
+      throw new InputError(
+        `${name}="${raw}" is not an hwloc bitmap (e.g. "0x0000000f")`,
+        at(el, this.file, fieldName(el, name)),
+      );
     return bits;
   }
 
   /** Whitespace-separated numbers in an element's text (distance matrices). */
   numbers(el: XmlElement, what: string): number[] {
-    const words = el.text.trim().split(/\s+/).filter((w) => w !== '');
+    const words = el.text
+      .trim()
+      .split(/\s+/)
+      .filter((w) => w !== '');
     return words.map((w) => {
       const value = Number(w);
-      if (!Number.isFinite(value)) throw new InputError(`"${w}" in <${el.name}> is not a number`, at(el, this.file, what));
+      if (!Number.isFinite(value))
+        throw new InputError(`"${w}" in <${el.name}> is not a number`, at(el, this.file, what));
       return value;
     });
   }

@@ -21,7 +21,10 @@ class Cursor {
   pos = 0;
   line = 1;
   column = 1;
-  constructor(readonly text: string, readonly file: string) {}
+  constructor(
+    readonly text: string,
+    readonly file: string,
+  ) {}
 
   get done(): boolean {
     return this.pos >= this.text.length;
@@ -164,7 +167,11 @@ function parseContent(cur: Cursor, element: XmlElement): void {
       if (cur.peek() !== '>') cur.fail(`expected ">" to end </${name}`);
       cur.advance();
       if (name !== element.name) {
-        cur.fail(`closing tag </${name}> does not match <${element.name}> opened at line ${element.line}`, line, column);
+        cur.fail(
+          `closing tag </${name}> does not match <${element.name}> opened at line ${element.line}`,
+          line,
+          column,
+        );
       }
       element.text = text.join('');
       return;

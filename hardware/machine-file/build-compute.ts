@@ -55,7 +55,7 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
     const threads = threadsNode?.integer(1) ?? 1;
     const frequencyNode = group.req('frequency');
     const frequencyGHz = readFrequency(frequencyNode);
-    if ((pending.length + count * coresPer) > MAX_CORES) coresNode.fail(`more than ${MAX_CORES} cores in the machine`);
+    if (pending.length + count * coresPer > MAX_CORES) coresNode.fail(`more than ${MAX_CORES} cores in the machine`);
     const cacheEntries = (group.get('caches')?.items() ?? []).map((node) => readPackageCache(node, coresPer));
 
     for (let k = 0; k < count; k++) {
@@ -64,13 +64,29 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
       origins.set(`packages[${pkg}]`, groupNode);
       const first = pending.length;
       for (let c = 0; c < coresPer; c++) {
-        pending.push({ id: first + c, package: pkg, frequencyGHz, threads, group: groupNode, frequency: frequencyNode, threadsNode });
+        pending.push({
+          id: first + c,
+          package: pkg,
+          frequencyGHz,
+          threads,
+          group: groupNode,
+          frequency: frequencyNode,
+          threadsNode,
+        });
       }
       for (const entry of cacheEntries) {
         for (let start = 0; start < coresPer; start += entry.sharedBy) {
           const index = caches.length;
           const cores = Array.from({ length: entry.sharedBy }, (_, j) => first + start + j);
-          caches.push({ id: cacheId(entry.level), level: entry.level, sizeBytes: entry.sizeBytes, cores, bandwidth: entry.bandwidth, latencyNs: entry.latencyNs, ...(entry.victim ? { victim: true } : {}) });
+          caches.push({
+            id: cacheId(entry.level),
+            level: entry.level,
+            sizeBytes: entry.sizeBytes,
+            cores,
+            bandwidth: entry.bandwidth,
+            latencyNs: entry.latencyNs,
+            ...(entry.victim ? { victim: true } : {}),
+          });
           recordCache(origins, index, entry.fields);
         }
       }
@@ -98,7 +114,14 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
       ...(victim ? { victim } : {}),
     });
     origins.set(`caches[${index}]`, node);
-    recordCache(origins, index, { id: m.get('id'), level: m.get('level'), size: m.get('size'), cores: coresNode, bandwidth: m.get('bandwidth'), latency: m.get('latency') });
+    recordCache(origins, index, {
+      id: m.get('id'),
+      level: m.get('level'),
+      size: m.get('size'),
+      cores: coresNode,
+      bandwidth: m.get('bandwidth'),
+      latency: m.get('latency'),
+    });
   }
 
   const { numaNodes, coreNuma } = buildNuma(root, packages, pending, origins);
@@ -126,8 +149,12 @@ function readPackageCache(node: YamlValue, coresPer: number): PackageCache {
   const sharedByNode = m.get('sharedBy');
   let sharedBy = 1;
   if (sharedByNode) {
-    sharedBy = sharedByNode.kind() === 'scalar' && sharedByNode.required('a core count') === 'package' ? coresPer : sharedByNode.integer(1);
-    if (coresPer % sharedBy !== 0) sharedByNode.fail(`a cache shared by ${sharedBy} cores does not divide a package of ${coresPer} cores`);
+    sharedBy =
+      sharedByNode.kind() === 'scalar' && sharedByNode.required('a core count') === 'package'
+        ? coresPer
+        : sharedByNode.integer(1);
+    if (coresPer % sharedBy !== 0)
+      sharedByNode.fail(`a cache shared by ${sharedBy} cores does not divide a package of ${coresPer} cores`);
   }
   return {
     level: m.req('level').integer(1),
@@ -136,7 +163,13 @@ function readPackageCache(node: YamlValue, coresPer: number): PackageCache {
     bandwidth: readBandwidth(m.req('bandwidth')),
     latencyNs: readTime(m.req('latency')),
     victim: m.get('victim')?.boolean() ?? false,
-    fields: { level: m.get('level'), size: m.get('size'), cores: sharedByNode ?? node, bandwidth: m.get('bandwidth'), latency: m.get('latency') },
+    fields: {
+      level: m.get('level'),
+      size: m.get('size'),
+      cores: sharedByNode ?? node,
+      bandwidth: m.get('bandwidth'),
+      latency: m.get('latency'),
+    },
   };
 }
 
@@ -172,7 +205,10 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
     const kind = m.get('kind')?.oneOf(MEMORY_KINDS) ?? 'dram';
     for (const pkg of packages) {
       const local = cores.map((c, i) => ({ c, i })).filter(({ c }) => c.package === pkg.id);
-      if (local.length % perPackage !== 0) (perPackageNode ?? numaNode).fail(`package ${pkg.id} has ${local.length} cores, which do not split evenly into ${perPackage} NUMA nodes`);
+      if (local.length % perPackage !== 0)
+        (perPackageNode ?? numaNode).fail(
+          `package ${pkg.id} has ${local.length} cores, which do not split evenly into ${perPackage} NUMA nodes`,
+        );
       const share = local.length / perPackage;
       for (let k = 0; k < perPackage; k++) {
         const id = numaNodes.length;
@@ -212,7 +248,8 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
       }
       for (const coreId of local) {
         if (coreId >= cores.length) localNode.fail(`core ${coreId} does not exist (the machine has ${cores.length})`);
-        if (coreNuma[coreId] !== undefined) localNode.fail(`core ${coreId} is already local to NUMA node ${coreNuma[coreId]}`);
+        if (coreNuma[coreId] !== undefined)
+          localNode.fail(`core ${coreId} is already local to NUMA node ${coreNuma[coreId]}`);
         coreNuma[coreId] = id;
       }
     });

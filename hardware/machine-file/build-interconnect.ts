@@ -33,7 +33,8 @@ export function buildInterconnect(root: MapReader, origins: Origins): Interconne
     const m = node.map(LINK_KEYS);
     const shape = m.exclusive(['between', 'mesh', 'from'], true)!;
     if (shape !== 'from' && m.has('to')) m.get('to')!.fail(`'to' goes with 'from', not with '${shape}'`);
-    if (shape !== 'between' && m.has('name')) m.get('name')!.fail(`'name' names a single link; use 'label' for a '${shape}' entry`);
+    if (shape !== 'between' && m.has('name'))
+      m.get('name')!.fail(`'name' names a single link; use 'label' for a '${shape}' entry`);
     const label = m.get('label')?.text() ?? 'link';
     const bandwidth = readBandwidth(m.req('bandwidth'));
     const latencyNs = readTime(m.req('latency'));
@@ -43,9 +44,13 @@ export function buildInterconnect(root: MapReader, origins: Origins): Interconne
       if (ends.length !== 2) m.req('between').fail(`'between' takes exactly two vertices, got ${ends.length}`);
       pairs.push([ends[0].text(), ends[1].text(), m.req('between')]);
     } else if (shape === 'mesh') {
-      const members = m.req('mesh').items().map((v) => v.text());
+      const members = m
+        .req('mesh')
+        .items()
+        .map((v) => v.text());
       if (members.length < 2) m.req('mesh').fail('a mesh needs at least two vertices');
-      for (let i = 0; i < members.length; i++) for (let j = i + 1; j < members.length; j++) pairs.push([members[i], members[j], m.req('mesh')]);
+      for (let i = 0; i < members.length; i++)
+        for (let j = i + 1; j < members.length; j++) pairs.push([members[i], members[j], m.req('mesh')]);
     } else {
       const center = m.req('from').text();
       for (const to of m.req('to').items()) pairs.push([center, to.text(), to]);
@@ -68,7 +73,8 @@ export function buildInterconnect(root: MapReader, origins: Origins): Interconne
     const tableNode = routingNode.map(ROUTING_KEYS).req('table');
     const routes: Record<string, VertexId[]> = {};
     origins.set('routing', routingNode);
-    if (tableNode.kind() !== 'map') tableNode.fail(`expected a mapping of "from->to": [path], got ${tableNode.describe()}`);
+    if (tableNode.kind() !== 'map')
+      tableNode.fail(`expected a mapping of "from->to": [path], got ${tableNode.describe()}`);
     for (const [key, pathNode] of tableNode.entries()) {
       const path = pathNode.items().map((v) => v.text());
       if (path.length < 2) pathNode.fail('a route lists at least its two ends');

@@ -18,7 +18,10 @@ export function buildCosts(root: MapReader, origins: Origins): CoreCosts {
   origins.set('costs', node);
   origins.set('costs.copyBandwidth', m.get('copyBandwidth'));
   origins.set('costs.reduceBandwidth', m.get('reduceBandwidth'));
-  const costs: CoreCosts = { copyBandwidth: readBandwidth(m.req('copyBandwidth')), reduceBandwidth: readBandwidth(m.req('reduceBandwidth')) };
+  const costs: CoreCosts = {
+    copyBandwidth: readBandwidth(m.req('copyBandwidth')),
+    reduceBandwidth: readBandwidth(m.req('reduceBandwidth')),
+  };
   const misses = m.get('missConcurrency');
   if (misses) {
     origins.set('costs.missConcurrency', misses);
@@ -39,7 +42,8 @@ export function buildKernel(root: MapReader, origins: Origins): KernelSpec {
 
   const versionNode = m.req('version');
   // An unquoted 4.10 reads as the number 4.1: insist on a string so the version is what was meant.
-  if (typeof versionNode.required('a kernel version') === 'number') versionNode.fail('quote the kernel version, e.g. "4.10" (unquoted, 4.10 reads as the number 4.1)');
+  if (typeof versionNode.required('a kernel version') === 'number')
+    versionNode.fail('quote the kernel version, e.g. "4.10" (unquoted, 4.10 reads as the number 4.1)');
   const version = versionNode.text();
 
   const mechanisms: KernelSpec['mechanisms'] = { cma: false, knem: false, xpmem: false, limic: false, ioat: false };
@@ -54,7 +58,9 @@ export function buildKernel(root: MapReader, origins: Origins): KernelSpec {
     if (!(key in KERNEL_PARAMS)) {
       const known = Object.keys(KERNEL_PARAMS);
       const hint = didYouMean(key, known);
-      value.fail(`unknown kernel parameter '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; known: ${known.join(', ')}`);
+      value.fail(
+        `unknown kernel parameter '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; known: ${known.join(', ')}`,
+      );
     }
     params[key] = value.number();
     origins.set(`kernel.params.${key}`, value);

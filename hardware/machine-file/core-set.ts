@@ -11,7 +11,8 @@ export function readCoreSet(node: YamlValue, allCores: readonly number[]): numbe
   const value = node.required('a core list such as [0, 1], "0-3,8" or all');
   if (typeof value === 'number') return [node.integer(0)];
   if (value === 'all') return [...allCores];
-  if (typeof value !== 'string') node.fail(`expected a core list such as [0, 1], "0-3,8" or all, got ${node.describe()}`);
+  if (typeof value !== 'string')
+    node.fail(`expected a core list such as [0, 1], "0-3,8" or all, got ${node.describe()}`);
   const cores: number[] = [];
   for (const part of value.split(',')) {
     const m = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(part);
@@ -19,7 +20,8 @@ export function readCoreSet(node: YamlValue, allCores: readonly number[]): numbe
     const first = Number(m[1]);
     const last = m[2] === undefined ? first : Number(m[2]);
     if (last < first) node.fail(`core range '${part.trim()}' runs backwards`);
-    if (last - first >= MAX_CORES) node.fail(`core range '${part.trim()}' is larger than any machine (${MAX_CORES} cores)`);
+    if (last - first >= MAX_CORES)
+      node.fail(`core range '${part.trim()}' is larger than any machine (${MAX_CORES} cores)`);
     for (let c = first; c <= last; c++) cores.push(c);
   }
   return cores;

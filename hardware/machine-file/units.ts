@@ -8,8 +8,14 @@ type UnitTable = Record<string, number>;
 const SIZE_UNITS: UnitTable = { B: 1, KiB: 2 ** 10, MiB: 2 ** 20, GiB: 2 ** 30, TiB: 2 ** 40 };
 // Decimal size prefixes are ambiguous for caches ("8 MB" of L3 is 8 MiB), so they are refused.
 const AMBIGUOUS_SIZE_UNITS: Record<string, string> = { KB: 'KiB', kB: 'KiB', MB: 'MiB', GB: 'GiB', TB: 'TiB' };
-const BANDWIDTH_UNITS: UnitTable = { 'GB/s': 1, 'MB/s': 1e-3, 'TB/s': 1e3, 'GiB/s': 2 ** 30 / 1e9, 'MiB/s': 2 ** 20 / 1e9 };
-const TIME_UNITS: UnitTable = { ns: 1, us: 1e3, 'µs': 1e3, ms: 1e6, s: 1e9 };
+const BANDWIDTH_UNITS: UnitTable = {
+  'GB/s': 1,
+  'MB/s': 1e-3,
+  'TB/s': 1e3,
+  'GiB/s': 2 ** 30 / 1e9,
+  'MiB/s': 2 ** 20 / 1e9,
+};
+const TIME_UNITS: UnitTable = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6, s: 1e9 };
 const FREQUENCY_UNITS: UnitTable = { GHz: 1, MHz: 1e-3 };
 
 function withUnit(node: YamlValue, units: UnitTable, what: string, modelUnit: string): number {

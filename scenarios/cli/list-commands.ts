@@ -28,8 +28,14 @@ export async function algorithmsCommand(operation: string | undefined, env: CliE
   if (operation !== undefined) {
     const op = catalogue.findOperation(operation);
     if (!op) {
-      const hint = didYouMean(operation, ops.map((o) => o.name));
-      throw new InputError(`unknown operation '${operation}'${hint ? ` (did you mean '${hint}'?)` : ''}; operations: ${ops.map((o) => o.name).join(', ') || 'none registered'}`, { field: 'operation' });
+      const hint = didYouMean(
+        operation,
+        ops.map((o) => o.name),
+      );
+      throw new InputError(
+        `unknown operation '${operation}'${hint ? ` (did you mean '${hint}'?)` : ''}; operations: ${ops.map((o) => o.name).join(', ') || 'none registered'}`,
+        { field: 'operation' },
+      );
     }
     ops = [op];
   }
@@ -50,7 +56,8 @@ export async function algorithmsCommand(operation: string | undefined, env: CliE
 }
 
 function describeParam(p: ParamInfo): string {
-  const show = (v: number | string | boolean) => (p.kind === 'bytes' && typeof v === 'number' ? formatSize(v) : String(v));
+  const show = (v: number | string | boolean) =>
+    p.kind === 'bytes' && typeof v === 'number' ? formatSize(v) : String(v);
   const parts = [p.kind, `default ${show(p.default)}`];
   if (p.min !== undefined) parts.push(`min ${show(p.min)}`);
   if (p.choices) parts.push(`one of ${p.choices.join('|')}`);

@@ -14,8 +14,21 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
   // Only a run with an n/a cell has the column, so every other run's CSV keeps its shape.
   const reasons = cells.some((c) => c.unavailable !== undefined);
   const header = [
-    'scenario', 'machine', 'ranks', 'placement', 'operation', 'root', 'cache', 'algorithm', 'label',
-    'bytes', 'mean_ns', 'min_ns', 'max_ns', 'normalized', ...kinds.map((k) => `share_${k}`),
+    'scenario',
+    'machine',
+    'ranks',
+    'placement',
+    'operation',
+    'root',
+    'cache',
+    'algorithm',
+    'label',
+    'bytes',
+    'mean_ns',
+    'min_ns',
+    'max_ns',
+    'normalized',
+    ...kinds.map((k) => `share_${k}`),
     ...(reasons ? ['unavailable'] : []),
     ...(s.seedSweep ? ['seed'] : []),
   ];
@@ -28,10 +41,19 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
         const na = c.unavailable !== undefined;
         // An n/a cell leaves its numbers empty (CSV's null) and gives the reason.
         const fields = [
-          s.name, t.machine.spec.name, t.ranks, placement, s.operation, s.rooted ? s.root : '', s.cache,
-          c.algorithm.name, c.algorithm.label, row.bytes,
+          s.name,
+          t.machine.spec.name,
+          t.ranks,
+          placement,
+          s.operation,
+          s.rooted ? s.root : '',
+          s.cache,
+          c.algorithm.name,
+          c.algorithm.label,
+          row.bytes,
           ...(na ? ['', '', ''] : [c.result.meanNs, c.result.minNs, c.result.maxNs]),
-          n ?? '', ...kinds.map((k) => (na ? '' : (c.result.breakdown[k] ?? 0))),
+          n ?? '',
+          ...kinds.map((k) => (na ? '' : (c.result.breakdown[k] ?? 0))),
           ...(reasons ? [c.unavailable ?? ''] : []),
           ...(s.seedSweep ? [t.seed] : []),
         ];

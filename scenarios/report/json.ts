@@ -35,7 +35,16 @@ export function formatJsonReport(result: ScenarioResult): string {
         bytes: row.bytes,
         results: row.cells.map((c) =>
           c.unavailable !== undefined
-            ? { label: c.algorithm.label, algorithm: c.algorithm.name, meanNs: null, minNs: null, maxNs: null, normalized: null, breakdown: null, unavailable: c.unavailable }
+            ? {
+                label: c.algorithm.label,
+                algorithm: c.algorithm.name,
+                meanNs: null,
+                minNs: null,
+                maxNs: null,
+                normalized: null,
+                breakdown: null,
+                unavailable: c.unavailable,
+              }
             : {
                 label: c.algorithm.label,
                 algorithm: c.algorithm.name,

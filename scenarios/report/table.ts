@@ -24,7 +24,13 @@ export function formatTableReport(result: ScenarioResult, opts: TableReportOptio
 function headerBlock(s: Scenario, t: ResultTable): string[] {
   const m = t.machine.spec;
   const lines = [`# Scenario: ${s.name}`];
-  if (s.description) lines.push(...s.description.trim().split('\n').map((l) => `# ${l}`.trimEnd()));
+  if (s.description)
+    lines.push(
+      ...s.description
+        .trim()
+        .split('\n')
+        .map((l) => `# ${l}`.trimEnd()),
+    );
   lines.push(
     `# Machine: ${m.name} (${count(m.packages.length, 'package')}, ${count(m.numaNodes.length, 'NUMA node')}, ${count(m.cores.length, 'core')})${replaced(s)}`,
     `# Ranks: ${t.ranks}`,
@@ -34,21 +40,29 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
     `# Baseline: ${s.baseline}`,
   );
   if (s.seedSweep) lines.push(`# Seed: ${t.seed}`);
-  if (s.skewNs) lines.push(`# Skew: each rank arrives up to ${s.skewNs / 1000} us late (uniform, seed ${t.seed}); time is the slowest rank's own`);
+  if (s.skewNs)
+    lines.push(
+      `# Skew: each rank arrives up to ${s.skewNs / 1000} us late (uniform, seed ${t.seed}); time is the slowest rank's own`,
+    );
   return lines;
 }
 
 /** The scenario's description may name its own machine: say that --machine replaced it. */
 function replaced(s: Scenario): string {
   if (!s.replacedMachines) return '';
-  const own = s.replacedMachines.length ? `the scenario's ${s.replacedMachines.join(', ')}` : 'no machine in the scenario';
+  const own = s.replacedMachines.length
+    ? `the scenario's ${s.replacedMachines.join(', ')}`
+    : 'no machine in the scenario';
   return `, from --machine instead of ${own}`;
 }
 
 function timeColumns(s: Scenario, t: ResultTable): string[] {
   // Point-to-point tables add MB/s, as osu_bw and IMB's PingPong report beside the time.
   const bw = reportsBandwidth(s.operation);
-  const header = ['# Size', ...s.algorithms.flatMap((a) => [`${a.label}(us)`, `${a.label}(norm)`, ...(bw ? [`${a.label}(MB/s)`] : [])])];
+  const header = [
+    '# Size',
+    ...s.algorithms.flatMap((a) => [`${a.label}(us)`, `${a.label}(norm)`, ...(bw ? [`${a.label}(MB/s)`] : [])]),
+  ];
   const rows = t.rows.map((row) => [
     String(row.bytes),
     ...row.cells.flatMap((cell) => {

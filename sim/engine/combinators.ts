@@ -9,7 +9,12 @@ export function all<T>(ws: Waitable<T>[], description?: string): Waitable<T[]> {
   const done = new Array<boolean>(ws.length).fill(false);
   let remaining = ws.length;
   const result = new LiveSignal<T[]>(
-    () => description ?? `all of [${ws.filter((_, i) => !done[i]).map((w) => w.description).join(', ')}]`,
+    () =>
+      description ??
+      `all of [${ws
+        .filter((_, i) => !done[i])
+        .map((w) => w.description)
+        .join(', ')}]`,
   );
   if (remaining === 0) result.fire(values);
   ws.forEach((w, i) => {

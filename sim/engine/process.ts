@@ -102,7 +102,11 @@ export class Process<T> implements Waitable<T>, QueueEntry {
       return;
     }
     if (!isWaitable(w)) {
-      this.fail(new TypeError(`yielded ${describeNonWaitable(w)}, which is not a Waitable (write \`yield*\` to run a sub-program)`));
+      this.fail(
+        new TypeError(
+          `yielded ${describeNonWaitable(w)}, which is not a Waitable (write \`yield*\` to run a sub-program)`,
+        ),
+      );
     }
     this.waitingFor = w;
     this.subscribed = true;

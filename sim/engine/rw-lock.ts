@@ -65,7 +65,9 @@ export class RwLock {
   }
 
   private *enqueue(mode: Mode): Program<void> {
-    const grant = new Signal<void>(`${mode} lock of "${this.name}" (${this.writer ? 'writer' : `${this.readers} readers`} inside)`);
+    const grant = new Signal<void>(
+      `${mode} lock of "${this.name}" (${this.writer ? 'writer' : `${this.readers} readers`} inside)`,
+    );
     this.queue.push({ mode, grant });
     const start = this.sim.now;
     yield grant;

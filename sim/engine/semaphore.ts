@@ -44,9 +44,7 @@ export class Semaphore {
       this.permits -= n;
       return;
     }
-    const grant = new LiveSignal<void>(
-      () => `semaphore "${this.name}" (${n} wanted, ${this.permits} available)`,
-    );
+    const grant = new LiveSignal<void>(() => `semaphore "${this.name}" (${n} wanted, ${this.permits} available)`);
     this.waiters.push({ n, grant });
     const start = this.sim.now;
     yield grant;

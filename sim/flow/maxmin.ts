@@ -36,10 +36,7 @@ export interface MaxMinAllocation {
   bottlenecks: number[];
 }
 
-export function maxMinRates(
-  capacities: number[],
-  flows: { uses: { resource: number; weight: number }[] }[],
-): number[] {
+export function maxMinRates(capacities: number[], flows: { uses: { resource: number; weight: number }[] }[]): number[] {
   return maxMinAllocation(capacities, flows).rates;
 }
 

@@ -26,11 +26,22 @@ function list(r: Range | Range[]): Range[] {
   return Array.isArray(r) ? r : [r];
 }
 
-function* processVm(world: World, me: number, target: number, local: Range[], remote: Range[], dir: Direction): Program<void> {
+function* processVm(
+  world: World,
+  me: number,
+  target: number,
+  local: Range[],
+  remote: Range[],
+  dir: Direction,
+): Program<void> {
   const call = dir === 'read' ? 'process_vm_readv' : 'process_vm_writev';
   const { kernel } = world.node.spec;
   if (!kernel.mechanisms.cma) {
-    throw new MechanismError('cma', 'ENOSYS', `${call}: kernel ${kernel.version} has no Cross Memory Attach (Linux 3.2+ with CONFIG_CROSS_MEMORY_ATTACH)`);
+    throw new MechanismError(
+      'cma',
+      'ENOSYS',
+      `${call}: kernel ${kernel.version} has no Cross Memory Attach (Linux 3.2+ with CONFIG_CROSS_MEMORY_ATTACH)`,
+    );
   }
   yield* syscall(world, me, call);
   // Linux checks the iovecs as it goes and returns a short count at the first bad one; the model
@@ -55,7 +66,12 @@ function* processVm(world: World, me: number, target: number, local: Range[], re
         const theirs: Range = { buf: r.buf, offset: r.offset + done, bytes: piece.bytes };
         const [src, dst] = dir === 'read' ? [theirs, piece] : [piece, theirs];
         const label = dir === 'read' ? `cma read <-${target}` : `cma write ->${target}`;
-        yield* world.node.copy(core, src, dst, { rank: me, label, kind: 'kernel-copy', efficiency: costs.kernelCopyEfficiency });
+        yield* world.node.copy(core, src, dst, {
+          rank: me,
+          label,
+          kind: 'kernel-copy',
+          efficiency: costs.kernelCopyEfficiency,
+        });
         done += piece.bytes;
       }
       startOffset = 0;
@@ -70,19 +86,37 @@ function validate(world: World, call: string, me: number, target: number, local:
     throw new MechanismError('cma', 'EINVAL', `${call}: no rank ${target} (ESRCH: no such process)`);
   }
   for (const r of remote) {
-    if (!withinBuffer(r)) throw new MechanismError('cma', 'EFAULT', `${call}: remote ${describeRange(r)} lies outside that buffer of ${r.buf.size} bytes`);
+    if (!withinBuffer(r))
+      throw new MechanismError(
+        'cma',
+        'EFAULT',
+        `${call}: remote ${describeRange(r)} lies outside that buffer of ${r.buf.size} bytes`,
+      );
     if (r.buf.owner !== target && r.buf.owner !== -1) {
-      throw new MechanismError('cma', 'EFAULT', `${call}: remote ${describeRange(r)} belongs to rank ${r.buf.owner}, not to the target rank ${target}`);
+      throw new MechanismError(
+        'cma',
+        'EFAULT',
+        `${call}: remote ${describeRange(r)} belongs to rank ${r.buf.owner}, not to the target rank ${target}`,
+      );
     }
   }
   for (const r of local) {
-    if (!withinBuffer(r)) throw new MechanismError('cma', 'EFAULT', `${call}: local ${describeRange(r)} of rank ${me} lies outside that buffer of ${r.buf.size} bytes`);
+    if (!withinBuffer(r))
+      throw new MechanismError(
+        'cma',
+        'EFAULT',
+        `${call}: local ${describeRange(r)} of rank ${me} lies outside that buffer of ${r.buf.size} bytes`,
+      );
   }
   const localBytes = local.reduce((s, r) => s + r.bytes, 0);
   const remoteBytes = remote.reduce((s, r) => s + r.bytes, 0);
   if (localBytes !== remoteBytes) {
     // Linux copies the shorter of the two; a mismatch in an MPI code path is a bug worth stopping on.
-    throw new MechanismError('cma', 'EINVAL', `${call}: local iovecs hold ${localBytes} bytes, remote ones ${remoteBytes}`);
+    throw new MechanismError(
+      'cma',
+      'EINVAL',
+      `${call}: local iovecs hold ${localBytes} bytes, remote ones ${remoteBytes}`,
+    );
   }
 }
 

@@ -30,13 +30,19 @@ export interface DmaPiece {
  * once (`ioatSetupNs`), then moves each piece in order. Content moves as it was when each piece
  * started, as with a core copy.
  */
-export function* ioatCopy(world: World, core: number, pieces: readonly DmaPiece[], info: { rank: number; label: string }): Program<void> {
+export function* ioatCopy(
+  world: World,
+  core: number,
+  pieces: readonly DmaPiece[],
+  info: { rank: number; label: string },
+): Program<void> {
   const { node } = world;
   const channel = ioatChannel(world, core);
   const engineVertex = packageVertex(node.topo.core(core).package);
   let latency = knemParam(node.spec, 'ioatSetupNs');
   for (const { src, dst } of pieces) {
-    if (src.bytes !== dst.bytes) throw new RangeError(`ioat ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
+    if (src.bytes !== dst.bytes)
+      throw new RangeError(`ioat ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
     if (src.bytes === 0) continue;
     const callerNuma = node.topo.core(core).numa;
     src.buf.home ??= callerNuma;
@@ -55,6 +61,14 @@ export function* ioatCopy(world: World, core: number, pieces: readonly DmaPiece[
     latency = 0;
     dst.buf.content.write(dst.offset, snapshot);
     for (const cache of node.spec.caches) node.cache(cache.id).invalidateRange(dst.buf.id, dst.offset, dst.bytes);
-    node.trace.record({ rank: info.rank, kind: 'kernel-copy', label: info.label, start, end: world.sim.now, bytes: src.bytes, resource: channel.name });
+    node.trace.record({
+      rank: info.rank,
+      kind: 'kernel-copy',
+      label: info.label,
+      start,
+      end: world.sim.now,
+      bytes: src.bytes,
+      resource: channel.name,
+    });
   }
 }

@@ -104,7 +104,10 @@ export function kernelCosts(spec: MachineSpec): KernelCosts {
   for (const name of Object.keys(costs) as Param[]) {
     const value = spec.kernel.params[name];
     if (value === undefined) continue;
-    checkKernelParam(spec, name, value, { positive: POSITIVE_PARAMS.includes(name), integer: INTEGER_PARAMS.includes(name) });
+    checkKernelParam(spec, name, value, {
+      positive: POSITIVE_PARAMS.includes(name),
+      integer: INTEGER_PARAMS.includes(name),
+    });
     costs[name] = value;
   }
   memo.set(spec, costs);
@@ -115,10 +118,17 @@ export function kernelCosts(spec: MachineSpec): KernelCosts {
  * A machine's `kernel.params.<name>`, checked: every mechanism constant is a time, a size, a count,
  * a bandwidth or a relative speed, so never negative; `positive` ones (divisors) never zero.
  */
-export function checkKernelParam(spec: MachineSpec, name: string, value: number, opts: { positive?: boolean; integer?: boolean } = {}): number {
+export function checkKernelParam(
+  spec: MachineSpec,
+  name: string,
+  value: number,
+  opts: { positive?: boolean; integer?: boolean } = {},
+): number {
   const where = { file: spec.origin || undefined, field: `kernel.params.${name}` };
-  if (!Number.isFinite(value) || value < 0) throw new InputError(`${name} must be a non-negative number, got ${value}`, where);
+  if (!Number.isFinite(value) || value < 0)
+    throw new InputError(`${name} must be a non-negative number, got ${value}`, where);
   if (opts.positive && value === 0) throw new InputError(`${name} must be greater than zero`, where);
-  if (opts.integer && !Number.isInteger(value)) throw new InputError(`${name} must be a whole number, got ${value}`, where);
+  if (opts.integer && !Number.isInteger(value))
+    throw new InputError(`${name} must be a whole number, got ${value}`, where);
   return value;
 }

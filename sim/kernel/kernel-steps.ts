@@ -10,7 +10,14 @@ export function* syscall(world: World, rank: number, label: string): Program<voi
 }
 
 /** `ns` of kernel work by the calling rank, recorded as `kind`. */
-export function* step(world: World, rank: number, kind: string, label: string, ns: number, resource?: string): Program<void> {
+export function* step(
+  world: World,
+  rank: number,
+  kind: string,
+  label: string,
+  ns: number,
+  resource?: string,
+): Program<void> {
   const start = world.sim.now;
   yield* world.sim.sleep(ns);
   world.node.trace.record({ rank, kind, label, start, end: world.sim.now, bytes: 0, resource });
@@ -21,7 +28,15 @@ export function* queued(world: World, rank: number, lock: string, take: Program<
   const start = world.sim.now;
   yield* take;
   if (world.sim.now > start) {
-    world.node.trace.record({ rank, kind: 'lock-wait', label: `wait ${lock}`, start, end: world.sim.now, bytes: 0, resource: lock });
+    world.node.trace.record({
+      rank,
+      kind: 'lock-wait',
+      label: `wait ${lock}`,
+      start,
+      end: world.sim.now,
+      bytes: 0,
+      resource: lock,
+    });
   }
 }
 
@@ -31,6 +46,13 @@ export function* queued(world: World, rank: number, lock: string, take: Program<
  */
 export function* pinUnderLock(world: World, rank: number, space: AddressSpace, pages: number): Program<void> {
   yield* queued(world, rank, space.lockName, space.lockForPinning());
-  yield* step(world, rank, 'pin', `pin ${pages} pages of rank ${space.rank}`, pages * world.node.spec.kernel.pinPerPageNs, space.lockName);
+  yield* step(
+    world,
+    rank,
+    'pin',
+    `pin ${pages} pages of rank ${space.rank}`,
+    pages * world.node.spec.kernel.pinPerPageNs,
+    space.lockName,
+  );
   space.unlockForPinning();
 }

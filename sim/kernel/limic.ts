@@ -31,14 +31,19 @@ export function createLimic(world: World, me: number): Limic {
   const spec = world.node.spec;
   const table = world.stateOf(DESCRIPTORS);
   const present = (call: string): void => {
-    if (!spec.kernel.mechanisms.limic) throw new MechanismError('limic', 'ENODEV', `${call}: this node has no LiMIC module (/dev/limic)`);
+    if (!spec.kernel.mechanisms.limic)
+      throw new MechanismError('limic', 'ENODEV', `${call}: this node has no LiMIC module (/dev/limic)`);
   };
 
   return {
     *txInit(data: Range): Program<unknown> {
       present('limic_tx_init');
       if (!withinBuffer(data)) {
-        throw new MechanismError('limic', 'EFAULT', `limic_tx_init: ${describeRange(data)} lies outside that buffer of ${data.buf.size} bytes`);
+        throw new MechanismError(
+          'limic',
+          'EFAULT',
+          `limic_tx_init: ${describeRange(data)} lies outside that buffer of ${data.buf.size} bytes`,
+        );
       }
       yield* syscall(world, me, 'limic_tx_init');
       const space = addressSpace(world, me);
@@ -54,22 +59,34 @@ export function createLimic(world: World, me: number): Limic {
       yield* syscall(world, me, 'limic_rx');
       const d = descriptor as Partial<LimicDescriptor> | null;
       if (typeof d !== 'object' || d === null || typeof d.id !== 'number' || table.live.get(d.id) !== d) {
-        throw new MechanismError('limic', 'EFAULT',
-          `limic_rx: rank ${me} passed an invalid descriptor; LiMIC does not check descriptors, so the real module would dereference it and crash the kernel`);
+        throw new MechanismError(
+          'limic',
+          'EFAULT',
+          `limic_rx: rank ${me} passed an invalid descriptor; LiMIC does not check descriptors, so the real module would dereference it and crash the kernel`,
+        );
       }
       const { data } = d as LimicDescriptor;
       if (!withinBuffer(into)) {
-        throw new MechanismError('limic', 'EFAULT', `limic_rx: receive range ${describeRange(into)} lies outside that buffer of ${into.buf.size} bytes`);
+        throw new MechanismError(
+          'limic',
+          'EFAULT',
+          `limic_rx: receive range ${describeRange(into)} lies outside that buffer of ${into.buf.size} bytes`,
+        );
       }
       // The copy moves what both sides have room for, as the module copies min(send, receive) bytes.
       const bytes = Math.min(data.bytes, into.bytes);
       if (bytes === 0) return;
-      yield* world.node.copy(world.cores[me], { buf: data.buf, offset: data.offset, bytes }, { buf: into.buf, offset: into.offset, bytes }, {
-        rank: me,
-        label: `limic rx <-${data.buf.owner}`,
-        kind: 'kernel-copy',
-        efficiency: kernelCosts(spec).kernelCopyEfficiency,
-      });
+      yield* world.node.copy(
+        world.cores[me],
+        { buf: data.buf, offset: data.offset, bytes },
+        { buf: into.buf, offset: into.offset, bytes },
+        {
+          rank: me,
+          label: `limic rx <-${data.buf.owner}`,
+          kind: 'kernel-copy',
+          efficiency: kernelCosts(spec).kernelCopyEfficiency,
+        },
+      );
     },
   };
 }

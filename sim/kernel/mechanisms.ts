@@ -27,7 +27,10 @@ export function mechanismsFor(world: World, me: number, options: Record<string, 
     knem: available.knem ? createKnem(world, me) : absent<Knem>('knem'),
     cma: createCma(world, me),
     xpmem: available.xpmem
-      ? createXpmem(world, me, { registrationCache: options.regcache !== false, cacheCapacity: numberOption(options.regcacheCapacity) })
+      ? createXpmem(world, me, {
+          registrationCache: options.regcache !== false,
+          cacheCapacity: numberOption(options.regcacheCapacity),
+        })
       : absent<Xpmem>('xpmem'),
     limic: available.limic ? createLimic(world, me) : absent<Limic>('limic'),
   };

@@ -14,7 +14,15 @@ import { singleCopyThresholdBytes } from './shm/costs.ts';
 import { matcherOf, newMessage } from './shm/delivery.ts';
 import { recvEager, sendEager } from './shm/fragments.ts';
 import { createNemesis } from './shm/nemesis.ts';
-import { SHM_PROTOCOLS, SINGLE_COPY, type MessagePath, type Packet, type PacketHeader, type ShmProtocol, type SingleCopy } from './shm/packet.ts';
+import {
+  SHM_PROTOCOLS,
+  SINGLE_COPY,
+  type MessagePath,
+  type Packet,
+  type PacketHeader,
+  type ShmProtocol,
+  type SingleCopy,
+} from './shm/packet.ts';
 import { recvSingleCopy, sendSingleCopy, type SingleCopyMechanisms } from './shm/single-copy.ts';
 import { createSmBtl } from './shm/sm-btl.ts';
 import { traced, type DoubleCopy } from './shm/transport.ts';
@@ -37,21 +45,27 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
   const protocol = options.shm ?? 'nemesis';
   const single = options.single ?? 'none';
   const threshold = options.singleThreshold ?? singleCopyThresholdBytes;
-  if (!SHM_PROTOCOLS.includes(protocol)) throw new RangeError(`point-to-point: unknown shm protocol ${String(protocol)}`);
-  if (!SINGLE_COPY.includes(single)) throw new RangeError(`point-to-point: unknown single-copy mechanism ${String(single)}`);
-  if (!(Number.isInteger(threshold) && threshold >= 0)) throw new RangeError(`point-to-point: singleThreshold must be a non-negative integer, got ${threshold}`);
-  if (single !== 'none' && !options.mechanisms) throw new Error(`point-to-point over ${single} needs the rank's mechanism objects`);
+  if (!SHM_PROTOCOLS.includes(protocol))
+    throw new RangeError(`point-to-point: unknown shm protocol ${String(protocol)}`);
+  if (!SINGLE_COPY.includes(single))
+    throw new RangeError(`point-to-point: unknown single-copy mechanism ${String(single)}`);
+  if (!(Number.isInteger(threshold) && threshold >= 0))
+    throw new RangeError(`point-to-point: singleThreshold must be a non-negative integer, got ${threshold}`);
+  if (single !== 'none' && !options.mechanisms)
+    throw new Error(`point-to-point over ${single} needs the rank's mechanism objects`);
   const mechanisms = options.mechanisms;
   const transport: DoubleCopy = protocol === 'sm' ? createSmBtl(world, me) : createNemesis(world, me);
 
   function checkPeer(peer: number, what: string): void {
-    if (!Number.isInteger(peer) || peer < 0 || peer >= world.size) throw new RangeError(`rank ${me}: ${what} rank ${peer} outside 0..${world.size - 1}`);
+    if (!Number.isInteger(peer) || peer < 0 || peer >= world.size)
+      throw new RangeError(`rank ${me}: ${what} rank ${peer} outside 0..${world.size - 1}`);
   }
 
   function pathFor(bytes: number): MessagePath {
     // A library whose kernel lacks the module keeps to the double copy, as Open MPI and MPICH do
     // when /dev/knem or the syscall is missing.
-    if (single !== 'none' && bytes > 0 && bytes >= threshold && world.node.spec.kernel.mechanisms[single]) return single;
+    if (single !== 'none' && bytes > 0 && bytes >= threshold && world.node.spec.kernel.mechanisms[single])
+      return single;
     return bytes <= transport.eagerLimit ? 'eager' : 'large';
   }
 
@@ -77,7 +91,9 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
   function* recvBody(from: number, into: Range, posted: Signal<Packet>): Program<void> {
     const first = posted.fired ? posted.value! : yield* traced(world, me, 'poll', `recv<-${from}`, posted.wait());
     if (first.total > into.bytes) {
-      throw new RangeError(`rank ${me} posted a receive of ${into.bytes} bytes from rank ${from} (tag ${first.tag}), which sent ${first.total}`);
+      throw new RangeError(
+        `rank ${me} posted a receive of ${into.bytes} bytes from rank ${from} (tag ${first.tag}), which sent ${first.total}`,
+      );
     }
     const target = subRange(into, 0, first.total);
     if (first.path === 'eager') yield* recvEager(world, transport, me, first, target);
@@ -114,7 +130,10 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
  * Reads the point-to-point choices from a run's free-form parameters (`shm`, `single`,
  * `singleThreshold`), ignoring every other key. `where` locates the parameters in the user's file.
  */
-export function parsePointToPointOptions(params: Record<string, unknown>, where: InputLocation = {}): Omit<PointToPointOptions, 'mechanisms'> {
+export function parsePointToPointOptions(
+  params: Record<string, unknown>,
+  where: InputLocation = {},
+): Omit<PointToPointOptions, 'mechanisms'> {
   const field = (name: string) => ({ ...where, field: where.field ? `${where.field}.${name}` : name });
   const out: Omit<PointToPointOptions, 'mechanisms'> = {};
   if (params.shm !== undefined) out.shm = oneOf('shm', params.shm, SHM_PROTOCOLS, field('shm'));
@@ -122,7 +141,10 @@ export function parsePointToPointOptions(params: Record<string, unknown>, where:
   if (params.singleThreshold !== undefined) {
     const v = params.singleThreshold;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
-      throw new InputError(`singleThreshold must be a non-negative whole number of bytes, got ${JSON.stringify(v)}`, field('singleThreshold'));
+      throw new InputError(
+        `singleThreshold must be a non-negative whole number of bytes, got ${JSON.stringify(v)}`,
+        field('singleThreshold'),
+      );
     }
     out.singleThreshold = v;
   }
@@ -132,5 +154,8 @@ export function parsePointToPointOptions(params: Record<string, unknown>, where:
 function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[], loc: InputLocation): T {
   if (typeof value === 'string' && (allowed as readonly string[]).includes(value)) return value as T;
   const hint = typeof value === 'string' ? didYouMean(value, allowed) : undefined;
-  throw new InputError(`${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}${hint ? ` (did you mean ${hint}?)` : ''}`, loc);
+  throw new InputError(
+    `${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}${hint ? ` (did you mean ${hint}?)` : ''}`,
+    loc,
+  );
 }

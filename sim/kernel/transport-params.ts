@@ -8,11 +8,36 @@ import { singleCopyThresholdBytes } from './shm/costs.ts';
 import { SHM_PROTOCOLS, SINGLE_COPY } from './shm/packet.ts';
 
 export const transportParams: readonly ParamInfo[] = [
-  { name: 'shm', kind: 'choice', default: 'nemesis', choices: [...SHM_PROTOCOLS], description: 'shared-memory double-copy protocol of point-to-point messages (MPICH2 Nemesis or Open MPI sm BTL)' },
-  { name: 'single', kind: 'choice', default: 'none', choices: [...SINGLE_COPY], description: 'single-copy mechanism point-to-point uses for large messages' },
-  { name: 'singleThreshold', kind: 'bytes', default: singleCopyThresholdBytes, min: 0, description: 'messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)' },
+  {
+    name: 'shm',
+    kind: 'choice',
+    default: 'nemesis',
+    choices: [...SHM_PROTOCOLS],
+    description: 'shared-memory double-copy protocol of point-to-point messages (MPICH2 Nemesis or Open MPI sm BTL)',
+  },
+  {
+    name: 'single',
+    kind: 'choice',
+    default: 'none',
+    choices: [...SINGLE_COPY],
+    description: 'single-copy mechanism point-to-point uses for large messages',
+  },
+  {
+    name: 'singleThreshold',
+    kind: 'bytes',
+    default: singleCopyThresholdBytes,
+    min: 0,
+    description:
+      'messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)',
+  },
   { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },
-  { name: 'regcacheCapacity', kind: 'integer', default: DEFAULT_REGCACHE_CAPACITY, min: 1, description: 'XPMEM registration cache entries, all peers together, before FIFO eviction' },
+  {
+    name: 'regcacheCapacity',
+    kind: 'integer',
+    default: DEFAULT_REGCACHE_CAPACITY,
+    min: 1,
+    description: 'XPMEM registration cache entries, all peers together, before FIFO eviction',
+  },
 ];
 
 /** A program's own parameters followed by the transport parameters it does not redeclare. */

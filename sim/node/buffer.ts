@@ -13,7 +13,8 @@ export class Buffer {
   content: Content;
 
   constructor(id: number, name: string, size: number, owner: number, home?: number) {
-    if (!Number.isInteger(size) || size < 0) throw new Error(`buffer ${name}: size must be a non-negative integer, got ${size}`);
+    if (!Number.isInteger(size) || size < 0)
+      throw new Error(`buffer ${name}: size must be a non-negative integer, got ${size}`);
     this.id = id;
     this.name = name;
     this.size = size;
@@ -32,20 +33,28 @@ export interface Range {
 
 export function range(buf: Buffer, offset = 0, bytes = buf.size - offset): Range {
   const r = { buf, offset, bytes };
-  if (!withinBuffer(r)) throw new RangeError(`range [${offset}, ${offset + bytes}) outside buffer ${buf.name} of ${buf.size} bytes`);
+  if (!withinBuffer(r))
+    throw new RangeError(`range [${offset}, ${offset + bytes}) outside buffer ${buf.name} of ${buf.size} bytes`);
   return r;
 }
 
 /** `bytes` bytes from `offset` into `r`, as a range of the same buffer: the one way to slice a
  *  range (a block of equal blocks is `subRange(r, i * block, block)`). It must stay inside `r`. */
 export function subRange(r: Range, offset: number, bytes: number): Range {
-  if (offset < 0 || offset + bytes > r.bytes) throw new RangeError(`sub-range [${offset}, ${offset + bytes}) outside a range of ${r.bytes} bytes`);
+  if (offset < 0 || offset + bytes > r.bytes)
+    throw new RangeError(`sub-range [${offset}, ${offset + bytes}) outside a range of ${r.bytes} bytes`);
   return range(r.buf, r.offset + offset, bytes);
 }
 
 /** Whether `r` is whole bytes inside its buffer (what a kernel checks of a user's iovec). */
 export function withinBuffer(r: Range): boolean {
-  return Number.isInteger(r.offset) && Number.isInteger(r.bytes) && r.offset >= 0 && r.bytes >= 0 && r.offset + r.bytes <= r.buf.size;
+  return (
+    Number.isInteger(r.offset) &&
+    Number.isInteger(r.bytes) &&
+    r.offset >= 0 &&
+    r.bytes >= 0 &&
+    r.offset + r.bytes <= r.buf.size
+  );
 }
 
 export function describeRange(r: Range): string {

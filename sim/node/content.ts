@@ -146,7 +146,13 @@ export class Content {
   }
 
   private checkRange(start: number, length: number): void {
-    if (!Number.isInteger(start) || !Number.isInteger(length) || start < 0 || length < 0 || start + length > this.size) {
+    if (
+      !Number.isInteger(start) ||
+      !Number.isInteger(length) ||
+      start < 0 ||
+      length < 0 ||
+      start + length > this.size
+    ) {
       throw new RangeError(`range [${start}, ${start + length}) is outside a buffer of ${this.size} bytes`);
     }
   }
@@ -217,7 +223,8 @@ function mergeRun(run: Piece[]): Piece[] {
 }
 
 function checkSize(size: number): void {
-  if (!Number.isInteger(size) || size < 0) throw new RangeError(`buffer size must be a non-negative integer, got ${size}`);
+  if (!Number.isInteger(size) || size < 0)
+    throw new RangeError(`buffer size must be a non-negative integer, got ${size}`);
 }
 
 /** Pieces handed to write/reduceInto must start at 0 and be contiguous; returns their total length. */
@@ -225,7 +232,9 @@ function checkPieces(pieces: readonly Piece[]): number {
   let pos = 0;
   for (const p of pieces) {
     if (p.start !== pos || !Number.isInteger(p.length) || p.length < 0) {
-      throw new RangeError(`pieces must be contiguous from 0: expected one starting at ${pos}, got [${p.start}, +${p.length})`);
+      throw new RangeError(
+        `pieces must be contiguous from 0: expected one starting at ${pos}, got [${p.start}, +${p.length})`,
+      );
     }
     pos += p.length;
   }

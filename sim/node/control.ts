@@ -32,7 +32,14 @@ export class ControlChannel extends LinearCollectives {
     const waited = node.sim.now;
     yield* node.sim.sleep(softwareCosts.controlSideNs);
     node.trace.record({ rank: this.me, kind: 'wait', label: `ctl<-${from}`, start, end: waited, bytes: 0 });
-    node.trace.record({ rank: this.me, kind: 'control', label: `ctl<-${from}`, start: waited, end: node.sim.now, bytes: 0 });
+    node.trace.record({
+      rank: this.me,
+      kind: 'control',
+      label: `ctl<-${from}`,
+      start: waited,
+      end: node.sim.now,
+      bytes: 0,
+    });
     return value;
   }
 }

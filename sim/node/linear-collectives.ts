@@ -34,7 +34,7 @@ export abstract class LinearCollectives implements Control {
 
   *allgather<T>(value: T): Program<T[]> {
     const all = yield* this.gather(0, value);
-    return (yield* this.bcast<T[]>(0, all));
+    return yield* this.bcast<T[]>(0, all);
   }
 
   *barrier(): Program<void> {

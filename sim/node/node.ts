@@ -57,7 +57,8 @@ export class Node {
     this.trace = new Trace(opts.keepTrace ?? false);
     for (const core of spec.cores) {
       this.coreEngine.set(core.id, this.net.addResource(`core${core.id}`, spec.costs.copyBandwidth));
-      if (spec.costs.missConcurrency !== undefined) this.missSlots.set(core.id, this.net.addResource(`core${core.id} misses in flight`, 1));
+      if (spec.costs.missConcurrency !== undefined)
+        this.missSlots.set(core.id, this.net.addResource(`core${core.id} misses in flight`, 1));
     }
     for (const cache of spec.caches) {
       this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
@@ -65,13 +66,20 @@ export class Node {
     }
     for (const numa of spec.numaNodes) this.memory.set(numa.id, this.net.addResource(`mem${numa.id}`, numa.bandwidth));
     for (const link of spec.links) {
-      this.linkDirection.set(`${link.name}:${link.a}->${link.b}`, this.net.addResource(`${link.name} ${link.a}->${link.b}`, link.bandwidth));
-      this.linkDirection.set(`${link.name}:${link.b}->${link.a}`, this.net.addResource(`${link.name} ${link.b}->${link.a}`, link.bandwidth));
+      this.linkDirection.set(
+        `${link.name}:${link.a}->${link.b}`,
+        this.net.addResource(`${link.name} ${link.a}->${link.b}`, link.bandwidth),
+      );
+      this.linkDirection.set(
+        `${link.name}:${link.b}->${link.a}`,
+        this.net.addResource(`${link.name} ${link.b}->${link.a}`, link.bandwidth),
+      );
     }
     // The caches another core's data may sit in: the outermost non-memory-side level of each group.
-    this.lastLevel = spec.caches.filter((c) => !c.memorySide && !spec.caches.some(
-      (o) => !o.memorySide && o.level > c.level && o.cores.includes(c.cores[0]),
-    ));
+    this.lastLevel = spec.caches.filter(
+      (c) =>
+        !c.memorySide && !spec.caches.some((o) => !o.memorySide && o.level > c.level && o.cores.includes(c.cores[0])),
+    );
   }
 
   allocate(name: string, bytes: number, owner: number, home?: number): Buffer {
@@ -108,7 +116,8 @@ export class Node {
 
   /** memcpy of src into dst by `core`; content moves as it was when the copy started. */
   *copy(core: number, src: Range, dst: Range, info: CopyInfo): Program<void> {
-    if (src.bytes !== dst.bytes) throw new RangeError(`copy ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
+    if (src.bytes !== dst.bytes)
+      throw new RangeError(`copy ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
     const snapshot = src.buf.content.slice(src.offset, src.bytes);
     const start = this.sim.now;
     const uses: Uses = new Map();
@@ -120,7 +129,15 @@ export class Node {
     const flow = this.startFlow(src.bytes, uses, readLatency, info.label);
     yield* wait(flow);
     dst.buf.content.write(dst.offset, snapshot);
-    this.trace.record({ rank: info.rank, kind: info.kind ?? 'copy', label: info.label, start, end: this.sim.now, bytes: src.bytes, resource: flow.mainBottleneck()?.name });
+    this.trace.record({
+      rank: info.rank,
+      kind: info.kind ?? 'copy',
+      label: info.label,
+      start,
+      end: this.sim.now,
+      bytes: src.bytes,
+      resource: flow.mainBottleneck()?.name,
+    });
   }
 
   /**
@@ -128,7 +145,8 @@ export class Node {
    * reduction throughput (spec.costs.reduceBandwidth) bounds it instead of its copy bandwidth.
    */
   *reduce(core: number, op: string, src: Range, dst: Range, info: CopyInfo): Program<void> {
-    if (src.bytes !== dst.bytes) throw new RangeError(`reduce ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
+    if (src.bytes !== dst.bytes)
+      throw new RangeError(`reduce ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
     const snapshot = src.buf.content.slice(src.offset, src.bytes);
     const start = this.sim.now;
     const uses: Uses = new Map();
@@ -141,7 +159,15 @@ export class Node {
     const flow = this.startFlow(src.bytes, uses, latency, info.label);
     yield* wait(flow);
     dst.buf.content.reduceInto(dst.offset, snapshot, op);
-    this.trace.record({ rank: info.rank, kind: info.kind ?? 'reduce', label: info.label, start, end: this.sim.now, bytes: src.bytes, resource: flow.mainBottleneck()?.name });
+    this.trace.record({
+      rank: info.rank,
+      kind: info.kind ?? 'reduce',
+      label: info.label,
+      start,
+      end: this.sim.now,
+      bytes: src.bytes,
+      resource: flow.mainBottleneck()?.name,
+    });
   }
 
   /** Starts a flow over explicit resources (DMA engines, NICs) and waits for it. */
@@ -162,7 +188,7 @@ export class Node {
     if (r.bytes === 0) return 0;
     const parts = this.locate(core, r);
     for (const part of parts) {
-      const share = scale * part.bytes / r.bytes;
+      const share = (scale * part.bytes) / r.bytes;
       for (const resource of part.resources) add(uses, resource, share);
       this.addMissTime(core, uses, share, part.latency);
     }
@@ -186,10 +212,10 @@ export class Node {
     const local = this.topo.cachesOf(core);
     const outer = local[local.length - 1];
     const kept = outer ? Math.min(n, outer.sizeBytes / 2) : 0;
-    if (kept > 0) add(uses, this.cacheBandwidth.get(outer.id)!, scale * kept / n);
+    if (kept > 0) add(uses, this.cacheBandwidth.get(outer.id)!, (scale * kept) / n);
     const spilled = n - kept;
     if (spilled > 0) {
-      const share = scale * spilled / n;
+      const share = (scale * spilled) / n;
       const numa = this.topo.numa(r.buf.home);
       add(uses, this.memory.get(numa.id)!, share);
       for (const link of this.routeResources(this.topo.coreVertex(core), numa.attach)) add(uses, link, share);
@@ -207,7 +233,9 @@ export class Node {
         sharer = cache;
       }
     }
-    const invalidation = sharer ? sharer.latencyNs + this.topo.routeLatency(coreVertex, this.topo.coreVertex(sharer.cores[0])) : 0;
+    const invalidation = sharer
+      ? sharer.latencyNs + this.topo.routeLatency(coreVertex, this.topo.coreVertex(sharer.cores[0]))
+      : 0;
     let counted = 0;
     for (const part of this.locate(core, r)) {
       // Parts come nearest first; the shared bytes are taken as the nearest ones (a buffer a peer
@@ -215,11 +243,11 @@ export class Node {
       const invalidated = Math.max(0, Math.min(part.bytes, shared - counted));
       counted += part.bytes;
       if (opts.justRead) {
-        this.addMissTime(core, uses, scale * invalidated / n, invalidation);
+        this.addMissTime(core, uses, (scale * invalidated) / n, invalidation);
         continue;
       }
-      this.addMissTime(core, uses, scale * invalidated / n, Math.max(part.latency, invalidation));
-      this.addMissTime(core, uses, scale * (part.bytes - invalidated) / n, part.latency);
+      this.addMissTime(core, uses, (scale * invalidated) / n, Math.max(part.latency, invalidation));
+      this.addMissTime(core, uses, (scale * (part.bytes - invalidated)) / n, part.latency);
     }
   }
 
@@ -237,7 +265,11 @@ export class Node {
     for (const cache of local) {
       const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
       if (resident > found) {
-        parts.push({ bytes: resident - found, latency: cache.latencyNs, resources: [this.cacheBandwidth.get(cache.id)!] });
+        parts.push({
+          bytes: resident - found,
+          latency: cache.latencyNs,
+          resources: [this.cacheBandwidth.get(cache.id)!],
+        });
         found = resident;
       }
     }
@@ -274,9 +306,12 @@ export class Node {
       const route = this.routeResources(numa.attach, coreVertex);
       const memSide = this.topo.memorySideCaches()[0];
       // Behind a memory-side cache, its hits are served by it and its misses by the DRAM behind it.
-      const hit = memSide ? Math.min(missing, this.cacheState.get(memSide.id)!.residentBytes(r.buf.id, r.offset, n)) : 0;
+      const hit = memSide
+        ? Math.min(missing, this.cacheState.get(memSide.id)!.residentBytes(r.buf.id, r.offset, n))
+        : 0;
       if (hit > 0) parts.push({ bytes: hit, latency, resources: [this.cacheBandwidth.get(memSide.id)!, ...route] });
-      if (missing > hit) parts.push({ bytes: missing - hit, latency, resources: [this.memory.get(numa.id)!, ...route] });
+      if (missing > hit)
+        parts.push({ bytes: missing - hit, latency, resources: [this.memory.get(numa.id)!, ...route] });
     }
     return parts;
   }
@@ -290,7 +325,7 @@ export class Node {
     const slots = this.missSlots.get(core);
     if (!slots || latency <= 0) return;
     const { missConcurrency, lineBytes = DEFAULT_LINE_BYTES } = this.spec.costs;
-    add(uses, slots, share * latency / (missConcurrency! * lineBytes));
+    add(uses, slots, (share * latency) / (missConcurrency! * lineBytes));
   }
 
   /**
@@ -313,7 +348,8 @@ export class Node {
       const below = Math.max(0, ...local.filter((c) => c.level < cache.level).map((c) => c.sizeBytes));
       if (r.bytes > below) this.cacheState.get(cache.id)!.touch(r.buf.id, r.offset, r.bytes - below);
     }
-    for (const memSide of this.topo.memorySideCaches()) this.cacheState.get(memSide.id)!.touch(r.buf.id, r.offset, r.bytes);
+    for (const memSide of this.topo.memorySideCaches())
+      this.cacheState.get(memSide.id)!.touch(r.buf.id, r.offset, r.bytes);
     if (!written) return;
     for (const cache of this.spec.caches) {
       if (cache.memorySide || local.includes(cache)) continue;

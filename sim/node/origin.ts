@@ -67,8 +67,7 @@ const keyCache = new WeakMap<Origin, string>();
 export function originKey(o: Origin): string {
   const cached = keyCache.get(o);
   if (cached !== undefined) return cached;
-  const key =
-    o.kind === 'data' ? o.source : `${o.op}(${o.terms.map((t) => `${t.source}@${t.shift}`).join(',')})`;
+  const key = o.kind === 'data' ? o.source : `${o.op}(${o.terms.map((t) => `${t.source}@${t.shift}`).join(',')})`;
   keyCache.set(o, key);
   return key;
 }

@@ -56,12 +56,28 @@ export interface KnemCopyHandle {
 
 /** KNEM's extended interface (Goglin & Moreaud, JPDC 2013, Fig. 4). */
 export interface Knem {
-  createRegion(segments: Range | Range[], opts: { read?: boolean; write?: boolean; singleUse?: boolean }): Program<KnemCookie>;
+  createRegion(
+    segments: Range | Range[],
+    opts: { read?: boolean; write?: boolean; singleUse?: boolean },
+  ): Program<KnemCookie>;
   destroyRegion(cookie: KnemCookie): Program<void>;
   /** Copies between local segments and a remote region at `offset`: 'read' pulls, 'write' pushes. */
-  inlineCopy(args: { cookie: KnemCookie; offset: number; local: Range | Range[]; direction: CopyDirection; mode?: OffloadMode }): Program<KnemCopyHandle>;
+  inlineCopy(args: {
+    cookie: KnemCookie;
+    offset: number;
+    local: Range | Range[];
+    direction: CopyDirection;
+    mode?: OffloadMode;
+  }): Program<KnemCopyHandle>;
   /** Copies between two regions, neither necessarily the caller's. */
-  regionCopy(args: { src: KnemCookie; srcOffset: number; dst: KnemCookie; dstOffset: number; bytes: number; mode?: OffloadMode }): Program<KnemCopyHandle>;
+  regionCopy(args: {
+    src: KnemCookie;
+    srcOffset: number;
+    dst: KnemCookie;
+    dstOffset: number;
+    bytes: number;
+    mode?: OffloadMode;
+  }): Program<KnemCopyHandle>;
 }
 
 /** Cross Memory Attach: process_vm_readv / process_vm_writev against another rank's buffers. */

@@ -26,7 +26,10 @@ export class Topology {
         .sort((a, b) => a.level - b.level);
       this.cachesOfCore.set(core.id, caches);
     }
-    const vertices = new Set<VertexId>([...spec.packages.map((p) => packageVertex(p.id)), ...spec.hubs.map((h) => h.id)]);
+    const vertices = new Set<VertexId>([
+      ...spec.packages.map((p) => packageVertex(p.id)),
+      ...spec.hubs.map((h) => h.id),
+    ]);
     for (const v of vertices) this.adjacency.set(v, []);
     for (const link of spec.links) {
       this.adjacency.get(link.a)?.push({ link, from: link.a, to: link.b });
@@ -72,9 +75,10 @@ export class Topology {
     const key = `${from}->${to}`;
     const cached = this.routeCache.get(key);
     if (cached) return cached;
-    const hops = this.spec.routing.kind === 'table' && this.spec.routing.routes[key]
-      ? this.hopsAlong(this.spec.routing.routes[key])
-      : this.shortest(from, to);
+    const hops =
+      this.spec.routing.kind === 'table' && this.spec.routing.routes[key]
+        ? this.hopsAlong(this.spec.routing.routes[key])
+        : this.shortest(from, to);
     this.routeCache.set(key, hops);
     return hops;
   }
@@ -123,11 +127,12 @@ export class Topology {
       for (const hop of this.adjacency.get(current) ?? []) {
         const next = { hops: d.hops + 1, latency: d.latency + hop.link.latencyNs, via: hop };
         const old = best.get(hop.to);
-        if (!old || next.hops < old.hops || (next.hops === old.hops && next.latency < old.latency)) best.set(hop.to, next);
+        if (!old || next.hops < old.hops || (next.hops === old.hops && next.latency < old.latency))
+          best.set(hop.to, next);
       }
     }
     const hops: Hop[] = [];
-    for (let v = to; v !== from; ) {
+    for (let v = to; v !== from;) {
       const via = best.get(v)!.via!;
       hops.unshift(via);
       v = via.from;

@@ -6,7 +6,20 @@ import { Node } from '../../sim/node/node.ts';
 import type { Range } from '../../sim/node/buffer.ts';
 import { tinyMachine } from '../helpers/machines.ts';
 
-const OPS = ['bcast', 'scatter', 'scatterv', 'gather', 'gatherv', 'alltoall', 'alltoallv', 'allgather', 'allgatherv', 'reduce', 'allreduce', 'barrier'];
+const OPS = [
+  'bcast',
+  'scatter',
+  'scatterv',
+  'gather',
+  'gatherv',
+  'alltoall',
+  'alltoallv',
+  'allgather',
+  'allgatherv',
+  'reduce',
+  'allreduce',
+  'barrier',
+];
 
 describe('basic family', () => {
   it('registers one algorithm per collective operation', () => {
@@ -25,7 +38,14 @@ describe('basic bcast structure (Ma et al. 2010, Table I)', () => {
   // Memory, caches and links far faster than one core's copy engine; no single-copy mechanism, so
   // point-to-point takes the shared-memory double copy the paper's analysis assumes.
   const ample: MachineSpec = (() => {
-    const m = tinyMachine({ packages: 4, coresPerPackage: 8, copyBandwidth, memoryBandwidth: 1e4, linkBandwidth: 1e4, l3Bandwidth: 1e4 });
+    const m = tinyMachine({
+      packages: 4,
+      coresPerPackage: 8,
+      copyBandwidth,
+      memoryBandwidth: 1e4,
+      linkBandwidth: 1e4,
+      l3Bandwidth: 1e4,
+    });
     m.caches = m.caches.map((c) => ({ ...c, bandwidth: 1e4 }));
     m.kernel = { ...m.kernel, mechanisms: { cma: false, knem: false, xpmem: false, limic: false, ioat: false } };
     return m;
@@ -34,7 +54,19 @@ describe('basic bcast structure (Ma et al. 2010, Table I)', () => {
 
   it('takes time linear in N, with a slope of one copy time T = M / B', () => {
     const ns = [2, 4, 8, 16, 32];
-    const t = ns.map((n) => runAlgorithm({ machine: ample, cores: cores(n), algorithm: 'bcast:basic', call: { bytes: M, root: 0, params: {} }, cache: 'off', iterations: 1, warmup: 0, seed: 's' }).times[0]);
+    const t = ns.map(
+      (n) =>
+        runAlgorithm({
+          machine: ample,
+          cores: cores(n),
+          algorithm: 'bcast:basic',
+          call: { bytes: M, root: 0, params: {} },
+          cache: 'off',
+          iterations: 1,
+          warmup: 0,
+          seed: 's',
+        }).times[0],
+    );
     const T = M / copyBandwidth;
     // Least-squares line through (N, t).
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
@@ -69,7 +101,16 @@ describe('basic bcast structure (Ma et al. 2010, Table I)', () => {
       return copy.call(this, core, src, dst, info as never);
     };
     try {
-      runAlgorithm({ machine: ample, cores: cores(n), algorithm: 'bcast:basic', call: { bytes: m, root: 0, params: {} }, cache: 'off', iterations: 1, warmup: 0, seed: 's' });
+      runAlgorithm({
+        machine: ample,
+        cores: cores(n),
+        algorithm: 'bcast:basic',
+        call: { bytes: m, root: 0, params: {} },
+        cache: 'off',
+        iterations: 1,
+        warmup: 0,
+        seed: 's',
+      });
     } finally {
       proto.allocate = allocate;
       proto.copy = copy;

@@ -92,7 +92,16 @@ describe('one-to-all CMA contention (seed 001)', () => {
 
   it('a concurrency below 1 is an error naming the parameter', () => {
     expect(() =>
-      runAlgorithm({ machine: tinyMachine(), cores: [0, 1, 2], algorithm: 'scatter:cma-staggered', call: { bytes: 64, root: 0, params: { concurrency: 0 } }, cache: 'off', iterations: 1, warmup: 0, seed: 's' }),
+      runAlgorithm({
+        machine: tinyMachine(),
+        cores: [0, 1, 2],
+        algorithm: 'scatter:cma-staggered',
+        call: { bytes: 64, root: 0, params: { concurrency: 0 } },
+        cache: 'off',
+        iterations: 1,
+        warmup: 0,
+        seed: 's',
+      }),
     ).toThrow(/params\.concurrency must be a whole number, at least 1, got 0/);
   });
 
@@ -100,7 +109,16 @@ describe('one-to-all CMA contention (seed 001)', () => {
     const machine = tinyMachine();
     machine.kernel.mechanisms.cma = false;
     expect(() =>
-      runAlgorithm({ machine, cores: [0, 1], algorithm: 'bcast:cma-linear', call: { bytes: 64, root: 0, params: {} }, cache: 'off', iterations: 1, warmup: 0, seed: 's' }),
+      runAlgorithm({
+        machine,
+        cores: [0, 1],
+        algorithm: 'bcast:cma-linear',
+        call: { bytes: 64, root: 0, params: {} },
+        cache: 'off',
+        iterations: 1,
+        warmup: 0,
+        seed: 's',
+      }),
     ).toThrow(/process_vm_readv/);
   });
 });

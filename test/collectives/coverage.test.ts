@@ -17,23 +17,34 @@ describe('property coverage', () => {
   const plans = propertyPlans();
 
   it('puts every catalogued collective algorithm in exactly one shard', () => {
-    const collectives = catalogue.listAlgorithms().filter((a) => collectiveNames.has(a.operation)).map((a) => a.name);
+    const collectives = catalogue
+      .listAlgorithms()
+      .filter((a) => collectiveNames.has(a.operation))
+      .map((a) => a.name);
     expect(collectives.length).toBeGreaterThan(80);
     const seen = new Map<string, number>();
     for (let k = 0; k < SHARDS; k++) {
-      for (const name of new Set(shardOf(plans, k, SHARDS).map((p) => p.algorithm))) seen.set(name, (seen.get(name) ?? 0) + 1);
+      for (const name of new Set(shardOf(plans, k, SHARDS).map((p) => p.algorithm)))
+        seen.set(name, (seen.get(name) ?? 0) + 1);
     }
     for (const name of collectives) expect(seen.get(name), name).toBe(1);
   });
 
   it('runs every other operation in the point-to-point benchmarks test', () => {
-    const others = catalogue.listOperations().map((o) => o.name).filter((name) => !collectiveNames.has(name));
+    const others = catalogue
+      .listOperations()
+      .map((o) => o.name)
+      .filter((name) => !collectiveNames.has(name));
     expect(p2pBenchmarkOperations()).toEqual(others);
   });
 
   it('test hints name only declared parameters and known machines', () => {
     for (const info of catalogue.listAlgorithms()) {
-      for (const name of Object.keys(info.test?.params ?? {})) expect(info.params.map((p) => p.name), `${info.name} draws ${name}`).toContain(name);
+      for (const name of Object.keys(info.test?.params ?? {}))
+        expect(
+          info.params.map((p) => p.name),
+          `${info.name} draws ${name}`,
+        ).toContain(name);
     }
     expect(plans.every((p) => (p.opts.machines ?? []).length > 0)).toBe(true);
   });
@@ -55,7 +66,14 @@ function* forgetful(rank: Rank, { buffer, root }: BcastArgs): Program<void> {
 }
 
 function withExtra(name: string, program: (rank: Rank, args: BcastArgs) => Program<void>) {
-  const extra = defineAlgorithm({ name, operation: 'bcast', description: 'an extra broadcast', params: [], program, test: { numRuns: 10 } });
+  const extra = defineAlgorithm({
+    name,
+    operation: 'bcast',
+    description: 'an extra broadcast',
+    params: [],
+    program,
+    test: { numRuns: 10 },
+  });
   return buildCatalogue({ ...catalogueParts, algorithms: [...catalogueParts.algorithms, extra] });
 }
 

@@ -81,7 +81,10 @@ function sizeArbitrary(maxBytes: number, extra: number[]): fc.Arbitrary<number> 
 }
 
 function countArbitrary(maxBytes: number): fc.Arbitrary<number> {
-  return fc.oneof({ arbitrary: fc.constant(0), weight: 1 }, { arbitrary: fc.integer({ min: 1, max: maxBytes }), weight: 3 });
+  return fc.oneof(
+    { arbitrary: fc.constant(0), weight: 1 },
+    { arbitrary: fc.integer({ min: 1, max: maxBytes }), weight: 3 },
+  );
 }
 
 /** Displacements for `counts`: blocks in a random order with random gaps (never overlapping). */
@@ -89,7 +92,10 @@ function shuffledLayout(counts: number[]): fc.Arbitrary<number[]> {
   const n = counts.length;
   const idx = counts.map((_, r) => r);
   return fc
-    .tuple(fc.shuffledSubarray(idx, { minLength: n, maxLength: n }), fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }))
+    .tuple(
+      fc.shuffledSubarray(idx, { minLength: n, maxLength: n }),
+      fc.array(fc.integer({ min: 0, max: 9 }), { minLength: n, maxLength: n }),
+    )
     .map(([order, gaps]) => {
       const displs = new Array<number>(n).fill(0);
       let at = 0;
@@ -111,19 +117,27 @@ interface Layout {
 function vLayout(operation: string, n: number, maxBytes: number): fc.Arbitrary<Layout> {
   const packedOr = (a: fc.Arbitrary<Record<string, ParamValue>>) => fc.oneof(fc.constant({}), a);
   if (operation !== 'alltoallv') {
-    return fc.array(countArbitrary(maxBytes), { minLength: n, maxLength: n }).chain((counts) =>
-      packedOr(shuffledLayout(counts).map((d) => ({ displs: d.join(',') }))).map((params) => ({ counts, params })),
-    );
+    return fc
+      .array(countArbitrary(maxBytes), { minLength: n, maxLength: n })
+      .chain((counts) =>
+        packedOr(shuffledLayout(counts).map((d) => ({ displs: d.join(',') }))).map((params) => ({ counts, params })),
+      );
   }
   return fc.array(countArbitrary(maxBytes), { minLength: n * n, maxLength: n * n }).chain((flat) => {
     const row = (i: number) => flat.slice(i * n, i * n + n);
     const column = (j: number) => Array.from({ length: n }, (_, i) => flat[i * n + j]);
     const matrix = (countsOf: (owner: number) => number[]) =>
-      fc.tuple(...Array.from({ length: n }, (_, o) => shuffledLayout(countsOf(o)))).map((rows) => rows.flat().join(','));
-    const params = fc.record({
-      sendDispls: fc.option(matrix(row), { nil: undefined }),
-      recvDispls: fc.option(matrix(column), { nil: undefined }),
-    }).map((p) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) as Record<string, ParamValue>);
+      fc
+        .tuple(...Array.from({ length: n }, (_, o) => shuffledLayout(countsOf(o))))
+        .map((rows) => rows.flat().join(','));
+    const params = fc
+      .record({
+        sendDispls: fc.option(matrix(row), { nil: undefined }),
+        recvDispls: fc.option(matrix(column), { nil: undefined }),
+      })
+      .map(
+        (p) => Object.fromEntries(Object.entries(p).filter(([, v]) => v !== undefined)) as Record<string, ParamValue>,
+      );
     return packedOr(params).map((params) => ({ counts: flat, params }));
   });
 }
@@ -169,15 +183,32 @@ function machineOf(c: AlgorithmCase, machines: MachineSpec[]): MachineSpec {
 }
 
 /** Runs a case twice (two iterations each, so refilled buffers and warm caches are exercised), checking data and determinism. */
-export function runCase(name: string, c: AlgorithmCase, machines: MachineSpec[] = defaultMachines(), catalogue: Catalogue = everything): RunOutcome {
+export function runCase(
+  name: string,
+  c: AlgorithmCase,
+  machines: MachineSpec[] = defaultMachines(),
+  catalogue: Catalogue = everything,
+): RunOutcome {
   const machine = machineOf(c, machines);
-  const run = () => runAlgorithm({ machine, cores: c.cores, algorithm: name, call: c.call, cache: c.cache, iterations: 2, warmup: 0, seed: 'property', catalogue });
+  const run = () =>
+    runAlgorithm({
+      machine,
+      cores: c.cores,
+      algorithm: name,
+      call: c.call,
+      cache: c.cache,
+      iterations: 2,
+      warmup: 0,
+      seed: 'property',
+      catalogue,
+    });
   const first = run();
   const second = run();
   if (first.times.length !== second.times.length || first.times.some((t, i) => !Object.is(t, second.times[i]))) {
     throw new Error(`${name}: not deterministic: times ${first.times.join(', ')} then ${second.times.join(', ')}`);
   }
-  if (first.times.some((t) => !(Number.isFinite(t) && t >= 0))) throw new Error(`${name}: bad iteration time ${first.times.join(', ')}`);
+  if (first.times.some((t) => !(Number.isFinite(t) && t >= 0)))
+    throw new Error(`${name}: bad iteration time ${first.times.join(', ')}`);
   return first;
 }
 
@@ -185,7 +216,13 @@ export function runCase(name: string, c: AlgorithmCase, machines: MachineSpec[] 
  * Runs a barrier algorithm with rank r arriving `delays[r]` ns late; throws if some rank left
  * before the last one arrived.
  */
-export function checkBarrierOrdering(name: string, machine: MachineSpec, cores: number[], delays: number[], catalogue: Catalogue = everything): void {
+export function checkBarrierOrdering(
+  name: string,
+  machine: MachineSpec,
+  cores: number[],
+  delays: number[],
+  catalogue: Catalogue = everything,
+): void {
   const info = catalogue.typedAlgorithms('barrier').find((a) => a.name === name);
   if (!info) throw new Error(`checkBarrierOrdering: ${name} is not a catalogued barrier`);
   const sim = new Simulation({ seed: 'barrier' });
@@ -195,17 +232,21 @@ export function checkBarrierOrdering(name: string, machine: MachineSpec, cores: 
   const params = paramDefaults(info);
   cores.forEach((_, id) => {
     const rank = new SimRank(world, id, params);
-    sim.spawn(`rank ${id} ${name}`, (function* (): Program<void> {
-      yield* rank.sleep(delays[id]);
-      yield* info.program(rank, { params });
-      exits[id] = sim.now;
-    })());
+    sim.spawn(
+      `rank ${id} ${name}`,
+      (function* (): Program<void> {
+        yield* rank.sleep(delays[id]);
+        yield* info.program(rank, { params });
+        exits[id] = sim.now;
+      })(),
+    );
   });
   sim.run();
   const lastArrival = Math.max(...delays);
   exits.forEach((t, r) => {
     if (t === undefined) throw new Error(`${name}: rank ${r} never left the barrier`);
-    if (t < lastArrival) throw new Error(`${name}: rank ${r} left at ${t} ns, before the last rank arrived at ${lastArrival} ns`);
+    if (t < lastArrival)
+      throw new Error(`${name}: rank ${r} left at ${t} ns, before the last rank arrived at ${lastArrival} ns`);
   });
 }
 
@@ -222,7 +263,8 @@ export function checkAlgorithmProperty(name: string, opts: PropertyOptions = {})
   fc.assert(
     fc.property(caseArbitrary(name, { ...opts, machines }), delays, (c, late) => {
       runCase(name, c, machines, catalogue);
-      if (info.operation === 'barrier') checkBarrierOrdering(name, machineOf(c, machines), c.cores, late.slice(0, c.cores.length), catalogue);
+      if (info.operation === 'barrier')
+        checkBarrierOrdering(name, machineOf(c, machines), c.cores, late.slice(0, c.cores.length), catalogue);
     }),
     settings,
   );
@@ -236,7 +278,9 @@ export interface PropertyPlan {
 }
 
 /** With no `runs` hint: the two small hand machines. */
-const DEFAULT_RUNS: readonly PropertyRun[] = [{ label: 'small machines', machines: ['tiny:2x2', 'tiny:4x4'], maxRanks: 16, maxBytes: 4096, numRuns: 20 }];
+const DEFAULT_RUNS: readonly PropertyRun[] = [
+  { label: 'small machines', machines: ['tiny:2x2', 'tiny:4x4'], maxRanks: 16, maxBytes: 4096, numRuns: 20 },
+];
 
 const machineCache = new Map<string, MachineSpec>();
 
@@ -256,7 +300,10 @@ function drawOf(draw: ParamDraw, param: ParamInfo | undefined, algorithm: string
   if (draw.values?.length) ways.push(fc.constantFrom(...draw.values));
   if (draw.integers) ways.push(fc.integer(draw.integers));
   if (draw.anyChoice) {
-    if (!param?.choices?.length) throw new Error(`${algorithm}: test hint anyChoice on ${param?.name ?? 'an undeclared parameter'}, which has no choices`);
+    if (!param?.choices?.length)
+      throw new Error(
+        `${algorithm}: test hint anyChoice on ${param?.name ?? 'an undeclared parameter'}, which has no choices`,
+      );
     ways.push(fc.constantFrom(...param.choices));
   }
   if (ways.length === 0) throw new Error(`${algorithm}: a test hint draws nothing`);
@@ -270,7 +317,14 @@ export function propertyPlans(catalogue: Catalogue = everything): PropertyPlan[]
     if (!collectiveNames.has(info.operation)) continue;
     const hints = info.test ?? {};
     const params = Object.fromEntries(
-      Object.entries(hints.params ?? {}).map(([name, draw]) => [name, drawOf(draw, info.params.find((p) => p.name === name), info.name)]),
+      Object.entries(hints.params ?? {}).map(([name, draw]) => [
+        name,
+        drawOf(
+          draw,
+          info.params.find((p) => p.name === name),
+          info.name,
+        ),
+      ]),
     );
     for (const run of hints.runs ?? DEFAULT_RUNS) {
       const maxRanks = Math.min(run.maxRanks, hints.maxRanks ?? Infinity);
@@ -278,7 +332,15 @@ export function propertyPlans(catalogue: Catalogue = everything): PropertyPlan[]
       plans.push({
         algorithm: info.name,
         title: `${info.name} on ${run.label}, up to ${maxRanks} ranks`,
-        opts: { machines: run.machines.map(machineByRef), maxRanks, maxBytes, numRuns: propRuns(hints.numRuns ?? run.numRuns), sizes: [...(hints.sizes ?? [])], params, catalogue },
+        opts: {
+          machines: run.machines.map(machineByRef),
+          maxRanks,
+          maxBytes,
+          numRuns: propRuns(hints.numRuns ?? run.numRuns),
+          sizes: [...(hints.sizes ?? [])],
+          params,
+          catalogue,
+        },
       });
     }
   }

@@ -85,7 +85,13 @@ interface HandRun {
 }
 
 /** One iteration of `program` on `cores`, buffers set up, filled and verified by the operation's semantics. */
-function handRun<Op extends OperationName>(machine: MachineSpec, cores: number[], operation: Op, program: AlgorithmProgram<Op>, call: OperationCall): HandRun {
+function handRun<Op extends OperationName>(
+  machine: MachineSpec,
+  cores: number[],
+  operation: Op,
+  program: AlgorithmProgram<Op>,
+  call: OperationCall,
+): HandRun {
   const sim = new Simulation({ seed: 'knem' });
   const node = new Node(sim, machine);
   const world = new World(node, cores);
@@ -153,7 +159,13 @@ describe('linear KNEM rooted operations are O(T), basic linear ones O(NT) (Table
   // root's memory can feed every reader at once and only the copies' parallelism shows.
   // Huge pages: pinning the root's N-block buffer costs O(NM) per page, a cost Table I leaves out
   // (T is the time of one copy); with 2 MiB pages it is a few pages, whatever N.
-  const base = tinyMachine({ packages: 8, coresPerPackage: 1, memoryBandwidth: 1000, linkBandwidth: 1000, l3Bandwidth: 1000 });
+  const base = tinyMachine({
+    packages: 8,
+    coresPerPackage: 1,
+    memoryBandwidth: 1000,
+    linkBandwidth: 1000,
+    l3Bandwidth: 1000,
+  });
   const fat: MachineSpec = { ...base, kernel: { ...base.kernel, pageBytes: 2 << 20 } };
   const bytes = 1 << 20;
   const call: OperationCall = { bytes, root: 0, params: {} };
@@ -191,7 +203,10 @@ describe('hierarchical KNEM broadcast', () => {
   const inbound = (run: HandRun, machine: MachineSpec) => {
     const into = new Map<number, number>(machine.numaNodes.map((n) => [n.id, 0]));
     for (const link of machine.links) {
-      for (const [from, to] of [[link.a, link.b], [link.b, link.a]]) {
+      for (const [from, to] of [
+        [link.a, link.b],
+        [link.b, link.a],
+      ]) {
         const numa = machine.numaNodes.find((n) => n.attach === to)!.id;
         into.set(numa, into.get(numa)! + run.node.net.resource(`${link.name} ${from}->${to}`)!.bytesCarried);
       }
@@ -200,7 +215,7 @@ describe('hierarchical KNEM broadcast', () => {
   };
   const total = (m: Map<number, number>) => [...m.values()].reduce((x, y) => x + y, 0);
 
-  it('sends exactly one copy of the message into every NUMA node but the root\'s, wherever the ranks sit', () => {
+  it("sends exactly one copy of the message into every NUMA node but the root's, wherever the ranks sit", () => {
     const cases = fc.constantFrom<keyof typeof meshes>('mesh4x4', 'mesh8x6').chain((m) => {
       const ids = meshes[m].cores.map((c) => c.id);
       return fc.record({
@@ -215,7 +230,11 @@ describe('hierarchical KNEM broadcast', () => {
         const machine = meshes[m];
         const root = rootDraw % cores.length;
         const bytes = 64 * 1024;
-        const run = handRun(machine, cores, 'bcast', programOf('bcast', 'bcast:knem-hierarchical'), { bytes, root, params: { segment } });
+        const run = handRun(machine, cores, 'bcast', programOf('bcast', 'bcast:knem-hierarchical'), {
+          bytes,
+          root,
+          params: { segment },
+        });
         const numaOf = (core: number) => run.node.topo.core(core).numa;
         for (const [numa, got] of inbound(run, machine)) {
           const holdsRanks = cores.some((c) => numaOf(c) === numa);
@@ -230,7 +249,10 @@ describe('hierarchical KNEM broadcast', () => {
     const cores = [0, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]; // root alone on package 0, four readers on each other
     const call: OperationCall = { bytes: 64 * 1024, root: 0, params: {} };
     const machine = meshes.mesh4x4;
-    const hier = inbound(handRun(machine, cores, 'bcast', programOf('bcast', 'bcast:knem-hierarchical'), call), machine);
+    const hier = inbound(
+      handRun(machine, cores, 'bcast', programOf('bcast', 'bcast:knem-hierarchical'), call),
+      machine,
+    );
     const linear = inbound(handRun(machine, cores, 'bcast', programOf('bcast', 'bcast:knem-linear'), call), machine);
     expect(total(hier)).toBeCloseTo(3 * call.bytes, 3);
     expect(total(linear)).toBeCloseTo(12 * call.bytes, 3);
@@ -240,7 +262,11 @@ describe('hierarchical KNEM broadcast', () => {
     // mesh: 4 packages of 4 cores. Root rank 0 on package 0 with one leaf; package 2 holds a leader and two leaves.
     const cores = [0, 1, 8, 9, 10];
     const segment = 16 * 1024;
-    const run = handRun(mesh, cores, 'bcast', programOf('bcast', 'bcast:knem-hierarchical'), { bytes: 8 * segment, root: 0, params: { segment } });
+    const run = handRun(mesh, cores, 'bcast', programOf('bcast', 'bcast:knem-hierarchical'), {
+      bytes: 8 * segment,
+      root: 0,
+      params: { segment },
+    });
     const owner = creators(run);
     const reads = (r: number) => run.ranks[r].calls.filter((c) => c.what === 'read');
     // Rank 1 (root's set): one read of the whole message from the root's region.
@@ -276,14 +302,21 @@ describe('linear KNEM alltoall (§IV.C, Figure 2)', () => {
       expect(alltoall.ranks.map((r) => r.allocated)).toEqual(Array(n).fill(8 * n));
       for (const op of ['bcast', 'scatter', 'gather', 'allgather'] as const) {
         const run = handRun(mesh, cores, op, programOf(op, `${op}:knem-linear`), call);
-        expect(run.ranks.map((r) => r.allocated), op).toEqual(Array(n).fill(0));
+        expect(
+          run.ranks.map((r) => r.allocated),
+          op,
+        ).toEqual(Array(n).fill(0));
       }
     }
   });
 
   it('reads round-robin: rank r pulls from r+1, r+2, ... after its local copy', () => {
     const n = 6;
-    const run = handRun(mesh, [5, 0, 12, 3, 9, 6], 'alltoall', programOf('alltoall', 'alltoall:knem-linear'), { bytes: 1000, root: 0, params: {} });
+    const run = handRun(mesh, [5, 0, 12, 3, 9, 6], 'alltoall', programOf('alltoall', 'alltoall:knem-linear'), {
+      bytes: 1000,
+      root: 0,
+      params: {},
+    });
     const owner = creators(run);
     run.ranks.forEach((rank, r) => {
       const from = rank.calls.filter((c) => c.what === 'read').map((c) => owner.get(c.cookie));
@@ -294,7 +327,16 @@ describe('linear KNEM alltoall (§IV.C, Figure 2)', () => {
 
 describe('KNEM collectives: bad input and missing KNEM', () => {
   const run = (algorithm: string, params: Record<string, ParamValue>, machine: MachineSpec = small) =>
-    runAlgorithm({ machine, cores: [0, 1, 2, 3], algorithm, call: { bytes: 5000, root: 0, params }, cache: 'off', iterations: 1, warmup: 0, seed: 's' });
+    runAlgorithm({
+      machine,
+      cores: [0, 1, 2, 3],
+      algorithm,
+      call: { bytes: 5000, root: 0, params },
+      cache: 'off',
+      iterations: 1,
+      warmup: 0,
+      seed: 's',
+    });
 
   it('rejects a segment size of 0 or one that is not a whole number of bytes, naming the field', () => {
     for (const name of HIERARCHICAL) {
@@ -306,13 +348,18 @@ describe('KNEM collectives: bad input and missing KNEM', () => {
 
   it('registers the segment parameter with its default and minimum, and no parameter on the linear ones', () => {
     for (const name of HIERARCHICAL) {
-      expect(catalogue.findAlgorithm(name)!.params).toEqual([expect.objectContaining({ name: 'segment', kind: 'bytes', default: 256 * 1024, min: 1 })]);
+      expect(catalogue.findAlgorithm(name)!.params).toEqual([
+        expect.objectContaining({ name: 'segment', kind: 'bytes', default: 256 * 1024, min: 1 }),
+      ]);
     }
     for (const name of LINEAR) expect(catalogue.findAlgorithm(name)!.params).toEqual([]);
   });
 
-  it('fails with the driver\'s ENODEV on a kernel without KNEM', () => {
-    const noKnem: MachineSpec = { ...small, kernel: { ...small.kernel, mechanisms: { ...small.kernel.mechanisms, knem: false } } };
+  it("fails with the driver's ENODEV on a kernel without KNEM", () => {
+    const noKnem: MachineSpec = {
+      ...small,
+      kernel: { ...small.kernel, mechanisms: { ...small.kernel.mechanisms, knem: false } },
+    };
     for (const name of [...LINEAR, ...HIERARCHICAL]) expect(() => run(name, {}, noKnem), name).toThrow(/knem: ENODEV/);
   });
 });

@@ -28,13 +28,26 @@ describe('every catalogued algorithm', () => {
     let ran = 0;
     for (const info of algorithms) {
       try {
-        const out = runAlgorithm({ machine, cores, algorithm: info.name, call: { bytes: 1000, root: 1, params: {} }, cache: 'off', iterations: 1, warmup: 0, seed: 'smoke' });
+        const out = runAlgorithm({
+          machine,
+          cores,
+          algorithm: info.name,
+          call: { bytes: 1000, root: 1, params: {} },
+          cache: 'off',
+          iterations: 1,
+          warmup: 0,
+          seed: 'smoke',
+        });
         expect(out.times[0], info.name).toBeGreaterThan(0);
         ran++;
       } catch (err) {
         const cause = err instanceof ProcessError ? err.cause : err;
-        if (!(cause instanceof MechanismError && ['ENODEV', 'ENOSYS'].includes(cause.errno))) throw new Error(`${info.name} on ${name}: ${(err as Error).message}`, { cause: err });
-        expect(Object.values(machine.kernel.mechanisms).some((m) => !m), `${info.name} on ${name}`).toBe(true);
+        if (!(cause instanceof MechanismError && ['ENODEV', 'ENOSYS'].includes(cause.errno)))
+          throw new Error(`${info.name} on ${name}: ${(err as Error).message}`, { cause: err });
+        expect(
+          Object.values(machine.kernel.mechanisms).some((m) => !m),
+          `${info.name} on ${name}`,
+        ).toBe(true);
       }
     }
     expect(ran).toBeGreaterThan(algorithms.length / 2);

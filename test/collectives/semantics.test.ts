@@ -11,11 +11,15 @@ import type { GatherArgs } from '../../algorithms/collectives/args.ts';
 // Semantics only need a rank's id, the communicator size and allocation.
 function fakeRanks(n: number): Rank[] {
   let next = 0;
-  return Array.from({ length: n }, (_, id) => ({
-    id,
-    size: n,
-    alloc: (name: string, bytes: number) => new Buffer(next++, `r${id}.${name}`, bytes, id),
-  }) as unknown as Rank);
+  return Array.from(
+    { length: n },
+    (_, id) =>
+      ({
+        id,
+        size: n,
+        alloc: (name: string, bytes: number) => new Buffer(next++, `r${id}.${name}`, bytes, id),
+      }) as unknown as Rank,
+  );
 }
 
 function prepare<Op extends OperationName>(operation: Op, n: number, call: OperationCall): Array<ArgsOf<Op>> {
@@ -26,7 +30,10 @@ function prepare<Op extends OperationName>(operation: Op, n: number, call: Opera
   return args;
 }
 
-const verify = <Op extends OperationName>(operation: Op, args: Array<ArgsOf<Op>>, call: OperationCall) => () => catalogue.semanticsOf(operation).verify(args, call);
+const verify =
+  <Op extends OperationName>(operation: Op, args: Array<ArgsOf<Op>>, call: OperationCall) =>
+  () =>
+    catalogue.semanticsOf(operation).verify(args, call);
 
 /** What a correct algorithm does: dst[at..] = src[from..from+len). */
 function put(dst: Range, at: number, src: Range, from: number, len: number): void {
@@ -126,8 +133,12 @@ describe('gather and gatherv semantics', () => {
   it('rejects counts of the wrong length, negative counts and overlapping receive blocks', () => {
     expect(() => prepare('gatherv', 3, call(0, 0, {}, [1, 2]))).toThrow(/gatherv: counts has 2 entries, expected 3/);
     expect(() => prepare('gatherv', 2, call(0, 0, {}, [1, -2]))).toThrow(/counts\[1\] must be a non-negative integer/);
-    expect(() => prepare('gatherv', 2, call(0, 0, { displs: '0,2' }, [3, 3]))).toThrow(/params\.displs .*ranks 0 and 1 overlap/);
-    expect(() => prepare('gatherv', 2, call(0, 0, { displs: '0' }, [3, 3]))).toThrow(/params\.displs must list 2 non-negative integers/);
+    expect(() => prepare('gatherv', 2, call(0, 0, { displs: '0,2' }, [3, 3]))).toThrow(
+      /params\.displs .*ranks 0 and 1 overlap/,
+    );
+    expect(() => prepare('gatherv', 2, call(0, 0, { displs: '0' }, [3, 3]))).toThrow(
+      /params\.displs must list 2 non-negative integers/,
+    );
     expect(() => prepare('allgatherv', 2, call(0, 0, { displs: '0,x' }, [3, 3]))).toThrow(/params\.displs/);
   });
 });
@@ -148,7 +159,9 @@ describe('v-counts from bytes', () => {
     expect(args[1].sendCounts).toEqual([4, 5, 6]);
     expect(args[1].recvCounts).toEqual([2, 5, 8]);
     expect(args[1].recvDispls).toEqual([0, 2, 7]);
-    expect(() => prepare('alltoallv', 3, call(0, 0, {}, [1, 2, 3]))).toThrow(/alltoallv: counts has 3 entries, expected 9/);
+    expect(() => prepare('alltoallv', 3, call(0, 0, {}, [1, 2, 3]))).toThrow(
+      /alltoallv: counts has 3 entries, expected 9/,
+    );
   });
 });
 
@@ -157,11 +170,13 @@ describe('alltoall semantics', () => {
     const c = call(3);
     const run = (swap: boolean) => {
       const args = prepare('alltoall', 3, c);
-      args.forEach((dst, j) => args.forEach((src, i) => {
-        const from = swap && j === 2 && i < 2 ? 1 - i : i;
-        put(dst.recv, i * 3, args[from].send, j * 3, 3);
-        void src;
-      }));
+      args.forEach((dst, j) =>
+        args.forEach((src, i) => {
+          const from = swap && j === 2 && i < 2 ? 1 - i : i;
+          put(dst.recv, i * 3, args[from].send, j * 3, 3);
+          void src;
+        }),
+      );
       return args;
     };
     expect(verify('alltoall', run(false), c)).not.toThrow();
@@ -173,9 +188,11 @@ describe('allgatherv semantics', () => {
   it('requires every rank to hold every block', () => {
     const c = call(0, 0, {}, [2, 0, 3]);
     const args = prepare('allgatherv', 3, c);
-    args.forEach((dst, j) => args.forEach((src, i) => {
-      if (!(j === 1 && i === 2)) put(dst.recv, dst.displs[i], src.send, 0, src.send.bytes);
-    }));
+    args.forEach((dst, j) =>
+      args.forEach((src, i) => {
+        if (!(j === 1 && i === 2)) put(dst.recv, dst.displs[i], src.send, 0, src.send.bytes);
+      }),
+    );
     expect(verify('allgatherv', args, c)).toThrow(/rank 1 recv: block from rank 2/);
   });
 });
@@ -190,7 +207,11 @@ describe('reduce and allreduce semantics', () => {
     const c = call(8, 2, { op: 'max' });
     const args = prepare('reduce', 4, c);
     expect(args[0].op).toBe('max');
-    reduceAt(args[2].recv!, [3, 1, 0, 2].map((r) => args[r].send), 'max');
+    reduceAt(
+      args[2].recv!,
+      [3, 1, 0, 2].map((r) => args[r].send),
+      'max',
+    );
     expect(verify('reduce', args, c)).not.toThrow();
   });
 
@@ -198,7 +219,11 @@ describe('reduce and allreduce semantics', () => {
     const c = call(8, 0);
     const attempt = (terms: number[], op = 'sum') => {
       const args = prepare('reduce', 3, c);
-      reduceAt(args[0].recv!, terms.map((r) => args[r].send), op);
+      reduceAt(
+        args[0].recv!,
+        terms.map((r) => args[r].send),
+        op,
+      );
       return verify('reduce', args, c);
     };
     expect(attempt([0, 1, 2])).not.toThrow();
@@ -210,12 +235,20 @@ describe('reduce and allreduce semantics', () => {
   it('checks every rank of an allreduce', () => {
     const c = call(5);
     const args = prepare('allreduce', 3, c);
-    args.forEach((a, r) => reduceAt(a.recv, (r === 1 ? [0, 1] : [0, 1, 2]).map((k) => args[k].send), 'sum'));
+    args.forEach((a, r) =>
+      reduceAt(
+        a.recv,
+        (r === 1 ? [0, 1] : [0, 1, 2]).map((k) => args[k].send),
+        'sum',
+      ),
+    );
     expect(verify('allreduce', args, c)).toThrow(/allreduce: rank 1 recv/);
   });
 
   it('rejects an unknown operator, naming the field', () => {
-    expect(() => prepare('reduce', 2, call(4, 0, { op: 'avg' }))).toThrow(/reduce: params\.op must be one of sum, prod, max, min, band, bor, got "avg"/);
+    expect(() => prepare('reduce', 2, call(4, 0, { op: 'avg' }))).toThrow(
+      /reduce: params\.op must be one of sum, prod, max, min, band, bor, got "avg"/,
+    );
   });
 });
 

@@ -12,14 +12,20 @@ const MiB = 1024 * KiB;
 /** The first `n` cores of a preset (every core when n is its core count: ranks "all", compact). */
 const first = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-const ratio = (r: Omit<Run, 'algorithm'>, algorithm: string, baseline: string) => time({ ...r, algorithm }) / time({ ...r, algorithm: baseline });
+const ratio = (r: Omit<Run, 'algorithm'>, algorithm: string, baseline: string) =>
+  time({ ...r, algorithm }) / time({ ...r, algorithm: baseline });
 
 describe('broadcast (Ma et al. 2010, Figure 6)', () => {
   it('linear KNEM beats basic, sm and tuned on the SMP and the small NUMA machines', () => {
-    for (const [machine, n] of [['zoot', 16], ['dancer', 8], ['saturn', 16]] as const) {
+    for (const [machine, n] of [
+      ['zoot', 16],
+      ['dancer', 8],
+      ['saturn', 16],
+    ] as const) {
       const r = { machine, cores: first(n), bytes: 64 * KiB, iterations: 1 };
       const knem = time({ ...r, algorithm: 'bcast:knem-linear' });
-      for (const other of ['bcast:basic', 'bcast:sm', 'bcast:tuned']) expect(knem).toBeLessThan(time({ ...r, algorithm: other }));
+      for (const other of ['bcast:basic', 'bcast:sm', 'bcast:tuned'])
+        expect(knem).toBeLessThan(time({ ...r, algorithm: other }));
     }
   });
 
@@ -32,13 +38,28 @@ describe('broadcast (Ma et al. 2010, Figure 6)', () => {
     expect(linear).toBeLessThan(1);
     expect(linear).toBeGreaterThan(0.3);
     expect(ratio(ig, 'bcast:knem-hierarchical', 'bcast:knem-linear')).toBeLessThan(0.5);
-    expect(ratio({ machine: 'dancer', cores: first(8), bytes: 4 * MiB, iterations: 1 }, 'bcast:knem-hierarchical', 'bcast:knem-linear')).toBeGreaterThan(1);
+    expect(
+      ratio(
+        { machine: 'dancer', cores: first(8), bytes: 4 * MiB, iterations: 1 },
+        'bcast:knem-hierarchical',
+        'bcast:knem-linear',
+      ),
+    ).toBeGreaterThan(1);
   });
 });
 
 describe('pipeline segment size of the hierarchical KNEM broadcast on IG (Figure 5)', () => {
   it('changes the time little: no segment size from 64 KiB to 512 KiB is catastrophic', () => {
-    const times = [64, 128, 256, 512].map((k) => time({ machine: 'ig', cores: first(48), bytes: 1 * MiB, iterations: 1, algorithm: 'bcast:knem-hierarchical', params: { segment: k * KiB } }));
+    const times = [64, 128, 256, 512].map((k) =>
+      time({
+        machine: 'ig',
+        cores: first(48),
+        bytes: 1 * MiB,
+        iterations: 1,
+        algorithm: 'bcast:knem-hierarchical',
+        params: { segment: k * KiB },
+      }),
+    );
     const basic = time({ machine: 'ig', cores: first(48), bytes: 1 * MiB, iterations: 1, algorithm: 'bcast:basic' });
     // The spread between segment sizes is small against the gap to the basic broadcast.
     expect(Math.max(...times) - Math.min(...times)).toBeLessThan((basic - Math.max(...times)) / 10);
@@ -47,15 +68,24 @@ describe('pipeline segment size of the hierarchical KNEM broadcast on IG (Figure
 
 describe('gather (Figure 7)', () => {
   it('linear KNEM takes less than half the time of the basic gather on every machine', () => {
-    for (const [machine, n] of [['zoot', 16], ['dancer', 8], ['saturn', 16]] as const) {
-      expect(ratio({ machine, cores: first(n), bytes: 64 * KiB, iterations: 1 }, 'gather:knem-linear', 'gather:basic')).toBeLessThan(0.5);
+    for (const [machine, n] of [
+      ['zoot', 16],
+      ['dancer', 8],
+      ['saturn', 16],
+    ] as const) {
+      expect(
+        ratio({ machine, cores: first(n), bytes: 64 * KiB, iterations: 1 }, 'gather:knem-linear', 'gather:basic'),
+      ).toBeLessThan(0.5);
     }
   });
 });
 
 describe('alltoall (Figure 8)', () => {
   it('linear KNEM beats the basic alltoall on the NUMA machines, by less than the rooted operations gain', () => {
-    for (const [machine, n] of [['dancer', 8], ['saturn', 16]] as const) {
+    for (const [machine, n] of [
+      ['dancer', 8],
+      ['saturn', 16],
+    ] as const) {
       const r = { machine, cores: first(n), bytes: 64 * KiB, iterations: 1 };
       const alltoall = ratio(r, 'alltoall:knem-linear', 'alltoall:basic');
       expect(alltoall).toBeLessThan(1);
@@ -85,7 +115,7 @@ describe('XPMEM allreduce (Hashmi et al., seed 001)', () => {
 });
 
 describe('CMA broadcast (seed 001: one-to-all lock contention)', () => {
-  it('the linear CMA broadcast waits on the root\'s lock, the XPMEM one never, and falls behind it', () => {
+  it("the linear CMA broadcast waits on the root's lock, the XPMEM one never, and falls behind it", () => {
     const r = { machine: 'broadwell', cores: first(16), bytes: 64 * KiB, iterations: 1 };
     const cma = run({ ...r, algorithm: 'bcast:cma-linear' });
     const xpmem = run({ ...r, algorithm: 'bcast:xpmem' });

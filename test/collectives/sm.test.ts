@@ -45,7 +45,17 @@ describe('sm: the fixed-degree tree of coll_sm_module.c', () => {
 describe('sm: fragments go through the segments', () => {
   const machine = tinyMachine({ packages: 2, coresPerPackage: 4 });
   const run = (algorithm: string, n: number, bytes: number, p: Record<string, ParamValue>) =>
-    runAlgorithm({ machine, cores: Array.from({ length: n }, (_, i) => i), algorithm, call: { bytes, root: 0, params: p }, cache: 'off', iterations: 1, warmup: 0, seed: 's', keepTrace: true });
+    runAlgorithm({
+      machine,
+      cores: Array.from({ length: n }, (_, i) => i),
+      algorithm,
+      call: { bytes, root: 0, params: p },
+      cache: 'off',
+      iterations: 1,
+      warmup: 0,
+      seed: 's',
+      keepTrace: true,
+    });
   const count = (events: Array<{ label: string }>, label: string) => events.filter((e) => e.label === label).length;
 
   it('bcast: the root copies each fragment in once, interior ranks forward it, every rank copies it out', () => {
@@ -56,14 +66,16 @@ describe('sm: fragments go through the segments', () => {
     expect(count(events, 'sm copy-out')).toBe(6 * 3);
   });
 
-  it('reduce: each non-root rank stages each fragment, each parent folds in each child\'s', () => {
+  it("reduce: each non-root rank stages each fragment, each parent folds in each child's", () => {
     const { events } = run('reduce:sm', 7, 10 * 1024, { segsize: 4096, degree: 2, slots: 2 });
     expect(count(events, 'sm copy-in')).toBe(7 * 3);
     expect(events.filter((e) => e.label.startsWith('reduce')).length).toBe(6 * 3);
   });
 
   it('a fragment size of 0 or a degree of 0 names the parameter', () => {
-    expect(() => run('bcast:sm', 4, 100, { segsize: 0 })).toThrow(/bcast:sm: params\.segsize must be an integer >= 1, got 0/);
+    expect(() => run('bcast:sm', 4, 100, { segsize: 0 })).toThrow(
+      /bcast:sm: params\.segsize must be an integer >= 1, got 0/,
+    );
     expect(() => run('barrier:sm', 4, 0, { degree: 0 })).toThrow(/barrier:sm: params\.degree must be an integer >= 1/);
     expect(() => run('allreduce:sm', 4, 100, { slots: 0.5 })).toThrow(/params\.slots/);
   });

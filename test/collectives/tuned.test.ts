@@ -10,7 +10,14 @@ import { catalogue } from '../../algorithms/catalogue.ts';
 import type { ArgsOf, OperationName } from '../../algorithms/operations.ts';
 import type { OperationSemantics } from '../../algorithms/semantics.ts';
 import * as rules from '../../algorithms/collectives/tuned/decision.ts';
-import { binomialTree, chainTree, inOrderBinomialTree, inOrderSubtreeSize, kAryTree, type Tree } from '../../algorithms/collectives/tuned/trees.ts';
+import {
+  binomialTree,
+  chainTree,
+  inOrderBinomialTree,
+  inOrderSubtreeSize,
+  kAryTree,
+  type Tree,
+} from '../../algorithms/collectives/tuned/trees.ts';
 import { Simulation } from '../../sim/engine/simulation.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
@@ -18,14 +25,39 @@ import { SimRank } from '../../sim/kernel/rank.ts';
 import type { PointToPoint, Range } from '../../sim/node/rank-api.ts';
 
 const TUNED = [
-  'bcast:binomial', 'bcast:split-binary', 'bcast:pipeline', 'bcast:linear', 'bcast:tuned',
-  'reduce:binomial', 'reduce:pipeline', 'reduce:binary', 'reduce:linear', 'reduce:tuned',
-  'allreduce:recursive-doubling', 'allreduce:ring', 'allreduce:nonoverlapping', 'allreduce:tuned',
-  'allgather:ring', 'allgather:recursive-doubling', 'allgather:bruck', 'allgather:neighbor-exchange', 'allgather:tuned',
-  'alltoall:pairwise', 'alltoall:bruck', 'alltoall:linear', 'alltoall:tuned',
-  'scatter:binomial', 'scatter:linear', 'scatter:tuned',
-  'gather:binomial', 'gather:linear', 'gather:linear-sync', 'gather:tuned',
-  'barrier:recursive-doubling', 'barrier:dissemination', 'barrier:tuned',
+  'bcast:binomial',
+  'bcast:split-binary',
+  'bcast:pipeline',
+  'bcast:linear',
+  'bcast:tuned',
+  'reduce:binomial',
+  'reduce:pipeline',
+  'reduce:binary',
+  'reduce:linear',
+  'reduce:tuned',
+  'allreduce:recursive-doubling',
+  'allreduce:ring',
+  'allreduce:nonoverlapping',
+  'allreduce:tuned',
+  'allgather:ring',
+  'allgather:recursive-doubling',
+  'allgather:bruck',
+  'allgather:neighbor-exchange',
+  'allgather:tuned',
+  'alltoall:pairwise',
+  'alltoall:bruck',
+  'alltoall:linear',
+  'alltoall:tuned',
+  'scatter:binomial',
+  'scatter:linear',
+  'scatter:tuned',
+  'gather:binomial',
+  'gather:linear',
+  'gather:linear-sync',
+  'gather:tuned',
+  'barrier:recursive-doubling',
+  'barrier:dissemination',
+  'barrier:tuned',
 ];
 
 // Their data-correctness properties run with every catalogued algorithm's (properties.*.test.ts),
@@ -34,7 +66,10 @@ describe('tuned: the family', () => {
   it('catalogues every coll_base algorithm and a tuned one per operation', () => {
     const family = new Set(TUNED);
     for (const name of TUNED) expect(catalogue.findAlgorithm(name), name).toBeDefined();
-    const tunedOps = catalogue.listAlgorithms().filter((a) => a.name.endsWith(':tuned')).map((a) => a.name);
+    const tunedOps = catalogue
+      .listAlgorithms()
+      .filter((a) => a.name.endsWith(':tuned'))
+      .map((a) => a.name);
     for (const name of tunedOps) expect(family.has(name), name).toBe(true);
   });
 });
@@ -68,7 +103,11 @@ describe('tuned: trees of coll_base_topo.c', () => {
         const { views } = wholeTree(n, root, (r) => binomialTree(r, root, n));
         // A node that got the data in round t sends to its k-th child in round t + k + 1.
         const round = new Map<number, number>([[root, 0]]);
-        const visit = (r: number) => views[r].children.forEach((c, k) => { round.set(c, round.get(r)! + k + 1); visit(c); });
+        const visit = (r: number) =>
+          views[r].children.forEach((c, k) => {
+            round.set(c, round.get(r)! + k + 1);
+            visit(c);
+          });
         visit(root);
         expect(Math.max(...round.values())).toBe(log2ceil(n));
         expect(views[root].children.length).toBe(log2ceil(n));
@@ -106,7 +145,8 @@ describe('tuned: trees of coll_base_topo.c', () => {
       const shifted = (r: number) => (r - root + n) % n;
       const below = (r: number): number[] => views[r].children.flatMap((c) => [c, ...below(c)]);
       views[root].children.forEach((side, i) => {
-        for (const r of [side, ...below(side)]) expect(shifted(r) % 2, `rank ${r} in subtree ${i}`).toBe(i === 0 ? 1 : 0);
+        for (const r of [side, ...below(side)])
+          expect(shifted(r) % 2, `rank ${r} in subtree ${i}`).toBe(i === 0 ? 1 : 0);
       });
     }
   });
@@ -123,7 +163,13 @@ describe('tuned: trees of coll_base_topo.c', () => {
  * Runs `algorithm` once with every rank's point-to-point sends recorded, and checks the data.
  * Returns the sends as [from, to] pairs in the order they were posted.
  */
-function recordSends(algorithm: string, n: number, bytes: number, root: number, params: Record<string, ParamValue> = {}): Array<[number, number]> {
+function recordSends(
+  algorithm: string,
+  n: number,
+  bytes: number,
+  root: number,
+  params: Record<string, ParamValue> = {},
+): Array<[number, number]> {
   const found = catalogue.findAlgorithm(algorithm);
   if (!found) throw new Error(`${algorithm} is not catalogued`);
   return found.open((info) => recordTypedSends(info, catalogue.semanticsOf(info.operation), n, bytes, root, params));
@@ -139,7 +185,10 @@ function recordTypedSends<Op extends OperationName>(
 ): Array<[number, number]> {
   const sim = new Simulation({ seed: 'sends' });
   const node = new Node(sim, tinyMachine({ packages: 2, coresPerPackage: 32 }));
-  const world = new World(node, Array.from({ length: n }, (_, i) => i));
+  const world = new World(
+    node,
+    Array.from({ length: n }, (_, i) => i),
+  );
   const sends: Array<[number, number]> = [];
   const call = { bytes, root, params };
   const ranks = Array.from({ length: n }, (_, id) => {
@@ -147,11 +196,16 @@ function recordTypedSends<Op extends OperationName>(
     const p2p: PointToPoint = {
       send: (to: number, data: Range, tag?: number) => (sends.push([id, to]), rank.p2p.send(to, data, tag)),
       isend: (to: number, data: Range, tag?: number) => (sends.push([id, to]), rank.p2p.isend(to, data, tag)),
-      sendrecv: (to: number, data: Range, from: number, into: Range, tag?: number) => (sends.push([id, to]), rank.p2p.sendrecv(to, data, from, into, tag)),
+      sendrecv: (to: number, data: Range, from: number, into: Range, tag?: number) => (
+        sends.push([id, to]),
+        rank.p2p.sendrecv(to, data, from, into, tag)
+      ),
       recv: (from: number, into: Range, tag?: number) => rank.p2p.recv(from, into, tag),
       irecv: (from: number, into: Range, tag?: number) => rank.p2p.irecv(from, into, tag),
     };
-    return new Proxy(rank, { get: (target, prop): unknown => (prop === 'p2p' ? p2p : Reflect.get(target, prop, target)) });
+    return new Proxy(rank, {
+      get: (target, prop): unknown => (prop === 'p2p' ? p2p : Reflect.get(target, prop, target)),
+    });
   });
   const args = ranks.map((rank) => semantics.setup(rank, call));
   ranks.forEach((rank, i) => semantics.fill(rank, args[i], call));
@@ -188,7 +242,15 @@ describe('tuned: structure counted by hand', () => {
 
   it('pipeline bcast: each rank forwards every segment once to the next rank', () => {
     const sends = recordSends('bcast:pipeline', 6, 4096 * 3, 4, { segsize: 4096 });
-    expect(sends).toEqual(expect.arrayContaining([[4, 5], [5, 0], [0, 1], [1, 2], [2, 3]]));
+    expect(sends).toEqual(
+      expect.arrayContaining([
+        [4, 5],
+        [5, 0],
+        [0, 1],
+        [1, 2],
+        [2, 3],
+      ]),
+    );
     expect(sends.length).toBe(3 * 5);
   });
 
@@ -258,8 +320,12 @@ describe('tuned: the fixed decision rules (coll_tuned_decision_fixed.c, v4.0)', 
     ['scatter', 300, 64, 'scatter:linear', {}],
   ];
   const decide: Record<string, (bytes: number, n: number) => rules.Choice> = {
-    bcast: rules.bcastDecision, reduce: rules.reduceDecision, allreduce: rules.allreduceDecision,
-    allgather: rules.allgatherDecision, alltoall: rules.alltoallDecision, gather: rules.gatherDecision,
+    bcast: rules.bcastDecision,
+    reduce: rules.reduceDecision,
+    allreduce: rules.allreduceDecision,
+    allgather: rules.allgatherDecision,
+    alltoall: rules.alltoallDecision,
+    gather: rules.gatherDecision,
     scatter: rules.scatterDecision,
   };
   it.each(table)('%s of %i bytes on %i ranks -> %s %o', (op, bytes, n, algorithm, params) => {
@@ -275,7 +341,16 @@ describe('tuned: the fixed decision rules (coll_tuned_decision_fixed.c, v4.0)', 
   it('the rules depend on sizes only: the same choice whatever the placement', () => {
     const machine = loadPreset('dunnington');
     const run = (algorithm: string, cores: number[], params: Record<string, ParamValue> = {}) =>
-      runAlgorithm({ machine, cores, algorithm, call: { bytes: 4096, root: 1, params }, cache: 'off', iterations: 1, warmup: 0, seed: 's' }).times[0];
+      runAlgorithm({
+        machine,
+        cores,
+        algorithm,
+        call: { bytes: 4096, root: 1, params },
+        cache: 'off',
+        iterations: 1,
+        warmup: 0,
+        seed: 's',
+      }).times[0];
     const spread = Array.from({ length: 16 }, (_, i) => i * 6); // one rank per socket
     const packed = Array.from({ length: 16 }, (_, i) => i); // three sockets
     // bcast:tuned runs exactly what the rule picked (same simulated time to the last bit) on both placements.
@@ -289,13 +364,35 @@ describe('tuned: the fixed decision rules (coll_tuned_decision_fixed.c, v4.0)', 
 describe('tuned: bad input', () => {
   const machine = tinyMachine({ packages: 2, coresPerPackage: 2 });
   const run = (algorithm: string, params: Record<string, ParamValue>) =>
-    runAlgorithm({ machine, cores: [0, 1, 2, 3], algorithm, call: { bytes: 100, root: 0, params }, cache: 'off', iterations: 1, warmup: 0, seed: 's' });
+    runAlgorithm({
+      machine,
+      cores: [0, 1, 2, 3],
+      algorithm,
+      call: { bytes: 100, root: 0, params },
+      cache: 'off',
+      iterations: 1,
+      warmup: 0,
+      seed: 's',
+    });
   it('a segment size of 0 where segments are required names the parameter', () => {
-    expect(() => run('bcast:pipeline', { segsize: 0 })).toThrow(/bcast:pipeline: params\.segsize must be an integer >= 1, got 0/);
+    expect(() => run('bcast:pipeline', { segsize: 0 })).toThrow(
+      /bcast:pipeline: params\.segsize must be an integer >= 1, got 0/,
+    );
     expect(() => run('reduce:binary', { segsize: -5 })).toThrow(/params\.segsize/);
     expect(() => run('gather:linear-sync', { segsize: 1.5 })).toThrow(/params\.segsize/);
   });
   it('a root outside the communicator is refused before the run', () => {
-    expect(() => runAlgorithm({ machine, cores: [0, 1], algorithm: 'bcast:tuned', call: { bytes: 8, root: 2, params: {} }, cache: 'off', iterations: 1, warmup: 0, seed: 's' })).toThrow(/root 2 is outside/);
+    expect(() =>
+      runAlgorithm({
+        machine,
+        cores: [0, 1],
+        algorithm: 'bcast:tuned',
+        call: { bytes: 8, root: 2, params: {} },
+        cache: 'off',
+        iterations: 1,
+        warmup: 0,
+        seed: 's',
+      }),
+    ).toThrow(/root 2 is outside/);
   });
 });

@@ -25,14 +25,27 @@ const machines = [
 describe('two-level compositions', () => {
   it('bcast:two-level offers any catalogued broadcast at either level', () => {
     const bcasts = catalogue.findAlgorithm('bcast:two-level')!.params.find((p) => p.name === 'inter')!.choices!;
-    expect(bcasts).toEqual(expect.arrayContaining(['basic', 'knem-linear', 'knem-hierarchical', 'cma-linear', 'cma-staggered', 'xpmem']));
+    expect(bcasts).toEqual(
+      expect.arrayContaining(['basic', 'knem-linear', 'knem-hierarchical', 'cma-linear', 'cma-staggered', 'xpmem']),
+    );
     expect(bcasts).not.toContain('two-level');
   });
 
   it('rejects an inner algorithm that is not registered, or itself', () => {
     const run = (params: Record<string, string>) => () =>
-      runAlgorithm({ machine: machines[0], cores: [0, 1, 2, 3], algorithm: 'bcast:two-level', call: { bytes: 64, root: 0, params }, cache: 'off', iterations: 1, warmup: 0, seed: 's' });
-    expect(run({ inter: 'binomal' })).toThrow(/params\.inter must name a bcast algorithm, one of .*basic.*; got "binomal"/);
+      runAlgorithm({
+        machine: machines[0],
+        cores: [0, 1, 2, 3],
+        algorithm: 'bcast:two-level',
+        call: { bytes: 64, root: 0, params },
+        cache: 'off',
+        iterations: 1,
+        warmup: 0,
+        seed: 's',
+      });
+    expect(run({ inter: 'binomal' })).toThrow(
+      /params\.inter must name a bcast algorithm, one of .*basic.*; got "binomal"/,
+    );
     expect(run({ intra: 'two-level' })).toThrow(/params\.intra must name a bcast algorithm/);
   });
 });
@@ -40,7 +53,13 @@ describe('two-level compositions', () => {
 describe('NUMA groups', () => {
   it('one leader per NUMA node, the root leading its own', () => {
     const numa = [1, 0, 1, 2, 0, 2, 1];
-    const topo = { numaOf: (r: number) => numa[r], packageOf: () => 0, coreOf: (r: number) => r, shareCache: () => false, hops: () => 0 };
+    const topo = {
+      numaOf: (r: number) => numa[r],
+      packageOf: () => 0,
+      coreOf: (r: number) => r,
+      shareCache: () => false,
+      hops: () => 0,
+    };
     const g = numaGroups(topo, numa.length, 6);
     expect(g.leaders).toEqual([1, 6, 3]);
     expect(g.groupOf(2)).toEqual([0, 2, 6]);
@@ -54,7 +73,10 @@ describe('subRank', () => {
   const world = (n: number, body: (rank: Rank) => Program<void>) => {
     const sim = new Simulation({ seed: 'sub' });
     const node = new Node(sim, tinyMachine({ packages: 2, coresPerPackage: 4 }));
-    const w = new World(node, Array.from({ length: n }, (_, i) => i));
+    const w = new World(
+      node,
+      Array.from({ length: n }, (_, i) => i),
+    );
     const procs = Array.from({ length: n }, (_, id) => sim.spawn(`r${id}`, body(new SimRank(w, id))));
     sim.run();
     for (const p of procs) expect(p.done).toBe(true);
@@ -86,7 +108,12 @@ describe('subRank', () => {
         yield* b.control.send(0, 'b2');
         yield* a.control.send(1, 'a2');
       } else {
-        got.push(yield* a.control.recv(0), yield* a.control.recv(0), yield* b.control.recv(1), yield* b.control.recv(1));
+        got.push(
+          yield* a.control.recv(0),
+          yield* a.control.recv(0),
+          yield* b.control.recv(1),
+          yield* b.control.recv(1),
+        );
       }
     });
     expect(got).toEqual(['a1', 'a2', 'b1', 'b2']);

@@ -10,7 +10,10 @@ import { partition } from '../../algorithms/collectives/xpmem/partition.ts';
 import { expectedReduction, piecesEqual } from '../../sim/node/content.ts';
 import { tinyMachine } from '../helpers/machines.ts';
 
-const XPMEM = catalogue.listAlgorithms().filter((a) => collectiveNames.has(a.operation) && a.name.endsWith(':xpmem')).map((a) => a.name);
+const XPMEM = catalogue
+  .listAlgorithms()
+  .filter((a) => collectiveNames.has(a.operation) && a.name.endsWith(':xpmem'))
+  .map((a) => a.name);
 
 describe('XPMEM collectives deliver what MPI requires', () => {
   it('registers the reductions, the broadcast and the gathers', () => {
@@ -39,14 +42,21 @@ describe('allreduce:xpmem', () => {
         const n = 7;
         const bytes = 1001; // not a multiple of the rank count: unequal partitions
         const out = run({ op, regcache }, n, bytes);
-        const want = expectedReduction(op, Array.from({ length: n }, (_, r) => `r${r}.send`), 0, bytes);
-        for (const a of out.args as AllreduceArgs[]) expect(piecesEqual(a.recv.buf.content.slice(a.recv.offset, bytes), want)).toBe(true);
+        const want = expectedReduction(
+          op,
+          Array.from({ length: n }, (_, r) => `r${r}.send`),
+          0,
+          bytes,
+        );
+        for (const a of out.args as AllreduceArgs[])
+          expect(piecesEqual(a.recv.buf.content.slice(a.recv.offset, bytes), want)).toBe(true);
       }
     });
   }
 
   it('attaches through the registration cache after the first call, and per call without it', () => {
-    const count = (params: Record<string, boolean>) => run(params, 4, 4096).events.filter((e) => e.kind === 'xpmem-attach').length;
+    const count = (params: Record<string, boolean>) =>
+      run(params, 4, 4096).events.filter((e) => e.kind === 'xpmem-attach').length;
     // Measured iterations only (warm-up traced out): the cache serves every attachment again.
     expect(count({ regcache: true })).toBe(0);
     // Without it, 2 (n - 1) attachments per rank and call: 4 ranks, 3 measured calls.
@@ -57,14 +67,29 @@ describe('allreduce:xpmem', () => {
     const machine = tinyMachine();
     machine.kernel.mechanisms.xpmem = false;
     expect(() =>
-      runAlgorithm({ machine, cores: [0, 1], algorithm: 'allreduce:xpmem', call: { bytes: 64, root: 0, params: {} }, cache: 'off', iterations: 1, warmup: 0, seed: 's' }),
+      runAlgorithm({
+        machine,
+        cores: [0, 1],
+        algorithm: 'allreduce:xpmem',
+        call: { bytes: 64, root: 0, params: {} },
+        cache: 'off',
+        iterations: 1,
+        warmup: 0,
+        seed: 's',
+      }),
     ).toThrow(/xpmem/i);
   });
 });
 
 describe('partitions', () => {
   it('tile the message in order, sizes within one byte', () => {
-    for (const [bytes, n] of [[0, 3], [1, 4], [10, 3], [1001, 7], [64, 64]]) {
+    for (const [bytes, n] of [
+      [0, 3],
+      [1, 4],
+      [10, 3],
+      [1001, 7],
+      [64, 64],
+    ]) {
       let at = 0;
       const sizes = [];
       for (let i = 0; i < n; i++) {

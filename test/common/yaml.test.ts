@@ -44,8 +44,12 @@ describe('parseYaml: syntax errors point where the mistake is and name its field
 describe('YamlValue: one reader for both formats', () => {
   it('names the value in prose when given `what`, and says what was expected otherwise', () => {
     const root = parseYaml('n: 2.5\ns: [1]\n', 'f.yaml').entries('the file');
-    expect(inputErrorOf(() => root.get('n')!.integer(1, 'ranks')).message).toBe('f.yaml:1:4 (n): ranks must be an integer, got 2.5');
-    expect(inputErrorOf(() => root.get('n')!.integer(1)).message).toBe('f.yaml:1:4 (n): expected an integer >= 1, got 2.5');
+    expect(inputErrorOf(() => root.get('n')!.integer(1, 'ranks')).message).toBe(
+      'f.yaml:1:4 (n): ranks must be an integer, got 2.5',
+    );
+    expect(inputErrorOf(() => root.get('n')!.integer(1)).message).toBe(
+      'f.yaml:1:4 (n): expected an integer >= 1, got 2.5',
+    );
     expect(inputErrorOf(() => root.get('n')!.string('name')).detail).toBe('name must be a string, got 2.5');
     expect(inputErrorOf(() => root.get('n')!.boolean()).detail).toBe('expected true or false, got 2.5');
     expect(inputErrorOf(() => root.get('s')!.text()).detail).toBe('expected a string, got a list');

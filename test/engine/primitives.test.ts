@@ -9,10 +9,13 @@ describe('Signal', () => {
     const sig = new Signal<string>('ready');
     const got: [string, string, number][] = [];
     const waiter = (name: string, delay: number) =>
-      sim.spawn(name, (function* (): Program<void> {
-        yield* sim.sleep(delay);
-        got.push([name, yield* sig.wait(), sim.now]);
-      })());
+      sim.spawn(
+        name,
+        (function* (): Program<void> {
+          yield* sim.sleep(delay);
+          got.push([name, yield* sig.wait(), sim.now]);
+        })(),
+      );
     waiter('early', 0);
     waiter('late', 20);
     sim.schedule(10, () => sig.fire('hello'));
@@ -40,15 +43,18 @@ describe('Mutex', () => {
     const sim = new Simulation();
     const m = new Mutex(sim, 'm');
     let lockedAt = -1;
-    sim.spawn('p', (function* (): Program<void> {
-      const before = sim.eventsProcessed;
-      yield* m.lock();
-      lockedAt = sim.now;
-      expect(sim.eventsProcessed).toBe(before);
-      expect(sim.pendingEvents).toBe(0);
-      expect(m.locked).toBe(true);
-      m.unlock();
-    })());
+    sim.spawn(
+      'p',
+      (function* (): Program<void> {
+        const before = sim.eventsProcessed;
+        yield* m.lock();
+        lockedAt = sim.now;
+        expect(sim.eventsProcessed).toBe(before);
+        expect(sim.pendingEvents).toBe(0);
+        expect(m.locked).toBe(true);
+        m.unlock();
+      })(),
+    );
     sim.run();
     expect(lockedAt).toBe(0);
     expect(m.locked).toBe(false);
@@ -61,13 +67,16 @@ describe('Mutex', () => {
     const m = new Mutex(sim, 'as-lock');
     const order: [string, number][] = [];
     const worker = (name: string, start: number, hold: number) =>
-      sim.spawn(name, (function* (): Program<void> {
-        yield* sim.sleep(start);
-        yield* m.lock();
-        order.push([name, sim.now]);
-        yield* sim.sleep(hold);
-        m.unlock();
-      })());
+      sim.spawn(
+        name,
+        (function* (): Program<void> {
+          yield* sim.sleep(start);
+          yield* m.lock();
+          order.push([name, sim.now]);
+          yield* sim.sleep(hold);
+          m.unlock();
+        })(),
+      );
     worker('a', 0, 10);
     worker('c', 2, 10);
     worker('b', 1, 10);
@@ -88,24 +97,35 @@ describe('Mutex', () => {
     const sim = new Simulation();
     const m = new Mutex(sim, 'm');
     expect(() => m.unlock()).toThrow('unlock of mutex "m", which is not locked');
-    sim.spawn('holder', (function* (): Program<void> {
-      yield* m.lock();
-      yield* sim.sleep(10);
-    })());
-    sim.spawn('thief', (function* (): Program<void> {
-      yield* sim.sleep(1);
-      m.unlock();
-    })());
-    expect(() => sim.run()).toThrow(/process "thief" failed at t=1 ns: process "thief" unlocked mutex "m" held by "holder"/);
+    sim.spawn(
+      'holder',
+      (function* (): Program<void> {
+        yield* m.lock();
+        yield* sim.sleep(10);
+      })(),
+    );
+    sim.spawn(
+      'thief',
+      (function* (): Program<void> {
+        yield* sim.sleep(1);
+        m.unlock();
+      })(),
+    );
+    expect(() => sim.run()).toThrow(
+      /process "thief" failed at t=1 ns: process "thief" unlocked mutex "m" held by "holder"/,
+    );
   });
 
   it('relocking a mutex one holds is reported rather than deadlocking silently', () => {
     const sim = new Simulation();
     const m = new Mutex(sim, 'm');
-    sim.spawn('p', (function* (): Program<void> {
-      yield* m.lock();
-      yield* m.lock();
-    })());
+    sim.spawn(
+      'p',
+      (function* (): Program<void> {
+        yield* m.lock();
+        yield* m.lock();
+      })(),
+    );
     expect(() => sim.run()).toThrow(/locked mutex "m" it already holds/);
   });
 });
@@ -116,13 +136,16 @@ describe('Semaphore', () => {
     const s = new Semaphore(sim, 'slots', 3);
     const got: [string, number][] = [];
     const user = (name: string, start: number, n: number, hold: number) =>
-      sim.spawn(name, (function* (): Program<void> {
-        yield* sim.sleep(start);
-        yield* s.acquire(n);
-        got.push([name, sim.now]);
-        yield* sim.sleep(hold);
-        s.release(n);
-      })());
+      sim.spawn(
+        name,
+        (function* (): Program<void> {
+          yield* sim.sleep(start);
+          yield* s.acquire(n);
+          got.push([name, sim.now]);
+          yield* sim.sleep(hold);
+          s.release(n);
+        })(),
+      );
     user('two', 0, 2, 10); // 1 left
     user('three', 1, 3, 5); // waits for all three, until 10
     user('one', 2, 1, 1); // one permit is free, but 'three' is ahead
@@ -154,9 +177,12 @@ describe('Channel', () => {
     const ch = new Channel<number>('mailbox');
     const received: [string, number, number][] = [];
     const getter = (name: string, count: number) =>
-      sim.spawn(name, (function* (): Program<void> {
-        for (let i = 0; i < count; i++) received.push([name, yield* ch.get(), sim.now]);
-      })());
+      sim.spawn(
+        name,
+        (function* (): Program<void> {
+          for (let i = 0; i < count; i++) received.push([name, yield* ch.get(), sim.now]);
+        })(),
+      );
     ch.put(1);
     ch.put(2);
     expect(ch.length).toBe(2);
@@ -190,10 +216,13 @@ describe('all, any, fired', () => {
     const b = new Signal<number>('b');
     let result: number[] = [];
     let at = -1;
-    const p = sim.spawn('joiner', (function* (): Program<void> {
-      result = yield* wait(all([a, b, fired(0)], 'both'));
-      at = sim.now;
-    })());
+    const p = sim.spawn(
+      'joiner',
+      (function* (): Program<void> {
+        result = yield* wait(all([a, b, fired(0)], 'both'));
+        at = sim.now;
+      })(),
+    );
     sim.schedule(5, () => b.fire(2));
     sim.schedule(9, () => a.fire(1));
     sim.run({ until: 6 });
@@ -206,9 +235,12 @@ describe('all, any, fired', () => {
   it('all of nothing fires at once; its default description lists what is still pending', () => {
     const sim = new Simulation();
     let got: unknown;
-    sim.spawn('p', (function* (): Program<void> {
-      got = yield* wait(all<number>([]));
-    })());
+    sim.spawn(
+      'p',
+      (function* (): Program<void> {
+        got = yield* wait(all<number>([]));
+      })(),
+    );
     sim.run();
     expect(got).toEqual([]);
     const a = new Signal('a');
@@ -222,9 +254,12 @@ describe('all, any, fired', () => {
     const sim = new Simulation();
     const msg = new Signal<string>('message');
     let first: { index: number; value: unknown } | undefined;
-    sim.spawn('p', (function* (): Program<void> {
-      first = yield* wait(any<unknown>([sim.timeout(100), msg]));
-    })());
+    sim.spawn(
+      'p',
+      (function* (): Program<void> {
+        first = yield* wait(any<unknown>([sim.timeout(100), msg]));
+      })(),
+    );
     sim.schedule(30, () => msg.fire('hi'));
     sim.run();
     expect(first).toEqual({ index: 1, value: 'hi' });
@@ -238,9 +273,12 @@ describe('all, any, fired', () => {
   it('any with a timeout wins when nothing else fires', () => {
     const sim = new Simulation();
     let first: { index: number } | undefined;
-    sim.spawn('p', (function* (): Program<void> {
-      first = yield* wait(any<unknown>([new Signal('never'), sim.timeout(100)]));
-    })());
+    sim.spawn(
+      'p',
+      (function* (): Program<void> {
+        first = yield* wait(any<unknown>([new Signal('never'), sim.timeout(100)]));
+      })(),
+    );
     sim.run();
     expect(first?.index).toBe(1);
     expect(sim.now).toBe(100);

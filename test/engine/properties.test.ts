@@ -43,41 +43,44 @@ function runMix(programs: Op[][], seed: string): string[] {
   const note = (who: string, what: string) => log.push(`${sim.now} ${who} ${what}`);
   programs.forEach((ops, p) => {
     const name = `p${p}`;
-    sim.spawn(name, (function* (): Program<void> {
-      for (const op of ops) {
-        switch (op.kind) {
-          case 'sleep':
-            yield* sim.sleep(op.dt);
-            note(name, `slept ${op.dt}`);
-            break;
-          case 'rand': {
-            const x = sim.random();
-            yield* sim.sleep(x * op.scale);
-            note(name, `drew ${x}`);
-            break;
-          }
-          case 'lock':
-            yield* mutexes[op.m].lock();
-            note(name, `locked m${op.m}`);
-            yield* sim.sleep(op.hold);
-            mutexes[op.m].unlock();
-            break;
-          case 'fire':
-            if (!signals[op.s].fired) signals[op.s].fire(name);
-            note(name, `fired s${op.s}`);
-            break;
-          case 'wait':
-            note(name, `got ${yield* signals[op.s].wait()} from s${op.s}`);
-            break;
-          case 'waitOrTimeout': {
-            const r = yield* wait(any<unknown>([signals[op.s], sim.timeout(op.dt)]));
-            note(name, `any -> ${r.index}`);
-            break;
+    sim.spawn(
+      name,
+      (function* (): Program<void> {
+        for (const op of ops) {
+          switch (op.kind) {
+            case 'sleep':
+              yield* sim.sleep(op.dt);
+              note(name, `slept ${op.dt}`);
+              break;
+            case 'rand': {
+              const x = sim.random();
+              yield* sim.sleep(x * op.scale);
+              note(name, `drew ${x}`);
+              break;
+            }
+            case 'lock':
+              yield* mutexes[op.m].lock();
+              note(name, `locked m${op.m}`);
+              yield* sim.sleep(op.hold);
+              mutexes[op.m].unlock();
+              break;
+            case 'fire':
+              if (!signals[op.s].fired) signals[op.s].fire(name);
+              note(name, `fired s${op.s}`);
+              break;
+            case 'wait':
+              note(name, `got ${yield* signals[op.s].wait()} from s${op.s}`);
+              break;
+            case 'waitOrTimeout': {
+              const r = yield* wait(any<unknown>([signals[op.s], sim.timeout(op.dt)]));
+              note(name, `any -> ${r.index}`);
+              break;
+            }
           }
         }
-      }
-      note(name, 'done');
-    })());
+        note(name, 'done');
+      })(),
+    );
   });
   try {
     sim.run();
@@ -119,12 +122,15 @@ describe('engine properties', () => {
             for (const d of delays) {
               if (viaProcess) {
                 // A sleeping process: the timeout is made when the process first runs.
-                sim.spawn('sleeper', (function* (): Program<void> {
-                  const seq = created++;
-                  const expected = sim.now + d;
-                  yield* sim.sleep(d);
-                  fired.push({ time: sim.now, expected, seq });
-                })());
+                sim.spawn(
+                  'sleeper',
+                  (function* (): Program<void> {
+                    const seq = created++;
+                    const expected = sim.now + d;
+                    yield* sim.sleep(d);
+                    fired.push({ time: sim.now, expected, seq });
+                  })(),
+                );
               } else {
                 const seq = created++;
                 const expected = sim.now + d;
@@ -160,20 +166,26 @@ describe('engine properties', () => {
           const expected: { process: string; waitingOn: string }[] = [];
           // Process i holds mutex i and then wants mutex i+1: a cycle of n lock-order inversions.
           cycleHolds.forEach((hold, i) => {
-            sim.spawn(`cycle${i}`, (function* (): Program<void> {
-              yield* mutexes[i].lock();
-              yield* sim.sleep(hold);
-              yield* mutexes[(i + 1) % n].lock();
-            })());
+            sim.spawn(
+              `cycle${i}`,
+              (function* (): Program<void> {
+                yield* mutexes[i].lock();
+                yield* sim.sleep(hold);
+                yield* mutexes[(i + 1) % n].lock();
+              })(),
+            );
             const next = (i + 1) % n;
             expected.push({ process: `cycle${i}`, waitingOn: `mutex "M${next}" held by "cycle${next}"` });
           });
           signalWaitDelays.forEach((d, i) => {
             const never = new Signal(`signal nobody fires #${i}`);
-            sim.spawn(`waiter${i}`, (function* (): Program<void> {
-              yield* sim.sleep(d);
-              yield* never.wait();
-            })());
+            sim.spawn(
+              `waiter${i}`,
+              (function* (): Program<void> {
+                yield* sim.sleep(d);
+                yield* never.wait();
+              })(),
+            );
             expected.push({ process: `waiter${i}`, waitingOn: `signal nobody fires #${i}` });
           });
           finisherSleeps.forEach((d, i) => sim.spawn(`finisher${i}`, sim.sleep(d)));
@@ -197,10 +209,10 @@ describe('engine properties', () => {
   it('(4) the mutex is FIFO and never held by two processes at once', () => {
     const workerArb = fc.record({
       start: fc.integer({ min: 0, max: 20 }),
-      rounds: fc.array(
-        fc.record({ hold: fc.integer({ min: 0, max: 10 }), gap: fc.integer({ min: 0, max: 10 }) }),
-        { minLength: 1, maxLength: 5 },
-      ),
+      rounds: fc.array(fc.record({ hold: fc.integer({ min: 0, max: 10 }), gap: fc.integer({ min: 0, max: 10 }) }), {
+        minLength: 1,
+        maxLength: 5,
+      }),
     });
     fc.assert(
       fc.property(fc.array(workerArb, { minLength: 1, maxLength: 8 }), (workers) => {
@@ -212,23 +224,26 @@ describe('engine properties', () => {
         let maxInside = 0;
         let waited = 0;
         workers.forEach(({ start, rounds }, w) => {
-          sim.spawn(`w${w}`, (function* (): Program<void> {
-            yield* sim.sleep(start);
-            for (let r = 0; r < rounds.length; r++) {
-              const id = `w${w}.${r}`;
-              const askedAt = sim.now;
-              requests.push(id);
-              yield* m.lock();
-              waited += sim.now - askedAt;
-              grants.push(id);
-              inside++;
-              maxInside = Math.max(maxInside, inside);
-              yield* sim.sleep(rounds[r].hold);
-              inside--;
-              m.unlock();
-              yield* sim.sleep(rounds[r].gap);
-            }
-          })());
+          sim.spawn(
+            `w${w}`,
+            (function* (): Program<void> {
+              yield* sim.sleep(start);
+              for (let r = 0; r < rounds.length; r++) {
+                const id = `w${w}.${r}`;
+                const askedAt = sim.now;
+                requests.push(id);
+                yield* m.lock();
+                waited += sim.now - askedAt;
+                grants.push(id);
+                inside++;
+                maxInside = Math.max(maxInside, inside);
+                yield* sim.sleep(rounds[r].hold);
+                inside--;
+                m.unlock();
+                yield* sim.sleep(rounds[r].gap);
+              }
+            })(),
+          );
         });
         sim.run();
         expect(maxInside).toBe(1);

@@ -11,15 +11,18 @@ function run(requests: { name: string; mode: Mode; at: number; hold: number }[])
   const lock = new RwLock(sim, 'mmap_lock');
   const log: [string, number, number][] = [];
   for (const r of requests) {
-    sim.spawn(r.name, (function* (): Program<void> {
-      yield* sim.sleep(r.at);
-      yield* r.mode === 'shared' ? lock.lockShared() : lock.lockExclusive();
-      const start = sim.now;
-      yield* sim.sleep(r.hold);
-      if (r.mode === 'shared') lock.unlockShared();
-      else lock.unlockExclusive();
-      log.push([r.name, start, sim.now]);
-    })());
+    sim.spawn(
+      r.name,
+      (function* (): Program<void> {
+        yield* sim.sleep(r.at);
+        yield* r.mode === 'shared' ? lock.lockShared() : lock.lockExclusive();
+        const start = sim.now;
+        yield* sim.sleep(r.hold);
+        if (r.mode === 'shared') lock.unlockShared();
+        else lock.unlockExclusive();
+        log.push([r.name, start, sim.now]);
+      })(),
+    );
   }
   sim.run();
   return { log, lock };
@@ -73,7 +76,12 @@ describe('RwLock', () => {
   });
 
   it('serves a long queue in order', () => {
-    const requests = Array.from({ length: 200 }, (_, i) => ({ name: `w${i}`, mode: 'exclusive' as const, at: 0, hold: 1 }));
+    const requests = Array.from({ length: 200 }, (_, i) => ({
+      name: `w${i}`,
+      mode: 'exclusive' as const,
+      at: 0,
+      hold: 1,
+    }));
     const { log } = run(requests);
     expect(log.map(([name]) => name)).toEqual(requests.map((r) => r.name));
     expect(log.at(-1)).toEqual(['w199', 199, 200]);

@@ -82,9 +82,12 @@ describe('processes', () => {
   it('start as an event at the current time, not inside spawn()', () => {
     const sim = new Simulation();
     const log: string[] = [];
-    sim.spawn('p', (function* (): Program<void> {
-      log.push(`start at ${sim.now}`);
-    })());
+    sim.spawn(
+      'p',
+      (function* (): Program<void> {
+        log.push(`start at ${sim.now}`);
+      })(),
+    );
     log.push('after spawn');
     sim.run();
     expect(log).toEqual(['after spawn', 'start at 0']);
@@ -93,17 +96,20 @@ describe('processes', () => {
   it('sleep and timeout advance simulated time; timeout counts from creation', () => {
     const sim = new Simulation();
     const times: number[] = [];
-    sim.spawn('p', (function* (): Program<void> {
-      yield* sim.sleep(100);
-      times.push(sim.now);
-      const t = sim.timeout(50);
-      yield* sim.sleep(20);
-      times.push(sim.now);
-      yield* wait(t);
-      times.push(sim.now);
-      yield* wait(t); // already fired: resumes at once
-      times.push(sim.now);
-    })());
+    sim.spawn(
+      'p',
+      (function* (): Program<void> {
+        yield* sim.sleep(100);
+        times.push(sim.now);
+        const t = sim.timeout(50);
+        yield* sim.sleep(20);
+        times.push(sim.now);
+        yield* wait(t);
+        times.push(sim.now);
+        yield* wait(t); // already fired: resumes at once
+        times.push(sim.now);
+      })(),
+    );
     sim.run();
     expect(times).toEqual([100, 120, 150, 150]);
   });
@@ -111,12 +117,15 @@ describe('processes', () => {
   it('a sleep created but not stepped starts its clock when stepped, like a generator', () => {
     const sim = new Simulation();
     let end = -1;
-    sim.spawn('p', (function* (): Program<void> {
-      const later = sim.sleep(10);
-      yield* sim.sleep(5);
-      yield* later;
-      end = sim.now;
-    })());
+    sim.spawn(
+      'p',
+      (function* (): Program<void> {
+        const later = sim.sleep(10);
+        yield* sim.sleep(5);
+        yield* later;
+        end = sim.now;
+      })(),
+    );
     sim.run();
     expect(end).toBe(15);
   });
@@ -126,10 +135,13 @@ describe('processes', () => {
     const t = sim.timeout(40);
     const woke: [string, number][] = [];
     for (const name of ['a', 'b', 'c']) {
-      sim.spawn(name, (function* (): Program<void> {
-        yield* wait(t);
-        woke.push([name, sim.now]);
-      })());
+      sim.spawn(
+        name,
+        (function* (): Program<void> {
+          yield* wait(t);
+          woke.push([name, sim.now]);
+        })(),
+      );
     }
     sim.run();
     expect(woke).toEqual([
@@ -141,15 +153,21 @@ describe('processes', () => {
 
   it('are joinable and expose done, result and waitingOn', () => {
     const sim = new Simulation();
-    const child = sim.spawn('child', (function* (): Program<number> {
-      yield* sim.sleep(10);
-      return 42;
-    })());
+    const child = sim.spawn(
+      'child',
+      (function* (): Program<number> {
+        yield* sim.sleep(10);
+        return 42;
+      })(),
+    );
     let got = 0;
-    const parent = sim.spawn('parent', (function* (): Program<string> {
-      got = yield* wait(child);
-      return `joined at ${sim.now}`;
-    })());
+    const parent = sim.spawn(
+      'parent',
+      (function* (): Program<string> {
+        got = yield* wait(child);
+        return `joined at ${sim.now}`;
+      })(),
+    );
     expect(child).toBeInstanceOf(Process);
     sim.run({ until: 5 });
     expect(child.done).toBe(false);
@@ -167,10 +185,13 @@ describe('processes', () => {
     const sim = new Simulation();
     const sig = new Signal<number>('go');
     const log: string[] = [];
-    sim.spawn('waiter', (function* (): Program<void> {
-      const v = yield* sig.wait();
-      log.push(`woke with ${v}`);
-    })());
+    sim.spawn(
+      'waiter',
+      (function* (): Program<void> {
+        const v = yield* sig.wait();
+        log.push(`woke with ${v}`);
+      })(),
+    );
     sim.schedule(5, () => {
       sig.fire(3);
       log.push('fire returned');
@@ -182,10 +203,13 @@ describe('processes', () => {
   it('an error inside a process names the process and the time, keeping the cause', () => {
     const sim = new Simulation();
     const boom = new Error('boom');
-    sim.spawn('rank 3', (function* (): Program<void> {
-      yield* sim.sleep(25);
-      throw boom;
-    })());
+    sim.spawn(
+      'rank 3',
+      (function* (): Program<void> {
+        yield* sim.sleep(25);
+        throw boom;
+      })(),
+    );
     let caught: unknown;
     try {
       sim.run();
@@ -202,15 +226,25 @@ describe('processes', () => {
 
   it('yielding a sub-program instead of delegating to it is reported', () => {
     const sim = new Simulation();
-    sim.spawn('oops', (function* (): Program<void> {
-      yield sim.sleep(5) as never;
-    })());
-    expect(() => sim.run()).toThrow(/process "oops" failed at t=0 ns: sim\.sleep\(\) is a program: run it with `yield\* sim\.sleep/);
+    sim.spawn(
+      'oops',
+      (function* (): Program<void> {
+        yield sim.sleep(5) as never;
+      })(),
+    );
+    expect(() => sim.run()).toThrow(
+      /process "oops" failed at t=0 ns: sim\.sleep\(\) is a program: run it with `yield\* sim\.sleep/,
+    );
     const sim2 = new Simulation();
-    sim2.spawn('oops2', (function* (): Program<void> {
-      yield new Signal('s').wait() as never;
-    })());
-    expect(() => sim2.run()).toThrow(/process "oops2" failed at t=0 ns: yielded a generator, which is not a Waitable \(write `yield\*`/);
+    sim2.spawn(
+      'oops2',
+      (function* (): Program<void> {
+        yield new Signal('s').wait() as never;
+      })(),
+    );
+    expect(() => sim2.run()).toThrow(
+      /process "oops2" failed at t=0 ns: yielded a generator, which is not a Waitable \(write `yield\*`/,
+    );
   });
 
   it('the queue emptying with a blocked process is a deadlock; finished ones are not listed', () => {

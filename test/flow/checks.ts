@@ -50,12 +50,17 @@ export function closeTo(a: number, b: number, rel = REL): boolean {
  * Checks that `bottlenecks[i]` certifies flow i's rate: the flow crosses it, it is saturated, and
  * no flow crossing it runs faster. Returns the first violation, or undefined.
  */
-export function bottleneckViolation(p: Problem, rates: readonly number[], bottlenecks: readonly number[]): string | undefined {
+export function bottleneckViolation(
+  p: Problem,
+  rates: readonly number[],
+  bottlenecks: readonly number[],
+): string | undefined {
   const load = loads(p, rates);
   for (let i = 0; i < p.flows.length; i++) {
     const b = bottlenecks[i];
     if (!p.flows[i].uses.some((u) => u.resource === b)) return `flow ${i} names resource ${b}, which it does not cross`;
-    if (load[b] < p.capacities[b] * (1 - REL)) return `flow ${i} names resource ${b}, which carries ${load[b]} < capacity ${p.capacities[b]}`;
+    if (load[b] < p.capacities[b] * (1 - REL))
+      return `flow ${i} names resource ${b}, which carries ${load[b]} < capacity ${p.capacities[b]}`;
     for (let j = 0; j < p.flows.length; j++) {
       if (p.flows[j].uses.some((u) => u.resource === b) && rates[j] > rates[i] * (1 + REL)) {
         return `flow ${i} (rate ${rates[i]}) names resource ${b}, where flow ${j} runs faster (${rates[j]})`;

@@ -4,28 +4,26 @@ import { propRuns } from '../helpers/prop-runs.ts';
 import { maxMinAllocation, maxMinRates } from '../../sim/flow/maxmin.ts';
 import { bottleneckViolation, closeTo, loads, maxMinViolation, type Problem } from './checks.ts';
 
-const problem: fc.Arbitrary<Problem> = fc
-  .integer({ min: 1, max: 8 })
-  .chain((nRes) =>
-    fc.record({
-      capacities: fc.array(
-        fc.oneof(fc.integer({ min: 1, max: 40 }), fc.double({ min: 0.01, max: 1000, noNaN: true })),
-        { minLength: nRes, maxLength: nRes },
-      ),
-      flows: fc.array(
-        fc.record({
-          uses: fc.array(
-            fc.record({
-              resource: fc.integer({ min: 0, max: nRes - 1 }),
-              weight: fc.oneof(fc.constantFrom(1, 2, 0.5, 3), fc.double({ min: 0.1, max: 10, noNaN: true })),
-            }),
-            { minLength: 1, maxLength: 4 },
-          ),
-        }),
-        { maxLength: 25 },
-      ),
+const problem: fc.Arbitrary<Problem> = fc.integer({ min: 1, max: 8 }).chain((nRes) =>
+  fc.record({
+    capacities: fc.array(fc.oneof(fc.integer({ min: 1, max: 40 }), fc.double({ min: 0.01, max: 1000, noNaN: true })), {
+      minLength: nRes,
+      maxLength: nRes,
     }),
-  );
+    flows: fc.array(
+      fc.record({
+        uses: fc.array(
+          fc.record({
+            resource: fc.integer({ min: 0, max: nRes - 1 }),
+            weight: fc.oneof(fc.constantFrom(1, 2, 0.5, 3), fc.double({ min: 0.1, max: 10, noNaN: true })),
+          }),
+          { minLength: 1, maxLength: 4 },
+        ),
+      }),
+      { maxLength: 25 },
+    ),
+  }),
+);
 
 describe('maxMinRates by hand', () => {
   it('gives a lone flow the smallest capacity on its path', () => {
@@ -48,7 +46,12 @@ describe('maxMinRates by hand', () => {
     const rates = maxMinRates(
       [10, 1],
       [
-        { uses: [{ resource: 0, weight: 1 }, { resource: 1, weight: 1 }] },
+        {
+          uses: [
+            { resource: 0, weight: 1 },
+            { resource: 1, weight: 1 },
+          ],
+        },
         { uses: [{ resource: 0, weight: 1 }] },
         { uses: [{ resource: 0, weight: 1 }] },
       ],
@@ -61,7 +64,12 @@ describe('maxMinRates by hand', () => {
     const { bottlenecks } = maxMinAllocation(
       [10, 1],
       [
-        { uses: [{ resource: 0, weight: 1 }, { resource: 1, weight: 1 }] },
+        {
+          uses: [
+            { resource: 0, weight: 1 },
+            { resource: 1, weight: 1 },
+          ],
+        },
         { uses: [{ resource: 0, weight: 1 }] },
         { uses: [{ resource: 0, weight: 1 }] },
       ],
@@ -71,13 +79,28 @@ describe('maxMinRates by hand', () => {
 
   it('on a tie between two saturated resources, names the first in resource order', () => {
     // Both resources saturate at rate 4, whichever order the flow lists them in.
-    const uses = (first: number, second: number) => [{ resource: first, weight: 1 }, { resource: second, weight: 1 }];
+    const uses = (first: number, second: number) => [
+      { resource: first, weight: 1 },
+      { resource: second, weight: 1 },
+    ];
     expect(maxMinAllocation([4, 4], [{ uses: uses(0, 1) }]).bottlenecks).toEqual([0]);
     expect(maxMinAllocation([4, 4], [{ uses: uses(1, 0) }]).bottlenecks).toEqual([0]);
   });
 
   it('adds up the weights of a resource listed twice', () => {
-    expect(maxMinRates([6], [{ uses: [{ resource: 0, weight: 1 }, { resource: 0, weight: 2 }] }])).toEqual([2]);
+    expect(
+      maxMinRates(
+        [6],
+        [
+          {
+            uses: [
+              { resource: 0, weight: 1 },
+              { resource: 0, weight: 2 },
+            ],
+          },
+        ],
+      ),
+    ).toEqual([2]);
   });
 
   it('rejects a flow with no resource, a bad weight and a bad capacity', () => {
@@ -108,7 +131,7 @@ describe('maxMinRates properties', () => {
     );
   });
 
-  it("names for each flow a bottleneck that certifies its rate: saturated, and no flow there is faster", () => {
+  it('names for each flow a bottleneck that certifies its rate: saturated, and no flow there is faster', () => {
     fc.assert(
       fc.property(problem, (p) => {
         const { rates, bottlenecks } = maxMinAllocation(p.capacities, p.flows);

@@ -27,7 +27,12 @@ const uses = (nRes: number) =>
   fc.array(
     fc.record({
       resource: fc.integer({ min: 0, max: nRes - 1 }),
-      weight: fc.oneof(fc.constant(1), fc.constant(1), fc.constantFrom(2, 0.5), fc.double({ min: 0.25, max: 4, noNaN: true })),
+      weight: fc.oneof(
+        fc.constant(1),
+        fc.constant(1),
+        fc.constantFrom(2, 0.5),
+        fc.double({ min: 0.25, max: 4, noNaN: true }),
+      ),
     }),
     { minLength: 1, maxLength: 3 },
   );
@@ -44,7 +49,11 @@ const workloadOf = (maxRes: number, maxFlows: number): fc.Arbitrary<Workload> =>
       flows: fc.array(
         fc.record(
           {
-            at: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 200 }), fc.double({ min: 0, max: 200, noNaN: true })),
+            at: fc.oneof(
+              fc.constant(0),
+              fc.integer({ min: 0, max: 200 }),
+              fc.double({ min: 0, max: 200, noNaN: true }),
+            ),
             bytes: fc.oneof(fc.integer({ min: 0, max: 2000 }), fc.double({ min: 1e-3, max: 1e5, noNaN: true })),
             latency: fc.oneof(fc.constant(0), fc.integer({ min: 0, max: 50 })),
             uses: uses(nRes),
@@ -126,20 +135,33 @@ describe('FlowNetwork properties', () => {
     fc.assert(
       fc.property(workload, (w) => {
         simulate(w, (now, live) => {
-          expect(maxMinViolation(problemOf(live, w.capacities), live.map((s) => s.flow.rate)), `at ${now}`).toBeUndefined();
+          expect(
+            maxMinViolation(
+              problemOf(live, w.capacities),
+              live.map((s) => s.flow.rate),
+            ),
+            `at ${now}`,
+          ).toBeUndefined();
         });
       }),
       { numRuns: propRuns(300) },
     );
   });
 
-  it("records for each flow a bottleneck that certifies its rate: saturated, and no flow there is faster", () => {
+  it('records for each flow a bottleneck that certifies its rate: saturated, and no flow there is faster', () => {
     fc.assert(
       fc.property(workload, (w) => {
         const started = simulate(w, (now, live) => {
           const p = problemOf(live, w.capacities);
           const named = live.map((s) => s.flow.bottleneck?.id ?? -1);
-          expect(bottleneckViolation(p, live.map((s) => s.flow.rate), named), `at ${now}`).toBeUndefined();
+          expect(
+            bottleneckViolation(
+              p,
+              live.map((s) => s.flow.rate),
+              named,
+            ),
+            `at ${now}`,
+          ).toBeUndefined();
         });
         for (const s of started) {
           // Done: no current bottleneck; the main one is a resource it crossed, if it carried bytes.
@@ -157,7 +179,9 @@ describe('FlowNetwork properties', () => {
             if (b !== undefined) held.set(b, (held.get(b) ?? 0) + s.steps[i + 1].t - s.steps[i].t);
           }
           const longest = Math.max(0, ...held.values());
-          expect(held.get(main!.id) ?? 0, `flow ${s.flow.id}: ${JSON.stringify([...held])}`).toBeGreaterThanOrEqual(longest * (1 - 1e-9));
+          expect(held.get(main!.id) ?? 0, `flow ${s.flow.id}: ${JSON.stringify([...held])}`).toBeGreaterThanOrEqual(
+            longest * (1 - 1e-9),
+          );
         }
       }),
       { numRuns: propRuns(300) },
@@ -171,7 +195,10 @@ describe('FlowNetwork properties', () => {
           const p = problemOf(live, w.capacities);
           const scratch = maxMinRates(p.capacities, p.flows);
           live.forEach((s, i) =>
-            expect(closeTo(s.flow.rate, scratch[i]), `flow ${s.flow.id} at ${now}: ${s.flow.rate} vs ${scratch[i]}`).toBe(true),
+            expect(
+              closeTo(s.flow.rate, scratch[i]),
+              `flow ${s.flow.id} at ${now}: ${s.flow.rate} vs ${scratch[i]}`,
+            ).toBe(true),
           );
         });
       }),
@@ -219,7 +246,9 @@ describe('FlowNetwork properties', () => {
           expect(closeTo(delivered, f.bytes, 1e-6) || Math.abs(delivered - f.bytes) < 1e-9).toBe(true);
           if (f.bytes > 0) {
             // Bytes flow from the end of the latency phase exactly until the flow finishes.
-            expect(closeTo(firstMoving, f.startedAt + s.latency, 1e-12) || firstMoving === f.startedAt + s.latency).toBe(true);
+            expect(
+              closeTo(firstMoving, f.startedAt + s.latency, 1e-12) || firstMoving === f.startedAt + s.latency,
+            ).toBe(true);
             expect(lastMoving).toBe(f.finishedAt);
           } else {
             expect(f.finishedAt).toBe(f.startedAt + s.latency);
@@ -239,12 +268,20 @@ describe('FlowNetwork properties', () => {
         const expected = res.map(() => 0);
         for (const f of w.flows) {
           sched.schedule(f.at, () =>
-            net.start({ bytes: f.bytes, latency: f.latency, uses: f.uses.map((u) => ({ resource: res[u.resource], weight: u.weight })) }),
+            net.start({
+              bytes: f.bytes,
+              latency: f.latency,
+              uses: f.uses.map((u) => ({ resource: res[u.resource], weight: u.weight })),
+            }),
           );
           for (const u of f.uses) expected[u.resource] += u.weight * f.bytes;
         }
         sched.runAll();
-        res.forEach((r, i) => expect(closeTo(r.bytesCarried, expected[i], 1e-6) || Math.abs(r.bytesCarried - expected[i]) < 1e-6).toBe(true));
+        res.forEach((r, i) =>
+          expect(closeTo(r.bytesCarried, expected[i], 1e-6) || Math.abs(r.bytesCarried - expected[i]) < 1e-6).toBe(
+            true,
+          ),
+        );
       }),
       { numRuns: propRuns(200) },
     );

@@ -52,7 +52,7 @@ function expectConsistent(m: MachineSpec): void {
   }
   // Every vertex reachable from every other: the router must find a path for any access.
   const seen = new Set([[...vertices][0]]);
-  for (let grew = true; grew; ) {
+  for (let grew = true; grew;) {
     grew = false;
     for (const l of m.links) {
       if (seen.has(l.a) !== seen.has(l.b)) {
@@ -127,7 +127,12 @@ describe('hwloc v2 XML', () => {
     ]);
     expect(m.nics).toEqual([
       { id: 'eth0', model: 'Intel Corporation I350 Gigabit Network Connection', bus: 'pci0000:00', bandwidth: 1 },
-      { id: 'mlx4_0', model: 'Mellanox Technologies MT27500 Family [ConnectX-3]', bus: 'pci0000:80', bandwidth: IMPORT_DEFAULTS.nic.infiniband },
+      {
+        id: 'mlx4_0',
+        model: 'Mellanox Technologies MT27500 Family [ConnectX-3]',
+        bus: 'pci0000:80',
+        bandwidth: IMPORT_DEFAULTS.nic.infiniband,
+      },
     ]);
     // The Ethernet port is capped by its 1 GB/s PCIe link (known); the HCA's wire speed is a default.
     expect(m.guessed).not.toContain('nics[0].bandwidth');
@@ -152,7 +157,10 @@ describe('hwloc v1 XML', () => {
 
   it('reads NUMA nodes that contain sockets, Cache objects by depth and relative distances', () => {
     expectConsistent(m);
-    expect(m.packages.map((p) => p.model)).toEqual(['Quad-Core AMD Opteron(tm) Processor 2356', 'Quad-Core AMD Opteron(tm) Processor 2356']);
+    expect(m.packages.map((p) => p.model)).toEqual([
+      'Quad-Core AMD Opteron(tm) Processor 2356',
+      'Quad-Core AMD Opteron(tm) Processor 2356',
+    ]);
     expect(m.numaNodes.map((n) => [n.id, n.attach, n.memoryBytes])).toEqual([
       [0, 'pkg0', 4 * 2 ** 30],
       [1, 'pkg1', 4 * 2 ** 30],
@@ -281,9 +289,15 @@ describe('links from a distance matrix', () => {
 
 describe('malformed input', () => {
   it.each([
-    ['malformed-unclosed.xml', /malformed-unclosed\.xml:5:3: closing tag <\/objekt> does not match <object> opened at line 3/],
+    [
+      'malformed-unclosed.xml',
+      /malformed-unclosed\.xml:5:3: closing tag <\/objekt> does not match <object> opened at line 3/,
+    ],
     ['malformed-html.xml', /malformed-html\.xml:1:1: this is an HTML page, not hwloc XML/],
-    ['malformed-bad-memory.xml', /malformed-bad-memory\.xml:4:5 \(object\[type=NUMANode\]\.local_memory\): local_memory="sixteen gigabytes"/],
+    [
+      'malformed-bad-memory.xml',
+      /malformed-bad-memory\.xml:4:5 \(object\[type=NUMANode\]\.local_memory\): local_memory="sixteen gigabytes"/,
+    ],
     ['malformed-distances.xml', /malformed-distances\.xml:7:3 .*holds 3 values, expected nbobjs\^2 = 4/],
   ])('%s is an InputError naming file, line and column', (name, message) => {
     expect(() => load(name)).toThrow(InputError);
@@ -299,10 +313,19 @@ describe('malformed input', () => {
     ['<topology>\n</topology>', /holds no <object>/],
     ['<topology><object type="Machine"/></topology>', /no PU objects/],
     ['<topology><object type="Machine"><object type="PU"/></object></topology>', /PU without os_index/],
-    ['<topology><object type="Machine"><object type="PU" os_index="0"/><object type="PU" os_index="0"/></object></topology>', /appears twice/],
-    ['<topology>\n  <object type="Machine" cpuset="0xzz"><object type="PU" os_index="0"/></object></topology>', /t\.xml:2:3 .*not an hwloc bitmap/],
+    [
+      '<topology><object type="Machine"><object type="PU" os_index="0"/><object type="PU" os_index="0"/></object></topology>',
+      /appears twice/,
+    ],
+    [
+      '<topology>\n  <object type="Machine" cpuset="0xzz"><object type="PU" os_index="0"/></object></topology>',
+      /t\.xml:2:3 .*not an hwloc bitmap/,
+    ],
     ['<topology><object type="Machine" os_index="0></object></topology>', /unterminated value of attribute os_index/],
-    ['<topology><object type="Machine"><object type="PU" os_index="0"/>', /t\.xml:1:11: element <object> is never closed/],
+    [
+      '<topology><object type="Machine"><object type="PU" os_index="0"/>',
+      /t\.xml:1:11: element <object> is never closed/,
+    ],
     ['<topology><object type="M&bogus;"/></topology>', /unknown entity/],
   ])('rejects %j', (text, message) => {
     const error = inputErrorOf(() => importHwlocXml(text, 't.xml'));
@@ -322,32 +345,40 @@ describe('malformed input', () => {
     const edit = fc.oneof(
       fc.record({ kind: fc.constant('set' as const), at: fc.nat(), byte: fc.integer({ min: 0, max: 255 }) }),
       fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), byte: fc.constant(0) }),
-      fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), byte: fc.constantFrom(...'<>"=/&;x0 '.split('').map((c) => c.charCodeAt(0))) }),
+      fc.record({
+        kind: fc.constant('insert' as const),
+        at: fc.nat(),
+        byte: fc.constantFrom(...'<>"=/&;x0 '.split('').map((c) => c.charCodeAt(0))),
+      }),
     );
     fc.assert(
-      fc.property(fc.array(edit, { minLength: 1, maxLength: 6 }), fc.option(fc.nat(), { nil: undefined }), (edits, cut) => {
-        const mutated = [...bytes];
-        for (const e of edits) {
-          const at = e.at % (mutated.length + 1);
-          if (e.kind === 'set' && at < mutated.length) mutated[at] = e.byte;
-          else if (e.kind === 'delete') mutated.splice(at, 1);
-          else if (e.kind === 'insert') mutated.splice(at, 0, e.byte);
-        }
-        const kept = cut === undefined ? mutated : mutated.slice(0, cut % (mutated.length + 1));
-        const text = new TextDecoder().decode(new Uint8Array(kept));
-        let machine: MachineSpec;
-        try {
-          machine = importHwlocXml(text, 'mutant.xml');
-        } catch (error) {
-          if (!(error instanceof InputError)) throw error;
-          expect(error.location.file).toBe('mutant.xml');
-          expect(error.location.line).toBeGreaterThanOrEqual(1);
-          expect(error.message.startsWith(`mutant.xml:${error.location.line}`)).toBe(true);
-          return;
-        }
-        // Whatever imports must be a machine the simulator accepts.
-        expectConsistent(machine);
-      }),
+      fc.property(
+        fc.array(edit, { minLength: 1, maxLength: 6 }),
+        fc.option(fc.nat(), { nil: undefined }),
+        (edits, cut) => {
+          const mutated = [...bytes];
+          for (const e of edits) {
+            const at = e.at % (mutated.length + 1);
+            if (e.kind === 'set' && at < mutated.length) mutated[at] = e.byte;
+            else if (e.kind === 'delete') mutated.splice(at, 1);
+            else if (e.kind === 'insert') mutated.splice(at, 0, e.byte);
+          }
+          const kept = cut === undefined ? mutated : mutated.slice(0, cut % (mutated.length + 1));
+          const text = new TextDecoder().decode(new Uint8Array(kept));
+          let machine: MachineSpec;
+          try {
+            machine = importHwlocXml(text, 'mutant.xml');
+          } catch (error) {
+            if (!(error instanceof InputError)) throw error;
+            expect(error.location.file).toBe('mutant.xml');
+            expect(error.location.line).toBeGreaterThanOrEqual(1);
+            expect(error.message.startsWith(`mutant.xml:${error.location.line}`)).toBe(true);
+            return;
+          }
+          // Whatever imports must be a machine the simulator accepts.
+          expectConsistent(machine);
+        },
+      ),
       { numRuns: Number(process.env.FUZZ_RUNS ?? 400), seed: 20240611 },
     );
   });

@@ -122,17 +122,39 @@ describe('parseMachineYaml: a valid file', () => {
     expect(spec.cores.map((c) => c.id)).toEqual([...Array(12).keys()]);
     expect(spec.cores[5]).toEqual({ id: 5, package: 1, numa: 1, frequencyGHz: 2.4, threads: 2 });
     const l2 = spec.caches.filter((c) => c.level === 2);
-    expect(l2.map((c) => c.cores)).toEqual([[0, 1], [2, 3], [4, 5], [6, 7], [8, 9], [10, 11]]);
-    expect(spec.caches.filter((c) => c.level === 3).map((c) => c.cores)).toEqual([[0, 1, 2, 3], [4, 5, 6, 7], [8, 9, 10, 11]]);
+    expect(l2.map((c) => c.cores)).toEqual([
+      [0, 1],
+      [2, 3],
+      [4, 5],
+      [6, 7],
+      [8, 9],
+      [10, 11],
+    ]);
+    expect(spec.caches.filter((c) => c.level === 3).map((c) => c.cores)).toEqual([
+      [0, 1, 2, 3],
+      [4, 5, 6, 7],
+      [8, 9, 10, 11],
+    ]);
     expect(spec.caches.filter((c) => c.level === 1)).toHaveLength(12);
-    expect(spec.caches.find((c) => c.level === 1)).toMatchObject({ id: 'L1#0', sizeBytes: 32768, bandwidth: 64, latencyNs: 1.5 });
+    expect(spec.caches.find((c) => c.level === 1)).toMatchObject({
+      id: 'L1#0',
+      sizeBytes: 32768,
+      bandwidth: 64,
+      latencyNs: 1.5,
+    });
   });
 
   it('reads units for sizes, bandwidths, durations and frequencies', () => {
     const side = spec.caches.find((c) => c.id === 'side')!;
     expect(side).toMatchObject({ level: 4, sizeBytes: 2 ** 30, memorySide: true, latencyNs: 100 });
     expect(side.cores).toHaveLength(12);
-    expect(spec.kernel).toMatchObject({ version: '4.10', syscallNs: 100, pageBytes: 4096, pinPerPageNs: 50, cmaLockMode: 'shared' });
+    expect(spec.kernel).toMatchObject({
+      version: '4.10',
+      syscallNs: 100,
+      pageBytes: 4096,
+      pinPerPageNs: 50,
+      cmaLockMode: 'shared',
+    });
     expect(spec.kernel.mechanisms).toEqual({ cma: true, knem: true, xpmem: false, limic: false, ioat: false });
     expect(spec.kernel.params).toEqual({ knemCreateNs: 750 });
   });
@@ -156,7 +178,10 @@ describe('parseMachineYaml: a valid file', () => {
     expect(spec.routing).toEqual({ kind: 'table', routes: { 'pkg0->pkg2': ['pkg0', 'pkg1', 'pkg2'] } });
     expect(spec.ioBuses).toEqual([{ id: 'pci0', attach: 'pkg2', bandwidth: 4 }]);
     expect(spec.nics).toEqual([{ id: 'nic0', model: 'Test NIC', bus: 'pci0', bandwidth: 3, dmaBytes: 256 }]);
-    expect(spec.distances).toEqual([[10, 20], [20, 10]]);
+    expect(spec.distances).toEqual([
+      [10, 20],
+      [20, 10],
+    ]);
     expect(spec.guessed).toEqual(['numa[0].bandwidth']);
     expect(spec.origin).toBe(FILE);
     expect(() => validateMachine(spec)).not.toThrow();
@@ -187,7 +212,9 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     expect(e.location.line).toBeGreaterThan(1);
     // Points at the line where the unclosed list opened, and names the field it is the value of.
     expect(e.location).toMatchObject({ line: lineOf(text, '    cores: [4'), column: 12, field: 'packages[0].cores' });
-    expect(e.message).toMatch(/^lab\/box\.yaml:\d+:\d+ \(packages\[0\]\.cores\): YAML syntax error: the list opened here is not closed with '\]'/);
+    expect(e.message).toMatch(
+      /^lab\/box\.yaml:\d+:\d+ \(packages\[0\]\.cores\): YAML syntax error: the list opened here is not closed with '\]'/,
+    );
   });
 
   it('duplicate keys', () => {
@@ -201,7 +228,12 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     const text = edit('        bandwidth: 50\n', '        bandwith: 50\n');
     const e = inputError(text);
     expect(e.detail).toBe("unknown key 'bandwith' (did you mean 'bandwidth'?)");
-    expect(e.location).toEqual({ file: FILE, line: lineOf(text, 'bandwith'), column: 9, field: 'packages[0].caches[1].bandwith' });
+    expect(e.location).toEqual({
+      file: FILE,
+      line: lineOf(text, 'bandwith'),
+      column: 9,
+      field: 'packages[0].caches[1].bandwith',
+    });
     expect(e.message).toContain(`lab/box.yaml:${lineOf(text, 'bandwith')}:9 (packages[0].caches[1].bandwith)`);
   });
 
@@ -216,7 +248,9 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     const e = inputError(text);
     expect(e.detail).toBe("expected a finite number, got 'four'");
     expect(e.location).toMatchObject({ line: lineOf(text, 'cores: four'), field: 'packages[0].cores' });
-    expect(inputError(edit('packages:\n  - count', 'packages: 3\nx:\n  - count')).detail).toMatch(/unknown key 'x'|expected a list/);
+    expect(inputError(edit('packages:\n  - count', 'packages: 3\nx:\n  - count')).detail).toMatch(
+      /unknown key 'x'|expected a list/,
+    );
   });
 
   it('missing required fields point at the mapping that lacks them', () => {
@@ -230,7 +264,10 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
   it('impossible values: a negative size, a zero bandwidth, an ambiguous unit', () => {
     const neg = edit('size: 32KiB', 'size: -32KiB');
     expect(inputError(neg).detail).toBe('a size must be positive, got -32768');
-    expect(inputError(neg).location).toMatchObject({ line: lineOf(neg, '-32KiB'), field: 'packages[0].caches[0].size' });
+    expect(inputError(neg).location).toMatchObject({
+      line: lineOf(neg, '-32KiB'),
+      field: 'packages[0].caches[0].size',
+    });
     expect(inputError(edit('reduceBandwidth: 5', 'reduceBandwidth: 0')).location.field).toBe('costs.reduceBandwidth');
     expect(inputError(edit('size: 8MiB', 'size: 8MB')).detail).toMatch(/'MB' is ambiguous; write 8MiB/);
   });
@@ -238,12 +275,20 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
   it('a guessed path that reaches no value of the file', () => {
     const typo = edit('guessed: ["numa[0].bandwidth"]', 'guessed: ["numa[0].bandwidth", "numa[1].bandwith"]');
     const e = inputError(typo);
-    expect(e.detail).toBe("guessed path 'numa[1].bandwith': the file has no 'bandwith' under numa[1] (did you mean 'bandwidth'?)");
+    expect(e.detail).toBe(
+      "guessed path 'numa[1].bandwith': the file has no 'bandwith' under numa[1] (did you mean 'bandwidth'?)",
+    );
     expect(e.location).toMatchObject({ file: FILE, line: lineOf(typo, 'guessed:'), column: 32, field: 'guessed[1]' });
-    expect(inputError(edit('"numa[0].bandwidth"', '"numa[9].bandwidth"')).detail).toBe("guessed path 'numa[9].bandwidth': numa has 2 entries, so no [9]");
-    expect(inputError(edit('"numa[0].bandwidth"', '"numaNodes[0]"')).detail).toMatch(/^guessed path 'numaNodes\[0\]': the file has no 'numaNodes'; keys there: name, description, packages, .*numa/);
+    expect(inputError(edit('"numa[0].bandwidth"', '"numa[9].bandwidth"')).detail).toBe(
+      "guessed path 'numa[9].bandwidth': numa has 2 entries, so no [9]",
+    );
+    expect(inputError(edit('"numa[0].bandwidth"', '"numaNodes[0]"')).detail).toMatch(
+      /^guessed path 'numaNodes\[0\]': the file has no 'numaNodes'; keys there: name, description, packages, .*numa/,
+    );
     expect(inputError(edit('"numa[0].bandwidth"', '"costs..copyBandwidth"')).detail).toMatch(/is not a field name/);
-    expect(parseMachineYaml(edit('"numa[0].bandwidth"', '"costs.copyBandwidth", "packages[0]"'), FILE).guessed).toEqual(['costs.copyBandwidth', 'packages[0]']);
+    expect(parseMachineYaml(edit('"numa[0].bandwidth"', '"costs.copyBandwidth", "packages[0]"'), FILE).guessed).toEqual(
+      ['costs.copyBandwidth', 'packages[0]'],
+    );
   });
 
   it('a cache shared by a core that does not exist', () => {
@@ -262,14 +307,18 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
   it('a link to an unknown vertex, with a suggestion', () => {
     const text = edit('between: [pkg0, pkg1]', 'between: [pkg0, pkg9]');
     const e = inputError(text);
-    expect(e.detail).toMatch(/^link 'fast' ends at 'pkg9', which is not a package or hub \(did you mean 'pkg0'\?\); known: pkg0, pkg1, pkg2, switch$/);
+    expect(e.detail).toMatch(
+      /^link 'fast' ends at 'pkg9', which is not a package or hub \(did you mean 'pkg0'\?\); known: pkg0, pkg1, pkg2, switch$/,
+    );
     expect(e.location).toMatchObject({ line: lineOf(text, 'pkg9'), field: 'links[0].between' });
   });
 
   it('a NUMA node attached to nothing that exists', () => {
     const text = edit('attach: switch', 'attach: swtich');
     const e = inputError(text);
-    expect(e.detail).toMatch(/^NUMA node 1 attaches to 'swtich', which is not a package or hub \(did you mean 'switch'\?\)/);
+    expect(e.detail).toMatch(
+      /^NUMA node 1 attaches to 'swtich', which is not a package or hub \(did you mean 'switch'\?\)/,
+    );
     expect(e.location).toMatchObject({ line: lineOf(text, 'swtich'), field: 'numa[1].attach' });
   });
 
@@ -314,7 +363,9 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
 
   it('an empty file and a missing file', () => {
     expect(inputError('').detail).toBe('the machine file is empty');
-    expect(() => loadMachineFile('/nonexistent/machine.yaml')).toThrow(/\/nonexistent\/machine\.yaml: cannot read machine file: no such file/);
+    expect(() => loadMachineFile('/nonexistent/machine.yaml')).toThrow(
+      /\/nonexistent\/machine\.yaml: cannot read machine file: no such file/,
+    );
   });
 });
 
@@ -338,7 +389,26 @@ describe('resolveMachine', () => {
 describe('machine file robustness', () => {
   const lines = VALID.split('\n');
   const replacement = fc.oneof(
-    fc.constantFrom('-1', '0', '1e308', 'NaN', '.inf', 'null', '~', '[]', '{}', '"x"', 'pkg7', '3MB', '0-999999', 'all', '*a', '&a 1', ': :', '- -'),
+    fc.constantFrom(
+      '-1',
+      '0',
+      '1e308',
+      'NaN',
+      '.inf',
+      'null',
+      '~',
+      '[]',
+      '{}',
+      '"x"',
+      'pkg7',
+      '3MB',
+      '0-999999',
+      'all',
+      '*a',
+      '&a 1',
+      ': :',
+      '- -',
+    ),
     fc.integer({ min: -5, max: 200 }).map(String),
     fc.string({ maxLength: 8 }),
   );
@@ -346,8 +416,16 @@ describe('machine file robustness', () => {
     fc.record({ kind: fc.constant('delete' as const), line: fc.nat(lines.length - 1) }),
     fc.record({ kind: fc.constant('duplicate' as const), line: fc.nat(lines.length - 1) }),
     fc.record({ kind: fc.constant('value' as const), line: fc.nat(lines.length - 1), text: replacement }),
-    fc.record({ kind: fc.constant('indent' as const), line: fc.nat(lines.length - 1), by: fc.integer({ min: -4, max: 4 }) }),
-    fc.record({ kind: fc.constant('key' as const), line: fc.nat(lines.length - 1), text: fc.string({ minLength: 1, maxLength: 4 }) }),
+    fc.record({
+      kind: fc.constant('indent' as const),
+      line: fc.nat(lines.length - 1),
+      by: fc.integer({ min: -4, max: 4 }),
+    }),
+    fc.record({
+      kind: fc.constant('key' as const),
+      line: fc.nat(lines.length - 1),
+      text: fc.string({ minLength: 1, maxLength: 4 }),
+    }),
     fc.record({ kind: fc.constant('truncate' as const), at: fc.nat(VALID.length) }),
   );
 
@@ -365,7 +443,8 @@ describe('machine file robustness', () => {
         ls[i] = ls[i].includes(':') ? `${ls[i].slice(0, ls[i].indexOf(':') + 1)} ${m.text}` : `${ls[i]} ${m.text}`;
         break;
       case 'indent':
-        ls[i] = m.by >= 0 ? ' '.repeat(m.by) + ls[i] : ls[i].slice(Math.min(-m.by, ls[i].length - ls[i].trimStart().length));
+        ls[i] =
+          m.by >= 0 ? ' '.repeat(m.by) + ls[i] : ls[i].slice(Math.min(-m.by, ls[i].length - ls[i].trimStart().length));
         break;
       case 'key':
         ls[i] = ls[i].replace(/([A-Za-z]+):/, `$1${m.text}:`);

@@ -7,8 +7,19 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 import { validateMachine } from '../../hardware/validate.ts';
 
 const REQUIRED = [
-  'zoot', 'dancer', 'saturn', 'ig', 'westmere', 'barcelona', 'dunnington', 'broadwell', 'knl',
-  'power8', 'opteron-nuioa', 'epyc-genoa', 'sapphire-rapids',
+  'zoot',
+  'dancer',
+  'saturn',
+  'ig',
+  'westmere',
+  'barcelona',
+  'dunnington',
+  'broadwell',
+  'knl',
+  'power8',
+  'opteron-nuioa',
+  'epyc-genoa',
+  'sapphire-rapids',
 ];
 const MiB = 2 ** 20;
 const PROSE_OR_NAME = ['level', 'name', 'description', 'model', 'id'];
@@ -67,7 +78,10 @@ describe('presets', () => {
       expect(s.cores, name).toHaveLength(cores);
       expect(s.numaNodes, name).toHaveLength(2);
       expect(coresPerNuma(s), name).toEqual([cores / 2, cores / 2]);
-      expect(caches(s, 3).map((c) => c.sizeBytes), name).toEqual([l3MiB * MiB, l3MiB * MiB]);
+      expect(
+        caches(s, 3).map((c) => c.sizeBytes),
+        name,
+      ).toEqual([l3MiB * MiB, l3MiB * MiB]);
       expect(s.cores[0].threads, name).toBe(threads);
     }
   });

@@ -36,18 +36,31 @@ describe('renderMachine', () => {
 
   it('shows I/O buses with their NICs and an explicit routing table', () => {
     const text = renderMachine(loadPreset('opteron-nuioa'));
-    expect(text).toContain('  io1 on pkg1, 2 GB/s per direction\n    NIC ib1: Mellanox MT25418 ConnectX DDR InfiniBand, 2 GB/s, DMA 128 B');
+    expect(text).toContain(
+      '  io1 on pkg1, 2 GB/s per direction\n    NIC ib1: Mellanox MT25418 ConnectX DDR InfiniBand, 2 GB/s, DMA 128 B',
+    );
     expect(text).toContain('    pkg0->pkg3: pkg0 > pkg1 > pkg3');
   });
 
   it('lists guessed fields, kernel parameters and distances when present', () => {
     const spec = loadPreset('dancer');
-    spec.guessed = ['numaNodes[0].bandwidth', 'kernel.syscallNs', 'numaNodes[1].bandwidth', 'numaNodes[1].latencyNs', 'caches[3].bandwidth'];
+    spec.guessed = [
+      'numaNodes[0].bandwidth',
+      'kernel.syscallNs',
+      'numaNodes[1].bandwidth',
+      'numaNodes[1].latencyNs',
+      'caches[3].bandwidth',
+    ];
     spec.kernel.params = { knemCreateNs: 750 };
-    spec.distances = [[10, 21], [21, 10]];
+    spec.distances = [
+      [10, 21],
+      [21, 10],
+    ];
     const text = renderMachine(spec);
     // Indexed paths fold into one line per collection, in first-seen order.
-    expect(text).toContain('guessed (documented defaults, not from the source):\n  numaNodes[0-1]: bandwidth, latencyNs\n  kernel.syscallNs\n  caches[3]: bandwidth\n');
+    expect(text).toContain(
+      'guessed (documented defaults, not from the source):\n  numaNodes[0-1]: bandwidth, latencyNs\n  kernel.syscallNs\n  caches[3]: bandwidth\n',
+    );
     expect(text).toContain('  params: knemCreateNs=750');
     expect(text).toContain('NUMA distances\n    10  21\n    21  10');
   });

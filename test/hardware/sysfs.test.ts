@@ -119,13 +119,16 @@ describe('detectHost errors', () => {
   });
 });
 
-describe.skipIf(!existsSync('/sys/devices/system/cpu'))('detectHost on this machine (skipped: no /sys/devices/system/cpu)', () => {
-  it('reads the real /sys without error into a usable machine', () => {
-    const m = detectHost();
-    validateMachine(m);
-    expect(m.cores.length).toBeGreaterThan(0);
-    expect(m.numaNodes.length).toBeGreaterThan(0);
-    for (const c of m.cores) expect(m.numaNodes.some((n) => n.id === c.numa)).toBe(true);
-    expect(m.origin).toBe('sysfs /sys');
-  });
-});
+describe.skipIf(!existsSync('/sys/devices/system/cpu'))(
+  'detectHost on this machine (skipped: no /sys/devices/system/cpu)',
+  () => {
+    it('reads the real /sys without error into a usable machine', () => {
+      const m = detectHost();
+      validateMachine(m);
+      expect(m.cores.length).toBeGreaterThan(0);
+      expect(m.numaNodes.length).toBeGreaterThan(0);
+      for (const c of m.cores) expect(m.numaNodes.some((n) => n.id === c.numa)).toBe(true);
+      expect(m.origin).toBe('sysfs /sys');
+    });
+  },
+);

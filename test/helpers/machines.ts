@@ -25,11 +25,19 @@ export function tinyMachine(o: TinyOptions = {}): MachineSpec {
       cores.push({ id, package: p, numa: p, frequencyGHz: 2, threads: 1 });
       caches.push({ id: `L2#${id}`, level: 2, sizeBytes: 256 * 1024, cores: [id], bandwidth: 64, latencyNs: 4 });
     }
-    caches.push({ id: `L3#${p}`, level: 3, sizeBytes: o.l3Bytes ?? 8 * 1024 * 1024, cores: ids, bandwidth: o.l3Bandwidth ?? 40, latencyNs: 15 });
+    caches.push({
+      id: `L3#${p}`,
+      level: 3,
+      sizeBytes: o.l3Bytes ?? 8 * 1024 * 1024,
+      cores: ids,
+      bandwidth: o.l3Bandwidth ?? 40,
+      latencyNs: 15,
+    });
   }
   const links = [];
   for (let a = 0; a < packages; a++) {
-    for (let b = a + 1; b < packages; b++) links.push({ name: `L${a}-${b}`, a: `pkg${a}`, b: `pkg${b}`, bandwidth: o.linkBandwidth ?? 4, latencyNs: 50 });
+    for (let b = a + 1; b < packages; b++)
+      links.push({ name: `L${a}-${b}`, a: `pkg${a}`, b: `pkg${b}`, bandwidth: o.linkBandwidth ?? 4, latencyNs: 50 });
   }
   return {
     name: 'tiny',
@@ -37,7 +45,14 @@ export function tinyMachine(o: TinyOptions = {}): MachineSpec {
     origin: 'test',
     packages: Array.from({ length: packages }, (_, id) => ({ id, model: 'test' })),
     hubs: [],
-    numaNodes: Array.from({ length: packages }, (_, id) => ({ id, attach: `pkg${id}`, memoryBytes: 1 << 30, bandwidth: o.memoryBandwidth ?? 10, latencyNs: 80, kind: 'dram' as const })),
+    numaNodes: Array.from({ length: packages }, (_, id) => ({
+      id,
+      attach: `pkg${id}`,
+      memoryBytes: 1 << 30,
+      bandwidth: o.memoryBandwidth ?? 10,
+      latencyNs: 80,
+      kind: 'dram' as const,
+    })),
     cores,
     caches,
     links,

@@ -38,7 +38,9 @@ describe('CMA on an idle machine', () => {
     const cma = createCma(s.world, 1);
     const [end] = runAll(s, [() => cma.readv(0, range(mine), range(theirs, 100, 64 * KiB))]);
     // Bytes 100 .. 65636 touch 17 pages: batches of 4, 4, 4, 4, 1 pages, each pinned then copied.
-    expect(s.node.trace.events.filter((e) => e.kind === 'pin').map((e) => e.end - e.start)).toEqual([400, 400, 400, 400, 100]);
+    expect(s.node.trace.events.filter((e) => e.kind === 'pin').map((e) => e.end - e.start)).toEqual([
+      400, 400, 400, 400, 100,
+    ]);
     const copies = s.node.trace.events.filter((e) => e.kind === 'kernel-copy').map((e) => e.bytes);
     expect(copies).toEqual([16384 - 100, 16384, 16384, 16384, 100]);
     expect(end).toBeCloseTo(100 + 17 * 100 + 5 * 80 + (64 * KiB) / 8, 6);
@@ -54,7 +56,7 @@ describe('CMA on an idle machine', () => {
     expect(s.node.trace.events.filter((e) => e.kind === 'pin').map((e) => e.end - e.start)).toEqual([102400, 25600]);
   });
 
-  it('writev pushes the caller\'s bytes into the target', () => {
+  it("writev pushes the caller's bytes into the target", () => {
     const s = setup();
     const mine = alloc(s, 1, 'src', 10 * KiB, true);
     const theirs = alloc(s, 0, 'dst', 10 * KiB);
@@ -65,7 +67,12 @@ describe('CMA on an idle machine', () => {
 });
 
 /** k readers, reader i reading 1 MiB (256 pages, one batch) from `targetOf(i)`; returns the lock-wait total. */
-function readers(mode: 'exclusive' | 'shared', k: number, targetOf: (i: number) => number, readerOf: (i: number) => number): number {
+function readers(
+  mode: 'exclusive' | 'shared',
+  k: number,
+  targetOf: (i: number) => number,
+  readerOf: (i: number) => number,
+): number {
   const s = setup({ cmaLockMode: mode });
   const sources = new Map<number, Range>();
   const programs = Array.from({ length: k }, (_, i) => {
@@ -83,23 +90,48 @@ describe('CMA lock contention', () => {
   const hold = 256 * 100; // ns one reader holds the target's lock to pin 1 MiB
 
   it('readers of one process queue on its lock: reader i waits i lock holds', () => {
-    const waits = [1, 2, 3, 5, 7].map((k) => readers('exclusive', k, () => 0, (i) => i + 1));
+    const waits = [1, 2, 3, 5, 7].map((k) =>
+      readers(
+        'exclusive',
+        k,
+        () => 0,
+        (i) => i + 1,
+      ),
+    );
     expect(waits).toEqual([1, 2, 3, 5, 7].map((k) => (hold * k * (k - 1)) / 2));
     for (let i = 1; i < waits.length; i++) expect(waits[i]).toBeGreaterThan(waits[i - 1]);
   });
 
   it('readers of distinct processes never wait', () => {
-    for (const k of [1, 2, 4]) expect(readers('exclusive', k, (i) => i, (i) => i + 4)).toBe(0);
+    for (const k of [1, 2, 4])
+      expect(
+        readers(
+          'exclusive',
+          k,
+          (i) => i,
+          (i) => i + 4,
+        ),
+      ).toBe(0);
   });
 
   it('with a shared (rw_semaphore read-side) lock, readers of one process pin together', () => {
-    expect(readers('shared', 7, () => 0, (i) => i + 1)).toBe(0);
+    expect(
+      readers(
+        'shared',
+        7,
+        () => 0,
+        (i) => i + 1,
+      ),
+    ).toBe(0);
   });
 
   it('the address space records the time spent queued on it', () => {
     const s = setup();
     const src = alloc(s, 0, 'src', MiB, true);
-    runAll(s, [1, 2, 3].map((me) => () => createCma(s.world, me).readv(0, range(alloc(s, me, 'dst', MiB)), range(src))));
+    runAll(
+      s,
+      [1, 2, 3].map((me) => () => createCma(s.world, me).readv(0, range(alloc(s, me, 'dst', MiB)), range(src))),
+    );
     expect(addressSpace(s.world, 0).lockWaitNs).toBe(3 * hold);
     expect(total(s, 'lock-wait')).toBe(3 * hold);
   });
@@ -108,7 +140,12 @@ describe('CMA lock contention', () => {
     const trace = () => {
       const s = setup();
       const src = alloc(s, 0, 'src', 256 * KiB, true);
-      runAll(s, [1, 2, 3, 4, 5].map((me) => () => createCma(s.world, me).readv(0, range(alloc(s, me, 'dst', 256 * KiB)), range(src))));
+      runAll(
+        s,
+        [1, 2, 3, 4, 5].map(
+          (me) => () => createCma(s.world, me).readv(0, range(alloc(s, me, 'dst', 256 * KiB)), range(src)),
+        ),
+      );
       return s.node.trace.events;
     };
     expect(trace()).toEqual(trace());
@@ -134,24 +171,37 @@ describe('CMA lock contention', () => {
 
 describe('CMA errors', () => {
   it('EFAULT for a remote range outside the target buffer', () => {
-    const e = mechanismError((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 8192)), { buf: alloc(s, 0, 'src', 4096, true), offset: 0, bytes: 8192 }));
+    const e = mechanismError((s) =>
+      createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 8192)), {
+        buf: alloc(s, 0, 'src', 4096, true),
+        offset: 0,
+        bytes: 8192,
+      }),
+    );
     expect(e.errno).toBe('EFAULT');
   });
 
-  it('EFAULT for a remote range in another rank\'s buffer', () => {
-    const e = mechanismError((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 4096)), range(alloc(s, 2, 'src', 4096, true))));
+  it("EFAULT for a remote range in another rank's buffer", () => {
+    const e = mechanismError((s) =>
+      createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 4096)), range(alloc(s, 2, 'src', 4096, true))),
+    );
     expect(e.errno).toBe('EFAULT');
   });
 
   it('ENOSYS when the kernel has no CMA, before any time passes', () => {
-    const e = mechanismError((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 4096)), range(alloc(s, 0, 'src', 4096, true))), {
-      mechanisms: { cma: false, knem: false, xpmem: false, limic: false, ioat: false },
-    });
+    const e = mechanismError(
+      (s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 4096)), range(alloc(s, 0, 'src', 4096, true))),
+      {
+        mechanisms: { cma: false, knem: false, xpmem: false, limic: false, ioat: false },
+      },
+    );
     expect(e.errno).toBe('ENOSYS');
   });
 
   it('EINVAL when local and remote sizes differ', () => {
-    const e = mechanismError((s) => createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 100)), range(alloc(s, 0, 'src', 4096, true))));
+    const e = mechanismError((s) =>
+      createCma(s.world, 1).readv(0, range(alloc(s, 1, 'dst', 100)), range(alloc(s, 0, 'src', 4096, true))),
+    );
     expect(e.errno).toBe('EINVAL');
   });
 
@@ -193,18 +243,32 @@ describe('CMA delivers the right bytes', () => {
   });
 
   it('for random sizes, offsets and iovec lists, batches and directions', () => {
-    fc.assert(fc.property(arb, (a) => {
-      const s = setup({ params: { cmaPagesPerBatch: a.batch } });
-      const remoteSizes = cut(a.total, a.remote);
-      const localSizes = cut(a.total, a.local);
-      const span = (sizes: number[], start: number) => start + sizes.reduce((x, y) => x + y, 0) + sizes.length * a.gap;
-      const theirs = alloc(s, 0, 'theirs', span(remoteSizes, a.remoteStart), true);
-      const mine = alloc(s, 1, 'mine', span(localSizes, a.localStart), true);
-      const remote = segments(theirs, a.remoteStart, remoteSizes, remoteSizes.map(() => a.gap));
-      const local = segments(mine, a.localStart, localSizes, localSizes.map(() => a.gap));
-      const cma = createCma(s.world, 1);
-      runAll(s, [() => (a.write ? cma.writev(0, local, remote) : cma.readv(0, local, remote))]);
-      return a.write ? deliveredInOrder(local, remote) : deliveredInOrder(remote, local);
-    }), { numRuns: 150 });
+    fc.assert(
+      fc.property(arb, (a) => {
+        const s = setup({ params: { cmaPagesPerBatch: a.batch } });
+        const remoteSizes = cut(a.total, a.remote);
+        const localSizes = cut(a.total, a.local);
+        const span = (sizes: number[], start: number) =>
+          start + sizes.reduce((x, y) => x + y, 0) + sizes.length * a.gap;
+        const theirs = alloc(s, 0, 'theirs', span(remoteSizes, a.remoteStart), true);
+        const mine = alloc(s, 1, 'mine', span(localSizes, a.localStart), true);
+        const remote = segments(
+          theirs,
+          a.remoteStart,
+          remoteSizes,
+          remoteSizes.map(() => a.gap),
+        );
+        const local = segments(
+          mine,
+          a.localStart,
+          localSizes,
+          localSizes.map(() => a.gap),
+        );
+        const cma = createCma(s.world, 1);
+        runAll(s, [() => (a.write ? cma.writev(0, local, remote) : cma.readv(0, local, remote))]);
+        return a.write ? deliveredInOrder(local, remote) : deliveredInOrder(remote, local);
+      }),
+      { numRuns: 150 },
+    );
   });
 });

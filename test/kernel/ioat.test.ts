@@ -19,9 +19,23 @@ function machine(o: { memory?: number; link?: number; ioat?: number } = {}): Mac
     origin: 'test',
     packages: [0, 1].map((id) => ({ id, model: 'test' })),
     hubs: [],
-    numaNodes: [0, 1].map((id) => ({ id, attach: `pkg${id}`, memoryBytes: 1 << 30, bandwidth: o.memory ?? 100, latencyNs: MEM_LATENCY, kind: 'dram' as const })),
+    numaNodes: [0, 1].map((id) => ({
+      id,
+      attach: `pkg${id}`,
+      memoryBytes: 1 << 30,
+      bandwidth: o.memory ?? 100,
+      latencyNs: MEM_LATENCY,
+      kind: 'dram' as const,
+    })),
     cores: [0, 1].map((id) => ({ id, package: id, numa: id, frequencyGHz: 2, threads: 1 })),
-    caches: [0, 1].map((id) => ({ id: `L3#${id}`, level: 3, sizeBytes: 8 << 20, cores: [id], bandwidth: 50, latencyNs: 15 })),
+    caches: [0, 1].map((id) => ({
+      id: `L3#${id}`,
+      level: 3,
+      sizeBytes: 8 << 20,
+      cores: [id],
+      bandwidth: 50,
+      latencyNs: 15,
+    })),
     links: [{ name: 'QPI', a: 'pkg0', b: 'pkg1', bandwidth: o.link ?? 100, latencyNs: 50 }],
     routing: { kind: 'shortest' },
     ioBuses: [],
@@ -50,7 +64,11 @@ function setup(o: Parameters<typeof machine>[0] = {}) {
     return b;
   };
   const dma = (jobs: Array<{ core: number; pieces: DmaPiece[] }>): number[] =>
-    runPrograms(sim, jobs.map((j, i) => ioatCopy(world, j.core, j.pieces, { rank: i, label: `dma${i}` })), (i) => `dma${i}`);
+    runPrograms(
+      sim,
+      jobs.map((j, i) => ioatCopy(world, j.core, j.pieces, { rank: i, label: `dma${i}` })),
+      (i) => `dma${i}`,
+    );
   return { sim, node, world, buf, dma };
 }
 
@@ -90,13 +108,19 @@ describe('I/OAT DMA engine', () => {
 
   it('one channel per package: two DMAs of one package share it, of two packages do not', () => {
     const same = setup();
-    const s = [0, 1].map((i) => ({ core: 0, pieces: [{ src: range(same.buf(`s${i}`, n, 0)), dst: range(same.buf(`d${i}`, n, 0)) }] }));
+    const s = [0, 1].map((i) => ({
+      core: 0,
+      pieces: [{ src: range(same.buf(`s${i}`, n, 0)), dst: range(same.buf(`d${i}`, n, 0)) }],
+    }));
     const sameEnds = same.dma(s);
     expect(sameEnds[0]).toBeCloseTo(SETUP + MEM_LATENCY + (2 * n) / 2, 6);
     expect(sameEnds[1]).toBeCloseTo(sameEnds[0], 6);
 
     const apart = setup();
-    const a = [0, 1].map((i) => ({ core: i, pieces: [{ src: range(apart.buf(`s${i}`, n, i)), dst: range(apart.buf(`d${i}`, n, i)) }] }));
+    const a = [0, 1].map((i) => ({
+      core: i,
+      pieces: [{ src: range(apart.buf(`s${i}`, n, i)), dst: range(apart.buf(`d${i}`, n, i)) }],
+    }));
     const apartEnds = apart.dma(a);
     expect(apartEnds[0]).toBeCloseTo(SETUP + MEM_LATENCY + n / 2, 6);
     expect(apartEnds[1]).toBeCloseTo(SETUP + MEM_LATENCY + n / 2, 6);
@@ -108,10 +132,15 @@ describe('I/OAT DMA engine', () => {
     const src = buf('src', n, 0);
     const dst = buf('dst', n, 0);
     const half = n / 2;
-    const [end] = dma([{ core: 0, pieces: [
-      { src: range(src, half, half), dst: range(dst, 0, half) },
-      { src: range(src, 0, half), dst: range(dst, half, half) },
-    ] }]);
+    const [end] = dma([
+      {
+        core: 0,
+        pieces: [
+          { src: range(src, half, half), dst: range(dst, 0, half) },
+          { src: range(src, 0, half), dst: range(dst, half, half) },
+        ],
+      },
+    ]);
     expect(end).toBeCloseTo(SETUP + 2 * MEM_LATENCY + n / 2, 6);
     expect(dst.content.slice(0, half)).toEqual(src.content.slice(half, half));
     expect(dst.content.slice(half, half)).toEqual(src.content.slice(0, half));

@@ -22,10 +22,16 @@ export interface Setup {
 /** Two packages of four cores: syscall 100 ns, pin 100 ns a page, 4 KiB pages, cores copy at 8 B/ns. */
 export function setup(kernel: Partial<KernelSpec> = {}, ranks = 8): Setup {
   const base = tinyMachine({ packages: 2, coresPerPackage: 4 });
-  const spec: MachineSpec = { ...base, kernel: { ...base.kernel, ...kernel, params: { ...base.kernel.params, ...kernel.params } } };
+  const spec: MachineSpec = {
+    ...base,
+    kernel: { ...base.kernel, ...kernel, params: { ...base.kernel.params, ...kernel.params } },
+  };
   const sim = new Simulation({ seed: 1 });
   const node = new Node(sim, spec, { keepTrace: true });
-  const world = new World(node, Array.from({ length: ranks }, (_, i) => i));
+  const world = new World(
+    node,
+    Array.from({ length: ranks }, (_, i) => i),
+  );
   return { sim, node, world, spec };
 }
 
@@ -38,22 +44,30 @@ export function alloc(s: Setup, rank: number, name: string, bytes: number, fill 
 
 /** Runs each program as its own process from time 0 (each made when its process starts); returns the end time of each. */
 export function runAll(s: Setup, programs: Array<() => Program<void>>): number[] {
-  return runPrograms(s.sim, programs.map((p) => (function* () {
-    yield* p();
-  })()), (i) => `p${i}`);
+  return runPrograms(
+    s.sim,
+    programs.map((p) =>
+      (function* () {
+        yield* p();
+      })(),
+    ),
+    (i) => `p${i}`,
+  );
 }
 
 /** Runs `run` in a fresh world (kernel overrides applied) and returns the MechanismError it must throw. */
 export function mechanismError(run: (s: Setup) => Program<unknown>, kernel: Partial<KernelSpec> = {}): MechanismError {
   const s = setup(kernel);
   let error: unknown;
-  runAll(s, [function* () {
-    try {
-      yield* run(s);
-    } catch (e) {
-      error = e;
-    }
-  }]);
+  runAll(s, [
+    function* () {
+      try {
+        yield* run(s);
+      } catch (e) {
+        error = e;
+      }
+    },
+  ]);
   expect(error).toBeInstanceOf(MechanismError);
   return error as MechanismError;
 }
@@ -69,7 +83,10 @@ export function total(s: Setup, kind: string): number {
  * stay inside one segment of each, so each run is one contiguous piece of one source.
  */
 export function deliveredInOrder(src: Range[], dst: Range[]): boolean {
-  let i = 0, j = 0, usedSrc = 0, usedDst = 0;
+  let i = 0,
+    j = 0,
+    usedSrc = 0,
+    usedDst = 0;
   while (i < src.length && j < dst.length) {
     const n = Math.min(src[i].bytes - usedSrc, dst[j].bytes - usedDst);
     if (n > 0) {
@@ -79,8 +96,14 @@ export function deliveredInOrder(src: Range[], dst: Range[]): boolean {
     }
     usedSrc += n;
     usedDst += n;
-    if (usedSrc === src[i].bytes) { i++; usedSrc = 0; }
-    if (usedDst === dst[j].bytes) { j++; usedDst = 0; }
+    if (usedSrc === src[i].bytes) {
+      i++;
+      usedSrc = 0;
+    }
+    if (usedDst === dst[j].bytes) {
+      j++;
+      usedDst = 0;
+    }
   }
   return true;
 }

@@ -95,9 +95,11 @@ describe('knem: region creation and destruction', () => {
     // [100, 10100) spans pages 0..2 (3 pages); [20000, 20001) one page; an empty segment none.
     const segs = [range(a, 100, 10_000), range(a, 20_000, 1), range(a, 30_000, 0)];
     let cookie: KnemCookie | undefined;
-    const [end] = run((function* () {
-      cookie = yield* knem[0].createRegion(segs, { read: true });
-    })());
+    const [end] = run(
+      (function* () {
+        cookie = yield* knem[0].createRegion(segs, { read: true });
+      })(),
+    );
     expect(end).toBe(SYSCALL + CREATE + 4 * PIN);
     expect(typeof cookie).toBe('bigint');
   });
@@ -106,12 +108,14 @@ describe('knem: region creation and destruction', () => {
     const { knem, buffer, run, sim } = setup();
     const a = buffer(0, 'a', PAGE);
     let took = 0;
-    run((function* () {
-      const c = yield* knem[0].createRegion(range(a), { read: true });
-      const t0 = sim.now;
-      yield* knem[0].destroyRegion(c);
-      took = sim.now - t0;
-    })());
+    run(
+      (function* () {
+        const c = yield* knem[0].createRegion(range(a), { read: true });
+        const t0 = sim.now;
+        yield* knem[0].destroyRegion(c);
+        took = sim.now - t0;
+      })(),
+    );
     expect(took).toBe(SYSCALL + DESTROY);
   });
 
@@ -121,11 +125,13 @@ describe('knem: region creation and destruction', () => {
       const a = buffer(0, 'a', PAGE);
       const b = buffer(1, 'b', PAGE);
       const out: KnemCookie[] = [];
-      run((function* () {
-        out.push(yield* knem[1].createRegion(range(b), { read: true }));
-        out.push(yield* knem[0].createRegion(range(a), { read: true }));
-        out.push(yield* knem[0].createRegion(range(a), { write: true }));
-      })());
+      run(
+        (function* () {
+          out.push(yield* knem[1].createRegion(range(b), { read: true }));
+          out.push(yield* knem[0].createRegion(range(a), { read: true }));
+          out.push(yield* knem[0].createRegion(range(a), { write: true }));
+        })(),
+      );
       return out;
     };
     const first = cookies();
@@ -148,7 +154,10 @@ describe('knem: region creation and destruction', () => {
 
     const shared = setup({ lock: 'shared' });
     const b = shared.buffer(0, 'b', 10 * PAGE);
-    const sharedEnds = shared.run(shared.knem[0].createRegion(range(b), { read: true }), shared.knem[0].createRegion(range(b), { read: true }));
+    const sharedEnds = shared.run(
+      shared.knem[0].createRegion(range(b), { read: true }),
+      shared.knem[0].createRegion(range(b), { read: true }),
+    );
     expect(sharedEnds).toEqual([SYSCALL + CREATE + 10 * PIN, SYSCALL + CREATE + 10 * PIN]);
   });
 });
@@ -160,13 +169,15 @@ describe('knem: inline copy timing', () => {
     const src = buffer(0, 'src', n);
     const dst = buffer(1, 'dst', n, false);
     let took = 0;
-    run((function* () {
-      const c = yield* knem[0].createRegion(range(src), { read: true });
-      const t0 = sim.now;
-      const h = yield* knem[1].inlineCopy({ cookie: c, offset: 0, local: range(dst), direction: 'read' });
-      took = sim.now - t0;
-      expect(h.poll()).toBe('success');
-    })());
+    run(
+      (function* () {
+        const c = yield* knem[0].createRegion(range(src), { read: true });
+        const t0 = sim.now;
+        const h = yield* knem[1].inlineCopy({ cookie: c, offset: 0, local: range(dst), direction: 'read' });
+        took = sim.now - t0;
+        expect(h.poll()).toBe('success');
+      })(),
+    );
     expect(took).toBeCloseTo(SYSCALL + LOOKUP + (n / PAGE) * PIN + MEM_LATENCY + n / CORE_BW, 6);
     expect(dst.content.equals(src.content)).toBe(true);
     const kinds = new Set(node.trace.events.filter((e) => e.rank === 1).map((e) => e.kind));
@@ -179,12 +190,14 @@ describe('knem: inline copy timing', () => {
     const target = buffer(1, 'target', n, false);
     const mine = buffer(0, 'mine', n);
     let took = 0;
-    run((function* () {
-      const c = yield* knem[1].createRegion(range(target), { write: true });
-      const t0 = sim.now;
-      yield* knem[0].inlineCopy({ cookie: c, offset: 0, local: range(mine), direction: 'write' });
-      took = sim.now - t0;
-    })());
+    run(
+      (function* () {
+        const c = yield* knem[1].createRegion(range(target), { write: true });
+        const t0 = sim.now;
+        yield* knem[0].inlineCopy({ cookie: c, offset: 0, local: range(mine), direction: 'write' });
+        took = sim.now - t0;
+      })(),
+    );
     expect(took).toBeCloseTo(SYSCALL + LOOKUP + (n / PAGE) * PIN + MEM_LATENCY + n / (CORE_BW * WRITE_EFF), 6);
     expect(target.content.equals(mine.content)).toBe(true);
   });
@@ -196,14 +209,16 @@ describe('knem: inline copy timing', () => {
     const b = buffer(1, 'b', n, false);
     const kmap = 20; // the default table value
     let took = 0;
-    run((function* () {
-      const from = yield* knem[0].createRegion(range(a), { read: true });
-      const to = yield* knem[1].createRegion(range(b), { write: true });
-      node.trace.reset();
-      const t0 = sim.now;
-      yield* knem[0].regionCopy({ src: from, srcOffset: 0, dst: to, dstOffset: 0, bytes: n });
-      took = sim.now - t0;
-    })());
+    run(
+      (function* () {
+        const from = yield* knem[0].createRegion(range(a), { read: true });
+        const to = yield* knem[1].createRegion(range(b), { write: true });
+        node.trace.reset();
+        const t0 = sim.now;
+        yield* knem[0].regionCopy({ src: from, srcOffset: 0, dst: to, dstOffset: 0, bytes: n });
+        took = sim.now - t0;
+      })(),
+    );
     expect(took).toBeCloseTo(SYSCALL + 2 * LOOKUP + 16 * kmap + MEM_LATENCY + n / CORE_BW, 6);
     expect(node.trace.events.some((e) => e.kind === 'pin')).toBe(false);
     expect(b.content.equals(a.content)).toBe(true);
@@ -223,19 +238,27 @@ describe('knem: asynchronous copies', () => {
     let userCopy = 0;
     let done = 0;
     let statusAtSubmit = '';
-    run((function* () {
-      const c = yield* knem[0].createRegion(range(src), { read: true });
-      const t0 = sim.now;
-      const h = yield* knem[1].inlineCopy({ cookie: c, offset: 0, local: range(dst), direction: 'read', mode: 'ioat' });
-      submitted = sim.now - t0;
-      statusAtSubmit = h.poll();
-      const t1 = sim.now;
-      yield* node.copy(1, range(u1), range(u2), { rank: 1, label: 'user copy' });
-      userCopy = sim.now - t1;
-      yield* h.wait();
-      done = sim.now - t0;
-      expect(h.poll()).toBe('success');
-    })());
+    run(
+      (function* () {
+        const c = yield* knem[0].createRegion(range(src), { read: true });
+        const t0 = sim.now;
+        const h = yield* knem[1].inlineCopy({
+          cookie: c,
+          offset: 0,
+          local: range(dst),
+          direction: 'read',
+          mode: 'ioat',
+        });
+        submitted = sim.now - t0;
+        statusAtSubmit = h.poll();
+        const t1 = sim.now;
+        yield* node.copy(1, range(u1), range(u2), { rank: 1, label: 'user copy' });
+        userCopy = sim.now - t1;
+        yield* h.wait();
+        done = sim.now - t0;
+        expect(h.poll()).toBe('success');
+      })(),
+    );
     const pin = (n / PAGE) * PIN;
     expect(submitted).toBe(SYSCALL + LOOKUP + pin);
     expect(statusAtSubmit).toBe('pending');
@@ -256,14 +279,22 @@ describe('knem: asynchronous copies', () => {
     const u1 = buffer(1, 'u1', n);
     const u2 = buffer(1, 'u2', n, false);
     let userCopy = 0;
-    run((function* () {
-      const c = yield* knem[0].createRegion(range(src), { read: true });
-      const h = yield* knem[1].inlineCopy({ cookie: c, offset: 0, local: range(dst), direction: 'read', mode: 'thread' });
-      const t1 = sim.now;
-      yield* node.copy(1, range(u1), range(u2), { rank: 1, label: 'user copy' });
-      userCopy = sim.now - t1;
-      yield* h.wait();
-    })());
+    run(
+      (function* () {
+        const c = yield* knem[0].createRegion(range(src), { read: true });
+        const h = yield* knem[1].inlineCopy({
+          cookie: c,
+          offset: 0,
+          local: range(dst),
+          direction: 'read',
+          mode: 'thread',
+        });
+        const t1 = sim.now;
+        yield* node.copy(1, range(u1), range(u2), { rank: 1, label: 'user copy' });
+        userCopy = sim.now - t1;
+        yield* h.wait();
+      })(),
+    );
     expect(userCopy).toBeGreaterThan(MEM_LATENCY + n / CORE_BW + 1);
     expect(dst.content.equals(src.content)).toBe(true);
   });
@@ -275,13 +306,15 @@ describe('knem: asynchronous copies', () => {
       const src = buffer(0, 'src', n);
       const dst = buffer(1, 'dst', n, false);
       let took = 0;
-      run((function* () {
-        const c = yield* knem[0].createRegion(range(src), { read: true });
-        const t0 = sim.now;
-        const h = yield* knem[1].inlineCopy({ cookie: c, offset: 0, local: range(dst), direction: 'read', mode });
-        yield* h.wait();
-        took = sim.now - t0;
-      })());
+      run(
+        (function* () {
+          const c = yield* knem[0].createRegion(range(src), { read: true });
+          const t0 = sim.now;
+          const h = yield* knem[1].inlineCopy({ cookie: c, offset: 0, local: range(dst), direction: 'read', mode });
+          yield* h.wait();
+          took = sim.now - t0;
+        })(),
+      );
       return took;
     };
     const fixed = SYSCALL + LOOKUP + 16 * PIN + MEM_LATENCY;
@@ -292,107 +325,150 @@ describe('knem: asynchronous copies', () => {
 });
 
 describe('knem: errors as the driver returns them', () => {
-  function outcome(build: (k: Knem[], bufs: { a: Buffer; b: Buffer }) => Program<unknown>, over: Parameters<typeof machine>[0] = {}): Errno | 'ok' {
+  function outcome(
+    build: (k: Knem[], bufs: { a: Buffer; b: Buffer }) => Program<unknown>,
+    over: Parameters<typeof machine>[0] = {},
+  ): Errno | 'ok' {
     const { knem, buffer, run } = setup(over);
     const bufs = { a: buffer(0, 'a', 4 * PAGE), b: buffer(1, 'b', 4 * PAGE, false) };
     let result: Errno | 'ok' = 'ok';
-    run((function* () {
-      result = yield* errnoOf(build(knem, bufs));
-    })());
+    run(
+      (function* () {
+        result = yield* errnoOf(build(knem, bufs));
+      })(),
+    );
     return result;
   }
 
   it('unknown and destroyed cookies: ENOENT', () => {
-    expect(outcome(function* (k, { b }) {
-      yield* k[1].inlineCopy({ cookie: 0x1234n, offset: 0, local: range(b), direction: 'read' });
-    })).toBe('ENOENT');
-    expect(outcome(function* (k, { a, b }) {
-      const c = yield* k[0].createRegion(range(a), { read: true });
-      yield* k[0].destroyRegion(c);
-      yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
-    })).toBe('ENOENT');
-    expect(outcome(function* (k) {
-      yield* k[0].destroyRegion(99n);
-    })).toBe('ENOENT');
+    expect(
+      outcome(function* (k, { b }) {
+        yield* k[1].inlineCopy({ cookie: 0x1234n, offset: 0, local: range(b), direction: 'read' });
+      }),
+    ).toBe('ENOENT');
+    expect(
+      outcome(function* (k, { a, b }) {
+        const c = yield* k[0].createRegion(range(a), { read: true });
+        yield* k[0].destroyRegion(c);
+        yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
+      }),
+    ).toBe('ENOENT');
+    expect(
+      outcome(function* (k) {
+        yield* k[0].destroyRegion(99n);
+      }),
+    ).toBe('ENOENT');
   });
 
   it('a single-use region serves one copy, then ENOENT (destroy too)', () => {
-    expect(outcome(function* (k, { a, b }) {
-      const c = yield* k[0].createRegion(range(a), { read: true, singleUse: true });
-      yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
-    })).toBe('ok');
-    expect(outcome(function* (k, { a, b }) {
-      const c = yield* k[0].createRegion(range(a), { read: true, singleUse: true });
-      yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
-      yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
-    })).toBe('ENOENT');
-    expect(outcome(function* (k, { a, b }) {
-      const c = yield* k[0].createRegion(range(a), { read: true, singleUse: true });
-      yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
-      yield* k[0].destroyRegion(c);
-    })).toBe('ENOENT');
+    expect(
+      outcome(function* (k, { a, b }) {
+        const c = yield* k[0].createRegion(range(a), { read: true, singleUse: true });
+        yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
+      }),
+    ).toBe('ok');
+    expect(
+      outcome(function* (k, { a, b }) {
+        const c = yield* k[0].createRegion(range(a), { read: true, singleUse: true });
+        yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
+        yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
+      }),
+    ).toBe('ENOENT');
+    expect(
+      outcome(function* (k, { a, b }) {
+        const c = yield* k[0].createRegion(range(a), { read: true, singleUse: true });
+        yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
+        yield* k[0].destroyRegion(c);
+      }),
+    ).toBe('ENOENT');
   });
 
   it('protection: reading a write-only region or writing a read-only one is EACCES', () => {
-    expect(outcome(function* (k, { a, b }) {
-      const c = yield* k[0].createRegion(range(a), { write: true });
-      yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
-    })).toBe('EACCES');
-    expect(outcome(function* (k, { a, b }) {
-      const c = yield* k[1].createRegion(range(b), { read: true });
-      yield* k[0].inlineCopy({ cookie: c, offset: 0, local: range(a), direction: 'write' });
-    })).toBe('EACCES');
-    expect(outcome(function* (k, { a, b }) {
-      const src = yield* k[0].createRegion(range(a), { read: true });
-      const dst = yield* k[1].createRegion(range(b), { read: true });
-      yield* k[0].regionCopy({ src, srcOffset: 0, dst, dstOffset: 0, bytes: 10 });
-    })).toBe('EACCES');
+    expect(
+      outcome(function* (k, { a, b }) {
+        const c = yield* k[0].createRegion(range(a), { write: true });
+        yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
+      }),
+    ).toBe('EACCES');
+    expect(
+      outcome(function* (k, { a, b }) {
+        const c = yield* k[1].createRegion(range(b), { read: true });
+        yield* k[0].inlineCopy({ cookie: c, offset: 0, local: range(a), direction: 'write' });
+      }),
+    ).toBe('EACCES');
+    expect(
+      outcome(function* (k, { a, b }) {
+        const src = yield* k[0].createRegion(range(a), { read: true });
+        const dst = yield* k[1].createRegion(range(b), { read: true });
+        yield* k[0].regionCopy({ src, srcOffset: 0, dst, dstOffset: 0, bytes: 10 });
+      }),
+    ).toBe('EACCES');
   });
 
   it('a refused copy does not consume a single-use region', () => {
-    expect(outcome(function* (k, { a, b }) {
-      const c = yield* k[0].createRegion(range(a), { read: true, singleUse: true });
-      const refused = yield* errnoOf(k[1].inlineCopy({ cookie: c, offset: 1, local: range(b), direction: 'read' }));
-      expect(refused).toBe('EINVAL');
-      yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
-    })).toBe('ok');
+    expect(
+      outcome(function* (k, { a, b }) {
+        const c = yield* k[0].createRegion(range(a), { read: true, singleUse: true });
+        const refused = yield* errnoOf(k[1].inlineCopy({ cookie: c, offset: 1, local: range(b), direction: 'read' }));
+        expect(refused).toBe('EINVAL');
+        yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read' });
+      }),
+    ).toBe('ok');
   });
 
   it('offset + length past the end of the region: EINVAL', () => {
-    expect(outcome(function* (k, { a, b }) {
-      const c = yield* k[0].createRegion(range(a, 0, PAGE), { read: true });
-      yield* k[1].inlineCopy({ cookie: c, offset: PAGE - 10, local: range(b, 0, 11), direction: 'read' });
-    })).toBe('EINVAL');
-    expect(outcome(function* (k, { a, b }) {
-      const src = yield* k[0].createRegion(range(a), { read: true });
-      const dst = yield* k[1].createRegion(range(b, 0, 100), { write: true });
-      yield* k[0].regionCopy({ src, srcOffset: 0, dst, dstOffset: 50, bytes: 51 });
-    })).toBe('EINVAL');
+    expect(
+      outcome(function* (k, { a, b }) {
+        const c = yield* k[0].createRegion(range(a, 0, PAGE), { read: true });
+        yield* k[1].inlineCopy({ cookie: c, offset: PAGE - 10, local: range(b, 0, 11), direction: 'read' });
+      }),
+    ).toBe('EINVAL');
+    expect(
+      outcome(function* (k, { a, b }) {
+        const src = yield* k[0].createRegion(range(a), { read: true });
+        const dst = yield* k[1].createRegion(range(b, 0, 100), { write: true });
+        yield* k[0].regionCopy({ src, srcOffset: 0, dst, dstOffset: 50, bytes: 51 });
+      }),
+    ).toBe('EINVAL');
   });
 
   it('only the creator destroys: EPERM', () => {
-    expect(outcome(function* (k, { a }) {
-      const c = yield* k[0].createRegion(range(a), { read: true });
-      yield* k[1].destroyRegion(c);
-    })).toBe('EPERM');
+    expect(
+      outcome(function* (k, { a }) {
+        const c = yield* k[0].createRegion(range(a), { read: true });
+        yield* k[1].destroyRegion(c);
+      }),
+    ).toBe('EPERM');
   });
 
-  it('local segments in another rank\'s memory: EFAULT', () => {
-    expect(outcome(function* (k, { a, b }) {
-      const c = yield* k[0].createRegion(range(a), { write: true });
-      yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(a), direction: 'write' });
-      void b;
-    })).toBe('EFAULT');
+  it("local segments in another rank's memory: EFAULT", () => {
+    expect(
+      outcome(function* (k, { a, b }) {
+        const c = yield* k[0].createRegion(range(a), { write: true });
+        yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(a), direction: 'write' });
+        void b;
+      }),
+    ).toBe('EFAULT');
   });
 
   it('no KNEM in the kernel, or I/OAT asked for without the engine: ENODEV', () => {
-    expect(outcome(function* (k, { a }) {
-      yield* k[0].createRegion(range(a), { read: true });
-    }, { knem: false })).toBe('ENODEV');
-    expect(outcome(function* (k, { a, b }) {
-      const c = yield* k[0].createRegion(range(a), { read: true });
-      yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read', mode: 'ioat' });
-    }, { ioat: false })).toBe('ENODEV');
+    expect(
+      outcome(
+        function* (k, { a }) {
+          yield* k[0].createRegion(range(a), { read: true });
+        },
+        { knem: false },
+      ),
+    ).toBe('ENODEV');
+    expect(
+      outcome(
+        function* (k, { a, b }) {
+          const c = yield* k[0].createRegion(range(a), { read: true });
+          yield* k[1].inlineCopy({ cookie: c, offset: 0, local: range(b), direction: 'read', mode: 'ioat' });
+        },
+        { ioat: false },
+      ),
+    ).toBe('ENODEV');
   });
 });
 
@@ -404,15 +480,17 @@ describe('knem: region reuse', () => {
       const { knem, buffer, run } = setup();
       const src = buffer(0, 'src', n);
       const dst = buffer(1, 'dst', n, false);
-      const [end] = run((function* () {
-        let c = reuse ? yield* knem[0].createRegion(range(src), { read: true }) : 0n;
-        for (let i = 0; i < k; i++) {
-          if (!reuse) c = yield* knem[0].createRegion(range(src), { read: true });
-          yield* knem[1].inlineCopy({ cookie: c, offset: 0, local: range(dst), direction: 'read' });
-          if (!reuse) yield* knem[0].destroyRegion(c);
-        }
-        if (reuse) yield* knem[0].destroyRegion(c);
-      })());
+      const [end] = run(
+        (function* () {
+          let c = reuse ? yield* knem[0].createRegion(range(src), { read: true }) : 0n;
+          for (let i = 0; i < k; i++) {
+            if (!reuse) c = yield* knem[0].createRegion(range(src), { read: true });
+            yield* knem[1].inlineCopy({ cookie: c, offset: 0, local: range(dst), direction: 'read' });
+            if (!reuse) yield* knem[0].destroyRegion(c);
+          }
+          if (reuse) yield* knem[0].destroyRegion(c);
+        })(),
+      );
       return end;
     };
     const create = SYSCALL + CREATE + (n / PAGE) * PIN;
@@ -429,14 +507,20 @@ type Byte = string;
 function bytesOf(buf: Buffer): Byte[] {
   const out: Byte[] = [];
   for (const p of buf.content.pieces()) {
-    for (let i = 0; i < p.length; i++) out.push(p.origin === null ? '?' : `${p.origin.kind === 'data' ? p.origin.source : 'x'}@${p.offset + i}`);
+    for (let i = 0; i < p.length; i++)
+      out.push(p.origin === null ? '?' : `${p.origin.kind === 'data' ? p.origin.source : 'x'}@${p.offset + i}`);
   }
   return out;
 }
 
 /** Disjoint segments of a buffer, in a shuffled order, from sorted cut points. */
 const segmentList = (size: number) =>
-  fc.tuple(fc.uniqueArray(fc.integer({ min: 0, max: size }), { minLength: 2, maxLength: 10 }), fc.array(fc.boolean(), { maxLength: 10 }), fc.nat())
+  fc
+    .tuple(
+      fc.uniqueArray(fc.integer({ min: 0, max: size }), { minLength: 2, maxLength: 10 }),
+      fc.array(fc.boolean(), { maxLength: 10 }),
+      fc.nat(),
+    )
     .map(([cuts, skips, seed]) => {
       const sorted = [...cuts].sort((x, y) => x - y);
       const segs: Array<[number, number]> = [];
@@ -454,7 +538,12 @@ describe('knem: content provenance (property)', () => {
 
   it('inline copies deliver what a byte-array model of segment lists predicts', () => {
     fc.assert(
-      fc.property(segmentList(SIZE), segmentList(SIZE), fc.constantFrom('read', 'write'), fc.nat(), fc.constantFrom('sync', 'thread', 'ioat'),
+      fc.property(
+        segmentList(SIZE),
+        segmentList(SIZE),
+        fc.constantFrom('read', 'write'),
+        fc.nat(),
+        fc.constantFrom('sync', 'thread', 'ioat'),
         (regionSegs, localSegs, direction, offsetSeed, mode) => {
           const { knem, buffer, run } = setup();
           const owner = buffer(0, 'region', SIZE);
@@ -479,14 +568,26 @@ describe('knem: content provenance (property)', () => {
             if (direction === 'read') expectMine[pos] = expectOwner[rpos];
             else expectOwner[rpos] = expectMine[pos];
           });
-          run((function* () {
-            const c = yield* knem[0].createRegion(regionSegs.map(([o, b]) => range(owner, o, b)), { read: true, write: true });
-            const h = yield* knem[1].inlineCopy({ cookie: c, offset, local: local.map(([o, b]): Range => range(mine, o, b)), direction, mode });
-            yield* h.wait();
-          })());
+          run(
+            (function* () {
+              const c = yield* knem[0].createRegion(
+                regionSegs.map(([o, b]) => range(owner, o, b)),
+                { read: true, write: true },
+              );
+              const h = yield* knem[1].inlineCopy({
+                cookie: c,
+                offset,
+                local: local.map(([o, b]): Range => range(mine, o, b)),
+                direction,
+                mode,
+              });
+              yield* h.wait();
+            })(),
+          );
           expect(bytesOf(owner)).toEqual(expectOwner);
           expect(bytesOf(mine)).toEqual(expectMine);
-        }),
+        },
+      ),
       { numRuns: 150 },
     );
   });
@@ -499,18 +600,27 @@ describe('knem: content provenance (property)', () => {
         const d = buffer(1, 'dst', SIZE);
         const srcFlat = srcSegs.flatMap(([o, n]) => Array.from({ length: n }, (_, i) => o + i));
         const dstFlat = dstSegs.flatMap(([o, n]) => Array.from({ length: n }, (_, i) => o + i));
-        const bytes = Math.min(srcFlat.length, dstFlat.length) === 0 ? 0 : a % (Math.min(srcFlat.length, dstFlat.length) + 1);
+        const bytes =
+          Math.min(srcFlat.length, dstFlat.length) === 0 ? 0 : a % (Math.min(srcFlat.length, dstFlat.length) + 1);
         const srcOffset = b % (srcFlat.length - bytes + 1);
         const dstOffset = c % (dstFlat.length - bytes + 1);
         const expectS = bytesOf(s);
         const expectD = bytesOf(d);
         for (let i = 0; i < bytes; i++) expectD[dstFlat[dstOffset + i]] = expectS[srcFlat[srcOffset + i]];
-        run((function* () {
-          const src = yield* knem[0].createRegion(srcSegs.map(([o, n]) => range(s, o, n)), { read: true });
-          const dst = yield* knem[1].createRegion(dstSegs.map(([o, n]) => range(d, o, n)), { write: true });
-          // Rank 1 copies from rank 0's region into its own declared region: nothing is pinned again.
-          yield* knem[1].regionCopy({ src, srcOffset, dst, dstOffset, bytes });
-        })());
+        run(
+          (function* () {
+            const src = yield* knem[0].createRegion(
+              srcSegs.map(([o, n]) => range(s, o, n)),
+              { read: true },
+            );
+            const dst = yield* knem[1].createRegion(
+              dstSegs.map(([o, n]) => range(d, o, n)),
+              { write: true },
+            );
+            // Rank 1 copies from rank 0's region into its own declared region: nothing is pinned again.
+            yield* knem[1].regionCopy({ src, srcOffset, dst, dstOffset, bytes });
+          })(),
+        );
         expect(bytesOf(d)).toEqual(expectD);
         expect(bytesOf(s)).toEqual(expectS);
       }),

@@ -8,19 +8,21 @@ const KiB = 1024;
 const coldCopy = (n: number) => 80 + n / 8;
 
 describe('LiMIC on an idle machine', () => {
-  it('txInit pins the sender\'s pages; rx is a syscall and a kernel copy by the receiver', () => {
+  it("txInit pins the sender's pages; rx is a syscall and a kernel copy by the receiver", () => {
     const s = setup();
     const src = alloc(s, 0, 'src', 64 * KiB, true);
     const dst = alloc(s, 1, 'dst', 64 * KiB);
     const marks: number[] = [];
-    runAll(s, [function* () {
-      let t = s.sim.now;
-      const desc = yield* createLimic(s.world, 0).txInit(range(src));
-      marks.push(s.sim.now - t);
-      t = s.sim.now;
-      yield* createLimic(s.world, 1).rx(desc, range(dst));
-      marks.push(s.sim.now - t);
-    }]);
+    runAll(s, [
+      function* () {
+        let t = s.sim.now;
+        const desc = yield* createLimic(s.world, 0).txInit(range(src));
+        marks.push(s.sim.now - t);
+        t = s.sim.now;
+        yield* createLimic(s.world, 1).rx(desc, range(dst));
+        marks.push(s.sim.now - t);
+      },
+    ]);
     expect(marks).toEqual([100 + 16 * 100, 100 + coldCopy(64 * KiB)]);
     expect(total(s, 'kernel-copy')).toBeCloseTo(coldCopy(64 * KiB), 6);
     expect(s.node.trace.events.find((e) => e.kind === 'kernel-copy')?.rank).toBe(1);
@@ -30,9 +32,11 @@ describe('LiMIC on an idle machine', () => {
   it('pins again for every message (no reuse)', () => {
     const s = setup();
     const src = alloc(s, 0, 'src', 8 * KiB, true);
-    runAll(s, [function* () {
-      for (let i = 0; i < 3; i++) yield* createLimic(s.world, 0).txInit(range(src));
-    }]);
+    runAll(s, [
+      function* () {
+        for (let i = 0; i < 3; i++) yield* createLimic(s.world, 0).txInit(range(src));
+      },
+    ]);
     expect(total(s, 'pin')).toBe(3 * 2 * 100);
   });
 });
@@ -48,27 +52,34 @@ describe('LiMIC errors', () => {
 
   it('ENODEV without the module', () => {
     const off = { mechanisms: { cma: true, knem: false, xpmem: false, limic: false, ioat: false } };
-    expect(mechanismError((s) => createLimic(s.world, 0).txInit(range(alloc(s, 0, 'src', 16))), off).errno).toBe('ENODEV');
+    expect(mechanismError((s) => createLimic(s.world, 0).txInit(range(alloc(s, 0, 'src', 16))), off).errno).toBe(
+      'ENODEV',
+    );
   });
 });
 
 describe('LiMIC delivers the right bytes', () => {
   it('for random sizes and offsets on both sides', () => {
-    fc.assert(fc.property(
-      fc.integer({ min: 0, max: 30_000 }),
-      fc.integer({ min: 0, max: 5000 }),
-      fc.integer({ min: 0, max: 5000 }),
-      fc.integer({ min: 1, max: 7 }),
-      (bytes, from, to, receiver) => {
-        const s = setup();
-        const src = alloc(s, 0, 'src', from + bytes, true);
-        const dst = alloc(s, receiver, 'dst', to + bytes);
-        runAll(s, [function* () {
-          const desc = yield* createLimic(s.world, 0).txInit(range(src, from, bytes));
-          yield* createLimic(s.world, receiver).rx(desc, range(dst, to, bytes));
-        }]);
-        return deliveredInOrder([range(src, from, bytes)], [range(dst, to, bytes)]);
-      },
-    ), { numRuns: 100 });
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 30_000 }),
+        fc.integer({ min: 0, max: 5000 }),
+        fc.integer({ min: 0, max: 5000 }),
+        fc.integer({ min: 1, max: 7 }),
+        (bytes, from, to, receiver) => {
+          const s = setup();
+          const src = alloc(s, 0, 'src', from + bytes, true);
+          const dst = alloc(s, receiver, 'dst', to + bytes);
+          runAll(s, [
+            function* () {
+              const desc = yield* createLimic(s.world, 0).txInit(range(src, from, bytes));
+              yield* createLimic(s.world, receiver).rx(desc, range(dst, to, bytes));
+            },
+          ]);
+          return deliveredInOrder([range(src, from, bytes)], [range(dst, to, bytes)]);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 });

@@ -32,7 +32,11 @@ interface Setup {
   run(programs: Program<void>[]): number[];
 }
 
-function setup(cores: number[], options: (world: World, rank: number) => PointToPointOptions, spec: MachineSpec = tinyMachine()): Setup {
+function setup(
+  cores: number[],
+  options: (world: World, rank: number) => PointToPointOptions,
+  spec: MachineSpec = tinyMachine(),
+): Setup {
   const sim = new Simulation({ seed: 'p2p' });
   const node = new Node(sim, spec, { keepTrace: true });
   const world = new World(node, cores);
@@ -54,9 +58,19 @@ function setup(cores: number[], options: (world: World, rank: number) => PointTo
 const holds = (b: Buffer, source: string) => b.content.equals(Content.fresh(b.size, source));
 
 const interesting = [
-  0, 1, 63, 4095, 4096, 4097, 32 * 1024 + 1,
-  nemesisCosts.cellDataBytes - 1, nemesisCosts.cellDataBytes, nemesisCosts.cellDataBytes + 1,
-  nemesisCosts.eagerLimitBytes - 1, nemesisCosts.eagerLimitBytes, nemesisCosts.eagerLimitBytes + 1,
+  0,
+  1,
+  63,
+  4095,
+  4096,
+  4097,
+  32 * 1024 + 1,
+  nemesisCosts.cellDataBytes - 1,
+  nemesisCosts.cellDataBytes,
+  nemesisCosts.cellDataBytes + 1,
+  nemesisCosts.eagerLimitBytes - 1,
+  nemesisCosts.eagerLimitBytes,
+  nemesisCosts.eagerLimitBytes + 1,
   3 * 65536 + 17,
 ];
 const sizeArb = fc.oneof(
@@ -70,7 +84,10 @@ describe('point-to-point delivers the exact bytes (property)', () => {
     fc.assert(
       fc.property(
         fc.constantFrom<ShmProtocol>('nemesis', 'sm'),
-        fc.array(fc.record({ bytes: sizeArb, tag: fc.integer({ min: 0, max: 2 }), key: fc.nat() }), { minLength: 1, maxLength: 6 }),
+        fc.array(fc.record({ bytes: sizeArb, tag: fc.integer({ min: 0, max: 2 }), key: fc.nat() }), {
+          minLength: 1,
+          maxLength: 6,
+        }),
         fc.boolean(),
         fc.constantFrom<number[][]>([0, 1], [0, 2]),
         (shm, messages, nonBlocking, cores) => {
@@ -89,20 +106,27 @@ describe('point-to-point delivers the exact bytes (property)', () => {
           t.run([
             (function* () {
               const waits = [];
-              for (let i = 0; i < messages.length; i++) waits.push(yield* t.p2p[0].isend(1, range(sources[i]), messages[i].tag));
+              for (let i = 0; i < messages.length; i++)
+                waits.push(yield* t.p2p[0].isend(1, range(sources[i]), messages[i].tag));
               for (const w of waits) yield* w();
             })(),
             (function* () {
               if (nonBlocking) {
                 const waits = [];
-                for (let k = 0; k < order.length; k++) waits.push(yield* t.p2p[1].irecv(0, range(sinks[k]), order[k].tag));
+                for (let k = 0; k < order.length; k++)
+                  waits.push(yield* t.p2p[1].irecv(0, range(sinks[k]), order[k].tag));
                 for (const w of waits) yield* w();
               } else {
                 for (let k = 0; k < order.length; k++) yield* t.p2p[1].recv(0, range(sinks[k]), order[k].tag);
               }
             })(),
           ]);
-          expected.forEach((i, k) => expect(holds(sinks[k], `r0.m${i}`), `receive ${k} should hold message ${i}: ${sinks[k].content.describe()}`).toBe(true));
+          expected.forEach((i, k) =>
+            expect(
+              holds(sinks[k], `r0.m${i}`),
+              `receive ${k} should hold message ${i}: ${sinks[k].content.describe()}`,
+            ).toBe(true),
+          );
         },
       ),
       { numRuns: 60, seed: 20240601 },
@@ -132,7 +156,12 @@ describe('matching', () => {
           yield* t.p2p[1].recv(0, range(dst[3]), 1);
         })(),
       ]);
-      expect([holds(dst[0], 'r0.s1'), holds(dst[1], 'r0.s0'), holds(dst[2], 'r0.s3'), holds(dst[3], 'r0.s2')]).toEqual([true, true, true, true]);
+      expect([holds(dst[0], 'r0.s1'), holds(dst[1], 'r0.s0'), holds(dst[2], 'r0.s3'), holds(dst[3], 'r0.s2')]).toEqual([
+        true,
+        true,
+        true,
+        true,
+      ]);
     });
   }
 
@@ -187,7 +216,9 @@ describe('matching', () => {
     const u = setup([0, 1], () => ({}));
     const c = u.buf(0, 'c', 1000, true);
     const small = u.buf(1, 'small', 999, false);
-    expect(() => u.run([u.p2p[0].send(1, range(c)), u.p2p[1].recv(0, range(small))])).toThrow(/receive of 999 bytes from rank 0 .* sent 1000/);
+    expect(() => u.run([u.p2p[0].send(1, range(c)), u.p2p[1].recv(0, range(small))])).toThrow(
+      /receive of 999 bytes from rank 0 .* sent 1000/,
+    );
   });
 
   it('rejects a peer outside the communicator', () => {
@@ -207,7 +238,11 @@ describe('matching', () => {
   });
 });
 
-const FAKE_MECHANISMS = new RunState('fake mechanisms', () => ({ regions: new Map<bigint, Range>(), segments: new Map<number, Buffer>(), next: 1 }));
+const FAKE_MECHANISMS = new RunState('fake mechanisms', () => ({
+  regions: new Map<bigint, Range>(),
+  segments: new Map<number, Buffer>(),
+  next: 1,
+}));
 
 /** Minimal stand-ins for the kernel mechanisms: each moves the bytes with one copy by the caller's
  *  core and logs what it was asked, so the rendezvous protocol can be checked on its own. */
@@ -215,7 +250,8 @@ function fakeMechanisms(world: World, me: number, log: string[]): SingleCopyMech
   const node = world.node;
   const core = world.cores[me];
   const shared = world.stateOf(FAKE_MECHANISMS);
-  const copy = (src: Range, dst: Range, label: string) => node.copy(core, src, dst, { rank: me, label, kind: 'kernel-copy' });
+  const copy = (src: Range, dst: Range, label: string) =>
+    node.copy(core, src, dst, { rank: me, label, kind: 'kernel-copy' });
   const one = (r: Range | Range[]) => (Array.isArray(r) ? r[0] : r);
   const done: KnemCopyHandle = {
     poll: () => 'success',
@@ -345,7 +381,11 @@ describe('single-copy rendezvous for large messages', () => {
 
   it('exposes a buffer to XPMEM once for repeated messages', () => {
     const log: string[] = [];
-    const t = setup([0, 1], (world, r) => ({ single: 'xpmem', singleThreshold: 1024, mechanisms: fakeMechanisms(world, r, log) }));
+    const t = setup([0, 1], (world, r) => ({
+      single: 'xpmem',
+      singleThreshold: 1024,
+      mechanisms: fakeMechanisms(world, r, log),
+    }));
     const src = t.buf(0, 'src', 4096, true);
     const dst = t.buf(1, 'dst', 4096, false);
     t.run([
@@ -367,9 +407,13 @@ describe('single-copy rendezvous for large messages', () => {
   });
 });
 
-describe('point-to-point options from a run\'s parameters', () => {
+describe("point-to-point options from a run's parameters", () => {
   it('reads shm, single and singleThreshold and ignores other keys', () => {
-    expect(parsePointToPointOptions({ shm: 'sm', single: 'knem', singleThreshold: 65536, window: 3 })).toEqual({ shm: 'sm', single: 'knem', singleThreshold: 65536 });
+    expect(parsePointToPointOptions({ shm: 'sm', single: 'knem', singleThreshold: 65536, window: 3 })).toEqual({
+      shm: 'sm',
+      single: 'knem',
+      singleThreshold: 65536,
+    });
     expect(parsePointToPointOptions({})).toEqual({});
   });
 
@@ -383,10 +427,16 @@ describe('point-to-point options from a run\'s parameters', () => {
       }
     })();
     expect(err).toBeInstanceOf(InputError);
-    expect((err as InputError).message).toBe('run.yaml:4:7 (params.shm): shm must be one of nemesis, sm, got "nemsis" (did you mean nemesis?)');
-    expect(() => parsePointToPointOptions({ single: 'knm' })).toThrow(/\(single\): single must be one of none, knem, cma, xpmem, limic, got "knm" \(did you mean knem\?\)/);
+    expect((err as InputError).message).toBe(
+      'run.yaml:4:7 (params.shm): shm must be one of nemesis, sm, got "nemsis" (did you mean nemesis?)',
+    );
+    expect(() => parsePointToPointOptions({ single: 'knm' })).toThrow(
+      /\(single\): single must be one of none, knem, cma, xpmem, limic, got "knm" \(did you mean knem\?\)/,
+    );
     expect(() => parsePointToPointOptions({ singleThreshold: -1 })).toThrow(InputError);
-    expect(() => parsePointToPointOptions({ singleThreshold: '16k' })).toThrow(/singleThreshold must be a non-negative whole number of bytes, got "16k"/);
+    expect(() => parsePointToPointOptions({ singleThreshold: '16k' })).toThrow(
+      /singleThreshold must be a non-negative whole number of bytes, got "16k"/,
+    );
   });
 
   it('uses the documented defaults', () => {

@@ -15,13 +15,21 @@ describe('kernel parameters', () => {
   });
 
   it('a misspelt parameter in a machine file is an error naming it, with a suggestion', () => {
-    const text = readFileSync(presetPath('dancer'), 'utf8').replace('  cmaLock: exclusive', '  cmaLock: exclusive\n  params:\n    knemCreatNs: 700');
+    const text = readFileSync(presetPath('dancer'), 'utf8').replace(
+      '  cmaLock: exclusive',
+      '  cmaLock: exclusive\n  params:\n    knemCreatNs: 700',
+    );
     expect(() => parseMachineYaml(text, 'm.yaml')).toThrow(InputError);
-    expect(() => parseMachineYaml(text, 'm.yaml')).toThrow(/m\.yaml:\d+:\d+.*unknown kernel parameter 'knemCreatNs' \(did you mean 'knemCreateNs'\?\)/);
+    expect(() => parseMachineYaml(text, 'm.yaml')).toThrow(
+      /m\.yaml:\d+:\d+.*unknown kernel parameter 'knemCreatNs' \(did you mean 'knemCreateNs'\?\)/,
+    );
   });
 
   it('a known parameter overrides the model default', () => {
-    const text = readFileSync(presetPath('dancer'), 'utf8').replace('  cmaLock: exclusive', '  cmaLock: exclusive\n  params:\n    regcacheCapacity: 64');
+    const text = readFileSync(presetPath('dancer'), 'utf8').replace(
+      '  cmaLock: exclusive',
+      '  cmaLock: exclusive\n  params:\n    regcacheCapacity: 64',
+    );
     expect(kernelCosts(parseMachineYaml(text, 'm.yaml')).regcacheCapacity).toBe(64);
   });
 });

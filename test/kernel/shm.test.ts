@@ -173,7 +173,10 @@ describe('Nemesis large-message transfer', () => {
   });
 
   it('overlaps copy-in and copy-out: faster than two whole-message copies', () => {
-    for (const cores of [[0, 1], [0, 2]]) {
+    for (const cores of [
+      [0, 1],
+      [0, 2],
+    ]) {
       const t = pair('nemesis', cores, bytes);
       const src = t.buf(0, 'src', true);
       const dst = t.buf(1, 'dst', false);
@@ -274,22 +277,25 @@ describe('ping-ping against ping-pong where memory bandwidth is the bottleneck',
     const s1 = t.buf(1, 's', true);
     const r1 = t.buf(1, 'r', false);
     const [p0, p1] = t.p2p;
-    const programs = pattern === 'pingpong'
-      ? [
-        (function* () {
-          yield* p0.send(1, range(s0));
-          yield* p0.recv(1, range(r0));
-        })(),
-        (function* () {
-          yield* p1.recv(0, range(r1));
-          yield* p1.send(0, range(s1));
-        })(),
-      ]
-      : [p0.sendrecv(1, range(s0), 1, range(r0)), p1.sendrecv(0, range(s1), 0, range(r1))];
+    const programs =
+      pattern === 'pingpong'
+        ? [
+            (function* () {
+              yield* p0.send(1, range(s0));
+              yield* p0.recv(1, range(r0));
+            })(),
+            (function* () {
+              yield* p1.recv(0, range(r1));
+              yield* p1.send(0, range(s1));
+            })(),
+          ]
+        : [p0.sendrecv(1, range(s0), 1, range(r0)), p1.sendrecv(0, range(s1), 0, range(r1))];
     const done = t.run(programs);
     const span = Math.max(...done);
     // The premise: the sender's copy out of its user buffer is bounded by the memory controller.
-    const copyIns = t.node.trace.events.filter((e) => /^(lmt copy-in|pack frag)/.test(e.label) && e.bytes > smBtlCosts.rndvEagerBytes);
+    const copyIns = t.node.trace.events.filter(
+      (e) => /^(lmt copy-in|pack frag)/.test(e.label) && e.bytes > smBtlCosts.rndvEagerBytes,
+    );
     expect(copyIns.length).toBeGreaterThan(0);
     expect(copyIns.every((e) => e.resource === 'mem0')).toBe(true);
     expect(r0.content.equals(Content.fresh(bytes, 'r1.s'))).toBe(true);

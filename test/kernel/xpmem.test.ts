@@ -17,7 +17,11 @@ function exposed(bytes: number, kernel = {}) {
   const s = setup(kernel);
   const buf = alloc(s, 0, 'src', bytes, true);
   let segid = 0;
-  runAll(s, [function* () { segid = yield* createXpmem(s.world, 0, { registrationCache: false }).make(buf); }]);
+  runAll(s, [
+    function* () {
+      segid = yield* createXpmem(s.world, 0, { registrationCache: false }).make(buf);
+    },
+  ]);
   return { s, buf, segid, madeAt: s.sim.now };
 }
 
@@ -33,22 +37,24 @@ describe('XPMEM on an idle machine', () => {
     const x = createXpmem(s.world, 1, { registrationCache: false });
     const dst = alloc(s, 1, 'dst', 64 * KiB);
     const marks: number[] = [];
-    runAll(s, [function* () {
-      for (let round = 0; round < 2; round++) {
-        const start = s.sim.now;
-        const view = yield* x.attach(0, segid, 0, 64 * KiB);
-        marks.push(s.sim.now - start);
-        expect(view.buf).toBe(buf);
-        if (round === 0) {
+    runAll(s, [
+      function* () {
+        for (let round = 0; round < 2; round++) {
+          const start = s.sim.now;
+          const view = yield* x.attach(0, segid, 0, 64 * KiB);
+          marks.push(s.sim.now - start);
+          expect(view.buf).toBe(buf);
+          if (round === 0) {
+            const t = s.sim.now;
+            yield* s.node.copy(1, view, range(dst), { rank: 1, label: 'memcpy' });
+            marks.push(s.sim.now - t);
+          }
           const t = s.sim.now;
-          yield* s.node.copy(1, view, range(dst), { rank: 1, label: 'memcpy' });
+          yield* x.detach(view);
           marks.push(s.sim.now - t);
         }
-        const t = s.sim.now;
-        yield* x.detach(view);
-        marks.push(s.sim.now - t);
-      }
-    }]);
+      },
+    ]);
     // get: syscall + 300 under the owner's lock; attach: syscall + 300 + 16 pages x 100.
     const attach = 100 + 300 + 100 + 300 + 16 * 100;
     expect(marks).toEqual([attach, coldCopy(64 * KiB), 100 + 300, attach, 100 + 300]);
@@ -64,16 +70,18 @@ describe('XPMEM on an idle machine', () => {
     const { s, segid } = exposed(64 * KiB);
     const x = createXpmem(s.world, 1, { registrationCache: true });
     const marks: number[] = [];
-    runAll(s, [function* () {
-      for (let round = 0; round < 3; round++) {
-        const start = s.sim.now;
-        const view = yield* x.attach(0, segid, round === 2 ? 4096 : 0, round === 2 ? 8192 : 64 * KiB);
-        marks.push(s.sim.now - start);
-        const t = s.sim.now;
-        yield* x.detach(view);
-        marks.push(s.sim.now - t);
-      }
-    }]);
+    runAll(s, [
+      function* () {
+        for (let round = 0; round < 3; round++) {
+          const start = s.sim.now;
+          const view = yield* x.attach(0, segid, round === 2 ? 4096 : 0, round === 2 ? 8192 : 64 * KiB);
+          marks.push(s.sim.now - start);
+          const t = s.sim.now;
+          yield* x.detach(view);
+          marks.push(s.sim.now - t);
+        }
+      },
+    ]);
     const attach = 100 + 300 + 100 + 300 + 16 * 100;
     // Empty tree: no lookup cost. One entry: ceil(log2 2) = 1 level = 5 ns. Detach is lazy: free.
     expect(marks).toEqual([attach, 0, 5, 0, 5, 0]);
@@ -81,12 +89,14 @@ describe('XPMEM on an idle machine', () => {
     expect(xpmemCacheStats(s.world, 1)).toEqual({ hits: 2, misses: 1, evictions: 0, entries: 1 });
   });
 
-  it('lookup cost grows with the logarithm of the peer\'s entries', () => {
+  it("lookup cost grows with the logarithm of the peer's entries", () => {
     const { s, segid } = exposed(64 * 4096);
     const x = createXpmem(s.world, 1, { registrationCache: true });
-    runAll(s, [function* () {
-      for (let page = 0; page < 7; page++) yield* x.attach(0, segid, page * 4096, 4096);
-    }]);
+    runAll(s, [
+      function* () {
+        for (let page = 0; page < 7; page++) yield* x.attach(0, segid, page * 4096, 4096);
+      },
+    ]);
     // Lookups before inserting entry n walk ceil(log2(n + 1)) levels: 0, 1, 2, 2, 3, 3, 3.
     expect(total(s, 'regcache-lookup')).toBe(5 * (0 + 1 + 2 + 2 + 3 + 3 + 3));
   });
@@ -97,13 +107,25 @@ describe('xpmem_get contention', () => {
     const s = setup();
     const segs: number[] = [];
     const owners = Array.from({ length: k }, (_, i) => (distinctOwners ? i : 0));
-    runAll(s, [...new Set(owners)].map((o) => function* () {
-      segs[o] = yield* createXpmem(s.world, o, { registrationCache: false }).make(alloc(s, o, 'src', 4096, true));
-    }));
+    runAll(
+      s,
+      [...new Set(owners)].map(
+        (o) =>
+          function* () {
+            segs[o] = yield* createXpmem(s.world, o, { registrationCache: false }).make(alloc(s, o, 'src', 4096, true));
+          },
+      ),
+    );
     s.node.trace.reset();
-    runAll(s, owners.map((o, i) => () => (function* () {
-      yield* createXpmem(s.world, i + 4, { registrationCache: false }).attach(o, segs[o], 0, 4096);
-    })()));
+    runAll(
+      s,
+      owners.map(
+        (o, i) => () =>
+          (function* () {
+            yield* createXpmem(s.world, i + 4, { registrationCache: false }).attach(o, segs[o], 0, 4096);
+          })(),
+      ),
+    );
     return total(s, 'lock-wait');
   }
 
@@ -118,13 +140,15 @@ describe('registration cache eviction', () => {
     const { s, segid } = exposed(8 * 4096);
     const x = createXpmem(s.world, 1, { registrationCache: true, cacheCapacity: capacity });
     const misses: boolean[] = [];
-    runAll(s, [function* () {
-      for (const p of pages) {
-        const before = x.registrationCacheStats()!.misses;
-        yield* x.attach(0, segid, p * 4096, 4096);
-        misses.push(x.registrationCacheStats()!.misses > before);
-      }
-    }]);
+    runAll(s, [
+      function* () {
+        for (const p of pages) {
+          const before = x.registrationCacheStats()!.misses;
+          yield* x.attach(0, segid, p * 4096, 4096);
+          misses.push(x.registrationCacheStats()!.misses > before);
+        }
+      },
+    ]);
     return { misses, stats: x.registrationCacheStats()!, s };
   }
 
@@ -140,21 +164,25 @@ describe('registration cache eviction', () => {
   it('holds 4096 entries by default (seed 001: "4K as optimal cache size")', () => {
     const { s, segid } = exposed(4097 * 4096);
     const x = createXpmem(s.world, 1, { registrationCache: true });
-    runAll(s, [function* () {
-      for (let p = 0; p < 4097; p++) yield* x.attach(0, segid, p * 4096, 4096);
-    }]);
+    runAll(s, [
+      function* () {
+        for (let p = 0; p < 4097; p++) yield* x.attach(0, segid, p * 4096, 4096);
+      },
+    ]);
     expect(x.registrationCacheStats()).toEqual({ hits: 0, misses: 4097, evictions: 1, entries: 4096 });
   });
 
   it('a miss overlapping cached ranges replaces them with one covering range', () => {
     const { s, segid } = exposed(8 * 4096);
     const x = createXpmem(s.world, 1, { registrationCache: true });
-    runAll(s, [function* () {
-      yield* x.attach(0, segid, 0, 4096);
-      yield* x.attach(0, segid, 2 * 4096, 4096);
-      yield* x.attach(0, segid, 100, 3 * 4096); // pages 0..3: overlaps both
-      yield* x.attach(0, segid, 4096, 4096); // inside the merged range
-    }]);
+    runAll(s, [
+      function* () {
+        yield* x.attach(0, segid, 0, 4096);
+        yield* x.attach(0, segid, 2 * 4096, 4096);
+        yield* x.attach(0, segid, 100, 3 * 4096); // pages 0..3: overlaps both
+        yield* x.attach(0, segid, 4096, 4096); // inside the merged range
+      },
+    ]);
     expect(x.registrationCacheStats()).toEqual({ hits: 1, misses: 3, evictions: 0, entries: 1 });
   });
 
@@ -167,46 +195,65 @@ describe('registration cache eviction', () => {
 describe('XPMEM errors', () => {
   it('ENODEV without the module', () => {
     const off = { mechanisms: { cma: true, knem: false, xpmem: false, limic: false, ioat: false } };
-    expect(mechanismError((s) => createXpmem(s.world, 0, { registrationCache: false }).make(alloc(s, 0, 'b', 4096)), off).errno).toBe('ENODEV');
+    expect(
+      mechanismError((s) => createXpmem(s.world, 0, { registrationCache: false }).make(alloc(s, 0, 'b', 4096)), off)
+        .errno,
+    ).toBe('ENODEV');
   });
 
   it('ENOENT for an unknown segment, EINVAL for a range outside it or a detach of nothing', () => {
-    expect(mechanismError((s) => createXpmem(s.world, 1, { registrationCache: false }).attach(0, 42, 0, 4096)).errno).toBe('ENOENT');
-    expect(mechanismError(function* (s) {
-      const segid = yield* createXpmem(s.world, 0, { registrationCache: false }).make(alloc(s, 0, 'b', 4096));
-      yield* createXpmem(s.world, 1, { registrationCache: false }).attach(0, segid, 4000, 200);
-    }).errno).toBe('EINVAL');
-    expect(mechanismError((s) => createXpmem(s.world, 1, { registrationCache: false }).detach(range(alloc(s, 0, 'b', 4096)))).errno).toBe('EINVAL');
+    expect(
+      mechanismError((s) => createXpmem(s.world, 1, { registrationCache: false }).attach(0, 42, 0, 4096)).errno,
+    ).toBe('ENOENT');
+    expect(
+      mechanismError(function* (s) {
+        const segid = yield* createXpmem(s.world, 0, { registrationCache: false }).make(alloc(s, 0, 'b', 4096));
+        yield* createXpmem(s.world, 1, { registrationCache: false }).attach(0, segid, 4000, 200);
+      }).errno,
+    ).toBe('EINVAL');
+    expect(
+      mechanismError((s) => createXpmem(s.world, 1, { registrationCache: false }).detach(range(alloc(s, 0, 'b', 4096))))
+        .errno,
+    ).toBe('EINVAL');
   });
 });
 
 describe('XPMEM delivers the right bytes', () => {
   it('for random attach windows and copies, with and without the cache', () => {
-    fc.assert(fc.property(
-      fc.boolean(),
-      fc.integer({ min: 1, max: 30_000 }),
-      fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 6 }),
-      fc.integer({ min: 1, max: 4 }),
-      (cached, size, windows, capacity) => {
-        const s = setup();
-        const src = alloc(s, 0, 'src', size, true);
-        const ok: boolean[] = [];
-        runAll(s, [function* () {
-          const segid = yield* createXpmem(s.world, 0, { registrationCache: false }).make(src);
-          const x = createXpmem(s.world, 1, { registrationCache: cached, cacheCapacity: capacity });
-          for (const [a, b] of windows) {
-            const offset = a % size;
-            const bytes = 1 + (b % (size - offset));
-            const view: Range = yield* x.attach(0, segid, offset, bytes);
-            const dst = alloc(s, 1, `dst${ok.length}`, bytes + 7);
-            yield* s.node.copy(1, view, range(dst, 7, bytes), { rank: 1, label: 'memcpy' });
-            ok.push(view.buf === src && view.offset === offset && deliveredInOrder([range(src, offset, bytes)], [range(dst, 7, bytes)]));
-            yield* x.detach(view);
-          }
-        }]);
-        return ok.length === windows.length && ok.every(Boolean);
-      },
-    ), { numRuns: 100 });
+    fc.assert(
+      fc.property(
+        fc.boolean(),
+        fc.integer({ min: 1, max: 30_000 }),
+        fc.array(fc.tuple(fc.nat(), fc.nat()), { minLength: 1, maxLength: 6 }),
+        fc.integer({ min: 1, max: 4 }),
+        (cached, size, windows, capacity) => {
+          const s = setup();
+          const src = alloc(s, 0, 'src', size, true);
+          const ok: boolean[] = [];
+          runAll(s, [
+            function* () {
+              const segid = yield* createXpmem(s.world, 0, { registrationCache: false }).make(src);
+              const x = createXpmem(s.world, 1, { registrationCache: cached, cacheCapacity: capacity });
+              for (const [a, b] of windows) {
+                const offset = a % size;
+                const bytes = 1 + (b % (size - offset));
+                const view: Range = yield* x.attach(0, segid, offset, bytes);
+                const dst = alloc(s, 1, `dst${ok.length}`, bytes + 7);
+                yield* s.node.copy(1, view, range(dst, 7, bytes), { rank: 1, label: 'memcpy' });
+                ok.push(
+                  view.buf === src &&
+                    view.offset === offset &&
+                    deliveredInOrder([range(src, offset, bytes)], [range(dst, 7, bytes)]),
+                );
+                yield* x.detach(view);
+              }
+            },
+          ]);
+          return ok.length === windows.length && ok.every(Boolean);
+        },
+      ),
+      { numRuns: 100 },
+    );
   });
 });
 
@@ -231,45 +278,71 @@ class IntervalModel {
   }
 }
 
-type Op = { op: 'insert'; start: number; len: number } | { op: 'delete'; start: number } | { op: 'find'; start: number; len: number };
+type Op =
+  | { op: 'insert'; start: number; len: number }
+  | { op: 'delete'; start: number }
+  | { op: 'find'; start: number; len: number };
 
 describe('IntervalAvl against a sorted-array model', () => {
   const op: fc.Arbitrary<Op> = fc.oneof(
-    { weight: 5, arbitrary: fc.record({ op: fc.constant('insert' as const), start: fc.integer({ min: 0, max: 2000 }), len: fc.integer({ min: 1, max: 40 }) }) },
-    { weight: 2, arbitrary: fc.record({ op: fc.constant('delete' as const), start: fc.integer({ min: 0, max: 2000 }) }) },
-    { weight: 3, arbitrary: fc.record({ op: fc.constant('find' as const), start: fc.integer({ min: 0, max: 2000 }), len: fc.integer({ min: 1, max: 20 }) }) },
+    {
+      weight: 5,
+      arbitrary: fc.record({
+        op: fc.constant('insert' as const),
+        start: fc.integer({ min: 0, max: 2000 }),
+        len: fc.integer({ min: 1, max: 40 }),
+      }),
+    },
+    {
+      weight: 2,
+      arbitrary: fc.record({ op: fc.constant('delete' as const), start: fc.integer({ min: 0, max: 2000 }) }),
+    },
+    {
+      weight: 3,
+      arbitrary: fc.record({
+        op: fc.constant('find' as const),
+        start: fc.integer({ min: 0, max: 2000 }),
+        len: fc.integer({ min: 1, max: 20 }),
+      }),
+    },
   );
 
   it('inserts, deletes and finds the interval containing a range like the model, staying balanced', () => {
-    fc.assert(fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
-      const tree = new IntervalAvl<number>();
-      const model = new IntervalModel();
-      for (const o of ops) {
-        if (o.op === 'insert') {
-          const end = o.start + o.len;
-          if (model.overlaps(o.start, end).length > 0) {
-            expect(() => tree.insert(o.start, end, o.start)).toThrow(RangeError);
+    fc.assert(
+      fc.property(fc.array(op, { maxLength: 400 }), (ops) => {
+        const tree = new IntervalAvl<number>();
+        const model = new IntervalModel();
+        for (const o of ops) {
+          if (o.op === 'insert') {
+            const end = o.start + o.len;
+            if (model.overlaps(o.start, end).length > 0) {
+              expect(() => tree.insert(o.start, end, o.start)).toThrow(RangeError);
+            } else {
+              tree.insert(o.start, end, o.start);
+              model.insert(o.start, end);
+            }
+          } else if (o.op === 'delete') {
+            // Delete what exists half of the time, so deletions are not all misses.
+            const target =
+              model.items.length > 0 && o.start % 2 === 0 ? model.items[o.start % model.items.length].start : o.start;
+            expect(tree.delete(target) !== undefined).toBe(model.delete(target));
           } else {
-            tree.insert(o.start, end, o.start);
-            model.insert(o.start, end);
+            const end = o.start + o.len;
+            const want = model.containing(o.start, end);
+            const got = tree.containing(o.start, end);
+            expect(got && { start: got.start, end: got.end }).toEqual(want);
+            expect(tree.overlapping(o.start, end).map((i) => [i.start, i.end])).toEqual(
+              model.overlaps(o.start, end).map((i) => [i.start, i.end]),
+            );
           }
-        } else if (o.op === 'delete') {
-          // Delete what exists half of the time, so deletions are not all misses.
-          const target = model.items.length > 0 && o.start % 2 === 0 ? model.items[o.start % model.items.length].start : o.start;
-          expect(tree.delete(target) !== undefined).toBe(model.delete(target));
-        } else {
-          const end = o.start + o.len;
-          const want = model.containing(o.start, end);
-          const got = tree.containing(o.start, end);
-          expect(got && { start: got.start, end: got.end }).toEqual(want);
-          expect(tree.overlapping(o.start, end).map((i) => [i.start, i.end])).toEqual(model.overlaps(o.start, end).map((i) => [i.start, i.end]));
+          tree.checkInvariants();
+          expect(tree.size).toBe(model.items.length);
+          expect(tree.height).toBeLessThanOrEqual(1.44 * Math.log2(tree.size + 2));
         }
-        tree.checkInvariants();
-        expect(tree.size).toBe(model.items.length);
-        expect(tree.height).toBeLessThanOrEqual(1.44 * Math.log2(tree.size + 2));
-      }
-      expect(tree.entries().map((i) => [i.start, i.end])).toEqual(model.items.map((i) => [i.start, i.end]));
-    }), { numRuns: 200 });
+        expect(tree.entries().map((i) => [i.start, i.end])).toEqual(model.items.map((i) => [i.start, i.end]));
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it('stays balanced under sorted insertion, the worst case for an unbalanced tree', () => {

@@ -26,10 +26,14 @@ function boundBy(copies: Array<{ core: number; bytes: number; op?: 'copy' | 'red
     src.content = Content.fresh(c.bytes, `src${i}`);
     const dst = node.allocate(`dst${i}`, c.bytes, 0, numa);
     dst.content = Content.fresh(c.bytes, `dst${i}`);
-    sim.spawn(`copy${i}`, (function* () {
-      if (c.op === 'reduce') yield* node.reduce(c.core, 'sum', range(src), range(dst), { rank: i, label: `copy${i}` });
-      else yield* node.copy(c.core, range(src), range(dst), { rank: i, label: `copy${i}` });
-    })());
+    sim.spawn(
+      `copy${i}`,
+      (function* () {
+        if (c.op === 'reduce')
+          yield* node.reduce(c.core, 'sum', range(src), range(dst), { rank: i, label: `copy${i}` });
+        else yield* node.copy(c.core, range(src), range(dst), { rank: i, label: `copy${i}` });
+      })(),
+    );
   });
   sim.run();
   return copies.map((_, i) => {
@@ -45,17 +49,32 @@ describe('trace: the resource that bounded a copy', () => {
   });
 
   it('two copies sharing one memory controller both name that controller', () => {
-    expect(boundBy([{ core: 0, bytes: 64 * MiB }, { core: 1, bytes: 64 * MiB }])).toEqual(['mem0', 'mem0']);
+    expect(
+      boundBy([
+        { core: 0, bytes: 64 * MiB },
+        { core: 1, bytes: 64 * MiB },
+      ]),
+    ).toEqual(['mem0', 'mem0']);
   });
 
   it('a long copy that meets a short competitor names its core; the competitor names the controller', () => {
     // Both run at mem0's shared rate while the 8 MiB copy lasts (about a sixth of the long copy's
     // life); the long one then runs alone, bounded by its core.
-    expect(boundBy([{ core: 0, bytes: 64 * MiB }, { core: 1, bytes: 8 * MiB }])).toEqual(['core0', 'mem0']);
+    expect(
+      boundBy([
+        { core: 0, bytes: 64 * MiB },
+        { core: 1, bytes: 8 * MiB },
+      ]),
+    ).toEqual(['core0', 'mem0']);
   });
 
   it('copies on different sockets do not share a controller and each names its core', () => {
-    expect(boundBy([{ core: 0, bytes: 64 * MiB }, { core: 2, bytes: 64 * MiB }])).toEqual(['core0', 'core2']);
+    expect(
+      boundBy([
+        { core: 0, bytes: 64 * MiB },
+        { core: 2, bytes: 64 * MiB },
+      ]),
+    ).toEqual(['core0', 'core2']);
   });
 
   it('a reduction of no bytes names nothing, since nothing bounded it', () => {

@@ -46,7 +46,10 @@ const arbStep: fc.Arbitrary<Step> = fc.oneof(
       length: fc.integer({ min: 0, max: BUF_SIZE }),
     }),
   },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('invalidate' as const), buf: fc.integer({ min: 0, max: 3 }) }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({ kind: fc.constant('invalidate' as const), buf: fc.integer({ min: 0, max: 3 }) }),
+  },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('clear' as const) }) },
 );
 
@@ -143,10 +146,17 @@ describe('CacheState', () => {
   it('stays coherent with many resident ranges', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.integer({ min: 0, max: 50 }), fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 1, max: 300 })), {
-          minLength: 200,
-          maxLength: 600,
-        }),
+        fc.array(
+          fc.tuple(
+            fc.integer({ min: 0, max: 50 }),
+            fc.integer({ min: 0, max: 5000 }),
+            fc.integer({ min: 1, max: 300 }),
+          ),
+          {
+            minLength: 200,
+            maxLength: 600,
+          },
+        ),
         (touches) => {
           const c = new CacheState('LLC', 20_000);
           for (const [buf, start, len] of touches) c.touch(buf, start, len);

@@ -1,12 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  Content,
-  expectedFresh,
-  expectedReduction,
-  piecesEqual,
-  type Piece,
-} from '../../sim/node/content.ts';
+import { Content, expectedFresh, expectedReduction, piecesEqual, type Piece } from '../../sim/node/content.ts';
 import { originKey, reduceOrigins, type Origin } from '../../sim/node/origin.ts';
 
 // Reference model: a real per-byte array, each byte named by (origin key, offset) of that one byte.
@@ -122,8 +116,16 @@ describe('Content', () => {
 
   it('normalises shifted operands so the same bytes compare equal', () => {
     // sum(a[2+i], b[5+i]) built from either side, and from a slice that starts elsewhere.
-    const p = reduceOrigins('sum', { origin: { kind: 'data', source: 'a' }, offset: 2 }, { origin: { kind: 'data', source: 'b' }, offset: 5 });
-    const q = reduceOrigins('sum', { origin: { kind: 'data', source: 'b' }, offset: 5 }, { origin: { kind: 'data', source: 'a' }, offset: 2 });
+    const p = reduceOrigins(
+      'sum',
+      { origin: { kind: 'data', source: 'a' }, offset: 2 },
+      { origin: { kind: 'data', source: 'b' }, offset: 5 },
+    );
+    const q = reduceOrigins(
+      'sum',
+      { origin: { kind: 'data', source: 'b' }, offset: 5 },
+      { origin: { kind: 'data', source: 'a' }, offset: 2 },
+    );
     expect(originKey(p.origin)).toBe(originKey(q.origin));
     expect(p.offset).toBe(q.offset);
     const c = Content.fresh(20, 'a');
@@ -142,15 +144,17 @@ describe('Content', () => {
   it('slice after write returns what was written', () => {
     fc.assert(
       fc.property(
-        fc.integer({ min: 1, max: 64 }).chain((size) =>
-          fc.tuple(
-            fc.constant(size),
-            arbOps(size),
-            fc.integer({ min: 0, max: size - 1 }),
-            fc.integer({ min: 0, max: size - 1 }),
-            fc.integer({ min: 1, max: size }),
+        fc
+          .integer({ min: 1, max: 64 })
+          .chain((size) =>
+            fc.tuple(
+              fc.constant(size),
+              arbOps(size),
+              fc.integer({ min: 0, max: size - 1 }),
+              fc.integer({ min: 0, max: size - 1 }),
+              fc.integer({ min: 1, max: size }),
+            ),
           ),
-        ),
         ([size, ops, srcAt, dstAt, len]) => {
           const src = Content.fresh(size, 'src');
           applyOps(src, ops);
@@ -208,7 +212,10 @@ describe('Content', () => {
         fc.integer({ min: 2, max: 8 }).chain((n) =>
           fc.tuple(
             fc.constant(n),
-            fc.shuffledSubarray(Array.from({ length: n }, (_, i) => i), { minLength: n, maxLength: n }),
+            fc.shuffledSubarray(
+              Array.from({ length: n }, (_, i) => i),
+              { minLength: n, maxLength: n },
+            ),
             fc.constantFrom('sum', 'max', 'prod', 'band'),
             fc.integer({ min: 1, max: 9 }),
           ),

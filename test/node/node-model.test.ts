@@ -13,17 +13,24 @@ function setup(opts = {}) {
   return { sim, node };
 }
 
-function timeCopies(node: Node, sim: Simulation, copies: Array<{ core: number; srcNuma: number; dstNuma: number; bytes: number }>) {
+function timeCopies(
+  node: Node,
+  sim: Simulation,
+  copies: Array<{ core: number; srcNuma: number; dstNuma: number; bytes: number }>,
+) {
   const ends: number[] = [];
   copies.forEach((c, i) => {
     const src = node.allocate(`src${i}`, c.bytes, 0, c.srcNuma);
     src.content = Content.fresh(c.bytes, `src${i}`);
     const dst = node.allocate(`dst${i}`, c.bytes, 0, c.dstNuma);
-    sim.spawn(`copy${i}`, (function* () {
-      yield* node.copy(c.core, range(src), range(dst), { rank: i, label: `copy${i}` });
-      ends[i] = sim.now;
-      expect(dst.content.equals(src.content)).toBe(true);
-    })());
+    sim.spawn(
+      `copy${i}`,
+      (function* () {
+        yield* node.copy(c.core, range(src), range(dst), { rank: i, label: `copy${i}` });
+        ends[i] = sim.now;
+        expect(dst.content.equals(src.content)).toBe(true);
+      })(),
+    );
   });
   sim.run();
   return ends;
@@ -48,7 +55,13 @@ describe('node model: copies as flows', () => {
       { core: 0, srcNuma: 0, dstNuma: 0, bytes: n },
       { core: 1, srcNuma: 0, dstNuma: 0, bytes: n },
     ]);
-    const [alone] = timeCopies(...(() => { const s = setup({ copyBandwidth: 100, memoryBandwidth: 10 }); return [s.node, s.sim] as const; })(), [{ core: 0, srcNuma: 0, dstNuma: 0, bytes: n }]);
+    const [alone] = timeCopies(
+      ...(() => {
+        const s = setup({ copyBandwidth: 100, memoryBandwidth: 10 });
+        return [s.node, s.sim] as const;
+      })(),
+      [{ core: 0, srcNuma: 0, dstNuma: 0, bytes: n }],
+    );
     expect(a).toBeCloseTo(b, 6);
     // Twice the bytes through the same controller: twice the time, up to the fixed latency.
     expect(a - 80).toBeCloseTo(2 * (alone - 80), 3);
@@ -69,13 +82,16 @@ describe('node model: copies as flows', () => {
     src.content = Content.fresh(n, 'src');
     const dst = node.allocate('dst', n, 0, 0);
     const times: number[] = [];
-    sim.spawn('twice', (function* () {
-      for (let i = 0; i < 2; i++) {
-        const t0 = sim.now;
-        yield* node.copy(0, range(src), range(dst), { rank: 0, label: 'copy' });
-        times.push(sim.now - t0);
-      }
-    })());
+    sim.spawn(
+      'twice',
+      (function* () {
+        for (let i = 0; i < 2; i++) {
+          const t0 = sim.now;
+          yield* node.copy(0, range(src), range(dst), { rank: 0, label: 'copy' });
+          times.push(sim.now - t0);
+        }
+      })(),
+    );
     sim.run();
     expect(times[1]).toBeLessThan(times[0]);
   });
@@ -85,9 +101,12 @@ describe('node model: copies as flows', () => {
     const a = node.allocate('a', 100, 0, 0);
     a.content = Content.fresh(100, 'a');
     const b = node.allocate('b', 100, 0, 0);
-    sim.spawn('p', (function* () {
-      yield* node.copy(0, range(a, 10, 50), range(b, 0, 50), { rank: 0, label: 'c' });
-    })());
+    sim.spawn(
+      'p',
+      (function* () {
+        yield* node.copy(0, range(a, 10, 50), range(b, 0, 50), { rank: 0, label: 'c' });
+      })(),
+    );
     sim.run();
     expect(b.content.slice(0, 50)).toEqual(Content.fresh(100, 'a').slice(10, 50));
   });
@@ -110,10 +129,13 @@ describe('node model on the seed machines', () => {
       const src = node.allocate(`src${i}`, n, 0, 1);
       src.content = Content.fresh(n, `src${i}`);
       const dst = node.allocate(`dst${i}`, n, 0, 5);
-      sim.spawn(`copy${i}`, (function* () {
-        yield* node.copy(core, range(src), range(dst), { rank: i, label: 'cross-board' });
-        end = Math.max(end, sim.now);
-      })());
+      sim.spawn(
+        `copy${i}`,
+        (function* () {
+          yield* node.copy(core, range(src), range(dst), { rank: i, label: 'cross-board' });
+          end = Math.max(end, sim.now);
+        })(),
+      );
     });
     sim.run();
     const carried = node.net.resource(`${link.name} pkg0->pkg4`)!.bytesCarried;

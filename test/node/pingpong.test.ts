@@ -3,7 +3,16 @@ import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
 import { tinyMachine } from '../helpers/machines.ts';
 
 const run = (bytes: number, cores: number[], cache: 'on' | 'off' = 'off') =>
-  runAlgorithm({ machine: tinyMachine(), cores, algorithm: 'pingpong:shm', call: { bytes, root: 0, params: {} }, cache, iterations: 3, warmup: 1, seed: 's' });
+  runAlgorithm({
+    machine: tinyMachine(),
+    cores,
+    algorithm: 'pingpong:shm',
+    call: { bytes, root: 0, params: {} },
+    cache,
+    iterations: 3,
+    warmup: 1,
+    seed: 's',
+  });
 
 describe('ping-pong over the shared-memory double copy', () => {
   it('delivers the bytes both ways for sizes around the chunk size', () => {
@@ -39,10 +48,25 @@ describe('a mechanism the kernel lacks', () => {
     const { InputError } = await import('../../common/input-error.ts');
     const machine = tinyMachine();
     machine.kernel.mechanisms.cma = false;
-    const point = { scenario: 't', machine, cores: [0, 1], operation: 'pingpong', algorithm: 'pingpong:cma', params: {}, bytes: 4096, root: 0, cache: 'off' as const, iterations: 1, warmup: 0, seed: 's' };
+    const point = {
+      scenario: 't',
+      machine,
+      cores: [0, 1],
+      operation: 'pingpong',
+      algorithm: 'pingpong:cma',
+      params: {},
+      bytes: 4096,
+      root: 0,
+      cache: 'off' as const,
+      iterations: 1,
+      warmup: 0,
+      seed: 's',
+    };
     expect(() => simulatePoint(point)).toThrow(InputError);
     expect(() => simulatePoint(point)).toThrow(/pingpong:cma cannot run on machine tiny: cma: ENOSYS/);
-    expect(() => simulatePoint({ ...point, file: 'study.yaml' })).toThrow(/^study\.yaml \(algorithms\): pingpong:cma cannot run on machine tiny/);
+    expect(() => simulatePoint({ ...point, file: 'study.yaml' })).toThrow(
+      /^study\.yaml \(algorithms\): pingpong:cma cannot run on machine tiny/,
+    );
   });
 
   it('a wrong machine constant a mechanism reads only once called is an input error too, naming the field', async () => {
@@ -52,8 +76,23 @@ describe('a mechanism the kernel lacks', () => {
     machine.origin = 'box.yaml';
     machine.kernel.mechanisms.knem = true;
     machine.kernel.params.knemCreateNs = -5;
-    const point = { scenario: 't', machine, cores: [0, 1], operation: 'pingpong', algorithm: 'pingpong:knem', params: {}, bytes: 4096, root: 0, cache: 'off' as const, iterations: 1, warmup: 0, seed: 's' };
+    const point = {
+      scenario: 't',
+      machine,
+      cores: [0, 1],
+      operation: 'pingpong',
+      algorithm: 'pingpong:knem',
+      params: {},
+      bytes: 4096,
+      root: 0,
+      cache: 'off' as const,
+      iterations: 1,
+      warmup: 0,
+      seed: 's',
+    };
     expect(() => simulatePoint(point)).toThrow(InputError);
-    expect(() => simulatePoint(point)).toThrow('box.yaml (kernel.params.knemCreateNs): knemCreateNs must be a non-negative number, got -5');
+    expect(() => simulatePoint(point)).toThrow(
+      'box.yaml (kernel.params.knemCreateNs): knemCreateNs must be a non-negative number, got -5',
+    );
   });
 });

@@ -42,7 +42,13 @@ describe('point-to-point benchmarks deliver the data', () => {
   });
 
   it('the auto transport follows the single-copy choice of its parameters', () => {
-    const out = run({ machine: everything, cores: [0, 2], algorithm: 'pingpong:auto', bytes: 1 << 20, params: { single: 'cma', singleThreshold: 16384 } });
+    const out = run({
+      machine: everything,
+      cores: [0, 2],
+      algorithm: 'pingpong:auto',
+      bytes: 1 << 20,
+      params: { single: 'cma', singleThreshold: 16384 },
+    });
     expect(out.totals['kernel-copy']).toBeGreaterThan(0);
     const shm = run({ machine: everything, cores: [0, 2], algorithm: 'pingpong:auto', bytes: 1 << 20 });
     expect(shm.totals['kernel-copy'] ?? 0).toBe(0);
@@ -55,7 +61,7 @@ describe('point-to-point benchmarks deliver the data', () => {
     expect(a.totals).toEqual(b.totals);
   });
 
-  it('fails with the missing driver\'s error on a node without the mechanism', () => {
+  it("fails with the missing driver's error on a node without the mechanism", () => {
     // Dancer runs a 2.6.32 kernel: KNEM, no CMA, no XPMEM, no LiMIC.
     const cases: Array<[string, string, string]> = [
       ['dancer', 'pingpong:cma', 'ENOSYS'],
@@ -79,7 +85,7 @@ describe('point-to-point benchmarks deliver the data', () => {
 });
 
 describe('pairwise exchange peers', () => {
-  it('every step is a permutation whose sends match the peers\' receives', () => {
+  it("every step is a permutation whose sends match the peers' receives", () => {
     fc.assert(
       fc.property(fc.integer({ min: 2, max: 40 }), (n) => {
         for (let k = 1; k < n; k++) {

@@ -18,10 +18,13 @@ function cold(machine: string, op: 'copy' | 'reduce'): { ns: number; bound?: str
   const dst = node.allocate('dst', MiB, 0, 0);
   src.content = Content.fresh(MiB, 'src');
   dst.content = Content.fresh(MiB, 'dst');
-  sim.spawn(op, (function* () {
-    if (op === 'copy') yield* node.copy(0, range(src), range(dst), { rank: 0, label: op });
-    else yield* node.reduce(0, 'sum', range(src), range(dst), { rank: 0, label: op });
-  })());
+  sim.spawn(
+    op,
+    (function* () {
+      if (op === 'copy') yield* node.copy(0, range(src), range(dst), { rank: 0, label: op });
+      else yield* node.reduce(0, 'sum', range(src), range(dst), { rank: 0, label: op });
+    })(),
+  );
   sim.run();
   const [event] = node.trace.events;
   return { ns: event.end - event.start, bound: event.resource };

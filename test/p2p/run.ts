@@ -9,7 +9,10 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 
 /** Every catalogued operation that is not a collective: the point-to-point benchmarks. */
 export function p2pBenchmarkOperations(): string[] {
-  return catalogue.listOperations().map((o) => o.name).filter((name) => !collectiveNames.has(name));
+  return catalogue
+    .listOperations()
+    .map((o) => o.name)
+    .filter((name) => !collectiveNames.has(name));
 }
 
 export interface Run {

@@ -12,19 +12,24 @@ const MiB = 1024 * KiB;
 const SAME_SOCKET = [0, 1];
 const CROSS_SOCKET = [0, 14];
 
-const ratio = (r: Omit<Run, 'algorithm'>, algorithm: string, baseline: string) => time({ ...r, algorithm }) / time({ ...r, algorithm: baseline });
+const ratio = (r: Omit<Run, 'algorithm'>, algorithm: string, baseline: string) =>
+  time({ ...r, algorithm }) / time({ ...r, algorithm: baseline });
 
 /** Durations (ns) of the kernel copies of one measured iteration, by rank. */
 function kernelCopies(r: Run): Map<number, number> {
   const out = run({ ...r, iterations: 1, keepTrace: true });
   const copies = new Map<number, number>();
-  for (const e of out.events) if (e.kind === 'kernel-copy') copies.set(e.rank, (copies.get(e.rank) ?? 0) + e.end - e.start);
+  for (const e of out.events)
+    if (e.kind === 'kernel-copy') copies.set(e.rank, (copies.get(e.rank) ?? 0) + e.end - e.start);
   return copies;
 }
 
 describe('shared memory against kernel-assisted single copies (ping-pong)', () => {
   it('the double copy is faster for small messages, on every placement and mechanism', () => {
-    for (const cores of [[0, 1], [0, 4]]) {
+    for (const cores of [
+      [0, 1],
+      [0, 4],
+    ]) {
       expect(ratio({ machine: 'dancer', cores, bytes: 4 * KiB }, 'pingpong:knem', 'pingpong:shm')).toBeGreaterThan(1);
     }
     for (const cores of [SAME_SOCKET, CROSS_SOCKET]) {
@@ -59,7 +64,9 @@ describe('shared memory against kernel-assisted single copies (ping-pong)', () =
     const zootFar = crossover('zoot', [0, 2], 'pingpong:knem');
     expect(zootFar).toBeLessThan(Infinity);
     expect(crossover('zoot', [0, 1], 'pingpong:knem')).toBeGreaterThan(zootFar);
-    expect(crossover('broadwell', SAME_SOCKET, 'pingpong:cma')).toBeGreaterThan(crossover('broadwell', CROSS_SOCKET, 'pingpong:cma'));
+    expect(crossover('broadwell', SAME_SOCKET, 'pingpong:cma')).toBeGreaterThan(
+      crossover('broadwell', CROSS_SOCKET, 'pingpong:cma'),
+    );
     const broadwell = crossover('broadwell', CROSS_SOCKET, 'pingpong:xpmem');
     expect(broadwell).toBeLessThan(Infinity);
     expect(crossover('epyc-genoa', [0, 96], 'pingpong:xpmem')).not.toBe(broadwell);
@@ -68,7 +75,8 @@ describe('shared memory against kernel-assisted single copies (ping-pong)', () =
 
 describe('ping-ping: both ranks send at once', () => {
   const r = { machine: 'dancer', cores: [0, 4], bytes: 1 * MiB };
-  const slowdown = (transport: string) => time({ ...r, algorithm: `pingping:${transport}` }) / time({ ...r, algorithm: `pingpong:${transport}` });
+  const slowdown = (transport: string) =>
+    time({ ...r, algorithm: `pingping:${transport}` }) / time({ ...r, algorithm: `pingpong:${transport}` });
 
   it("the double copy's per-process time grows far more over ping-pong's than KNEM's", () => {
     const shm = slowdown('shm');
@@ -86,7 +94,8 @@ describe('ping-ping: both ranks send at once', () => {
 
   it("the single copies' per-process time is ping-pong's, the double copy's nearly doubles", () => {
     const r = { machine: 'broadwell', cores: CROSS_SOCKET, bytes: 1 * MiB };
-    const slowdown = (t: string) => time({ ...r, algorithm: `pingping:${t}` }) / time({ ...r, algorithm: `pingpong:${t}` });
+    const slowdown = (t: string) =>
+      time({ ...r, algorithm: `pingping:${t}` }) / time({ ...r, algorithm: `pingpong:${t}` });
     for (const single of ['cma', 'xpmem']) expect(Math.abs(slowdown(single) - 1)).toBeLessThan(0.01);
     expect(slowdown('shm')).toBeGreaterThan(1.5);
   });
@@ -95,14 +104,22 @@ describe('ping-ping: both ranks send at once', () => {
     const r = { machine: 'broadwell', cores: CROSS_SOCKET, bytes: 1 * MiB };
     expect(ratio(r, 'pingping:xpmem', 'pingping:shm')).toBeLessThan(1);
     expect(ratio(r, 'pingping:cma', 'pingping:shm')).toBeLessThan(1);
-    expect(ratio({ machine: 'dancer', cores: [0, 4], bytes: 1 * MiB }, 'pingping:knem', 'pingping:shm')).toBeLessThan(1);
+    expect(ratio({ machine: 'dancer', cores: [0, 4], bytes: 1 * MiB }, 'pingping:knem', 'pingping:shm')).toBeLessThan(
+      1,
+    );
   });
 });
 
 describe('CMA one-to-all', () => {
   it("the share of time spent waiting on the root's address-space lock grows with the readers", () => {
     const waits = [2, 4, 8].map((n) => {
-      const out = run({ machine: 'broadwell', cores: Array.from({ length: n }, (_, i) => i), algorithm: 'onetoall:cma', bytes: 64 * KiB, iterations: 1 });
+      const out = run({
+        machine: 'broadwell',
+        cores: Array.from({ length: n }, (_, i) => i),
+        algorithm: 'onetoall:cma',
+        bytes: 64 * KiB,
+        iterations: 1,
+      });
       return share(out.totals, ['lock-wait']);
     });
     expect(waits[0]).toBe(0);
@@ -133,7 +150,8 @@ describe('XPMEM registration cache', () => {
 
 describe('KNEM copy offload to I/OAT', () => {
   it("pays off where the core's own copy is slow (Zoot), not on Westmere", () => {
-    const offload = (machine: string) => ratio({ machine, cores: [0, 8], bytes: 1 * MiB }, 'pingpong:knem-ioat', 'pingpong:knem');
+    const offload = (machine: string) =>
+      ratio({ machine, cores: [0, 8], bytes: 1 * MiB }, 'pingpong:knem-ioat', 'pingpong:knem');
     expect(offload('zoot')).toBeLessThan(1);
     expect(offload('westmere')).toBeGreaterThan(1);
   });

@@ -8,7 +8,6 @@ import { runScenario } from '../../scenarios/run.ts';
 import { UnavailableError } from '../../scenarios/point.ts';
 import { fakeResolver, fakeRunner, fakeCatalogue } from './fixtures.ts';
 
-
 const TEXT = `name: p2p
 machine: two-socket
 ranks: 2

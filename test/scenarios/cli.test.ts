@@ -12,7 +12,6 @@ import { runScenario } from '../../scenarios/run.ts';
 import { fakeResolver, fakeRunner, fakeCatalogue } from './fixtures.ts';
 import { runCli } from './run-cli.ts';
 
-
 const SCENARIO = `name: cli
 machine: two-socket
 ranks: 4
@@ -49,7 +48,12 @@ describe('intranode run', () => {
   it('prints the table report', async () => {
     const r = await cli(['run', file]);
     expect(r).toMatchObject({ code: 0, stderr: '' });
-    const expected = formatTableReport(runScenario(loadScenarioText(SCENARIO, { file, resolveMachine: fakeResolver, catalogue: fakeCatalogue }), fakeRunner));
+    const expected = formatTableReport(
+      runScenario(
+        loadScenarioText(SCENARIO, { file, resolveMachine: fakeResolver, catalogue: fakeCatalogue }),
+        fakeRunner,
+      ),
+    );
     expect(r.stdout).toBe(expected);
   });
 
@@ -76,7 +80,9 @@ describe('intranode run', () => {
     const r = await cli(['run', broken]);
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
-    expect(r.stderr).toBe(`intranode: ${broken}:3:8 (ranks): 40 ranks do not fit on machine 'two-socket', which has 8 cores\n`);
+    expect(r.stderr).toBe(
+      `intranode: ${broken}:3:8 (ranks): 40 ranks do not fit on machine 'two-socket', which has 8 cores\n`,
+    );
   });
 
   it('reports a missing file, exit 1', async () => {
@@ -93,9 +99,17 @@ describe('intranode run', () => {
   });
 
   it('treats an InputError from the simulator as invalid input and anything else as an internal error', async () => {
-    const input = await cli(['run', file], { loadRunner: async () => () => { throw new InputError('machine has no KNEM'); } });
+    const input = await cli(['run', file], {
+      loadRunner: async () => () => {
+        throw new InputError('machine has no KNEM');
+      },
+    });
     expect(input).toMatchObject({ code: 1, stderr: 'intranode: machine has no KNEM\n' });
-    const internal = await cli(['run', file], { loadRunner: async () => () => { throw new Error('boom'); } });
+    const internal = await cli(['run', file], {
+      loadRunner: async () => () => {
+        throw new Error('boom');
+      },
+    });
     expect(internal.code).toBe(3);
     expect(internal.stderr).toContain('internal error: Error: boom');
   });
@@ -150,7 +164,11 @@ describe('information commands', () => {
   });
 
   it('machine show renders a machine, or says it does not exist', async () => {
-    expect(await cli(['machine', 'show', 'sub-numa'])).toEqual({ code: 0, stdout: 'machine sub-numa: 8 cores\n', stderr: '' });
+    expect(await cli(['machine', 'show', 'sub-numa'])).toEqual({
+      code: 0,
+      stdout: 'machine sub-numa: 8 cores\n',
+      stderr: '',
+    });
     const missing = await cli(['machine', 'show', 'nope']);
     expect(missing).toEqual({ code: 1, stdout: '', stderr: "intranode: unknown machine preset 'nope'\n" });
   });
@@ -192,17 +210,26 @@ describe('flags parsed into the command', () => {
     [['run', file, '--format=csv', '--csv'], { format: 'csv' }],
     [['run', file, '--strict'], { strict: true }],
     [['run', file, '--hwloc-machine', '1'], { hwlocMachine: 1 }],
-    [['machine', 'show', 'node.xml', '--hwloc-machine=2'], { command: 'machine-show', ref: 'node.xml', hwlocMachine: 2 }],
+    [
+      ['machine', 'show', 'node.xml', '--hwloc-machine=2'],
+      { command: 'machine-show', ref: 'node.xml', hwlocMachine: 2 },
+    ],
   ])('%j', (argv, expected) => {
     expect(parseArgs(argv)).toMatchObject(expected);
   });
 
   it.each([
-    [['run', file, '--format', 'imbb'], "--format must be one of table, json, csv, imb, got 'imbb' (did you mean 'imb'?)"],
+    [
+      ['run', file, '--format', 'imbb'],
+      "--format must be one of table, json, csv, imb, got 'imbb' (did you mean 'imb'?)",
+    ],
     [['run', file, '--json', '--format', 'imb'], '--json and --format imb cannot be used together'],
     [['run', file, '--hwloc-machine', 'x'], "--hwloc-machine needs a machine number (0, 1, ...), got 'x'"],
     [['run', file, '--strickt'], "unknown option '--strickt' (did you mean '--strict'?)"],
-    [['machine', 'show', 'a.xml', '--hwloc-machin'], "unknown option '--hwloc-machin' (did you mean '--hwloc-machine'?)"],
+    [
+      ['machine', 'show', 'a.xml', '--hwloc-machin'],
+      "unknown option '--hwloc-machin' (did you mean '--hwloc-machine'?)",
+    ],
     [['run', file, '-j'], "unknown option '-j'"],
     [['run', file, '--format', 'imb', '--breakdown'], '--breakdown cannot be used with --format imb'],
   ])('%j', (argv, message) => {
@@ -226,7 +253,9 @@ describe('flags parsed into the command', () => {
 describe('reports that do not depend on how the run was started', () => {
   it('says in the header when --machine replaced the scenario machine', async () => {
     const r = await cli(['run', file, '--machine', 'sub-numa']);
-    expect(r.stdout).toContain("# Machine: sub-numa (1 package, 2 NUMA nodes, 8 cores), from --machine instead of the scenario's two-socket\n");
+    expect(r.stdout).toContain(
+      "# Machine: sub-numa (1 package, 2 NUMA nodes, 8 cores), from --machine instead of the scenario's two-socket\n",
+    );
     expect((await cli(['run', file])).stdout).toContain('# Machine: two-socket (2 packages, 2 NUMA nodes, 8 cores)\n');
   });
 

@@ -6,7 +6,6 @@ import { runScenario } from '../../scenarios/run.ts';
 import type { Point } from '../../scenarios/point.ts';
 import { fakeMachine, fakeResolver, fakeRunner, MACHINES, fakeCatalogue } from './fixtures.ts';
 
-
 describe('placement', () => {
   // two-socket: core i on package i % 2, NUMA node = package.
   const twoSocket = MACHINES['two-socket'];
@@ -26,7 +25,10 @@ describe('placement', () => {
 
   it('scatter keeps going on the larger nodes when the NUMA nodes are uneven', () => {
     const m = fakeMachine('uneven', 1, 4, 2);
-    m.cores.push({ id: 4, package: 0, numa: 1, frequencyGHz: 2, threads: 1 }, { id: 5, package: 0, numa: 1, frequencyGHz: 2, threads: 1 });
+    m.cores.push(
+      { id: 4, package: 0, numa: 1, frequencyGHz: 2, threads: 1 },
+      { id: 5, package: 0, numa: 1, frequencyGHz: 2, threads: 1 },
+    );
     expect(scatterOrder(m)).toEqual([0, 2, 1, 3, 4, 5]);
   });
 
@@ -60,19 +62,40 @@ describe('expansion', () => {
 
   it('makes one table per sweep combination, machine outermost and ranks innermost', () => {
     expect(tables.map((t) => `${t.machine.ref}/${String(t.placement)}/${t.ranks}`)).toEqual([
-      'two-socket/compact/2', 'two-socket/compact/4', 'two-socket/scatter/2', 'two-socket/scatter/4',
-      'sub-numa/compact/2', 'sub-numa/compact/4', 'sub-numa/scatter/2', 'sub-numa/scatter/4',
+      'two-socket/compact/2',
+      'two-socket/compact/4',
+      'two-socket/scatter/2',
+      'two-socket/scatter/4',
+      'sub-numa/compact/2',
+      'sub-numa/compact/4',
+      'sub-numa/scatter/2',
+      'sub-numa/scatter/4',
     ]);
-    expect(tables.map((t) => t.cores.join(','))).toEqual(['0,2', '0,2,4,6', '0,1', '0,1,2,3', '0,1', '0,1,2,3', '0,4', '0,4,1,5']);
+    expect(tables.map((t) => t.cores.join(','))).toEqual([
+      '0,2',
+      '0,2,4,6',
+      '0,1',
+      '0,1,2,3',
+      '0,1',
+      '0,1,2,3',
+      '0,4',
+      '0,4,1,5',
+    ]);
     expect(countPoints(tables)).toBe(8 * 2 * 2);
   });
 
   it("gives 'all' ranks every core of each machine", () => {
-    const all = loadScenarioText('operation: test-op\nalgorithms: [tree]\nsizes: 1\nranks: all\nsweep:\n  machine: [two-socket, small]\n', {
-      resolveMachine: (ref) => (ref === 'small' ? fakeMachine('small', 1, 3) : MACHINES[ref]),
-      catalogue: fakeCatalogue,
-    });
-    expect(expandScenario(all).map((t) => [t.ranks, t.cores.join(',')])).toEqual([[8, '0,2,4,6,1,3,5,7'], [3, '0,1,2']]);
+    const all = loadScenarioText(
+      'operation: test-op\nalgorithms: [tree]\nsizes: 1\nranks: all\nsweep:\n  machine: [two-socket, small]\n',
+      {
+        resolveMachine: (ref) => (ref === 'small' ? fakeMachine('small', 1, 3) : MACHINES[ref]),
+        catalogue: fakeCatalogue,
+      },
+    );
+    expect(expandScenario(all).map((t) => [t.ranks, t.cores.join(',')])).toEqual([
+      [8, '0,2,4,6,1,3,5,7'],
+      [3, '0,1,2'],
+    ]);
   });
 
   it('fills every point from the scenario', () => {
@@ -116,7 +139,12 @@ describe('running', () => {
       (done, total) => progress.push(`${done}/${total}`),
     );
     expect(seen).toHaveLength(32);
-    expect(seen.slice(0, 4)).toEqual(['2:test-op:linear:1024', '2:test-op:tree:1024', '2:test-op:linear:2048', '2:test-op:tree:2048']);
+    expect(seen.slice(0, 4)).toEqual([
+      '2:test-op:linear:1024',
+      '2:test-op:tree:1024',
+      '2:test-op:linear:2048',
+      '2:test-op:tree:2048',
+    ]);
     expect(progress[0]).toBe('1/32');
     expect(progress.at(-1)).toBe('32/32');
     expect(result.tables[0].rows[0].cells[0].result.meanNs).toBe(1000 + 1024 * 0.5 * 2);

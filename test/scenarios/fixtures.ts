@@ -20,7 +20,13 @@ export const fakeCatalogue = buildListing(
       params: [
         { name: 'segment', kind: 'bytes', default: 65536, description: 'pipeline segment' },
         { name: 'depth', kind: 'integer', default: 2, min: 1, description: 'tree depth' },
-        { name: 'direction', kind: 'choice', default: 'read', choices: ['read', 'write'], description: 'copy direction' },
+        {
+          name: 'direction',
+          kind: 'choice',
+          default: 'read',
+          choices: ['read', 'write'],
+          description: 'copy direction',
+        },
         { name: 'async', kind: 'boolean', default: false, description: 'asynchronous copies' },
         { name: 'factor', kind: 'number', default: 1.5, description: 'a real-valued knob' },
       ],

@@ -7,7 +7,6 @@ import { formatTableReport } from '../../scenarios/report/table.ts';
 import { runScenario } from '../../scenarios/run.ts';
 import { fakeResolver, fakeRunner, fakeCatalogue } from './fixtures.ts';
 
-
 const DEMO = `name: demo
 description: Two test algorithms
 machine: two-socket
@@ -18,7 +17,10 @@ sizes: 1KiB..1MiB x32
 baseline: binomial
 `;
 
-const result = runScenario(loadScenarioText(DEMO, { file: 'demo.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue }), fakeRunner);
+const result = runScenario(
+  loadScenarioText(DEMO, { file: 'demo.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue }),
+  fakeRunner,
+);
 
 describe('table report', () => {
   it('prints an OSU-style header block and aligned columns', () => {
@@ -52,9 +54,13 @@ binomial     1048576     50.0          50.0         0.0
   });
 
   it('prints one block per sweep table and leaves out root for unrooted operations', () => {
-    const s = loadScenarioText('machine: two-socket\noperation: test-ring\nalgorithms: [ring]\nsizes: 8\nsweep:\n  ranks: [2, 3]\n', {
-      resolveMachine: fakeResolver, catalogue: fakeCatalogue,
-    });
+    const s = loadScenarioText(
+      'machine: two-socket\noperation: test-ring\nalgorithms: [ring]\nsizes: 8\nsweep:\n  ranks: [2, 3]\n',
+      {
+        resolveMachine: fakeResolver,
+        catalogue: fakeCatalogue,
+      },
+    );
     const blocks = formatTableReport(runScenario(s, fakeRunner)).split('\n\n');
     expect(blocks).toHaveLength(2);
     expect(blocks[1]).toContain('# Ranks: 3\n# Placement: compact (cores 0 2 4)');
@@ -63,7 +69,10 @@ binomial     1048576     50.0          50.0         0.0
   });
 
   it("prints '-' where the baseline took no time", () => {
-    const zero = runScenario(result.scenario, (p) => ({ ...fakeRunner(p), meanNs: p.algorithm.endsWith('tree') ? 0 : 5000 }));
+    const zero = runScenario(result.scenario, (p) => ({
+      ...fakeRunner(p),
+      meanNs: p.algorithm.endsWith('tree') ? 0 : 5000,
+    }));
     expect(formatTableReport(zero)).toContain('\n1024           5.00             -          0.00               -\n');
   });
 });
@@ -71,9 +80,13 @@ binomial     1048576     50.0          50.0         0.0
 describe('CSV report', () => {
   it('has a header and one row per point', () => {
     const lines = formatCsvReport(result).trimEnd().split('\n');
-    expect(lines[0]).toBe('scenario,machine,ranks,placement,operation,root,cache,algorithm,label,bytes,mean_ns,min_ns,max_ns,normalized');
+    expect(lines[0]).toBe(
+      'scenario,machine,ranks,placement,operation,root,cache,algorithm,label,bytes,mean_ns,min_ns,max_ns,normalized',
+    );
     expect(lines).toHaveLength(1 + 6);
-    expect(lines[3]).toBe('demo,two-socket,4,compact,test-op,0,off,test-op:linear,linear,32768,66536,59882.4,73189.6,1.9703861644160152');
+    expect(lines[3]).toBe(
+      'demo,two-socket,4,compact,test-op,0,off,test-op:linear,linear,32768,66536,59882.4,73189.6,1.9703861644160152',
+    );
   });
 
   it('adds one share column per kind of step with --breakdown', () => {
@@ -83,7 +96,10 @@ describe('CSV report', () => {
   });
 
   it('quotes fields holding commas or quotes', () => {
-    const s = loadScenarioText(`${DEMO.replace('name: demo', 'name: \'a,"b"\'')}`, { resolveMachine: fakeResolver, catalogue: fakeCatalogue });
+    const s = loadScenarioText(`${DEMO.replace('name: demo', 'name: \'a,"b"\'')}`, {
+      resolveMachine: fakeResolver,
+      catalogue: fakeCatalogue,
+    });
     expect(formatCsvReport(runScenario(s, fakeRunner)).split('\n')[1].startsWith('"a,""b""",two-socket,')).toBe(true);
   });
 });
@@ -109,11 +125,22 @@ describe('JSON report', () => {
   it('writes keys in a stable order whatever order the runner used', () => {
     const shuffled = runScenario(result.scenario, (p) => {
       const r = fakeRunner(p);
-      return { breakdown: Object.fromEntries(Object.entries(r.breakdown).reverse()), maxNs: r.maxNs, minNs: r.minNs, meanNs: r.meanNs };
+      return {
+        breakdown: Object.fromEntries(Object.entries(r.breakdown).reverse()),
+        maxNs: r.maxNs,
+        minNs: r.minNs,
+        meanNs: r.meanNs,
+      };
     });
     expect(formatJsonReport(shuffled)).toBe(formatJsonReport(result));
     const doc = JSON.parse(formatJsonReport(result));
-    expect(Object.keys(doc.scenario.algorithms[0].params)).toEqual(['async', 'depth', 'direction', 'factor', 'segment']);
+    expect(Object.keys(doc.scenario.algorithms[0].params)).toEqual([
+      'async',
+      'depth',
+      'direction',
+      'factor',
+      'segment',
+    ]);
   });
 });
 

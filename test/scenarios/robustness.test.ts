@@ -7,7 +7,6 @@ import { InputError } from '../../common/input-error.ts';
 import { loadScenarioText, SCENARIO_KEYS } from '../../scenarios/loader.ts';
 import { fakeResolver, fakeCatalogue } from './fixtures.ts';
 
-
 const VALID = `name: valid
 description: every field in use
 machine: two-socket
@@ -52,11 +51,47 @@ function outcome(text: string): 'ok' | 'input-error' {
 
 // Words that steer random documents into the deeper checks instead of failing at the first key.
 const word = fc.constantFrom(
-  ...SCENARIO_KEYS, 'two-socket', 'sub-numa', 'compact', 'scatter', 'linear', 'tree', 'test-op', 'test-ring',
-  'test-op:tree', 'test-ring:ring', 'segment', 'depth', 'direction', 'read', 'write', 'params', 'label',
-  '1KiB..4KiB', '4KiB..1KiB', '1..1GiB +1', '64KiB', '-1', '0', 'x2', 'on', 'off', '', ' ', '*a', '&a', '..',
+  ...SCENARIO_KEYS,
+  'two-socket',
+  'sub-numa',
+  'compact',
+  'scatter',
+  'linear',
+  'tree',
+  'test-op',
+  'test-ring',
+  'test-op:tree',
+  'test-ring:ring',
+  'segment',
+  'depth',
+  'direction',
+  'read',
+  'write',
+  'params',
+  'label',
+  '1KiB..4KiB',
+  '4KiB..1KiB',
+  '1..1GiB +1',
+  '64KiB',
+  '-1',
+  '0',
+  'x2',
+  'on',
+  'off',
+  '',
+  ' ',
+  '*a',
+  '&a',
+  '..',
 );
-const scalar = fc.oneof(word, fc.string(), fc.integer({ min: -3, max: 20 }), fc.double(), fc.boolean(), fc.constant(null));
+const scalar = fc.oneof(
+  word,
+  fc.string(),
+  fc.integer({ min: -3, max: 20 }),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+);
 const { value } = fc.letrec<{ value: unknown }>((tie) => ({
   value: fc.oneof(
     { depthSize: 'small', withCrossShrink: true },
@@ -71,8 +106,40 @@ const scenarioLike = fc.dictionary(fc.constantFrom(...SCENARIO_KEYS, 'sweep', 'b
 /** Text edits: delete a slice, insert text, or duplicate, drop or swap lines. */
 const textEdit = fc.oneof(
   fc.record({ kind: fc.constant('delete' as const), at: fc.nat(), length: fc.integer({ min: 1, max: 12 }) }),
-  fc.record({ kind: fc.constant('insert' as const), at: fc.nat(), text: fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom(':', '-', '[', ']', '{', '}', '\n', '  ', '#', '"', "'", '&x ', '*x', '!!binary ', '? ', '|', '>', '%', '\t')) }),
-  fc.record({ kind: fc.constant('line' as const), a: fc.nat(), b: fc.nat(), op: fc.constantFrom('dup', 'drop', 'swap') }),
+  fc.record({
+    kind: fc.constant('insert' as const),
+    at: fc.nat(),
+    text: fc.oneof(
+      fc.string({ maxLength: 6 }),
+      fc.constantFrom(
+        ':',
+        '-',
+        '[',
+        ']',
+        '{',
+        '}',
+        '\n',
+        '  ',
+        '#',
+        '"',
+        "'",
+        '&x ',
+        '*x',
+        '!!binary ',
+        '? ',
+        '|',
+        '>',
+        '%',
+        '\t',
+      ),
+    ),
+  }),
+  fc.record({
+    kind: fc.constant('line' as const),
+    a: fc.nat(),
+    b: fc.nat(),
+    op: fc.constantFrom('dup', 'drop', 'swap'),
+  }),
 );
 type Edit = typeof textEdit extends fc.Arbitrary<infer T> ? T : never;
 
@@ -114,23 +181,36 @@ describe('the loader throws nothing but InputError', () => {
   });
 
   it('on random strings', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => void outcome(text)), { numRuns: 500 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 200 }), (text) => void outcome(text)),
+      { numRuns: 500 },
+    );
   });
 
   it('on random YAML values', () => {
-    fc.assert(fc.property(value, (v) => void outcome(stringify(v))), { numRuns: 500 });
+    fc.assert(
+      fc.property(value, (v) => void outcome(stringify(v))),
+      { numRuns: 500 },
+    );
   });
 
   it('on random scenario-shaped documents', () => {
-    fc.assert(fc.property(scenarioLike, (doc) => void outcome(stringify(doc))), { numRuns: 1000 });
+    fc.assert(
+      fc.property(scenarioLike, (doc) => void outcome(stringify(doc))),
+      { numRuns: 1000 },
+    );
   });
 
   it('on text mutations of valid documents', () => {
     const seen = new Set<string>();
     fc.assert(
-      fc.property(fc.constantFrom(VALID, VALID_SWEEP), fc.array(textEdit, { minLength: 1, maxLength: 4 }), (base, edits) => {
-        seen.add(outcome(edits.reduce(applyEdit, base)));
-      }),
+      fc.property(
+        fc.constantFrom(VALID, VALID_SWEEP),
+        fc.array(textEdit, { minLength: 1, maxLength: 4 }),
+        (base, edits) => {
+          seen.add(outcome(edits.reduce(applyEdit, base)));
+        },
+      ),
       { numRuns: 1500 },
     );
     // The edits must sometimes leave a valid scenario, or they would only ever test the parser.
@@ -140,9 +220,15 @@ describe('the loader throws nothing but InputError', () => {
   it('on one field of a valid document replaced by a random value', () => {
     const seen = new Set<string>();
     fc.assert(
-      fc.property(fc.constantFrom(VALID, VALID_SWEEP), fc.constantFrom(...SCENARIO_KEYS), value, fc.boolean(), (base, key, v, remove) => {
-        seen.add(outcome(replaceField(base, key, v, remove)));
-      }),
+      fc.property(
+        fc.constantFrom(VALID, VALID_SWEEP),
+        fc.constantFrom(...SCENARIO_KEYS),
+        value,
+        fc.boolean(),
+        (base, key, v, remove) => {
+          seen.add(outcome(replaceField(base, key, v, remove)));
+        },
+      ),
       { numRuns: 1000 },
     );
     expect([...seen].sort()).toEqual(['input-error', 'ok']);

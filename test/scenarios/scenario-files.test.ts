@@ -31,7 +31,14 @@ describe('scenario files', () => {
   it('`intranode run` with no file runs the default scenario and prints one row per size', async () => {
     let out = '';
     let err = '';
-    const code = await main(['run'], { stdout: (t: string) => { out += t; }, stderr: (t: string) => { err += t; } });
+    const code = await main(['run'], {
+      stdout: (t: string) => {
+        out += t;
+      },
+      stderr: (t: string) => {
+        err += t;
+      },
+    });
     expect(err).toBe('');
     expect(code).toBe(0);
     const rows = out.split('\n').filter((l) => /^\d/.test(l));

@@ -16,7 +16,6 @@ import { arrivalDelays } from '../../scenarios/skew.ts';
 import { runCli } from './run-cli.ts';
 import { fakeResolver, fakeRunner, MACHINES, fakeCatalogue } from './fixtures.ts';
 
-
 /** The parts of `--json` output these tests read. */
 interface JsonReport {
   scenario: { seed: string | null; skewNs: number };
@@ -48,11 +47,16 @@ describe('placement: random', () => {
 
   it('is accepted by the loader, and a misspelling suggests it', () => {
     const base = 'machine: two-socket\nranks: 4\noperation: test-op\nalgorithms: [linear]\nsizes: [1KiB]\n';
-    expect(loadScenarioText(`${base}placement: random\n`, { resolveMachine: fakeResolver, catalogue: fakeCatalogue }).placements).toEqual([
-      'random',
-    ]);
+    expect(
+      loadScenarioText(`${base}placement: random\n`, { resolveMachine: fakeResolver, catalogue: fakeCatalogue })
+        .placements,
+    ).toEqual(['random']);
     expect(() =>
-      loadScenarioText(`${base}placement: randon\n`, { file: 's.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue }),
+      loadScenarioText(`${base}placement: randon\n`, {
+        file: 's.yaml',
+        resolveMachine: fakeResolver,
+        catalogue: fakeCatalogue,
+      }),
     ).toThrow(
       "s.yaml:6:12 (placement): placement must be compact, scatter, random or a list of cores such as [0, 4, 8], got 'randon' (did you mean 'random'?)",
     );
@@ -77,14 +81,24 @@ describe('skew', () => {
 
   it('is read by the loader, with errors naming file, line and field', () => {
     const base = 'machine: two-socket\nranks: 4\noperation: test-op\nalgorithms: [linear]\nsizes: [1KiB]\n';
-    expect(loadScenarioText(`${base}skew: 2us\n`, { resolveMachine: fakeResolver, catalogue: fakeCatalogue }).skewNs).toBe(2000);
+    expect(
+      loadScenarioText(`${base}skew: 2us\n`, { resolveMachine: fakeResolver, catalogue: fakeCatalogue }).skewNs,
+    ).toBe(2000);
     expect(loadScenarioText(base, { resolveMachine: fakeResolver, catalogue: fakeCatalogue }).skewNs).toBeUndefined();
     expect(() =>
-      loadScenarioText(`${base}skew: 2 parsecs\n`, { file: 's.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue }),
+      loadScenarioText(`${base}skew: 2 parsecs\n`, {
+        file: 's.yaml',
+        resolveMachine: fakeResolver,
+        catalogue: fakeCatalogue,
+      }),
     ).toThrow("s.yaml:6:7 (skew): skew: unknown unit 'parsecs' in '2 parsecs' (use ns, us or ms)");
-    expect(() => loadScenarioText(`${base}skew: [1us]\n`, { file: 's.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue })).toThrow(
-      /s\.yaml:6:7 \(skew\): expected a single/,
-    );
+    expect(() =>
+      loadScenarioText(`${base}skew: [1us]\n`, {
+        file: 's.yaml',
+        resolveMachine: fakeResolver,
+        catalogue: fakeCatalogue,
+      }),
+    ).toThrow(/s\.yaml:6:7 \(skew\): expected a single/);
   });
 
   it("draws each rank's delay in each iteration uniformly on [0, skew], from the seed", () => {
@@ -143,7 +157,10 @@ describe('skew in the reports', () => {
   it('is named in the table header and the JSON', () => {
     const text =
       'machine: two-socket\nranks: 4\noperation: test-op\nalgorithms: [linear]\nsizes: [1KiB]\nseed: s1\nskew: 1.5us\n';
-    const result = runScenario(loadScenarioText(text, { resolveMachine: fakeResolver, catalogue: fakeCatalogue }), fakeRunner);
+    const result = runScenario(
+      loadScenarioText(text, { resolveMachine: fakeResolver, catalogue: fakeCatalogue }),
+      fakeRunner,
+    );
     expect(formatTableReport(result)).toContain(
       "\n# Skew: each rank arrives up to 1.5 us late (uniform, seed s1); time is the slowest rank's own\n",
     );
@@ -183,8 +200,8 @@ describe('sweep.seed', () => {
     const one = load({ seedOverride: 'z' });
     expect([one.seed, one.seedSweep]).toEqual(['z', undefined]);
     expect(formatTableReport(runScenario(one, fakeRunner))).not.toContain('# Seed:');
-    expect(() => loadScenarioText(`${text}seed: x\n`, { file: 's.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue })).toThrow(
-      "s.yaml:9:7 (seed): 'seed' is given both here and under sweep; keep one",
-    );
+    expect(() =>
+      loadScenarioText(`${text}seed: x\n`, { file: 's.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue }),
+    ).toThrow("s.yaml:9:7 (seed): 'seed' is given both here and under sweep; keep one");
   });
 });

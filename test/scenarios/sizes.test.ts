@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { formatSize, MAX_RANGE_SIZES, normaliseSizes, parseSize, parseSizeRange, parseSizeSpec, SizeError } from '../../scenarios/sizes.ts';
+import {
+  formatSize,
+  MAX_RANGE_SIZES,
+  normaliseSizes,
+  parseSize,
+  parseSizeRange,
+  parseSizeSpec,
+  SizeError,
+} from '../../scenarios/sizes.ts';
 
 describe('parseSize', () => {
   it('reads plain bytes and binary units', () => {

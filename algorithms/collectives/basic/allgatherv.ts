@@ -12,7 +12,11 @@ import { basicGatherv } from './gatherv.ts';
 import { TAG } from '../tags.ts';
 
 export function* basicAllgatherv(rank: Rank, { send, recv, counts, displs, params }: AllgathervArgs): Program<void> {
-  yield* basicGatherv(rank, { send, recv: rank.id === 0 ? recv : undefined, counts, displs, root: 0, params }, TAG.allgatherv);
+  yield* basicGatherv(
+    rank,
+    { send, recv: rank.id === 0 ? recv : undefined, counts, displs, root: 0, params },
+    TAG.allgatherv,
+  );
   const used = counts.map((c, r) => ({ start: displs[r], end: displs[r] + c })).filter((b) => b.end > b.start);
   if (used.length === 0) return;
   const start = Math.min(...used.map((b) => b.start));

@@ -14,8 +14,10 @@ export function* basicAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs):
   const recvBlock = (i: number) => range(recv.buf, recv.offset + i * bytes, bytes);
   yield* rank.copy(sendBlock(me), recvBlock(me), 'alltoall local block');
   const pending: Array<() => Program<void>> = [];
-  for (let i = (me + 1) % n; i !== me; i = (i + 1) % n) pending.push(yield* rank.p2p.irecv(i, recvBlock(i), TAG.alltoall));
-  for (let i = (me + n - 1) % n; i !== me; i = (i + n - 1) % n) pending.push(yield* rank.p2p.isend(i, sendBlock(i), TAG.alltoall));
+  for (let i = (me + 1) % n; i !== me; i = (i + 1) % n)
+    pending.push(yield* rank.p2p.irecv(i, recvBlock(i), TAG.alltoall));
+  for (let i = (me + n - 1) % n; i !== me; i = (i + n - 1) % n)
+    pending.push(yield* rank.p2p.isend(i, sendBlock(i), TAG.alltoall));
   for (const done of pending) yield* done();
 }
 

@@ -6,7 +6,11 @@ import { defineAlgorithm } from '../../algorithm.ts';
 import type { GathervArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
-export function* basicGatherv(rank: Rank, { send, recv, counts, displs, root }: GathervArgs, tag: number = TAG.gatherv): Program<void> {
+export function* basicGatherv(
+  rank: Rank,
+  { send, recv, counts, displs, root }: GathervArgs,
+  tag: number = TAG.gatherv,
+): Program<void> {
   if (rank.id !== root) {
     if (counts[rank.id] > 0) yield* rank.p2p.send(root, send, tag);
     return;

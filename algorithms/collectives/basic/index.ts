@@ -18,7 +18,15 @@ import { scattervBasic } from './scatterv.ts';
 
 /** Property runs of every member: the N(N-1) exchanges of alltoall(v) take fewer ranks (alltoall.ts). */
 const BASIC_TEST: PropertyHints = {
-  runs: [{ label: 'small machines and presets', machines: ['tiny:2x2', 'tiny:4x4', 'zoot', 'ig', 'knl', 'dunnington'], maxRanks: 64, maxBytes: 8192, numRuns: 20 }],
+  runs: [
+    {
+      label: 'small machines and presets',
+      machines: ['tiny:2x2', 'tiny:4x4', 'zoot', 'ig', 'knl', 'dunnington'],
+      maxRanks: 64,
+      maxBytes: 8192,
+      numRuns: 20,
+    },
+  ],
   sizes: [65535, 65536, 65537],
 };
 

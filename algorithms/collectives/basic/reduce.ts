@@ -8,7 +8,11 @@ import { defineAlgorithm } from '../../algorithm.ts';
 import type { ReduceArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
 
-export function* basicReduce(rank: Rank, { send, recv, bytes, op, root }: ReduceArgs, tag: number = TAG.reduce): Program<void> {
+export function* basicReduce(
+  rank: Rank,
+  { send, recv, bytes, op, root }: ReduceArgs,
+  tag: number = TAG.reduce,
+): Program<void> {
   const n = rank.size;
   if (rank.id !== root) {
     yield* rank.p2p.send(root, send, tag);

@@ -10,20 +10,40 @@ import { nonEmptyBlocks, withEqualBlocks } from '../blocks.ts';
 import { cmaDesigns } from './designs.ts';
 import type { Concurrency } from './params.ts';
 
-function* allgatherOf(rank: Rank, send: Range, recv: Range, counts: number[], displs: number[], concurrency: number): Program<void> {
-  yield* cmaRootedOf(rank, { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs }, concurrency);
+function* allgatherOf(
+  rank: Rank,
+  send: Range,
+  recv: Range,
+  counts: number[],
+  displs: number[],
+  concurrency: number,
+): Program<void> {
+  yield* cmaRootedOf(
+    rank,
+    { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs },
+    concurrency,
+  );
   yield* cmaBcastOf(rank, 0, nonEmptyBlocks(recv, counts, displs), concurrency);
 }
 
-const allgatherv = (c: Concurrency): AlgorithmProgram<'allgatherv'> => (rank, a) => allgatherOf(rank, a.send, a.recv, a.counts, a.displs, c(a.params));
-const allgather = (c: Concurrency): AlgorithmProgram<'allgather'> => (rank, a) => allgatherv(c)(rank, withEqualBlocks(a, rank.size));
+const allgatherv =
+  (c: Concurrency): AlgorithmProgram<'allgatherv'> =>
+  (rank, a) =>
+    allgatherOf(rank, a.send, a.recv, a.counts, a.displs, c(a.params));
+const allgather =
+  (c: Concurrency): AlgorithmProgram<'allgather'> =>
+  (rank, a) =>
+    allgatherv(c)(rank, withEqualBlocks(a, rank.size));
 
 export const [allgatherCmaLinear, allgatherCmaStaggered] = cmaDesigns('allgather', allgather, {
-  linear: 'CMA gather to rank 0 (process_vm_writev), then CMA broadcast from rank 0 (process_vm_readv) (Ma et al. 2010 §IV.C over CMA)',
-  staggered: 'staggered CMA gather to rank 0, then staggered CMA broadcast: at most `concurrency` ranks at one process at a time (seed 001)',
+  linear:
+    'CMA gather to rank 0 (process_vm_writev), then CMA broadcast from rank 0 (process_vm_readv) (Ma et al. 2010 §IV.C over CMA)',
+  staggered:
+    'staggered CMA gather to rank 0, then staggered CMA broadcast: at most `concurrency` ranks at one process at a time (seed 001)',
 });
 
 export const [allgathervCmaLinear, allgathervCmaStaggered] = cmaDesigns('allgatherv', allgatherv, {
-  linear: 'CMA gatherv to rank 0, then CMA broadcast of the blocks as one vectorial readv (Ma et al. 2010 §IV.C over CMA)',
+  linear:
+    'CMA gatherv to rank 0, then CMA broadcast of the blocks as one vectorial readv (Ma et al. 2010 §IV.C over CMA)',
   staggered: 'staggered CMA gatherv to rank 0, then staggered vectorial CMA broadcast (seed 001)',
 });

@@ -15,7 +15,12 @@ import { defineAlgorithm } from '../../algorithm.ts';
 import { readFrom } from './iov.ts';
 
 /** Reads block `remoteOf(peer)` of every peer into `localOf(peer)`, round-robin from r+1; own block copied first. */
-function* readAll(rank: Rank, own: () => Program<void>, localOf: (peer: number) => Range, remoteOf: (peer: number) => Range): Program<void> {
+function* readAll(
+  rank: Rank,
+  own: () => Program<void>,
+  localOf: (peer: number) => Range,
+  remoteOf: (peer: number) => Range,
+): Program<void> {
   yield* own();
   for (let k = 1; k < rank.size; k++) {
     const peer = (rank.id + k) % rank.size;
@@ -27,17 +32,28 @@ function* readAll(rank: Rank, own: () => Program<void>, localOf: (peer: number) 
 export function* cmaLinearAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs): Program<void> {
   if (bytes === 0) return;
   const me = rank.id;
-  const own = () => rank.copy(subRange(send, me * bytes, bytes), subRange(recv, me * bytes, bytes), 'alltoall: own block');
+  const own = () =>
+    rank.copy(subRange(send, me * bytes, bytes), subRange(recv, me * bytes, bytes), 'alltoall: own block');
   if (rank.size === 1) return yield* own();
   const sendOf = yield* rank.control.allgather<Range>(send);
-  yield* readAll(rank, own, (peer) => subRange(recv, peer * bytes, bytes), (peer) => subRange(sendOf[peer], me * bytes, bytes));
+  yield* readAll(
+    rank,
+    own,
+    (peer) => subRange(recv, peer * bytes, bytes),
+    (peer) => subRange(sendOf[peer], me * bytes, bytes),
+  );
 }
 
 export function* cmaLinearAlltoallv(rank: Rank, a: AlltoallvArgs): Program<void> {
   const me = rank.id;
   const n = rank.size;
   const own = function* (): Program<void> {
-    if (a.sendCounts[me] > 0) yield* rank.copy(subRange(a.send, a.sendDispls[me], a.sendCounts[me]), subRange(a.recv, a.recvDispls[me], a.recvCounts[me]), 'alltoallv: own block');
+    if (a.sendCounts[me] > 0)
+      yield* rank.copy(
+        subRange(a.send, a.sendDispls[me], a.sendCounts[me]),
+        subRange(a.recv, a.recvDispls[me], a.recvCounts[me]),
+        'alltoallv: own block',
+      );
   };
   if (n === 1) return yield* own();
   // Tell every peer where its block lies in this rank's send buffer, in the round-robin order.
@@ -50,13 +66,19 @@ export function* cmaLinearAlltoallv(rank: Rank, a: AlltoallvArgs): Program<void>
     const peer = (me - k + n) % n;
     blockFrom[peer] = (yield* rank.control.recv(peer)) as Range;
   }
-  yield* readAll(rank, own, (peer) => subRange(a.recv, a.recvDispls[peer], a.recvCounts[peer]), (peer) => blockFrom[peer]);
+  yield* readAll(
+    rank,
+    own,
+    (peer) => subRange(a.recv, a.recvDispls[peer], a.recvCounts[peer]),
+    (peer) => blockFrom[peer],
+  );
 }
 
 export const alltoallCmaLinear = defineAlgorithm({
   name: 'alltoall:cma-linear',
   operation: 'alltoall',
-  description: 'send-buffer addresses allgathered; own block first, then process_vm_readv from r+1, r+2, ... (Ma et al. 2010 §IV.C over CMA)',
+  description:
+    'send-buffer addresses allgathered; own block first, then process_vm_readv from r+1, r+2, ... (Ma et al. 2010 §IV.C over CMA)',
   params: [],
   program: cmaLinearAlltoall,
 });
@@ -64,7 +86,8 @@ export const alltoallCmaLinear = defineAlgorithm({
 export const alltoallvCmaLinear = defineAlgorithm({
   name: 'alltoallv:cma-linear',
   operation: 'alltoallv',
-  description: 'as alltoall:cma-linear, each rank telling each peer where its block lies (Ma et al. 2010 §IV.C over CMA)',
+  description:
+    'as alltoall:cma-linear, each rank telling each peer where its block lies (Ma et al. 2010 §IV.C over CMA)',
   params: [],
   program: cmaLinearAlltoallv,
 });

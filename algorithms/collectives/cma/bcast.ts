@@ -44,7 +44,8 @@ export function* cmaStaggeredBcast(rank: Rank, { buffer, root, params }: BcastAr
 export const bcastCmaLinear = defineAlgorithm({
   name: 'bcast:cma-linear',
   operation: 'bcast',
-  description: "root sends its buffer's address out of band; every other rank reads it with process_vm_readv, all at once (Ma et al. 2010 §IV.A over CMA)",
+  description:
+    "root sends its buffer's address out of band; every other rank reads it with process_vm_readv, all at once (Ma et al. 2010 §IV.A over CMA)",
   params: [],
   program: cmaLinearBcast,
 });
@@ -52,7 +53,8 @@ export const bcastCmaLinear = defineAlgorithm({
 export const bcastCmaStaggered = defineAlgorithm({
   name: 'bcast:cma-staggered',
   operation: 'bcast',
-  description: 'CMA reads along a k-nomial tree: ranks that have the data serve at most `concurrency` readers at a time (limits page-table lock contention, seed 001)',
+  description:
+    'CMA reads along a k-nomial tree: ranks that have the data serve at most `concurrency` readers at a time (limits page-table lock contention, seed 001)',
   params: [concurrencyParam],
   test: { params: { concurrency: { integers: { min: 1, max: 6 } } } },
   program: cmaStaggeredBcast,

@@ -11,7 +11,13 @@ export function cmaDesigns<Op extends OperationName>(
 ): [linear: Defined<Op>, staggered: Defined<Op>] {
   const staggeredName = `${operation}:cma-staggered`;
   return [
-    defineAlgorithm({ name: `${operation}:cma-linear`, operation, description: describe.linear, params: [], program: program(linear) }),
+    defineAlgorithm({
+      name: `${operation}:cma-linear`,
+      operation,
+      description: describe.linear,
+      params: [],
+      program: program(linear),
+    }),
     defineAlgorithm({
       name: staggeredName,
       operation,

@@ -7,19 +7,44 @@ import { allgatherCmaLinear, allgathervCmaLinear, allgatherCmaStaggered, allgath
 import { alltoallCmaLinear, alltoallvCmaLinear } from './alltoall.ts';
 import { bcastCmaLinear, bcastCmaStaggered } from './bcast.ts';
 import {
-  gatherCmaLinear, gatherCmaStaggered, gathervCmaLinear, gathervCmaStaggered,
-  scatterCmaLinear, scatterCmaStaggered, scattervCmaLinear, scattervCmaStaggered,
+  gatherCmaLinear,
+  gatherCmaStaggered,
+  gathervCmaLinear,
+  gathervCmaStaggered,
+  scatterCmaLinear,
+  scatterCmaStaggered,
+  scattervCmaLinear,
+  scattervCmaStaggered,
 } from './scatter-gather.ts';
 
 /** Property runs of every member: small machines and KNL's 64 cores on one page-table lock. */
 const CMA_TEST: PropertyHints = {
-  runs: [{ label: 'small machines and knl', machines: ['tiny:2x2', 'tiny:4x4', 'knl'], maxRanks: 64, maxBytes: 8192, numRuns: 12 }],
+  runs: [
+    {
+      label: 'small machines and knl',
+      machines: ['tiny:2x2', 'tiny:4x4', 'knl'],
+      maxRanks: 64,
+      maxBytes: 8192,
+      numRuns: 12,
+    },
+  ],
 };
 
 export const cmaAlgorithms: readonly Algorithm[] = testedWith(CMA_TEST, [
-  allgatherCmaLinear, allgathervCmaLinear, allgatherCmaStaggered, allgathervCmaStaggered,
-  alltoallCmaLinear, alltoallvCmaLinear,
-  bcastCmaLinear, bcastCmaStaggered,
-  gatherCmaLinear, gathervCmaLinear, gatherCmaStaggered, gathervCmaStaggered,
-  scatterCmaLinear, scattervCmaLinear, scatterCmaStaggered, scattervCmaStaggered,
+  allgatherCmaLinear,
+  allgathervCmaLinear,
+  allgatherCmaStaggered,
+  allgathervCmaStaggered,
+  alltoallCmaLinear,
+  alltoallvCmaLinear,
+  bcastCmaLinear,
+  bcastCmaStaggered,
+  gatherCmaLinear,
+  gathervCmaLinear,
+  gatherCmaStaggered,
+  gathervCmaStaggered,
+  scatterCmaLinear,
+  scattervCmaLinear,
+  scatterCmaStaggered,
+  scattervCmaStaggered,
 ]);

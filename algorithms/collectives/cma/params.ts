@@ -30,4 +30,7 @@ export type Concurrency = (params: Record<string, ParamValue>) => number;
 export const linear: Concurrency = () => Infinity;
 
 /** The staggered designs: `params.concurrency` ranks at a time. */
-export const staggered = (algorithm: string): Concurrency => (params) => concurrencyOf(algorithm, params);
+export const staggered =
+  (algorithm: string): Concurrency =>
+  (params) =>
+    concurrencyOf(algorithm, params);

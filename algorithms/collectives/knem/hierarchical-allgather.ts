@@ -11,7 +11,14 @@ import { HIERARCHICAL_TEST, segmentOf, segmentParam } from './params.ts';
 export function* knemHierarchicalAllgather(rank: Rank, { send, recv, bytes, params }: AllgatherArgs): Program<void> {
   const segment = segmentOf('allgather:knem-hierarchical', params);
   const { counts, displs } = equalBlocks(rank.size, bytes);
-  yield* knemLinearRootedOf(rank, { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs });
+  yield* knemLinearRootedOf(rank, {
+    way: 'gather',
+    root: 0,
+    shared: rank.id === 0 ? recv : undefined,
+    own: send,
+    counts,
+    displs,
+  });
   yield* knemHierarchicalBcastOf(rank, 0, recv, segment);
 }
 

@@ -55,7 +55,10 @@ export function* knemHierarchicalBcastOf(rank: Rank, root: number, buffer: Range
   } else {
     for (const [k, [offset, bytes]] of fragments(buffer.bytes, segment).entries()) {
       const ready = (yield* rank.control.recv(parent!)) as SegmentReady;
-      if (ready.segment !== k) throw new Error(`bcast:knem-hierarchical: rank ${me} expected segment ${k} from its leader, got ${ready.segment}`);
+      if (ready.segment !== k)
+        throw new Error(
+          `bcast:knem-hierarchical: rank ${me} expected segment ${k} from its leader, got ${ready.segment}`,
+        );
       yield* pull(rank, ready.cookie, offset, subRange(buffer, offset, bytes));
     }
     yield* rank.control.send(parent!, 'done');
@@ -69,7 +72,8 @@ export function* knemHierarchicalBcast(rank: Rank, { buffer, root, params }: Bca
 export const bcastKnemHierarchical = defineAlgorithm({
   name: 'bcast:knem-hierarchical',
   operation: 'bcast',
-  description: 'two-level NUMA tree: one leader per NUMA node pulls from the root, its leaves pull from it segment by segment (Ma et al. 2010, §V)',
+  description:
+    'two-level NUMA tree: one leader per NUMA node pulls from the root, its leaves pull from it segment by segment (Ma et al. 2010, §V)',
   params: [segmentParam],
   test: HIERARCHICAL_TEST,
   program: knemHierarchicalBcast,

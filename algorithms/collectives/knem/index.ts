@@ -11,15 +11,27 @@ import { gatherKnemLinear, gathervKnemLinear, scatterKnemLinear, scattervKnemLin
 
 /** Property runs of every member: machines with one, four and eight NUMA nodes, multi-hop routes. */
 const KNEM_TEST: PropertyHints = {
-  runs: [{ label: 'small machines and presets', machines: ['tiny:2x2', 'tiny:4x4', 'ig', 'zoot', 'dunnington'], maxRanks: 48, maxBytes: 8192, numRuns: 12 }],
+  runs: [
+    {
+      label: 'small machines and presets',
+      machines: ['tiny:2x2', 'tiny:4x4', 'ig', 'zoot', 'dunnington'],
+      maxRanks: 48,
+      maxBytes: 8192,
+      numRuns: 12,
+    },
+  ],
 };
 
 export const knemAlgorithms: readonly Algorithm[] = testedWith(KNEM_TEST, [
   allgatherKnemHierarchical,
   bcastKnemHierarchical,
-  allgatherKnemLinear, allgathervKnemLinear,
-  alltoallKnemLinear, alltoallvKnemLinear,
+  allgatherKnemLinear,
+  allgathervKnemLinear,
+  alltoallKnemLinear,
+  alltoallvKnemLinear,
   bcastKnemLinear,
-  gatherKnemLinear, gathervKnemLinear,
-  scatterKnemLinear, scattervKnemLinear,
+  gatherKnemLinear,
+  gathervKnemLinear,
+  scatterKnemLinear,
+  scattervKnemLinear,
 ]);

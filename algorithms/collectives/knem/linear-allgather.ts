@@ -11,12 +11,26 @@ import { knemLinearRootedOf } from './linear-rooted.ts';
 
 export function* knemLinearAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs): Program<void> {
   const { counts, displs } = equalBlocks(rank.size, bytes);
-  yield* knemLinearRootedOf(rank, { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs });
+  yield* knemLinearRootedOf(rank, {
+    way: 'gather',
+    root: 0,
+    shared: rank.id === 0 ? recv : undefined,
+    own: send,
+    counts,
+    displs,
+  });
   yield* knemLinearBcastOf(rank, 0, [recv]);
 }
 
 export function* knemLinearAllgatherv(rank: Rank, { send, recv, counts, displs }: AllgathervArgs): Program<void> {
-  yield* knemLinearRootedOf(rank, { way: 'gather', root: 0, shared: rank.id === 0 ? recv : undefined, own: send, counts, displs });
+  yield* knemLinearRootedOf(rank, {
+    way: 'gather',
+    root: 0,
+    shared: rank.id === 0 ? recv : undefined,
+    own: send,
+    counts,
+    displs,
+  });
   yield* knemLinearBcastOf(rank, 0, nonEmptyBlocks(recv, counts, displs));
 }
 
@@ -31,7 +45,8 @@ export const allgatherKnemLinear = defineAlgorithm({
 export const allgathervKnemLinear = defineAlgorithm({
   name: 'allgatherv:knem-linear',
   operation: 'allgatherv',
-  description: 'KNEM gatherv to rank 0, then KNEM broadcast of the blocks as one vectorial region (Ma et al. 2010, §IV.C)',
+  description:
+    'KNEM gatherv to rank 0, then KNEM broadcast of the blocks as one vectorial region (Ma et al. 2010, §IV.C)',
   params: [],
   program: knemLinearAllgatherv,
 });

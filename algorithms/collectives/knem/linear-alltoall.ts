@@ -25,10 +25,16 @@ interface Blocks {
   recvBlock(peer: number): Range;
 }
 
-function* linearAlltoall(rank: Rank, send: Range, blocks: Blocks, offsetOfMine: (peer: number) => number): Program<void> {
+function* linearAlltoall(
+  rank: Rank,
+  send: Range,
+  blocks: Blocks,
+  offsetOfMine: (peer: number) => number,
+): Program<void> {
   const me = rank.id;
   const n = rank.size;
-  const ownBlock = () => rank.copy(subRange(send, blocks.sendOffset(me), blocks.sendCount(me)), blocks.recvBlock(me), 'alltoall: own block');
+  const ownBlock = () =>
+    rank.copy(subRange(send, blocks.sendOffset(me), blocks.sendCount(me)), blocks.recvBlock(me), 'alltoall: own block');
   if (n === 1) {
     if (blocks.sendCount(me) > 0) yield* ownBlock();
     return;
@@ -82,7 +88,8 @@ export function* knemLinearAlltoallv(rank: Rank, a: AlltoallvArgs): Program<void
 export const alltoallKnemLinear = defineAlgorithm({
   name: 'alltoall:knem-linear',
   operation: 'alltoall',
-  description: 'every rank declares its send buffer, cookies allgathered (8N bytes); local copy first, then pulls round-robin from r+1, r+2, ... (Ma et al. 2010, §IV.C)',
+  description:
+    'every rank declares its send buffer, cookies allgathered (8N bytes); local copy first, then pulls round-robin from r+1, r+2, ... (Ma et al. 2010, §IV.C)',
   params: [],
   program: knemLinearAlltoall,
 });

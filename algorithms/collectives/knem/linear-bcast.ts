@@ -35,7 +35,8 @@ export function* knemLinearBcast(rank: Rank, { buffer, root }: BcastArgs): Progr
 export const bcastKnemLinear = defineAlgorithm({
   name: 'bcast:knem-linear',
   operation: 'bcast',
-  description: 'root declares its buffer as a KNEM region once; every other rank pulls it in parallel (Ma et al. 2010, §IV.A)',
+  description:
+    'root declares its buffer as a KNEM region once; every other rank pulls it in parallel (Ma et al. 2010, §IV.A)',
   params: [],
   program: knemLinearBcast,
 });

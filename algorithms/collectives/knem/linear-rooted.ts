@@ -13,7 +13,10 @@ export function* knemLinearRootedOf(rank: Rank, call: RootedBlocks): Program<voi
   if (counts.every((c) => c === 0)) return;
   if (rank.id === root) {
     const shared = sharedAtRoot(call);
-    const cookie = rank.size > 1 ? yield* rank.knem.createRegion(shared, way === 'scatter' ? { read: true } : { write: true }) : undefined;
+    const cookie =
+      rank.size > 1
+        ? yield* rank.knem.createRegion(shared, way === 'scatter' ? { read: true } : { write: true })
+        : undefined;
     if (cookie !== undefined) yield* rank.control.bcast(root, cookie);
     if (counts[root] > 0) {
       const block = subRange(shared, displs[root], counts[root]);

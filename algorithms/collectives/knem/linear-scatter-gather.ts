@@ -10,15 +10,50 @@ import type { OperationName } from '../../operations.ts';
 import { withEqualBlocks } from '../blocks.ts';
 import { knemLinearRootedOf } from './linear-rooted.ts';
 
-const scatterv: AlgorithmProgram<'scatterv'> = (rank, a) => knemLinearRootedOf(rank, { way: 'scatter', root: a.root, shared: a.send, own: a.recv, counts: a.counts, displs: a.displs });
+const scatterv: AlgorithmProgram<'scatterv'> = (rank, a) =>
+  knemLinearRootedOf(rank, {
+    way: 'scatter',
+    root: a.root,
+    shared: a.send,
+    own: a.recv,
+    counts: a.counts,
+    displs: a.displs,
+  });
 const scatter: AlgorithmProgram<'scatter'> = (rank, a) => scatterv(rank, withEqualBlocks(a, rank.size));
-const gatherv: AlgorithmProgram<'gatherv'> = (rank, a) => knemLinearRootedOf(rank, { way: 'gather', root: a.root, shared: a.recv, own: a.send, counts: a.counts, displs: a.displs });
+const gatherv: AlgorithmProgram<'gatherv'> = (rank, a) =>
+  knemLinearRootedOf(rank, {
+    way: 'gather',
+    root: a.root,
+    shared: a.recv,
+    own: a.send,
+    counts: a.counts,
+    displs: a.displs,
+  });
 const gather: AlgorithmProgram<'gather'> = (rank, a) => gatherv(rank, withEqualBlocks(a, rank.size));
 
-const linear = <Op extends OperationName>(operation: Op, program: AlgorithmProgram<Op>, description: string): Defined<Op> =>
-  defineAlgorithm({ name: `${operation}:knem-linear`, operation, description, params: [], program });
+const linear = <Op extends OperationName>(
+  operation: Op,
+  program: AlgorithmProgram<Op>,
+  description: string,
+): Defined<Op> => defineAlgorithm({ name: `${operation}:knem-linear`, operation, description, params: [], program });
 
-export const scatterKnemLinear = linear('scatter', scatter, 'root declares its send buffer once; each rank pulls its own block in parallel (Ma et al. 2010, §IV.B)');
-export const scattervKnemLinear = linear('scatterv', scatterv, 'root declares its send buffer once; each rank pulls its block at its displacement in parallel (Ma et al. 2010, §IV.B)');
-export const gatherKnemLinear = linear('gather', gather, 'root declares its receive buffer writable once; every rank pushes its block in parallel (Ma et al. 2010, §IV.B)');
-export const gathervKnemLinear = linear('gatherv', gatherv, 'root declares its receive buffer writable once; every rank pushes its block at its displacement in parallel (Ma et al. 2010, §IV.B)');
+export const scatterKnemLinear = linear(
+  'scatter',
+  scatter,
+  'root declares its send buffer once; each rank pulls its own block in parallel (Ma et al. 2010, §IV.B)',
+);
+export const scattervKnemLinear = linear(
+  'scatterv',
+  scatterv,
+  'root declares its send buffer once; each rank pulls its block at its displacement in parallel (Ma et al. 2010, §IV.B)',
+);
+export const gatherKnemLinear = linear(
+  'gather',
+  gather,
+  'root declares its receive buffer writable once; every rank pushes its block in parallel (Ma et al. 2010, §IV.B)',
+);
+export const gathervKnemLinear = linear(
+  'gatherv',
+  gatherv,
+  'root declares its receive buffer writable once; every rank pushes its block at its displacement in parallel (Ma et al. 2010, §IV.B)',
+);

@@ -13,7 +13,12 @@ export const allgatherSemantics: OperationSemantics<AllgatherArgs> = {
   operation: 'allgather',
   setup(rank: Rank, call: OperationCall): AllgatherArgs {
     const bytes = checkSize('allgather', call.bytes);
-    return { send: range(rank.alloc('send', bytes)), recv: range(rank.alloc('recv', bytes * rank.size)), bytes, params: paramsOf(call) };
+    return {
+      send: range(rank.alloc('send', bytes)),
+      recv: range(rank.alloc('recv', bytes * rank.size)),
+      bytes,
+      params: paramsOf(call),
+    };
   },
   fill(rank: Rank, args: AllgatherArgs) {
     fillFresh(args.send, source(rank.id, 'send'));
@@ -21,7 +26,9 @@ export const allgatherSemantics: OperationSemantics<AllgatherArgs> = {
   },
   verify(args: AllgatherArgs[], call: OperationCall) {
     const n = args.length;
-    const blocks = args.map((_, r) => freshBlock(`block from rank ${r}`, r * call.bytes, source(r, 'send'), 0, call.bytes));
+    const blocks = args.map((_, r) =>
+      freshBlock(`block from rank ${r}`, r * call.bytes, source(r, 'send'), 0, call.bytes),
+    );
     args.forEach((a, r) => {
       expectUnchanged(`allgather: rank ${r} send`, a.send, source(r, 'send'), call.bytes);
       expectBlocks(`allgather: rank ${r} recv`, a.recv, n * call.bytes, blocks);
@@ -36,7 +43,13 @@ export const allgathervSemantics: OperationSemantics<AllgathervArgs> = {
   setup(rank: Rank, call: OperationCall): AllgathervArgs {
     checkSize('allgatherv', call.bytes);
     const { counts, displs, bytes: recvBytes } = layout(call, rank.size);
-    return { send: range(rank.alloc('send', counts[rank.id])), recv: range(rank.alloc('recv', recvBytes)), counts, displs, params: paramsOf(call) };
+    return {
+      send: range(rank.alloc('send', counts[rank.id])),
+      recv: range(rank.alloc('recv', recvBytes)),
+      counts,
+      displs,
+      params: paramsOf(call),
+    };
   },
   fill(rank: Rank, args: AllgathervArgs) {
     fillFresh(args.send, source(rank.id, 'send'));

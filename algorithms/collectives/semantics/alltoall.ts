@@ -19,7 +19,12 @@ export function equalBlockAlltoall(operation: string): OperationSemantics<Alltoa
     setup(rank: Rank, call: OperationCall): AlltoallArgs {
       const bytes = checkSize(operation, call.bytes);
       const total = bytes * rank.size;
-      return { send: range(rank.alloc('send', total)), recv: range(rank.alloc('recv', total)), bytes, params: paramsOf(call) };
+      return {
+        send: range(rank.alloc('send', total)),
+        recv: range(rank.alloc('recv', total)),
+        bytes,
+        params: paramsOf(call),
+      };
     },
     fill(rank: Rank, args: AlltoallArgs) {
       fillFresh(args.send, source(rank.id, 'send'));
@@ -47,7 +52,9 @@ function layout(call: OperationCall, n: number) {
   const counts = pairCounts('alltoallv', call, n);
   const rows = (field: string, countsOf: (owner: number) => number[]) => {
     const flat = displsParam('alltoallv', call, field, n * n);
-    return Array.from({ length: n }, (_, owner) => (flat ? flat.slice(owner * n, owner * n + n) : packed(countsOf(owner))));
+    return Array.from({ length: n }, (_, owner) =>
+      flat ? flat.slice(owner * n, owner * n + n) : packed(countsOf(owner)),
+    );
   };
   const sendCounts = (i: number) => counts[i];
   const recvCounts = (j: number) => counts.map((row) => row[j]);
@@ -83,7 +90,9 @@ export const alltoallvSemantics: OperationSemantics<AlltoallvArgs> = {
     const l = layout(call, args.length);
     args.forEach((a, j) => {
       expectUnchanged(`alltoallv: rank ${j} send`, a.send, source(j, 'send'), extent(l.sendCounts(j), l.sendDispls[j]));
-      const blocks = args.map((_, i) => freshBlock(`block from rank ${i}`, l.recvDispls[j][i], source(i, 'send'), l.sendDispls[i][j], l.counts[i][j]));
+      const blocks = args.map((_, i) =>
+        freshBlock(`block from rank ${i}`, l.recvDispls[j][i], source(i, 'send'), l.sendDispls[i][j], l.counts[i][j]),
+      );
       expectBlocks(`alltoallv: rank ${j} recv`, a.recv, extent(l.recvCounts(j), l.recvDispls[j]), blocks);
     });
   },

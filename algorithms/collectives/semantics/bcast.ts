@@ -20,6 +20,10 @@ export const bcastSemantics: OperationSemantics<BcastArgs> = {
   },
   verify(args: BcastArgs[], call: OperationCall) {
     const src = source(call.root, 'buffer');
-    args.forEach((a, r) => expectBlocks(`bcast: rank ${r} buffer`, a.buffer, call.bytes, [freshBlock(`the root's data`, 0, src, 0, call.bytes)]));
+    args.forEach((a, r) =>
+      expectBlocks(`bcast: rank ${r} buffer`, a.buffer, call.bytes, [
+        freshBlock(`the root's data`, 0, src, 0, call.bytes),
+      ]),
+    );
   },
 };

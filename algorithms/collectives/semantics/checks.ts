@@ -8,7 +8,9 @@ export const REDUCE_OPS: readonly ReduceOp[] = ['sum', 'prod', 'max', 'min', 'ba
 
 export function checkRoot(operation: string, call: OperationCall, size: number): number {
   if (!Number.isInteger(call.root) || call.root < 0 || call.root >= size) {
-    throw new Error(`${operation}: root ${call.root} is outside the communicator of ${size} rank${size === 1 ? '' : 's'} (0..${size - 1})`);
+    throw new Error(
+      `${operation}: root ${call.root} is outside the communicator of ${size} rank${size === 1 ? '' : 's'} (0..${size - 1})`,
+    );
   }
   return call.root;
 }

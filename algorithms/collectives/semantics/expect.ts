@@ -2,7 +2,14 @@
 // (where each lands and what it holds), every other byte still uninitialised. Failing messages name
 // the rank, the buffer and the first wrong block, so a shrunk counterexample reads directly.
 import type { Range } from '../../../sim/node/rank-api.ts';
-import { Content, describePieces, expectedFresh, expectedReduction, piecesEqual, type Piece } from '../../../sim/node/content.ts';
+import {
+  Content,
+  describePieces,
+  expectedFresh,
+  expectedReduction,
+  piecesEqual,
+  type Piece,
+} from '../../../sim/node/content.ts';
 
 export interface Block {
   /** For messages: "block from rank 3". */
@@ -32,13 +39,19 @@ export function expectBlocks(what: string, actual: Range | undefined, bytes: num
     const length = b.pieces.reduce((n, p) => n + p.length, 0);
     const part = actual.buf.content.slice(actual.offset + b.at, length);
     if (!piecesEqual(part, b.pieces)) {
-      throw new Error(`${what}: ${b.label} (bytes ${b.at}..${b.at + length}) holds ${describePieces(part)}, expected ${describePieces(b.pieces)}`);
+      throw new Error(
+        `${what}: ${b.label} (bytes ${b.at}..${b.at + length}) holds ${describePieces(part)}, expected ${describePieces(b.pieces)}`,
+      );
     }
   }
-  throw new Error(`${what}: bytes outside every block were written: holds ${describePieces(got)}, expected ${describePieces(want)}`);
+  throw new Error(
+    `${what}: bytes outside every block were written: holds ${describePieces(got)}, expected ${describePieces(want)}`,
+  );
 }
 
 /** An input buffer must still hold exactly what `fill` put there (MPI send buffers are read-only). */
 export function expectUnchanged(what: string, actual: Range | undefined, src: string, bytes: number): void {
-  expectBlocks(`${what} (an input, must be left unchanged)`, actual, bytes, [freshBlock('the whole buffer', 0, src, 0, bytes)]);
+  expectBlocks(`${what} (an input, must be left unchanged)`, actual, bytes, [
+    freshBlock('the whole buffer', 0, src, 0, bytes),
+  ]);
 }

@@ -21,7 +21,9 @@ export const gatherSemantics: OperationSemantics<GatherArgs> = {
   verify(args: GatherArgs[], call: OperationCall) {
     const n = args.length;
     args.forEach((a, r) => expectUnchanged(`gather: rank ${r} send`, a.send, source(r, 'send'), call.bytes));
-    const blocks = args.map((_, r) => freshBlock(`block from rank ${r}`, r * call.bytes, source(r, 'send'), 0, call.bytes));
+    const blocks = args.map((_, r) =>
+      freshBlock(`block from rank ${r}`, r * call.bytes, source(r, 'send'), 0, call.bytes),
+    );
     expectBlocks(`gather: root ${call.root} recv`, args[call.root].recv, n * call.bytes, blocks);
   },
 };

@@ -27,7 +27,9 @@ export const reduceSemantics: OperationSemantics<ReduceArgs> = {
     const op = reduceOpOf('reduce', call);
     args.forEach((a, r) => expectUnchanged(`reduce: rank ${r} send`, a.send, source(r, 'send'), call.bytes));
     const all = sources(args.length);
-    expectBlocks(`reduce: root ${call.root} recv`, args[call.root].recv, call.bytes, [reducedBlock(`${op} over all ${args.length} ranks`, 0, op, all, call.bytes)]);
+    expectBlocks(`reduce: root ${call.root} recv`, args[call.root].recv, call.bytes, [
+      reducedBlock(`${op} over all ${args.length} ranks`, 0, op, all, call.bytes),
+    ]);
   },
 };
 
@@ -36,7 +38,13 @@ export const allreduceSemantics: OperationSemantics<AllreduceArgs> = {
   setup(rank: Rank, call: OperationCall): AllreduceArgs {
     const bytes = checkSize('allreduce', call.bytes);
     const op = reduceOpOf('allreduce', call);
-    return { send: range(rank.alloc('send', bytes)), recv: range(rank.alloc('recv', bytes)), bytes, op, params: paramsOf(call) };
+    return {
+      send: range(rank.alloc('send', bytes)),
+      recv: range(rank.alloc('recv', bytes)),
+      bytes,
+      op,
+      params: paramsOf(call),
+    };
   },
   fill(rank: Rank, args: AllreduceArgs) {
     fillFresh(args.send, source(rank.id, 'send'));

@@ -12,12 +12,20 @@ export type RootedV = 'scatterv' | 'gatherv';
 
 /** The layout of the root's buffer. The root only reads scatterv's send buffer, so MPI lets its
  *  blocks overlap; gatherv's receive blocks must not. */
-export function rootedLayout(operation: RootedV, call: OperationCall, n: number): { counts: number[]; displs: number[]; bytes: number } {
+export function rootedLayout(
+  operation: RootedV,
+  call: OperationCall,
+  n: number,
+): { counts: number[]; displs: number[]; bytes: number } {
   return vLayout(operation, call, n, operation === 'gatherv');
 }
 
 /** Checks the call; allocates the root's buffer ('send' or 'recv') on the root alone. */
-export function setupRootedV(rank: Rank, call: OperationCall, operation: RootedV): { root: number; counts: number[]; displs: number[]; rooted: Range | undefined } {
+export function setupRootedV(
+  rank: Rank,
+  call: OperationCall,
+  operation: RootedV,
+): { root: number; counts: number[]; displs: number[]; rooted: Range | undefined } {
   checkSize(operation, call.bytes);
   const root = checkRoot(operation, call, rank.size);
   const { counts, displs, bytes } = rootedLayout(operation, call, rank.size);
@@ -26,9 +34,14 @@ export function setupRootedV(rank: Rank, call: OperationCall, operation: RootedV
 }
 
 /** Checks the call; allocates the root's buffer of `size` equal blocks on the root alone. */
-export function setupRooted(rank: Rank, call: OperationCall, operation: 'scatter' | 'gather'): { bytes: number; root: number; rooted: Range | undefined } {
+export function setupRooted(
+  rank: Rank,
+  call: OperationCall,
+  operation: 'scatter' | 'gather',
+): { bytes: number; root: number; rooted: Range | undefined } {
   const bytes = checkSize(operation, call.bytes);
   const root = checkRoot(operation, call, rank.size);
-  const rooted = rank.id === root ? range(rank.alloc(operation === 'scatter' ? 'send' : 'recv', bytes * rank.size)) : undefined;
+  const rooted =
+    rank.id === root ? range(rank.alloc(operation === 'scatter' ? 'send' : 'recv', bytes * rank.size)) : undefined;
   return { bytes, root, rooted };
 }

@@ -23,7 +23,9 @@ export const scatterSemantics: OperationSemantics<ScatterArgs> = {
     const n = args.length;
     expectUnchanged(`scatter: root ${call.root} send`, args[call.root].send, src, n * call.bytes);
     args.forEach((a, r) =>
-      expectBlocks(`scatter: rank ${r} recv`, a.recv, call.bytes, [freshBlock(`block ${r} of the root's send`, 0, src, r * call.bytes, call.bytes)]),
+      expectBlocks(`scatter: rank ${r} recv`, a.recv, call.bytes, [
+        freshBlock(`block ${r} of the root's send`, 0, src, r * call.bytes, call.bytes),
+      ]),
     );
   },
 };
@@ -43,7 +45,9 @@ export const scattervSemantics: OperationSemantics<ScattervArgs> = {
     const src = source(call.root, 'send');
     expectUnchanged(`scatterv: root ${call.root} send`, args[call.root].send, src, sendBytes);
     args.forEach((a, r) =>
-      expectBlocks(`scatterv: rank ${r} recv`, a.recv, counts[r], [freshBlock(`block ${r} of the root's send`, 0, src, displs[r], counts[r])]),
+      expectBlocks(`scatterv: rank ${r} recv`, a.recv, counts[r], [
+        freshBlock(`block ${r} of the root's send`, 0, src, displs[r], counts[r]),
+      ]),
     );
   },
 };

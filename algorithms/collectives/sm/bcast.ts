@@ -47,7 +47,8 @@ export function* smBcastFanOut(rank: Rank, buffer: Range, root: number, cfg: SmC
     }
   }
   // The slots still in use when the message ends must be released before the next operation.
-  if (mine) for (let f = Math.max(0, frags.length - cfg.slots); f < frags.length; f++) yield* slotsFreed(rank, tree.children);
+  if (mine)
+    for (let f = Math.max(0, frags.length - cfg.slots); f < frags.length; f++) yield* slotsFreed(rank, tree.children);
 }
 
 export function* smBcast(rank: Rank, { buffer, root, params }: BcastArgs): Program<void> {
@@ -57,7 +58,8 @@ export function* smBcast(rank: Rank, { buffer, root, params }: BcastArgs): Progr
 export const bcastSm = defineAlgorithm({
   name: 'bcast:sm',
   operation: 'bcast',
-  description: 'shared-memory fan-out on a fixed-degree rank-order tree, pipelined in fragments (Graham & Shipman 2008, Open MPI coll/sm)',
+  description:
+    'shared-memory fan-out on a fixed-degree rank-order tree, pipelined in fragments (Graham & Shipman 2008, Open MPI coll/sm)',
   params: SM_PARAMS,
   program: smBcast,
 });

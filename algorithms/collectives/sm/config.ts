@@ -13,9 +13,28 @@ export interface SmConfig {
 }
 
 export const SM_PARAMS: ParamInfo[] = [
-  { name: 'segsize', kind: 'bytes', default: 8192, min: 1, description: 'fragment size copied through shared memory (coll_sm_fragment_size, default 8 KiB)' },
-  { name: 'degree', kind: 'integer', default: 4, min: 1, description: 'fan-out of the rank-order tree (coll_sm_tree_degree, default 4)' },
-  { name: 'slots', kind: 'integer', default: 8, min: 1, description: 'fragment slots per rank segment before a writer waits for readers (coll_sm_comm_num_segments, default 8)' },
+  {
+    name: 'segsize',
+    kind: 'bytes',
+    default: 8192,
+    min: 1,
+    description: 'fragment size copied through shared memory (coll_sm_fragment_size, default 8 KiB)',
+  },
+  {
+    name: 'degree',
+    kind: 'integer',
+    default: 4,
+    min: 1,
+    description: 'fan-out of the rank-order tree (coll_sm_tree_degree, default 4)',
+  },
+  {
+    name: 'slots',
+    kind: 'integer',
+    default: 8,
+    min: 1,
+    description:
+      'fragment slots per rank segment before a writer waits for readers (coll_sm_comm_num_segments, default 8)',
+  },
 ];
 
 export const SM_BARRIER_PARAMS: ParamInfo[] = [SM_PARAMS[1]];

@@ -12,7 +12,14 @@ import { fragments } from '../blocks.ts';
 import { segmentOf, SLOT_FREE, slotOf } from './segment.ts';
 import { smTree } from './tree.ts';
 
-export function* smReduceFanIn(rank: Rank, send: Range, recv: Range | undefined, op: ReduceOp, root: number, cfg: SmConfig): Program<void> {
+export function* smReduceFanIn(
+  rank: Rank,
+  send: Range,
+  recv: Range | undefined,
+  op: ReduceOp,
+  root: number,
+  cfg: SmConfig,
+): Program<void> {
   const tree = smTree(rank.id, root, rank.size, cfg.degree);
   const frags = fragments(send.bytes, cfg.segsize);
   const mine = tree.parent >= 0 ? segmentOf(rank, cfg) : undefined;
@@ -28,7 +35,8 @@ export function* smReduceFanIn(rank: Rank, send: Range, recv: Range | undefined,
     }
     if (mine) yield* rank.control.send(tree.parent, acc);
   }
-  if (mine) for (let f = Math.max(0, frags.length - cfg.slots); f < frags.length; f++) yield* rank.control.recv(tree.parent);
+  if (mine)
+    for (let f = Math.max(0, frags.length - cfg.slots); f < frags.length; f++) yield* rank.control.recv(tree.parent);
 }
 
 export function* smReduce(rank: Rank, { send, recv, op, root, params }: ReduceArgs): Program<void> {
@@ -38,7 +46,8 @@ export function* smReduce(rank: Rank, { send, recv, op, root, params }: ReduceAr
 export const reduceSm = defineAlgorithm({
   name: 'reduce:sm',
   operation: 'reduce',
-  description: 'shared-memory fan-in on a fixed-degree rank-order tree, pipelined in fragments (Graham & Shipman 2008, Open MPI coll/sm)',
+  description:
+    'shared-memory fan-in on a fixed-degree rank-order tree, pipelined in fragments (Graham & Shipman 2008, Open MPI coll/sm)',
   params: SM_PARAMS,
   program: smReduce,
 });

@@ -18,7 +18,13 @@ export function* bruckAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs
     const recvFrom = (me + distance) % size;
     const sendTo = (me - distance + size) % size;
     const count = distance <= size / 2 ? distance : size - distance;
-    yield* rank.p2p.sendrecv(sendTo, subRange(recv, 0, count * bytes), recvFrom, subRange(recv, distance * bytes, count * bytes), TAG.allgather);
+    yield* rank.p2p.sendrecv(
+      sendTo,
+      subRange(recv, 0, count * bytes),
+      recvFrom,
+      subRange(recv, distance * bytes, count * bytes),
+      TAG.allgather,
+    );
   }
   // Block i holds rank (me + i)'s data: rotate down by `me` blocks, through a temporary buffer.
   if (me !== 0 && bytes > 0) {
@@ -30,4 +36,9 @@ export function* bruckAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs
   }
 }
 
-export const allgatherBruck = collBase('allgather', 'bruck', 'ceil(log2 N) steps at distance 1, 2, 4..., then a local rotation (Open MPI coll_base, Bruck et al. 1997)', bruckAllgather);
+export const allgatherBruck = collBase(
+  'allgather',
+  'bruck',
+  'ceil(log2 N) steps at distance 1, 2, 4..., then a local rotation (Open MPI coll_base, Bruck et al. 1997)',
+  bruckAllgather,
+);

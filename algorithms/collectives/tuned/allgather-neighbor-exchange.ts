@@ -24,18 +24,32 @@ export function* neighborExchangeAllgather(rank: Rank, args: AllgatherArgs): Pro
   const offsetAtStep = even ? [2, -2] : [-2, 2];
 
   yield* rank.copy(send, subRange(recv, me * bytes, bytes));
-  yield* rank.p2p.sendrecv(neighbor[0], subRange(recv, me * bytes, bytes), neighbor[0], subRange(recv, neighbor[0] * bytes, bytes), TAG.allgather);
+  yield* rank.p2p.sendrecv(
+    neighbor[0],
+    subRange(recv, me * bytes, bytes),
+    neighbor[0],
+    subRange(recv, neighbor[0] * bytes, bytes),
+    TAG.allgather,
+  );
   let sendDataFrom = even ? me : recvDataFrom[0];
   for (let i = 1; i < size / 2; i++) {
     const parity = i % 2;
     recvDataFrom[parity] = (recvDataFrom[parity] + offsetAtStep[parity] + size) % size;
     yield* rank.p2p.sendrecv(
-      neighbor[parity], subRange(recv, sendDataFrom * bytes, 2 * bytes),
-      neighbor[parity], subRange(recv, recvDataFrom[parity] * bytes, 2 * bytes),
+      neighbor[parity],
+      subRange(recv, sendDataFrom * bytes, 2 * bytes),
+      neighbor[parity],
+      subRange(recv, recvDataFrom[parity] * bytes, 2 * bytes),
       TAG.allgather,
     );
     sendDataFrom = recvDataFrom[parity];
   }
 }
 
-export const allgatherNeighborExchange = collBase('allgather', 'neighbor-exchange', 'N/2 steps swapping block pairs with alternating neighbours; ring when N is odd (Open MPI coll_base, Chen et al. 2005)', neighborExchangeAllgather, { test: { maxRanks: 40 } });
+export const allgatherNeighborExchange = collBase(
+  'allgather',
+  'neighbor-exchange',
+  'N/2 steps swapping block pairs with alternating neighbours; ring when N is odd (Open MPI coll_base, Chen et al. 2005)',
+  neighborExchangeAllgather,
+  { test: { maxRanks: 40 } },
+);

@@ -22,9 +22,20 @@ export function* recursiveDoublingAllgather(rank: Rank, args: AllgatherArgs): Pr
   for (let distance = 1; distance < size; distance <<= 1) {
     const remote = me ^ distance;
     const into = me < remote ? held + distance : held - distance;
-    yield* rank.p2p.sendrecv(remote, subRange(recv, held * bytes, distance * bytes), remote, subRange(recv, into * bytes, distance * bytes), TAG.allgather);
+    yield* rank.p2p.sendrecv(
+      remote,
+      subRange(recv, held * bytes, distance * bytes),
+      remote,
+      subRange(recv, into * bytes, distance * bytes),
+      TAG.allgather,
+    );
     held = Math.min(held, into);
   }
 }
 
-export const allgatherRecursiveDoubling = collBase('allgather', 'recursive-doubling', 'partners at distance 1, 2, 4... swap doubling spans; Bruck when N is not a power of two (Open MPI coll_base)', recursiveDoublingAllgather);
+export const allgatherRecursiveDoubling = collBase(
+  'allgather',
+  'recursive-doubling',
+  'partners at distance 1, 2, 4... swap doubling spans; Bruck when N is not a power of two (Open MPI coll_base)',
+  recursiveDoublingAllgather,
+);

@@ -16,8 +16,20 @@ export function* ringAllgather(rank: Rank, { send, recv, bytes }: AllgatherArgs)
   for (let i = 0; i < size - 1; i++) {
     const sendFrom = (me - i + size) % size;
     const recvData = (me - i - 1 + size) % size;
-    yield* rank.p2p.sendrecv(sendTo, subRange(recv, sendFrom * bytes, bytes), recvFrom, subRange(recv, recvData * bytes, bytes), TAG.allgather);
+    yield* rank.p2p.sendrecv(
+      sendTo,
+      subRange(recv, sendFrom * bytes, bytes),
+      recvFrom,
+      subRange(recv, recvData * bytes, bytes),
+      TAG.allgather,
+    );
   }
 }
 
-export const allgatherRing = collBase('allgather', 'ring', 'N-1 steps passing blocks to the right neighbour (Open MPI coll_base ring)', ringAllgather, { test: { maxRanks: 40 } });
+export const allgatherRing = collBase(
+  'allgather',
+  'ring',
+  'N-1 steps passing blocks to the right neighbour (Open MPI coll_base ring)',
+  ringAllgather,
+  { test: { maxRanks: 40 } },
+);

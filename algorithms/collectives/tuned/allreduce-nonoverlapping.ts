@@ -26,4 +26,9 @@ export function* nonoverlappingAllreduce(rank: Rank, args: AllreduceArgs): Progr
   yield* runChoice(rank, bcastDecision(bytes, rank.size), bcast, BCASTS);
 }
 
-export const allreduceNonoverlapping = collBase('allreduce', 'nonoverlapping', 'reduce to rank 0, then bcast from rank 0, each picked by the tuned rules (Open MPI coll_base nonoverlapping)', nonoverlappingAllreduce);
+export const allreduceNonoverlapping = collBase(
+  'allreduce',
+  'nonoverlapping',
+  'reduce to rank 0, then bcast from rank 0, each picked by the tuned rules (Open MPI coll_base nonoverlapping)',
+  nonoverlappingAllreduce,
+);

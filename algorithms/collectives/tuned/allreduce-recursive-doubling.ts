@@ -49,4 +49,9 @@ export function* recursiveDoublingAllreduce(rank: Rank, { send, recv, op }: Allr
   }
 }
 
-export const allreduceRecursiveDoubling = collBase('allreduce', 'recursive-doubling', 'full-vector exchanges at distance 1, 2, 4..., with the non-power-of-two fold (Open MPI coll_base, Thakur et al. 2005)', recursiveDoublingAllreduce);
+export const allreduceRecursiveDoubling = collBase(
+  'allreduce',
+  'recursive-doubling',
+  'full-vector exchanges at distance 1, 2, 4..., with the non-power-of-two fold (Open MPI coll_base, Thakur et al. 2005)',
+  recursiveDoublingAllreduce,
+);

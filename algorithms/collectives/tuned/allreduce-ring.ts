@@ -66,4 +66,10 @@ export function* ringAllreduce(rank: Rank, args: AllreduceArgs): Program<void> {
   }
 }
 
-export const allreduceRing = collBase('allreduce', 'ring', 'ring reduce-scatter then ring allgather of N blocks (Open MPI coll_base ring)', ringAllreduce, { test: { maxRanks: 40 } });
+export const allreduceRing = collBase(
+  'allreduce',
+  'ring',
+  'ring reduce-scatter then ring allgather of N blocks (Open MPI coll_base ring)',
+  ringAllreduce,
+  { test: { maxRanks: 40 } },
+);

@@ -15,7 +15,8 @@ export function* bruckAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs):
   const me = rank.id;
   const work = scratch(rank, 'bruck-work', size * bytes);
   // Step 1: local rotation.
-  for (let i = 0; i < size; i++) yield* rank.copy(subRange(send, ((me + i) % size) * bytes, bytes), subRange(work, i * bytes, bytes));
+  for (let i = 0; i < size; i++)
+    yield* rank.copy(subRange(send, ((me + i) % size) * bytes, bytes), subRange(work, i * bytes, bytes));
   // Step 2: log2 N exchanges of the blocks whose index has the distance bit set.
   const packed = scratch(rank, 'bruck-pack', size * bytes);
   const unpacked = scratch(rank, 'bruck-unpack', size * bytes);
@@ -24,13 +25,22 @@ export function* bruckAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs):
     const recvFrom = (me - distance + size) % size;
     const chosen = [];
     for (let i = 0; i < size; i++) if (i & distance) chosen.push(i);
-    for (let k = 0; k < chosen.length; k++) yield* rank.copy(subRange(work, chosen[k] * bytes, bytes), subRange(packed, k * bytes, bytes));
+    for (let k = 0; k < chosen.length; k++)
+      yield* rank.copy(subRange(work, chosen[k] * bytes, bytes), subRange(packed, k * bytes, bytes));
     const n = chosen.length * bytes;
     yield* rank.p2p.sendrecv(sendTo, subRange(packed, 0, n), recvFrom, subRange(unpacked, 0, n), TAG.alltoall);
-    for (let k = 0; k < chosen.length; k++) yield* rank.copy(subRange(unpacked, k * bytes, bytes), subRange(work, chosen[k] * bytes, bytes));
+    for (let k = 0; k < chosen.length; k++)
+      yield* rank.copy(subRange(unpacked, k * bytes, bytes), subRange(work, chosen[k] * bytes, bytes));
   }
   // Step 3: inverse rotation.
-  for (let i = 0; i < size; i++) yield* rank.copy(subRange(work, i * bytes, bytes), subRange(recv, ((me - i + size) % size) * bytes, bytes));
+  for (let i = 0; i < size; i++)
+    yield* rank.copy(subRange(work, i * bytes, bytes), subRange(recv, ((me - i + size) % size) * bytes, bytes));
 }
 
-export const alltoallBruck = collBase('alltoall', 'bruck', 'ceil(log2 N) packed exchanges at distance 1, 2, 4... between two rotations (Open MPI coll_base, Bruck et al. 1997)', bruckAlltoall, { test: { maxRanks: 24 } });
+export const alltoallBruck = collBase(
+  'alltoall',
+  'bruck',
+  'ceil(log2 N) packed exchanges at distance 1, 2, 4... between two rotations (Open MPI coll_base, Bruck et al. 1997)',
+  bruckAlltoall,
+  { test: { maxRanks: 24 } },
+);

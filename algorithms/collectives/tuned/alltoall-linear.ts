@@ -24,4 +24,10 @@ export function* linearAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs)
   yield* waitAll(requests);
 }
 
-export const alltoallLinear = collBase('alltoall', 'linear', 'all receives and sends posted at once (Open MPI coll_base basic_linear)', linearAlltoall, { test: { maxRanks: 24 } });
+export const alltoallLinear = collBase(
+  'alltoall',
+  'linear',
+  'all receives and sends posted at once (Open MPI coll_base basic_linear)',
+  linearAlltoall,
+  { test: { maxRanks: 24 } },
+);

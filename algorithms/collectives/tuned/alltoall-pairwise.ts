@@ -14,8 +14,20 @@ export function* pairwiseAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArg
   for (let step = 1; step < size; step++) {
     const sendTo = (me + step) % size;
     const recvFrom = (me + size - step) % size;
-    yield* rank.p2p.sendrecv(sendTo, subRange(send, sendTo * bytes, bytes), recvFrom, subRange(recv, recvFrom * bytes, bytes), TAG.alltoall);
+    yield* rank.p2p.sendrecv(
+      sendTo,
+      subRange(send, sendTo * bytes, bytes),
+      recvFrom,
+      subRange(recv, recvFrom * bytes, bytes),
+      TAG.alltoall,
+    );
   }
 }
 
-export const alltoallPairwise = collBase('alltoall', 'pairwise', 'N-1 exchange steps with rank+s / rank-s (Open MPI coll_base pairwise)', pairwiseAlltoall, { test: { maxRanks: 24 } });
+export const alltoallPairwise = collBase(
+  'alltoall',
+  'pairwise',
+  'N-1 exchange steps with rank+s / rank-s (Open MPI coll_base pairwise)',
+  pairwiseAlltoall,
+  { test: { maxRanks: 24 } },
+);

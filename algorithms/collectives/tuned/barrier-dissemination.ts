@@ -18,4 +18,9 @@ export function* disseminationBarrier(rank: Rank, _args: BarrierArgs): Program<v
   }
 }
 
-export const barrierDissemination = collBase('barrier', 'dissemination', 'ceil(log2 N) rounds signalling rank + 2^k (Open MPI coll_base bruck)', disseminationBarrier);
+export const barrierDissemination = collBase(
+  'barrier',
+  'dissemination',
+  'ceil(log2 N) rounds signalling rank + 2^k (Open MPI coll_base bruck)',
+  disseminationBarrier,
+);

@@ -28,4 +28,9 @@ export function* recursiveDoublingBarrier(rank: Rank, _args: BarrierArgs): Progr
   if (adjsize !== size && me < size - adjsize) yield* rank.p2p.send(me + adjsize, none, TAG.barrier);
 }
 
-export const barrierRecursiveDoubling = collBase('barrier', 'recursive-doubling', 'zero-byte exchanges at distance 1, 2, 4..., extra ranks folded in (Open MPI coll_base)', recursiveDoublingBarrier);
+export const barrierRecursiveDoubling = collBase(
+  'barrier',
+  'recursive-doubling',
+  'zero-byte exchanges at distance 1, 2, 4..., extra ranks folded in (Open MPI coll_base)',
+  recursiveDoublingBarrier,
+);

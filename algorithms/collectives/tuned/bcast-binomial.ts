@@ -6,6 +6,9 @@ import { binomialTree } from './trees.ts';
 export const bcastBinomial = bcastOn({
   name: 'binomial',
   description: 'binomial tree on rank order, optionally segmented (Open MPI coll_base)',
-  segsize: { default: 0, description: 'segment size; 0 sends the whole message at once (the fixed rules use 0 for small messages)' },
+  segsize: {
+    default: 0,
+    description: 'segment size; 0 sends the whole message at once (the fixed rules use 0 for small messages)',
+  },
   tree: binomialTree,
 });

@@ -17,4 +17,9 @@ export function* linearBcast(rank: Rank, { buffer, root }: BcastArgs): Program<v
   yield* waitAll(sends);
 }
 
-export const bcastLinear = collBase('bcast', 'linear', 'the root posts one send per rank at once (Open MPI coll_base basic_linear)', linearBcast);
+export const bcastLinear = collBase(
+  'bcast',
+  'linear',
+  'the root posts one send per rank at once (Open MPI coll_base basic_linear)',
+  linearBcast,
+);

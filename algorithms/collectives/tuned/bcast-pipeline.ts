@@ -6,6 +6,9 @@ import { chainTree } from './trees.ts';
 export const bcastPipeline = bcastOn({
   name: 'pipeline',
   description: 'segmented chain along rank order (Open MPI coll_base pipeline)',
-  segsize: { default: 8192, description: 'segment size (the fixed rules pick 8 KiB to 128 KiB, growing with the message)' },
+  segsize: {
+    default: 8192,
+    description: 'segment size (the fixed rules pick 8 KiB to 128 KiB, growing with the message)',
+  },
   tree: chainTree,
 });

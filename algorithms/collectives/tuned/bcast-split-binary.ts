@@ -15,8 +15,12 @@ import { segments } from './common.ts';
 import { chainTree, kAryTree } from './trees.ts';
 
 const segsize: ParamInfo = {
-  name: 'segsize', kind: 'bytes', default: 1024, min: 1,
-  description: 'segment size of each half (the fixed rules use 1 KiB for medium messages, 8 KiB for large ones on small communicators)',
+  name: 'segsize',
+  kind: 'bytes',
+  default: 1024,
+  min: 1,
+  description:
+    'segment size of each half (the fixed rules use 1 KiB for medium messages, 8 KiB for large ones on small communicators)',
 };
 
 export function* splitBinaryBcast(rank: Rank, args: BcastArgs): Program<void> {
@@ -63,7 +67,13 @@ export function* splitBinaryBcast(rank: Rank, args: BcastArgs): Program<void> {
   }
 }
 
-export const bcastSplitBinary = collBase('bcast', 'split-binary', 'halves pipelined down the two subtrees of a binary tree, then swapped between twins (Open MPI coll_base split_bintree)', splitBinaryBcast, {
-  params: [segsize],
-  test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
-});
+export const bcastSplitBinary = collBase(
+  'bcast',
+  'split-binary',
+  'halves pipelined down the two subtrees of a binary tree, then swapped between twins (Open MPI coll_base split_bintree)',
+  splitBinaryBcast,
+  {
+    params: [segsize],
+    test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
+  },
+);

@@ -22,9 +22,12 @@ export function bcastDecision(bytes: number, n: number): Choice {
   const smallMessage = 2048;
   const intermediateMessage = 370728;
   // Fitted lines "communicator size < a * message size + b" [1/byte] for 128, 64 and 16 KiB pipelines.
-  const aP128 = 1.6134e-6, bP128 = 2.1102;
-  const aP64 = 2.3679e-6, bP64 = 1.1787;
-  const aP16 = 3.2118e-6, bP16 = 8.7936;
+  const aP128 = 1.6134e-6,
+    bP128 = 2.1102;
+  const aP64 = 2.3679e-6,
+    bP64 = 1.1787;
+  const aP16 = 3.2118e-6,
+    bP16 = 8.7936;
   if (bytes < smallMessage || bytes <= 1) return pick('bcast:binomial', { segsize: 0 });
   if (bytes < intermediateMessage) return pick('bcast:split-binary', { segsize: 1 * KiB });
   if (n < aP128 * bytes + bP128) return pick('bcast:pipeline', { segsize: 128 * KiB });
@@ -36,10 +39,14 @@ export function bcastDecision(bytes: number, n: number): Choice {
 
 /** ompi_coll_tuned_reduce_intra_dec_fixed (commutative operations). */
 export function reduceDecision(bytes: number, n: number): Choice {
-  const a1 = 0.6016 / 1024, b1 = 1.3496;
-  const a2 = 0.0410 / 1024, b2 = 9.7128;
-  const a3 = 0.0422 / 1024, b3 = 1.1614;
-  const a4 = 0.0033 / 1024, b4 = 1.6761;
+  const a1 = 0.6016 / 1024,
+    b1 = 1.3496;
+  const a2 = 0.041 / 1024,
+    b2 = 9.7128;
+  const a3 = 0.0422 / 1024,
+    b3 = 1.1614;
+  const a4 = 0.0033 / 1024,
+    b4 = 1.6761;
   if (n < 8 && bytes < 512) return pick('reduce:linear');
   if ((n < 8 && bytes < 20480) || bytes < 2048 || bytes <= 1) return pick('reduce:binomial', { segsize: 0 });
   if (n > a1 * bytes + b1) return pick('reduce:binomial', { segsize: 1 * KiB });

@@ -6,8 +6,16 @@ import type { CollectiveArgs } from '../args.ts';
 import type { Choice } from './decision.ts';
 
 /** `among`: the algorithms the rules of this operation may pick. */
-export function* runChoice<Op extends keyof CollectiveArgs>(rank: Rank, choice: Choice, args: ArgsOf<Op>, among: ReadonlyArray<AlgorithmInfo<Op>>): Program<void> {
+export function* runChoice<Op extends keyof CollectiveArgs>(
+  rank: Rank,
+  choice: Choice,
+  args: ArgsOf<Op>,
+  among: ReadonlyArray<AlgorithmInfo<Op>>,
+): Program<void> {
   const info = among.find((a) => a.name === choice.algorithm);
-  if (!info) throw new Error(`tuned: the rules picked ${choice.algorithm}, which is not among ${among.map((a) => a.name).join(', ')}`);
+  if (!info)
+    throw new Error(
+      `tuned: the rules picked ${choice.algorithm}, which is not among ${among.map((a) => a.name).join(', ')}`,
+    );
   yield* info.program(rank, { ...args, params: { ...args.params, ...choice.params } });
 }

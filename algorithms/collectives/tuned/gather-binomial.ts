@@ -35,4 +35,9 @@ export function* binomialGather(rank: Rank, { send, recv, bytes, root }: GatherA
   }
 }
 
-export const gatherBinomial = collBase('gather', 'binomial', 'in-order binomial tree, each node sending its subtree\'s blocks up at once (Open MPI coll_base binomial)', binomialGather);
+export const gatherBinomial = collBase(
+  'gather',
+  'binomial',
+  "in-order binomial tree, each node sending its subtree's blocks up at once (Open MPI coll_base binomial)",
+  binomialGather,
+);

@@ -13,7 +13,10 @@ import { intParam } from '../params.ts';
 import { empty, waitAll } from './common.ts';
 
 const segsize: ParamInfo = {
-  name: 'segsize', kind: 'bytes', default: 1024, min: 1,
+  name: 'segsize',
+  kind: 'bytes',
+  default: 1024,
+  min: 1,
   description: 'first-segment size (the fixed rules use 1 KiB for medium blocks, 32 KiB for large ones)',
 };
 
@@ -39,7 +42,13 @@ export function* linearSyncGather(rank: Rank, args: GatherArgs): Program<void> {
   yield* waitAll(rest);
 }
 
-export const gatherLinearSync = collBase('gather', 'linear-sync', 'linear gather with a zero-byte handshake and a first segment per rank (Open MPI coll_base linear_sync)', linearSyncGather, {
-  params: [segsize],
-  test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
-});
+export const gatherLinearSync = collBase(
+  'gather',
+  'linear-sync',
+  'linear gather with a zero-byte handshake and a first segment per rank (Open MPI coll_base linear_sync)',
+  linearSyncGather,
+  {
+    params: [segsize],
+    test: { params: { segsize: { values: [100, 1000, 1024, 4096] } } },
+  },
+);

@@ -17,4 +17,9 @@ export function* linearGather(rank: Rank, { send, recv, bytes, root }: GatherArg
   }
 }
 
-export const gatherLinear = collBase('gather', 'linear', 'the root receives each rank\'s block in turn (Open MPI coll_base basic_linear)', linearGather);
+export const gatherLinear = collBase(
+  'gather',
+  'linear',
+  "the root receives each rank's block in turn (Open MPI coll_base basic_linear)",
+  linearGather,
+);

@@ -33,7 +33,13 @@ import { scatterLinear } from './scatter-linear.ts';
  *  the members draw. */
 export const TUNED_TEST: PropertyHints = {
   runs: [
-    { label: 'small machines', machines: ['tiny:2x2', 'tiny:4x4', 'tiny:1x3'], maxRanks: 16, maxBytes: 8192, numRuns: 25 },
+    {
+      label: 'small machines',
+      machines: ['tiny:2x2', 'tiny:4x4', 'tiny:1x3'],
+      maxRanks: 16,
+      maxBytes: 8192,
+      numRuns: 25,
+    },
     { label: 'presets', machines: ['dunnington', 'knl'], maxRanks: 64, maxBytes: 2048, numRuns: 4 },
   ],
   sizes: [99, 100, 101, 999, 1000, 1001, 1023, 1024, 1025, 2047, 2048, 2049, 3000, 8191, 8192, 8193],

@@ -18,7 +18,13 @@ export interface OnTree {
 }
 
 function segsizeParam({ segsize }: OnTree): ParamInfo {
-  return { name: 'segsize', kind: 'bytes', default: segsize.default, min: segsize.default === 0 ? 0 : 1, description: segsize.description };
+  return {
+    name: 'segsize',
+    kind: 'bytes',
+    default: segsize.default,
+    min: segsize.default === 0 ? 0 : 1,
+    description: segsize.description,
+  };
 }
 
 /** Segment sizes around the sizes the tests draw often (tuned/index.ts). */
@@ -39,10 +45,13 @@ function onTree<Op extends 'bcast' | 'reduce'>(
     description: def.description,
     params: [param],
     test: { params: { segsize: { values: segsizeDraw(def) } } },
-    program: (rank, args) => run(rank, args, def.tree(rank.id, args.root, rank.size), intParam(args.params, param, name)),
+    program: (rank, args) =>
+      run(rank, args, def.tree(rank.id, args.root, rank.size), intParam(args.params, param, name)),
   });
 }
 
-export const bcastOn = (def: OnTree): Defined<'bcast'> => onTree('bcast', def, (rank, args, tree, segsize) => bcastOnTree(rank, args.buffer, tree, segsize));
+export const bcastOn = (def: OnTree): Defined<'bcast'> =>
+  onTree('bcast', def, (rank, args, tree, segsize) => bcastOnTree(rank, args.buffer, tree, segsize));
 
-export const reduceOn = (def: OnTree): Defined<'reduce'> => onTree('reduce', def, (rank, args, tree, segsize) => reduceOnTree(rank, args, tree, segsize));
+export const reduceOn = (def: OnTree): Defined<'reduce'> =>
+  onTree('reduce', def, (rank, args, tree, segsize) => reduceOnTree(rank, args, tree, segsize));

@@ -27,4 +27,9 @@ export function* linearReduce(rank: Rank, { send, recv, op, root }: ReduceArgs):
   }
 }
 
-export const reduceLinear = collBase('reduce', 'linear', 'the root receives from each rank in turn, N-1 down to 0, and reduces (Open MPI coll_base basic_linear)', linearReduce);
+export const reduceLinear = collBase(
+  'reduce',
+  'linear',
+  'the root receives from each rank in turn, N-1 down to 0, and reduces (Open MPI coll_base basic_linear)',
+  linearReduce,
+);

@@ -35,9 +35,18 @@ export function* binomialScatter(rank: Rank, { send, recv, bytes, root }: Scatte
   }
   for (let i = tree.children.length - 1; i >= 0; i--) {
     const cv = (tree.children[i] - root + size) % size;
-    yield* rank.p2p.send(tree.children[i], subRange(held, (cv - v) * bytes, inOrderSubtreeSize(cv, size) * bytes), TAG.scatter);
+    yield* rank.p2p.send(
+      tree.children[i],
+      subRange(held, (cv - v) * bytes, inOrderSubtreeSize(cv, size) * bytes),
+      TAG.scatter,
+    );
   }
   yield* rank.copy(subRange(held, 0, bytes), recv);
 }
 
-export const scatterBinomial = collBase('scatter', 'binomial', 'in-order binomial tree, each node forwarding its subtree\'s blocks (Open MPI coll_base binomial)', binomialScatter);
+export const scatterBinomial = collBase(
+  'scatter',
+  'binomial',
+  "in-order binomial tree, each node forwarding its subtree's blocks (Open MPI coll_base binomial)",
+  binomialScatter,
+);

@@ -17,4 +17,9 @@ export function* linearScatter(rank: Rank, { send, recv, bytes, root }: ScatterA
   }
 }
 
-export const scatterLinear = collBase('scatter', 'linear', 'the root sends each rank its block in turn (Open MPI coll_base basic_linear)', linearScatter);
+export const scatterLinear = collBase(
+  'scatter',
+  'linear',
+  'the root sends each rank its block in turn (Open MPI coll_base basic_linear)',
+  linearScatter,
+);

@@ -14,7 +14,10 @@ import { testedWith } from '../../property-hints.ts';
 /** The coll_base algorithms of each operation, which the rules pick among. */
 const collBase = byOperation(collBaseAlgorithms);
 
-function tuned<Op extends keyof CollectiveArgs>(operation: Op, decide: (args: ArgsOf<Op>, size: number) => Choice): Defined<Op> {
+function tuned<Op extends keyof CollectiveArgs>(
+  operation: Op,
+  decide: (args: ArgsOf<Op>, size: number) => Choice,
+): Defined<Op> {
   const among = collBase(operation);
   return defineAlgorithm({
     name: `${operation}:tuned`,

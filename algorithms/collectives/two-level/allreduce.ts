@@ -16,7 +16,11 @@ const INTER = 1;
 const INTRA_REDUCE = 2;
 const INTRA_BCAST = 3;
 
-function* twoLevelAllreduce(candidates: Candidates, rank: Rank, { send, recv, bytes, op, params }: AllreduceArgs): Program<void> {
+function* twoLevelAllreduce(
+  candidates: Candidates,
+  rank: Rank,
+  { send, recv, bytes, op, params }: AllreduceArgs,
+): Program<void> {
   const intra = innerAlgorithm(NAME, params, 'intra', 'reduce', 'basic', candidates);
   const inter = innerAlgorithm(NAME, params, 'inter', 'allreduce', 'basic', candidates);
   const bcast = innerAlgorithm(NAME, params, 'bcast', 'bcast', 'basic', candidates);
@@ -31,14 +35,25 @@ function* twoLevelAllreduce(candidates: Candidates, rank: Rank, { send, recv, by
   if (me === leader) {
     if (multiNuma) {
       const comm = subRank(rank, g.leaders, INTER);
-      yield* inter.program(comm, { send: partial!, recv, bytes, op, params: { ...inter.params, op } } satisfies AllreduceArgs);
+      yield* inter.program(comm, {
+        send: partial!,
+        recv,
+        bytes,
+        op,
+        params: { ...inter.params, op },
+      } satisfies AllreduceArgs);
     } else if (group.length === 1) {
       yield* rank.copy(send, recv, 'allreduce: own data');
     }
   }
   if (group.length > 1) {
     const comm = subRank(rank, group, INTRA_BCAST);
-    yield* bcast.program(comm, { buffer: recv, bytes, root: group.indexOf(leader), params: bcast.params } satisfies BcastArgs);
+    yield* bcast.program(comm, {
+      buffer: recv,
+      bytes,
+      root: group.indexOf(leader),
+      params: bcast.params,
+    } satisfies BcastArgs);
   }
 }
 
@@ -48,8 +63,10 @@ const LEVELS: Level[] = [
   { param: 'bcast', operation: 'bcast', description: 'broadcast algorithm of the result inside each NUMA node' },
 ];
 const DESCRIPTION =
-  "one leader per NUMA node: `intra` reduces to each leader, `inter` allreduces among the leaders, `bcast` spreads the result inside each NUMA node";
+  'one leader per NUMA node: `intra` reduces to each leader, `inter` allreduces among the leaders, `bcast` spreads the result inside each NUMA node';
 
 /** The composition over `candidates`, the catalogue's other algorithms. */
 export const twoLevelAllreduceAlgorithm = (candidates: Candidates): Defined<'allreduce'> =>
-  defineTwoLevel('allreduce', DESCRIPTION, LEVELS, candidates, (rank, args) => twoLevelAllreduce(candidates, rank, args));
+  defineTwoLevel('allreduce', DESCRIPTION, LEVELS, candidates, (rank, args) =>
+    twoLevelAllreduce(candidates, rank, args),
+  );

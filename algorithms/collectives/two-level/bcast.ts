@@ -24,11 +24,21 @@ function* twoLevelBcast(candidates: Candidates, rank: Rank, { buffer, bytes, roo
   const leader = g.leaderOf(rank.id);
   if (rank.id === leader && g.leaders.length > 1) {
     const comm = subRank(rank, g.leaders, INTER);
-    yield* inter.program(comm, { buffer, bytes, root: g.leaders.indexOf(root), params: inter.params } satisfies BcastArgs);
+    yield* inter.program(comm, {
+      buffer,
+      bytes,
+      root: g.leaders.indexOf(root),
+      params: inter.params,
+    } satisfies BcastArgs);
   }
   if (group.length > 1) {
     const comm = subRank(rank, group, INTRA);
-    yield* intra.program(comm, { buffer, bytes, root: group.indexOf(leader), params: intra.params } satisfies BcastArgs);
+    yield* intra.program(comm, {
+      buffer,
+      bytes,
+      root: group.indexOf(leader),
+      params: intra.params,
+    } satisfies BcastArgs);
   }
 }
 

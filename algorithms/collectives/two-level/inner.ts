@@ -9,7 +9,12 @@ import type { OperationName } from '../../operations.ts';
 export type Candidates = <Op extends OperationName>(operation: Op) => Array<AlgorithmInfo<Op>>;
 
 /** A 'choice' parameter naming one of `candidates`. */
-export function innerParam<Op extends OperationName>(name: string, candidates: Array<AlgorithmInfo<Op>>, fallback: string, description: string): ParamInfo {
+export function innerParam<Op extends OperationName>(
+  name: string,
+  candidates: Array<AlgorithmInfo<Op>>,
+  fallback: string,
+  description: string,
+): ParamInfo {
   return { name, kind: 'choice', default: fallback, description, choices: candidates.map(shortName) };
 }
 
@@ -33,7 +38,9 @@ export function innerAlgorithm<Op extends OperationName>(
   const choices = candidates(operation);
   const info = choices.find((c) => shortName(c) === name);
   if (!info) {
-    throw new Error(`${algorithm}: params.${field} must name a ${operation} algorithm, one of ${choices.map(shortName).join(', ')}; got ${JSON.stringify(name)}`);
+    throw new Error(
+      `${algorithm}: params.${field} must name a ${operation} algorithm, one of ${choices.map(shortName).join(', ')}; got ${JSON.stringify(name)}`,
+    );
   }
   return { name: info.name, program: info.program, params: paramDefaults(info) };
 }

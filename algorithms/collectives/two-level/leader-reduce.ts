@@ -19,13 +19,27 @@ export interface LeaderReduce {
 }
 
 /** Runs the intra-node level on sub-communicator `context`; returns this rank's partial result (undefined off the leaders). */
-export function* reduceToLeader(rank: Rank, g: NumaGroups, intra: Inner<'reduce'>, { send, recv, bytes, op }: LeaderReduce, context: number): Program<Range | undefined> {
+export function* reduceToLeader(
+  rank: Rank,
+  g: NumaGroups,
+  intra: Inner<'reduce'>,
+  { send, recv, bytes, op }: LeaderReduce,
+  context: number,
+): Program<Range | undefined> {
   const me = rank.id;
   const group = g.groupOf(me);
   if (group.length === 1) return send;
   const leader = g.leaderOf(me);
-  const partial = me !== leader ? undefined : g.leaders.length > 1 ? range(keptBuffer(rank, 'two-level partial', bytes)) : recv;
+  const partial =
+    me !== leader ? undefined : g.leaders.length > 1 ? range(keptBuffer(rank, 'two-level partial', bytes)) : recv;
   const comm = subRank(rank, group, context);
-  yield* intra.program(comm, { send, recv: partial, bytes, op, root: group.indexOf(leader), params: { ...intra.params, op } } satisfies ReduceArgs);
+  yield* intra.program(comm, {
+    send,
+    recv: partial,
+    bytes,
+    op,
+    root: group.indexOf(leader),
+    params: { ...intra.params, op },
+  } satisfies ReduceArgs);
   return partial;
 }

@@ -15,7 +15,11 @@ const NAME = 'reduce:two-level';
 const INTER = 1;
 const INTRA = 2;
 
-function* twoLevelReduce(candidates: Candidates, rank: Rank, { send, recv, bytes, op, root, params }: ReduceArgs): Program<void> {
+function* twoLevelReduce(
+  candidates: Candidates,
+  rank: Rank,
+  { send, recv, bytes, op, root, params }: ReduceArgs,
+): Program<void> {
   const inter = innerAlgorithm(NAME, params, 'inter', 'reduce', 'basic', candidates);
   const intra = innerAlgorithm(NAME, params, 'intra', 'reduce', 'basic', candidates);
   const me = rank.id;
@@ -29,7 +33,14 @@ function* twoLevelReduce(candidates: Candidates, rank: Rank, { send, recv, bytes
   if (me !== leader) return;
   if (g.leaders.length > 1) {
     const comm = subRank(rank, g.leaders, INTER);
-    yield* inter.program(comm, { send: partial!, recv: me === root ? recv : undefined, bytes, op, root: g.leaders.indexOf(root), params: { ...inter.params, op } } satisfies ReduceArgs);
+    yield* inter.program(comm, {
+      send: partial!,
+      recv: me === root ? recv : undefined,
+      bytes,
+      op,
+      root: g.leaders.indexOf(root),
+      params: { ...inter.params, op },
+    } satisfies ReduceArgs);
   } else if (group.length === 1) {
     yield* rank.copy(send, recv!, 'reduce: own data');
   }

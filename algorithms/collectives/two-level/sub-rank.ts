@@ -10,13 +10,29 @@
 // KNEM cookies, LiMIC descriptors and buffers name no rank and pass through unchanged.
 import { LinearCollectives } from '../../../sim/node/linear-collectives.ts';
 import { lazily, RunState } from '../../../sim/node/run-state.ts';
-import type { Buffer, Cma, Control, Knem, Limic, PointToPoint, Program, Range, Rank, RankTopology, ReduceOp, Xpmem } from '../../../sim/node/rank-api.ts';
+import type {
+  Buffer,
+  Cma,
+  Control,
+  Knem,
+  Limic,
+  PointToPoint,
+  Program,
+  Range,
+  Rank,
+  RankTopology,
+  ReduceOp,
+  Xpmem,
+} from '../../../sim/node/rank-api.ts';
 
 /** Contexts per level of nesting; context 0 is left to the enclosing communicator. */
 export const CONTEXTS = 64;
 
 class Envelope {
-  constructor(readonly context: number, readonly value: unknown) {}
+  constructor(
+    readonly context: number,
+    readonly value: unknown,
+  ) {}
 }
 
 /** Messages that reached a control channel for another context, by channel and "from#context". */
@@ -28,7 +44,8 @@ export function subRank(rank: Rank, members: readonly number[], context: number)
   }
   const seen = new Set<number>();
   for (const m of members) {
-    if (!Number.isInteger(m) || m < 0 || m >= rank.size) throw new Error(`subRank: member ${m} is not a rank of a communicator of ${rank.size}`);
+    if (!Number.isInteger(m) || m < 0 || m >= rank.size)
+      throw new Error(`subRank: member ${m} is not a rank of a communicator of ${rank.size}`);
     if (seen.has(m)) throw new Error(`subRank: rank ${m} is listed twice in the members`);
     seen.add(m);
   }
@@ -36,12 +53,20 @@ export function subRank(rank: Rank, members: readonly number[], context: number)
   if (id < 0) throw new Error(`subRank: rank ${rank.id} is not one of the members ${members.join(', ')}`);
   const size = members.length;
   const world = (r: number): number => {
-    if (!Number.isInteger(r) || r < 0 || r >= size) throw new Error(`sub-communicator of ${size} ranks (context ${context}): no rank ${r}`);
+    if (!Number.isInteger(r) || r < 0 || r >= size)
+      throw new Error(`sub-communicator of ${size} ranks (context ${context}): no rank ${r}`);
     return members[r];
   };
   const tag = (t = 0) => t * CONTEXTS + context;
 
-  const control = new SubControl(rank.control, id, size, world, context, lazily(rank.runState(SET_ASIDE), rank.control, () => new Map<string, unknown[]>()));
+  const control = new SubControl(
+    rank.control,
+    id,
+    size,
+    world,
+    context,
+    lazily(rank.runState(SET_ASIDE), rank.control, () => new Map<string, unknown[]>()),
+  );
   const parent = rank.p2p;
   const p2p: PointToPoint = {
     send: (to, data, t) => parent.send(world(to), data, tag(t)),
@@ -117,7 +142,9 @@ class SubControl extends LinearCollectives {
     for (;;) {
       const got = yield* this.parent.recv(source);
       if (!(got instanceof Envelope)) {
-        throw new Error(`sub-communicator (context ${context}): rank ${source} sent a control message outside any sub-communicator while one was expected here`);
+        throw new Error(
+          `sub-communicator (context ${context}): rank ${source} sent a control message outside any sub-communicator while one was expected here`,
+        );
       }
       if (got.context === context) return got.value;
       const key = `${source}#${got.context}`;

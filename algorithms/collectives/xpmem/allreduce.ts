@@ -36,7 +36,9 @@ export function* xpmemAllreduce(rank: Rank, { send, recv, bytes, op }: Allreduce
     }
     for (let k = 1; k < n; k++) {
       const peer = (me + k) % n;
-      yield* withAttached(rank, peer, peers[peer].recv, p.offset, p.bytes, (theirs) => rank.copy(result, theirs, 'allreduce: partition out'));
+      yield* withAttached(rank, peer, peers[peer].recv, p.offset, p.bytes, (theirs) =>
+        rank.copy(result, theirs, 'allreduce: partition out'),
+      );
     }
   }
   yield* rank.control.barrier();
@@ -45,7 +47,8 @@ export function* xpmemAllreduce(rank: Rank, { send, recv, bytes, op }: Allreduce
 export const allreduceXpmem = defineAlgorithm({
   name: 'allreduce:xpmem',
   operation: 'allreduce',
-  description: "zero-copy partitioned allreduce: rank i reduces partition i of every peer's send buffer through XPMEM, then copies it into every peer's receive buffer (Hashmi et al., seed 001)",
+  description:
+    "zero-copy partitioned allreduce: rank i reduces partition i of every peer's send buffer through XPMEM, then copies it into every peer's receive buffer (Hashmi et al., seed 001)",
   params: [],
   program: xpmemAllreduce,
 });

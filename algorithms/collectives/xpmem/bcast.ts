@@ -23,7 +23,8 @@ export function* xpmemBcast(rank: Rank, { buffer, bytes, root }: BcastArgs): Pro
 export const bcastXpmem = defineAlgorithm({
   name: 'bcast:xpmem',
   operation: 'bcast',
-  description: "root exposes its buffer; every other rank attaches it through XPMEM and copies it, all at once (seed 001)",
+  description:
+    'root exposes its buffer; every other rank attaches it through XPMEM and copies it, all at once (seed 001)',
   params: [],
   program: xpmemBcast,
 });

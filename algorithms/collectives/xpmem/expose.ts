@@ -22,7 +22,14 @@ export function attach(rank: Rank, owner: number, at: Exposed, offset: number, b
 }
 
 /** Runs `use` on the attached view, then detaches it (lazily, with the registration cache on). */
-export function* withAttached(rank: Rank, owner: number, at: Exposed, offset: number, bytes: number, use: (view: Range) => Program<void>): Program<void> {
+export function* withAttached(
+  rank: Rank,
+  owner: number,
+  at: Exposed,
+  offset: number,
+  bytes: number,
+  use: (view: Range) => Program<void>,
+): Program<void> {
   if (bytes === 0) return;
   const view = yield* attach(rank, owner, at, offset, bytes);
   yield* use(view);

@@ -9,11 +9,19 @@ import { expose, withAttached, type Exposed } from './expose.ts';
 import { slice } from './partition.ts';
 
 /** Rank r's `send` (counts[r] bytes) lands at `displs[r]` of the root's `recv`. */
-export function* xpmemGatherOf(rank: Rank, root: number, send: Range, recv: Range | undefined, counts: number[], displs: number[]): Program<void> {
+export function* xpmemGatherOf(
+  rank: Rank,
+  root: number,
+  send: Range,
+  recv: Range | undefined,
+  counts: number[],
+  displs: number[],
+): Program<void> {
   const me = rank.id;
   if (me === root) {
     if (!recv) throw new Error(`gather: root ${root} has no receive buffer`);
-    if (counts[root] > 0) yield* rank.copy(send, slice(recv, { offset: displs[root], bytes: counts[root] }), 'gather: own block');
+    if (counts[root] > 0)
+      yield* rank.copy(send, slice(recv, { offset: displs[root], bytes: counts[root] }), 'gather: own block');
     const writers = counts.flatMap((c, r) => (r !== root && c > 0 ? [r] : []));
     if (writers.length === 0) return;
     const mine = yield* expose(rank, recv);
@@ -21,14 +29,23 @@ export function* xpmemGatherOf(rank: Rank, root: number, send: Range, recv: Rang
     for (const r of writers) yield* rank.control.recv(r); // done writing
   } else if (counts[me] > 0) {
     const theirs = (yield* rank.control.recv(root)) as Exposed;
-    yield* withAttached(rank, root, theirs, displs[me], counts[me], (view) => rank.copy(send, view, 'gather: xpmem write'));
+    yield* withAttached(rank, root, theirs, displs[me], counts[me], (view) =>
+      rank.copy(send, view, 'gather: xpmem write'),
+    );
     yield* rank.control.send(root, 'done');
   }
 }
 
 export function* xpmemGather(rank: Rank, { send, recv, bytes, root }: GatherArgs): Program<void> {
   const counts = Array.from({ length: rank.size }, () => bytes);
-  yield* xpmemGatherOf(rank, root, send, recv, counts, counts.map((_, r) => r * bytes));
+  yield* xpmemGatherOf(
+    rank,
+    root,
+    send,
+    recv,
+    counts,
+    counts.map((_, r) => r * bytes),
+  );
 }
 
 export function* xpmemGatherv(rank: Rank, { send, recv, counts, displs, root }: GathervArgs): Program<void> {
@@ -38,7 +55,8 @@ export function* xpmemGatherv(rank: Rank, { send, recv, counts, displs, root }: 
 export const gatherXpmem = defineAlgorithm({
   name: 'gather:xpmem',
   operation: 'gather',
-  description: "root exposes its receive buffer; every rank attaches its block through XPMEM and writes it, all at once",
+  description:
+    'root exposes its receive buffer; every rank attaches its block through XPMEM and writes it, all at once',
   params: [],
   program: xpmemGather,
 });
@@ -46,7 +64,8 @@ export const gatherXpmem = defineAlgorithm({
 export const gathervXpmem = defineAlgorithm({
   name: 'gatherv:xpmem',
   operation: 'gatherv',
-  description: "root exposes its receive buffer; every rank attaches its block at its displacement through XPMEM and writes it, all at once",
+  description:
+    'root exposes its receive buffer; every rank attaches its block at its displacement through XPMEM and writes it, all at once',
   params: [],
   program: xpmemGatherv,
 });

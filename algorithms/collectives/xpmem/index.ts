@@ -10,12 +10,21 @@ import { reduceXpmem } from './reduce.ts';
 
 /** Property runs of every member: small machines and KNL's 64 cores. */
 const XPMEM_TEST: PropertyHints = {
-  runs: [{ label: 'small machines and knl', machines: ['tiny:2x2', 'tiny:4x4', 'knl'], maxRanks: 64, maxBytes: 8192, numRuns: 12 }],
+  runs: [
+    {
+      label: 'small machines and knl',
+      machines: ['tiny:2x2', 'tiny:4x4', 'knl'],
+      maxRanks: 64,
+      maxBytes: 8192,
+      numRuns: 12,
+    },
+  ],
 };
 
 export const xpmemAlgorithms: readonly Algorithm[] = testedWith(XPMEM_TEST, [
   allreduceXpmem,
   bcastXpmem,
-  gatherXpmem, gathervXpmem,
+  gatherXpmem,
+  gathervXpmem,
   reduceXpmem,
 ]);

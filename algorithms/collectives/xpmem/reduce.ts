@@ -26,7 +26,8 @@ export function* xpmemReduce(rank: Rank, { send, recv, bytes, op, root }: Reduce
   const peers = yield* rank.control.allgather(mine);
   const p = partition(bytes, n, me);
   if (p.bytes > 0) {
-    const result: Range = me === root ? slice(recv!, p) : yield* attach(rank, root, peers[root].recv!, p.offset, p.bytes);
+    const result: Range =
+      me === root ? slice(recv!, p) : yield* attach(rank, root, peers[root].recv!, p.offset, p.bytes);
     yield* rank.copy(slice(send, p), result, 'reduce: own partition');
     for (let k = 1; k < n; k++) {
       const peer = (me + k) % n;
@@ -40,7 +41,8 @@ export function* xpmemReduce(rank: Rank, { send, recv, bytes, op, root }: Reduce
 export const reduceXpmem = defineAlgorithm({
   name: 'reduce:xpmem',
   operation: 'reduce',
-  description: "zero-copy partitioned reduce: rank i reduces partition i of every peer's send buffer through XPMEM straight into the root's receive buffer (Hashmi et al., seed 001)",
+  description:
+    "zero-copy partitioned reduce: rank i reduces partition i of every peer's send buffer through XPMEM straight into the root's receive buffer (Hashmi et al., seed 001)",
   params: [],
   program: xpmemReduce,
 });

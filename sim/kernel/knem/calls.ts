@@ -34,15 +34,25 @@ export function knemCaller(world: World, me: number): KnemCaller {
 
 export function requireKnem(c: KnemCaller, call: string): void {
   const { me, spec, driver } = c;
-  if (!spec.kernel.mechanisms.knem) throw new MechanismError('knem', 'ENODEV', `${call}: this node's kernel has no KNEM module (/dev/knem missing)`);
+  if (!spec.kernel.mechanisms.knem)
+    throw new MechanismError('knem', 'ENODEV', `${call}: this node's kernel has no KNEM module (/dev/knem missing)`);
   driver.contextOf(me);
 }
 
 export function requireMode(c: KnemCaller, call: string, mode: OffloadMode): void {
   const { spec } = c;
-  if (!MODES.includes(mode)) throw new MechanismError('knem', 'EINVAL', `${call}: unknown copy mode "${String(mode)}" (expected ${MODES.join(', ')})`);
+  if (!MODES.includes(mode))
+    throw new MechanismError(
+      'knem',
+      'EINVAL',
+      `${call}: unknown copy mode "${String(mode)}" (expected ${MODES.join(', ')})`,
+    );
   if (mode === 'ioat' && !spec.kernel.mechanisms.ioat) {
-    throw new MechanismError('knem', 'ENODEV', `${call}: I/OAT offload requested but this node has no I/OAT DMA engine`);
+    throw new MechanismError(
+      'knem',
+      'ENODEV',
+      `${call}: I/OAT offload requested but this node has no I/OAT DMA engine`,
+    );
   }
 }
 
@@ -52,10 +62,18 @@ export function ownSegments(c: KnemCaller, call: string, segments: Range | Range
   const list = Array.isArray(segments) ? segments : [segments];
   for (const s of list) {
     if (s.buf.owner !== me && s.buf.owner !== -1) {
-      throw new MechanismError('knem', 'EFAULT', `${call}: segment of ${s.buf.name} belongs to rank ${s.buf.owner}, not to rank ${me}`);
+      throw new MechanismError(
+        'knem',
+        'EFAULT',
+        `${call}: segment of ${s.buf.name} belongs to rank ${s.buf.owner}, not to rank ${me}`,
+      );
     }
     if (!withinBuffer(s)) {
-      throw new MechanismError('knem', 'EFAULT', `${call}: segment [${s.offset}, ${s.offset + s.bytes}) lies outside ${s.buf.name} of ${s.buf.size} bytes`);
+      throw new MechanismError(
+        'knem',
+        'EFAULT',
+        `${call}: segment [${s.offset}, ${s.offset + s.bytes}) lies outside ${s.buf.name} of ${s.buf.size} bytes`,
+      );
     }
   }
   return list;
@@ -78,26 +96,46 @@ export function efficiency(c: KnemCaller, direction: CopyDirection, mode: Offloa
  *  region pages into the kernel. */
 function* coreCopy(c: KnemCaller, pieces: Piece[], label: string, eff: number, kmapPages: number): Program<void> {
   const { world, me, node, spec, core } = c;
-  if (kmapPages > 0) yield* step(world, me, 'syscall', `${label}: kmap ${kmapPages} pages`, kmapPages * knemParam(spec, 'knemKmapPerPageNs'));
-  for (const { src, dst } of pieces) yield* node.copy(core, src, dst, { rank: me, label, kind: 'kernel-copy', efficiency: eff });
+  if (kmapPages > 0)
+    yield* step(
+      world,
+      me,
+      'syscall',
+      `${label}: kmap ${kmapPages} pages`,
+      kmapPages * knemParam(spec, 'knemKmapPerPageNs'),
+    );
+  for (const { src, dst } of pieces)
+    yield* node.copy(core, src, dst, { rank: me, label, kind: 'kernel-copy', efficiency: eff });
 }
 
 /** What reading the status word costs: the kernel thread left it in this core's nearest cache,
  *  the DMA engine wrote it to memory. */
 function statusReadNs(c: KnemCaller, mode: OffloadMode): number {
   const { node, core } = c;
-  if (mode === 'thread') return node.topo.cachesOf(core)[0]?.latencyNs ?? node.topo.numa(node.topo.core(core).numa).latencyNs;
+  if (mode === 'thread')
+    return node.topo.cachesOf(core)[0]?.latencyNs ?? node.topo.numa(node.topo.core(core).numa).latencyNs;
   return node.topo.numa(node.topo.core(core).numa).latencyNs;
 }
 
 /** Runs the copy now (sync) or hands it to a kernel thread or the DMA engine. */
-export function* submit(c: KnemCaller, pieces: Piece[], label: string, mode: OffloadMode, eff: number, kmapPages = 0): Program<KnemCopyHandle> {
+export function* submit(
+  c: KnemCaller,
+  pieces: Piece[],
+  label: string,
+  mode: OffloadMode,
+  eff: number,
+  kmapPages = 0,
+): Program<KnemCopyHandle> {
   const { world, me, core } = c;
   if (mode === 'sync') {
     yield* coreCopy(c, pieces, label, eff, kmapPages);
     return completedCopy;
   }
   const handle = new AsyncCopy(world, me, `${label} (${mode})`, statusReadNs(c, mode));
-  handle.start(mode === 'thread' ? coreCopy(c, pieces, `${label} (thread)`, eff, kmapPages) : ioatCopy(world, core, pieces, { rank: me, label: `${label} (ioat)` }));
+  handle.start(
+    mode === 'thread'
+      ? coreCopy(c, pieces, `${label} (thread)`, eff, kmapPages)
+      : ioatCopy(world, core, pieces, { rank: me, label: `${label} (ioat)` }),
+  );
   return handle;
 }

@@ -78,7 +78,12 @@ export const knemDefaults = {
 export type KnemParam = keyof typeof knemDefaults;
 
 /** Relative speeds and the engine's bandwidth divide: zero is no value for them. */
-const POSITIVE: readonly KnemParam[] = ['knemReadEfficiency', 'knemWriteEfficiency', 'knemThreadEfficiency', 'ioatBandwidth'];
+const POSITIVE: readonly KnemParam[] = [
+  'knemReadEfficiency',
+  'knemWriteEfficiency',
+  'knemThreadEfficiency',
+  'ioatBandwidth',
+];
 
 /** The constant for this machine: its `kernel.params` entry when given (checked), else the default above. */
 export function knemParam(spec: MachineSpec, name: KnemParam): number {

@@ -60,8 +60,14 @@ export class KnemDriver {
     const region = typeof cookie === 'bigint' ? this.regions.get(cookie) : undefined;
     if (!region) {
       const ctx = typeof cookie === 'bigint' ? cookieContext(cookie) : NaN;
-      const why = [...this.contexts.values()].some((c) => c.id === ctx) ? 'no such region in that context' : 'no such context';
-      throw new MechanismError('knem', 'ENOENT', `${what}: cookie ${typeof cookie === 'bigint' ? describeCookie(cookie) : String(cookie)}: ${why}`);
+      const why = [...this.contexts.values()].some((c) => c.id === ctx)
+        ? 'no such region in that context'
+        : 'no such context';
+      throw new MechanismError(
+        'knem',
+        'ENOENT',
+        `${what}: cookie ${typeof cookie === 'bigint' ? describeCookie(cookie) : String(cookie)}: ${why}`,
+      );
     }
     return region;
   }
@@ -87,7 +93,11 @@ export class KnemDriver {
       throw new MechanismError('knem', 'EACCES', `${what}: region ${describeCookie(cookie)} was not declared writable`);
     }
     if (!Number.isInteger(offset) || offset < 0 || offset + bytes > region.bytes) {
-      throw new MechanismError('knem', 'EINVAL', `${what}: bytes [${offset}, ${offset + bytes}) outside region ${describeCookie(cookie)} of ${region.bytes} bytes`);
+      throw new MechanismError(
+        'knem',
+        'EINVAL',
+        `${what}: bytes [${offset}, ${offset + bytes}) outside region ${describeCookie(cookie)} of ${region.bytes} bytes`,
+      );
     }
     return region;
   }
@@ -99,7 +109,11 @@ export class KnemDriver {
   destroy(rank: number, cookie: KnemCookie): void {
     const region = this.find(cookie, 'destroy region');
     if (region.creator !== rank) {
-      throw new MechanismError('knem', 'EPERM', `destroy region ${describeCookie(cookie)}: created by rank ${region.creator}, not rank ${rank}`);
+      throw new MechanismError(
+        'knem',
+        'EPERM',
+        `destroy region ${describeCookie(cookie)}: created by rank ${region.creator}, not rank ${rank}`,
+      );
     }
     this.regions.delete(cookie);
   }

@@ -51,7 +51,14 @@ export class AsyncCopy implements KnemCopyHandle {
    *  read is recorded as an instant; `wait` charges the reads it makes. */
   poll(): CopyStatus {
     const now = this.world.sim.now;
-    this.world.node.trace.record({ rank: this.rank, kind: 'poll', label: `${this.label}: ${this.status}`, start: now, end: now, bytes: 0 });
+    this.world.node.trace.record({
+      rank: this.rank,
+      kind: 'poll',
+      label: `${this.label}: ${this.status}`,
+      start: now,
+      end: now,
+      bytes: 0,
+    });
     return this.status;
   }
 
@@ -60,7 +67,14 @@ export class AsyncCopy implements KnemCopyHandle {
     const start = this.world.sim.now;
     if (this.status === 'pending') yield this.done;
     if (this.statusReadNs > 0) yield* this.world.sim.sleep(this.statusReadNs);
-    this.world.node.trace.record({ rank: this.rank, kind: 'poll', label: `${this.label}: ${this.status}`, start, end: this.world.sim.now, bytes: 0 });
+    this.world.node.trace.record({
+      rank: this.rank,
+      kind: 'poll',
+      label: `${this.label}: ${this.status}`,
+      start,
+      end: this.world.sim.now,
+      bytes: 0,
+    });
     if (this.status === 'error') throw this.failure;
   }
 }

@@ -31,7 +31,11 @@ export function createKnem(world: World, me: number): Knem {
       yield* syscall(world, me, 'knem create region');
       yield* step(world, me, 'syscall', 'knem create region: declare', knemParam(spec, 'knemCreateNs'));
       yield* pin(c, pagesOfAll(list, spec.kernel.pageBytes));
-      const region = driver.declare(me, list, { read: opts.read ?? false, write: opts.write ?? false, singleUse: opts.singleUse ?? false });
+      const region = driver.declare(me, list, {
+        read: opts.read ?? false,
+        write: opts.write ?? false,
+        singleUse: opts.singleUse ?? false,
+      });
       return region.cookie;
     },
 
@@ -39,14 +43,24 @@ export function createKnem(world: World, me: number): Knem {
       requireKnem(c, 'destroy region');
       yield* syscall(world, me, 'knem destroy region');
       driver.destroy(me, cookie);
-      yield* step(world, me, 'syscall', `knem destroy region ${describeCookie(cookie)}`, knemParam(spec, 'knemDestroyNs'));
+      yield* step(
+        world,
+        me,
+        'syscall',
+        `knem destroy region ${describeCookie(cookie)}`,
+        knemParam(spec, 'knemDestroyNs'),
+      );
     },
 
     *inlineCopy({ cookie, offset, local, direction, mode = 'sync' }): Program<KnemCopyHandle> {
       requireKnem(c, 'inline copy');
       requireMode(c, 'inline copy', mode);
       if (direction !== 'read' && direction !== 'write') {
-        throw new MechanismError('knem', 'EINVAL', `inline copy: direction must be "read" or "write", got "${String(direction)}"`);
+        throw new MechanismError(
+          'knem',
+          'EINVAL',
+          `inline copy: direction must be "read" or "write", got "${String(direction)}"`,
+        );
       }
       const mine = ownSegments(c, 'inline copy', local);
       const bytes = totalBytes(mine);
@@ -64,7 +78,8 @@ export function createKnem(world: World, me: number): Knem {
     *regionCopy({ src, srcOffset, dst, dstOffset, bytes, mode = 'sync' }): Program<KnemCopyHandle> {
       requireKnem(c, 'region copy');
       requireMode(c, 'region copy', mode);
-      if (!Number.isInteger(bytes) || bytes < 0) throw new MechanismError('knem', 'EINVAL', `region copy: length must be a non-negative integer, got ${bytes}`);
+      if (!Number.isInteger(bytes) || bytes < 0)
+        throw new MechanismError('knem', 'EINVAL', `region copy: length must be a non-negative integer, got ${bytes}`);
       yield* syscall(world, me, 'knem region copy');
       yield* step(world, me, 'syscall', 'knem region copy: cookie lookups', 2 * knemParam(spec, 'knemLookupNs'));
       const from = driver.check(src, 'read', srcOffset, bytes, 'region copy source');
@@ -78,7 +93,8 @@ export function createKnem(world: World, me: number): Knem {
       // Both regions are pinned already: nothing to pin. A core copy maps each region page into the
       // kernel (kmap); the DMA engine works on physical addresses and needs no mapping. The loop is
       // the one the reading direction uses (the kernel's copy between two kernel mappings).
-      const kmapPages = mode === 'ioat' ? 0 : pagesOfAll(srcSegs, spec.kernel.pageBytes) + pagesOfAll(dstSegs, spec.kernel.pageBytes);
+      const kmapPages =
+        mode === 'ioat' ? 0 : pagesOfAll(srcSegs, spec.kernel.pageBytes) + pagesOfAll(dstSegs, spec.kernel.pageBytes);
       return yield* submit(c, pieces, label, mode, efficiency(c, 'read', mode), kmapPages);
     },
   };

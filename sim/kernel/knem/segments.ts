@@ -28,7 +28,10 @@ export function sliceSegments(segments: readonly Range[], offset: number, bytes:
     left -= take;
     skip = 0;
   }
-  if (left > 0) throw new RangeError(`sliceSegments: ${bytes} bytes from ${offset} run past the segments' ${totalBytes(segments)} bytes`);
+  if (left > 0)
+    throw new RangeError(
+      `sliceSegments: ${bytes} bytes from ${offset} run past the segments' ${totalBytes(segments)} bytes`,
+    );
   return out;
 }
 

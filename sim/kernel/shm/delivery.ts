@@ -17,7 +17,12 @@ interface Registry {
   nextId: number;
 }
 
-const DELIVERY = new RunState<Registry>('shm delivery', () => ({ matchers: new Map(), boxes: new Map(), seqs: new Map(), nextId: 0 }));
+const DELIVERY = new RunState<Registry>('shm delivery', () => ({
+  matchers: new Map(),
+  boxes: new Map(),
+  seqs: new Map(),
+  nextId: 0,
+}));
 
 function registry(world: World): Registry {
   return world.stateOf(DELIVERY);

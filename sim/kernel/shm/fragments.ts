@@ -9,7 +9,13 @@ import { payloadBytes, type Packet, type PacketHeader, type PacketKind } from '.
 import { traced, type DoubleCopy } from './transport.ts';
 
 /** Posts `data[offset..]` as packets of `firstKind` then 'frag'; returns once the last is posted. */
-export function* postPieces(t: DoubleCopy, header: PacketHeader, data: Range, offset: number, firstKind: PacketKind): Program<void> {
+export function* postPieces(
+  t: DoubleCopy,
+  header: PacketHeader,
+  data: Range,
+  offset: number,
+  firstKind: PacketKind,
+): Program<void> {
   let kind = firstKind;
   do {
     const n = Math.min(t.capacity(kind), data.bytes - offset);
@@ -20,11 +26,22 @@ export function* postPieces(t: DoubleCopy, header: PacketHeader, data: Range, of
 }
 
 /** Unpacks the transfer's 'frag' packets into `into[offset..]` until it is full. */
-export function* unpackPieces(world: World, t: DoubleCopy, me: number, id: number, from: number, into: Range, offset: number): Program<void> {
+export function* unpackPieces(
+  world: World,
+  t: DoubleCopy,
+  me: number,
+  id: number,
+  from: number,
+  into: Range,
+  offset: number,
+): Program<void> {
   while (offset < into.bytes) {
     const packet = yield* traced(world, me, 'poll', `frag<-${from}`, nextPacket(world, id, me));
     const n = payloadBytes(packet);
-    if (n === 0 || offset + n > into.bytes) throw new Error(`rank ${me}: fragment of ${n} bytes from rank ${from} does not fit at ${offset} of ${into.bytes}`);
+    if (n === 0 || offset + n > into.bytes)
+      throw new Error(
+        `rank ${me}: fragment of ${n} bytes from rank ${from} does not fit at ${offset} of ${into.bytes}`,
+      );
     yield* t.unpack(packet, subRange(into, offset, n));
     offset += n;
   }

@@ -124,7 +124,8 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
     *post(header: PacketHeader, data?: Range): Program<void> {
       const bytes = data?.bytes ?? 0;
       const to = header.to;
-      if (bytes > transport.capacity(header.kind)) throw new RangeError(`nemesis: ${bytes} bytes do not fit one ${header.kind} cell`);
+      if (bytes > transport.capacity(header.kind))
+        throw new RangeError(`nemesis: ${bytes} bytes do not fit one ${header.kind} cell`);
       const kind = traceKind(header.kind);
       yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
       const seen = lineTransfer(topo, core, coreOf(to));
@@ -140,7 +141,8 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
         return;
       }
       const mine = procOf(world, costs, me);
-      const cell = mine.free.length > 0 ? yield* mine.free.get() : yield* traced(world, me, 'wait', 'free cell', mine.free.get());
+      const cell =
+        mine.free.length > 0 ? yield* mine.free.get() : yield* traced(world, me, 'wait', 'free cell', mine.free.get());
       yield* step(world, me, kind, 'dequeue free cell', mine.freeLines.dequeue());
       const slot = range(mine.cells, cell * costs.cellBytes, bytes);
       if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in cell->${to}` });
@@ -150,9 +152,11 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
 
     *unpack(packet: Packet, into?: Range): Program<void> {
       const bytes = payloadBytes(packet);
-      if ((into?.bytes ?? 0) !== bytes) throw new RangeError(`nemesis: unpacking ${bytes} bytes into ${into?.bytes ?? 0}`);
+      if ((into?.bytes ?? 0) !== bytes)
+        throw new RangeError(`nemesis: unpacking ${bytes} bytes into ${into?.bytes ?? 0}`);
       yield* step(world, me, traceKind(packet.kind), `match ${packet.kind}<-${packet.from}`, costs.recvSideNs);
-      if (packet.payload && into && bytes > 0) yield* node.copy(core, packet.payload, into, { rank: me, label: `copy-out <-${packet.from}` });
+      if (packet.payload && into && bytes > 0)
+        yield* node.copy(core, packet.payload, into, { rank: me, label: `copy-out <-${packet.from}` });
       yield* packet.release();
     },
 
@@ -171,7 +175,10 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
           const empty = ring.empty[slot];
           if (empty.available > 0) yield* empty.acquire();
           else yield* traced(world, me, 'wait', `lmt slot ${slot}->${to}`, empty.acquire());
-          yield* node.copy(core, subRange(data, offset, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes), { rank: me, label: `lmt copy-in ->${to}` });
+          yield* node.copy(core, subRange(data, offset, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes), {
+            rank: me,
+            label: `lmt copy-in ->${to}`,
+          });
           // Setting the slot's flag: the polling receiver sees it one line transfer later.
           const chunk: LmtChunk = { slot, bytes };
           notify(world, header.id, to, 'lmt', chunk, lineTransfer(topo, core, coreOf(to)));
@@ -186,9 +193,20 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       yield* transport.unpack(rts);
       yield* transport.post(replyTo(rts, 'cts'));
       const ring = copyBufferOf(world, costs, from, me);
-      for (let got = 0; got < into.bytes; ) {
-        const chunk = (yield* traced(world, me, 'poll', `lmt<-${from}`, nextNotice(world, rts.id, me, 'lmt'))) as LmtChunk;
-        yield* node.copy(core, range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes), subRange(into, got, chunk.bytes), { rank: me, label: `lmt copy-out <-${from}` });
+      for (let got = 0; got < into.bytes;) {
+        const chunk = (yield* traced(
+          world,
+          me,
+          'poll',
+          `lmt<-${from}`,
+          nextNotice(world, rts.id, me, 'lmt'),
+        )) as LmtChunk;
+        yield* node.copy(
+          core,
+          range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes),
+          subRange(into, got, chunk.bytes),
+          { rank: me, label: `lmt copy-out <-${from}` },
+        );
         got += chunk.bytes;
         // Clearing the flag: the sender sees the slot empty one line transfer later.
         const empty = ring.empty[chunk.slot];

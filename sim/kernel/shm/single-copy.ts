@@ -29,7 +29,14 @@ interface XpmemInfo {
   bytes: number;
 }
 
-export function* sendSingleCopy(world: World, t: DoubleCopy, me: number, mech: SingleCopyMechanisms, header: PacketHeader, data: Range): Program<void> {
+export function* sendSingleCopy(
+  world: World,
+  t: DoubleCopy,
+  me: number,
+  mech: SingleCopyMechanisms,
+  header: PacketHeader,
+  data: Range,
+): Program<void> {
   const to = header.to;
   let info: unknown;
   switch (header.path) {
@@ -40,7 +47,11 @@ export function* sendSingleCopy(world: World, t: DoubleCopy, me: number, mech: S
       info = data;
       break;
     case 'xpmem':
-      info = { segid: yield* exposed(world, me, mech.xpmem, data.buf), offset: data.offset, bytes: data.bytes } satisfies XpmemInfo;
+      info = {
+        segid: yield* exposed(world, me, mech.xpmem, data.buf),
+        offset: data.offset,
+        bytes: data.bytes,
+      } satisfies XpmemInfo;
       break;
     case 'limic':
       info = yield* mech.limic.txInit(data);
@@ -54,13 +65,25 @@ export function* sendSingleCopy(world: World, t: DoubleCopy, me: number, mech: S
 }
 
 /** Receiver side after matching the RTS; `into` holds exactly the message's bytes. */
-export function* recvSingleCopy(world: World, t: DoubleCopy, me: number, mech: SingleCopyMechanisms, rts: Packet, into: Range): Program<void> {
+export function* recvSingleCopy(
+  world: World,
+  t: DoubleCopy,
+  me: number,
+  mech: SingleCopyMechanisms,
+  rts: Packet,
+  into: Range,
+): Program<void> {
   const from = rts.from;
   yield* t.unpack(rts);
   if (into.bytes > 0) {
     switch (rts.path) {
       case 'knem': {
-        const handle = yield* mech.knem.inlineCopy({ cookie: rts.info as KnemCookie, offset: 0, local: into, direction: 'read' });
+        const handle = yield* mech.knem.inlineCopy({
+          cookie: rts.info as KnemCookie,
+          offset: 0,
+          local: into,
+          direction: 'read',
+        });
         yield* handle.wait();
         break;
       }

@@ -99,7 +99,8 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     *post(header: PacketHeader, data?: Range): Program<void> {
       const bytes = data?.bytes ?? 0;
       const to = header.to;
-      if (bytes > transport.capacity(header.kind)) throw new RangeError(`sm btl: ${bytes} bytes do not fit one ${header.kind} fragment`);
+      if (bytes > transport.capacity(header.kind))
+        throw new RangeError(`sm btl: ${bytes} bytes do not fit one ${header.kind} fragment`);
       const kind = traceKind(header.kind);
       yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
       const mine = lists(me);
@@ -109,14 +110,20 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
       const slot = subRange(list.fragments[index], 0, bytes);
       if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `pack frag->${to}` });
       yield* step(world, me, kind, `fifo write->${to}`, fifoWrite(to, me));
-      arrive(world, { ...header, payload: slot, release: () => returnFragment(list, index, me, to) }, lineTransfer(topo, core, coreOf(to)));
+      arrive(
+        world,
+        { ...header, payload: slot, release: () => returnFragment(list, index, me, to) },
+        lineTransfer(topo, core, coreOf(to)),
+      );
     },
 
     *unpack(packet: Packet, into?: Range): Program<void> {
       const bytes = payloadBytes(packet);
-      if ((into?.bytes ?? 0) !== bytes) throw new RangeError(`sm btl: unpacking ${bytes} bytes into ${into?.bytes ?? 0}`);
+      if ((into?.bytes ?? 0) !== bytes)
+        throw new RangeError(`sm btl: unpacking ${bytes} bytes into ${into?.bytes ?? 0}`);
       yield* step(world, me, traceKind(packet.kind), `match ${packet.kind}<-${packet.from}`, costs.recvSideNs);
-      if (packet.payload && into && bytes > 0) yield* node.copy(core, packet.payload, into, { rank: me, label: `unpack frag<-${packet.from}` });
+      if (packet.payload && into && bytes > 0)
+        yield* node.copy(core, packet.payload, into, { rank: me, label: `unpack frag<-${packet.from}` });
       yield* packet.release();
     },
 

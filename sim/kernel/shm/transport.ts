@@ -23,7 +23,14 @@ export interface DoubleCopy {
 }
 
 /** Runs `body` and records it as one trace step of `kind` for `rank`. */
-export function* traced<T>(world: World, rank: number, kind: string, label: string, body: Program<T>, bytes = 0): Program<T> {
+export function* traced<T>(
+  world: World,
+  rank: number,
+  kind: string,
+  label: string,
+  body: Program<T>,
+  bytes = 0,
+): Program<T> {
   const start = world.sim.now;
   const value = yield* body;
   world.node.trace.record({ rank, kind, label, start, end: world.sim.now, bytes });

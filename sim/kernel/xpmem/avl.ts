@@ -94,11 +94,13 @@ export class IntervalAvl<V> {
     const walk = (node: TreeNode<V> | undefined): number => {
       if (!node) return 0;
       const lh = walk(node.left);
-      if (node.start < previousEnd) throw new Error(`interval [${node.start}, ${node.end}) out of order or overlapping`);
+      if (node.start < previousEnd)
+        throw new Error(`interval [${node.start}, ${node.end}) out of order or overlapping`);
       previousEnd = node.end;
       const rh = walk(node.right);
       if (Math.abs(lh - rh) > 1) throw new Error(`node [${node.start}, ${node.end}) unbalanced: ${lh} vs ${rh}`);
-      if (node.height !== 1 + Math.max(lh, rh)) throw new Error(`node [${node.start}, ${node.end}) stores a wrong height`);
+      if (node.height !== 1 + Math.max(lh, rh))
+        throw new Error(`node [${node.start}, ${node.end}) stores a wrong height`);
       return node.height;
     };
     walk(this.root);

@@ -30,7 +30,8 @@ export class RegistrationCache {
   private evictionCount = 0;
 
   constructor(capacity: number) {
-    if (!Number.isInteger(capacity) || capacity < 1) throw new RangeError(`registration cache capacity must be a whole number >= 1, got ${capacity}`);
+    if (!Number.isInteger(capacity) || capacity < 1)
+      throw new RangeError(`registration cache capacity must be a whole number >= 1, got ${capacity}`);
     this.capacity = capacity;
   }
 
@@ -69,13 +70,15 @@ export class RegistrationCache {
 
   /** Removes an entry (evicted, or replaced by a wider attachment). */
   remove(entry: CachedAttachment, evicted: boolean): void {
-    if (!this.fifo.delete(entry)) throw new Error(`registration cache: no entry [${entry.start}, ${entry.end}) of rank ${entry.peer}`);
+    if (!this.fifo.delete(entry))
+      throw new Error(`registration cache: no entry [${entry.start}, ${entry.end}) of rank ${entry.peer}`);
     this.trees.get(entry.peer)!.delete(entry.start);
     if (evicted) this.evictionCount++;
   }
 
   insert(entry: CachedAttachment): void {
-    if (this.fifo.size >= this.capacity) throw new Error('registration cache: insert into a full cache; evict the victim first');
+    if (this.fifo.size >= this.capacity)
+      throw new Error('registration cache: insert into a full cache; evict the victim first');
     let tree = this.trees.get(entry.peer);
     if (!tree) {
       tree = new IntervalAvl<CachedAttachment>();

@@ -51,7 +51,9 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
   const costs = kernelCosts(spec);
   const capacity = opts.cacheCapacity ?? costs.regcacheCapacity;
   if (opts.registrationCache && !(Number.isInteger(capacity) && capacity >= 1)) {
-    throw new InputError(`the XPMEM registration cache needs a whole number of entries >= 1, got ${capacity}`, { field: 'params.regcacheCapacity' });
+    throw new InputError(`the XPMEM registration cache needs a whole number of entries >= 1, got ${capacity}`, {
+      field: 'params.regcacheCapacity',
+    });
   }
   const cache = opts.registrationCache ? registrationCache(world, me, capacity) : undefined;
   const segments = world.stateOf(SEGMENTS);
@@ -60,7 +62,8 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
   const pageBytes = spec.kernel.pageBytes;
 
   const present = (call: string): void => {
-    if (!spec.kernel.mechanisms.xpmem) throw new MechanismError('xpmem', 'ENODEV', `${call}: this node has no XPMEM module (/dev/xpmem)`);
+    if (!spec.kernel.mechanisms.xpmem)
+      throw new MechanismError('xpmem', 'ENODEV', `${call}: this node has no XPMEM module (/dev/xpmem)`);
   };
 
   function* detachOne(owner: number): Program<void> {
@@ -72,7 +75,11 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
     *make(buffer: Buffer): Program<XpmemSegid> {
       present('xpmem_make');
       if (buffer.owner !== me) {
-        throw new MechanismError('xpmem', 'EINVAL', `xpmem_make: buffer ${buffer.name} belongs to rank ${buffer.owner}, not to the caller (rank ${me})`);
+        throw new MechanismError(
+          'xpmem',
+          'EINVAL',
+          `xpmem_make: buffer ${buffer.name} belongs to rank ${buffer.owner}, not to the caller (rank ${me})`,
+        );
       }
       yield* syscall(world, me, 'xpmem_make');
       yield* step(world, me, 'xpmem-make', `xpmem_make ${buffer.name}`, costs.xpmemMakeNs);
@@ -89,7 +96,11 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       }
       const view: Range = { buf: seg.buf, offset, bytes };
       if (!withinBuffer(view)) {
-        throw new MechanismError('xpmem', 'EINVAL', `xpmem_attach: [${offset}, ${offset + bytes}) lies outside segment ${segid} (${seg.buf.name}, ${seg.buf.size} bytes)`);
+        throw new MechanismError(
+          'xpmem',
+          'EINVAL',
+          `xpmem_attach: [${offset}, ${offset + bytes}) lies outside segment ${segid} (${seg.buf.name}, ${seg.buf.size} bytes)`,
+        );
       }
       if (bytes === 0) return view;
       const address = addressSpace(world, owner).addressOf(seg.buf) + offset;
@@ -104,7 +115,14 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       }
 
       const levels = cache.lookupLevels(owner);
-      if (levels > 0) yield* step(world, me, 'regcache-lookup', `registration cache lookup, rank ${owner}`, levels * costs.regcacheLookupNs);
+      if (levels > 0)
+        yield* step(
+          world,
+          me,
+          'regcache-lookup',
+          `registration cache lookup, rank ${owner}`,
+          levels * costs.regcacheLookupNs,
+        );
       if (cache.lookup(owner, start, end)) return view;
       // A miss that overlaps cached attachments replaces them with one covering them all, so the
       // tree keeps disjoint ranges and the wider range serves later requests. The bookkeeping is
@@ -132,7 +150,12 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       if (cache || view.bytes === 0) return;
       const key = viewKey(view);
       const count = attached.get(key);
-      if (count === undefined) throw new MechanismError('xpmem', 'EINVAL', `xpmem_detach: rank ${me} has no attachment ${describeRange(view)}`);
+      if (count === undefined)
+        throw new MechanismError(
+          'xpmem',
+          'EINVAL',
+          `xpmem_detach: rank ${me} has no attachment ${describeRange(view)}`,
+        );
       if (count === 1) attached.delete(key);
       else attached.set(key, count - 1);
       yield* detachOne(view.buf.owner);
@@ -151,7 +174,13 @@ function* getAndAttach(world: World, me: number, owner: number, segid: XpmemSegi
   yield* step(world, me, 'xpmem-get', `xpmem_get segment ${segid} of rank ${owner}`, costs.xpmemGetNs, lock.name);
   lock.unlock();
   yield* syscall(world, me, 'xpmem_attach');
-  yield* step(world, me, 'xpmem-attach', `xpmem_attach ${pages} pages of rank ${owner}`, costs.xpmemAttachNs + pages * costs.xpmemFaultPerPageNs);
+  yield* step(
+    world,
+    me,
+    'xpmem-attach',
+    `xpmem_attach ${pages} pages of rank ${owner}`,
+    costs.xpmemAttachNs + pages * costs.xpmemFaultPerPageNs,
+  );
 }
 
 /** The registration cache of rank `me` for this run, if that rank has one. */
@@ -160,17 +189,27 @@ export function xpmemCacheStats(world: World, me: number): RegistrationCacheStat
 }
 
 /** Each rank's registration cache and each owner's segment lock, for the run. */
-const XPMEM = new RunState('xpmem', () => ({ caches: new Map<number, RegistrationCache>(), segmentLocks: new Map<number, Mutex>() }));
+const XPMEM = new RunState('xpmem', () => ({
+  caches: new Map<number, RegistrationCache>(),
+  segmentLocks: new Map<number, Mutex>(),
+}));
 
 function registrationCache(world: World, me: number, capacity: number): RegistrationCache {
   const cache = lazily(world.stateOf(XPMEM).caches, me, () => new RegistrationCache(capacity));
-  if (cache.capacity !== capacity) throw new Error(`rank ${me}: XPMEM registration cache already made with ${cache.capacity} entries, now asked for ${capacity}`);
+  if (cache.capacity !== capacity)
+    throw new Error(
+      `rank ${me}: XPMEM registration cache already made with ${cache.capacity} entries, now asked for ${capacity}`,
+    );
   return cache;
 }
 
 /** The owner's segment lock that xpmem_get takes (the thread group's segment list). */
 function segmentLock(world: World, owner: number): Mutex {
-  return lazily(world.stateOf(XPMEM).segmentLocks, owner, () => new Mutex(world.sim, `xpmem segment lock of rank ${owner}`));
+  return lazily(
+    world.stateOf(XPMEM).segmentLocks,
+    owner,
+    () => new Mutex(world.sim, `xpmem segment lock of rank ${owner}`),
+  );
 }
 
 function viewKey(view: Range): string {
