@@ -165,57 +165,70 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       yield* transport.post({ ...header, kind: 'rts' });
       const cts = yield* traced(world, me, 'wait', `cts<-${to}`, nextPacket(world, header.id, me));
       yield* transport.unpack(cts);
-      const ring = copyBufferOf(world, costs, me, to);
-      yield* traced(world, me, 'wait', `lmt buffer->${to}`, ring.inUse.lock());
-      try {
-        for (let offset = 0; offset < data.bytes; offset += costs.lmtChunkBytes) {
-          const bytes = Math.min(costs.lmtChunkBytes, data.bytes - offset);
-          const slot = ring.next;
-          ring.next = (slot + 1) % costs.lmtSlots;
-          const empty = ring.empty[slot];
-          if (empty.available > 0) yield* empty.acquire();
-          else yield* traced(world, me, 'wait', `lmt slot ${slot}->${to}`, empty.acquire());
-          yield* node.copy(core, subRange(data, offset, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes), {
-            rank: me,
-            label: `lmt copy-in ->${to}`,
-          });
-          // Setting the slot's flag: the polling receiver sees it one line transfer later.
-          const chunk: LmtChunk = { slot, bytes };
-          notify(world, header.id, to, 'lmt', chunk, lineTransfer(topo, core, coreOf(to)));
-        }
-      } finally {
-        ring.inUse.unlock();
-      }
+      yield* lmtPush(world, costs, me, header, data);
     },
 
     *recvLarge(rts: Packet, into: Range): Program<void> {
-      const from = rts.from;
       yield* transport.unpack(rts);
       yield* transport.post(replyTo(rts, 'cts'));
-      const ring = copyBufferOf(world, costs, from, me);
-      for (let got = 0; got < into.bytes;) {
-        const chunk = (yield* traced(
-          world,
-          me,
-          'poll',
-          `lmt<-${from}`,
-          nextNotice(world, rts.id, me, 'lmt'),
-        )) as LmtChunk;
-        yield* node.copy(
-          core,
-          range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes),
-          subRange(into, got, chunk.bytes),
-          { rank: me, label: `lmt copy-out <-${from}` },
-        );
-        got += chunk.bytes;
-        // Clearing the flag: the sender sees the slot empty one line transfer later.
-        const empty = ring.empty[chunk.slot];
-        world.sim.schedule(lineTransfer(topo, core, coreOf(from)), () => empty.release());
-      }
+      yield* lmtPull(world, costs, rts, me, into);
     },
   };
 
   return transport;
+}
+
+/** LMT, sender side: the message through the pair's copy-buffer ring, one chunk per free slot. */
+function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketHeader, data: Range): Program<void> {
+  const { node } = world;
+  const topo = node.topo;
+  const core = world.cores[me];
+  const to = header.to;
+  const coreOf = (rank: number) => world.cores[rank];
+  const ring = copyBufferOf(world, costs, me, to);
+  yield* traced(world, me, 'wait', `lmt buffer->${to}`, ring.inUse.lock());
+  try {
+    for (let offset = 0; offset < data.bytes; offset += costs.lmtChunkBytes) {
+      const bytes = Math.min(costs.lmtChunkBytes, data.bytes - offset);
+      const slot = ring.next;
+      ring.next = (slot + 1) % costs.lmtSlots;
+      const empty = ring.empty[slot];
+      if (empty.available > 0) yield* empty.acquire();
+      else yield* traced(world, me, 'wait', `lmt slot ${slot}->${to}`, empty.acquire());
+      yield* node.copy(core, subRange(data, offset, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes), {
+        rank: me,
+        label: `lmt copy-in ->${to}`,
+      });
+      // Setting the slot's flag: the polling receiver sees it one line transfer later.
+      const chunk: LmtChunk = { slot, bytes };
+      notify(world, header.id, to, 'lmt', chunk, lineTransfer(topo, core, coreOf(to)));
+    }
+  } finally {
+    ring.inUse.unlock();
+  }
+}
+
+/** LMT, receiver side: each chunk copied out of the ring as its flag is seen, the slot then freed. */
+function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, into: Range): Program<void> {
+  const { node } = world;
+  const topo = node.topo;
+  const core = world.cores[me];
+  const from = rts.from;
+  const coreOf = (rank: number) => world.cores[rank];
+  const ring = copyBufferOf(world, costs, from, me);
+  for (let got = 0; got < into.bytes;) {
+    const chunk = (yield* traced(world, me, 'poll', `lmt<-${from}`, nextNotice(world, rts.id, me, 'lmt'))) as LmtChunk;
+    yield* node.copy(
+      core,
+      range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes),
+      subRange(into, got, chunk.bytes),
+      { rank: me, label: `lmt copy-out <-${from}` },
+    );
+    got += chunk.bytes;
+    // Clearing the flag: the sender sees the slot empty one line transfer later.
+    const empty = ring.empty[chunk.slot];
+    world.sim.schedule(lineTransfer(topo, core, coreOf(from)), () => empty.release());
+  }
 }
 
 function prefilled(name: string, count: number): Channel<number> {

@@ -50,40 +50,55 @@ export function smEagerFragments(world: World, rank: number): number {
   return world.hasState(SM_BTL) ? (world.stateOf(SM_BTL).lists.get(rank)?.eager.fragments.length ?? 0) : 0;
 }
 
+/** Rank `rank`'s two free lists (eager and max fragments), empty until its first message. */
+function listsOf(world: World, costs: SmBtlCosts, rank: number): { eager: FreeList; max: FreeList } {
+  return lazily(world.stateOf(SM_BTL).lists, rank, () => ({
+    eager: { name: `sm eager frags r${rank}`, fragmentBytes: costs.eagerFragmentBytes, fragments: [], free: [] },
+    max: { name: `sm max frags r${rank}`, fragmentBytes: costs.maxFragmentBytes, fragments: [], free: [] },
+  }));
+}
+
+function fifoOf(world: World, rank: number): Fifo {
+  return lazily(world.stateOf(SM_BTL).fifos, rank, () => ({
+    lockCore: world.cores[rank],
+    readerCore: world.cores[rank],
+  }));
+}
+
+/** A free list grows by a block of fragments in shared memory (first the initial count). */
+function grow(world: World, costs: SmBtlCosts, list: FreeList): void {
+  const count = list.fragments.length === 0 ? costs.freeListInitial : costs.freeListIncrement;
+  const block = world.node.allocate(`${list.name} #${list.fragments.length}`, count * list.fragmentBytes, -1);
+  for (let i = 0; i < count; i++) {
+    list.free.unshift(list.fragments.length);
+    list.fragments.push(range(block, i * list.fragmentBytes, list.fragmentBytes));
+  }
+}
+
+/** Line-transfer time of writing one pointer into `owner`'s FIFO from `writer`'s core. */
+function fifoWrite(world: World, owner: number, writer: number): number {
+  const f = fifoOf(world, owner);
+  const w = world.cores[writer];
+  const topo = world.node.topo;
+  const cost = lineTransfer(topo, f.lockCore, w) + lineTransfer(topo, f.readerCore, w);
+  f.lockCore = w;
+  return cost;
+}
+
+/** The receiver writes the fragment's pointer into the sender's FIFO; the sender's progress puts
+ *  it back on its free list once it sees it. */
+function* returnFragment(world: World, list: FreeList, index: number, sender: number, receiver: number): Program<void> {
+  yield* step(world, receiver, 'queue', `return frag->${sender}`, fifoWrite(world, sender, receiver));
+  world.sim.schedule(lineTransfer(world.node.topo, world.cores[receiver], world.cores[sender]), () =>
+    list.free.push(index),
+  );
+}
+
 export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlCosts): DoubleCopy {
   const { node } = world;
   const topo = node.topo;
   const core = world.cores[me];
   const coreOf = (rank: number) => world.cores[rank];
-
-  function lists(rank: number): { eager: FreeList; max: FreeList } {
-    return lazily(world.stateOf(SM_BTL).lists, rank, () => ({
-      eager: { name: `sm eager frags r${rank}`, fragmentBytes: costs.eagerFragmentBytes, fragments: [], free: [] },
-      max: { name: `sm max frags r${rank}`, fragmentBytes: costs.maxFragmentBytes, fragments: [], free: [] },
-    }));
-  }
-
-  function fifo(rank: number): Fifo {
-    return lazily(world.stateOf(SM_BTL).fifos, rank, () => ({ lockCore: coreOf(rank), readerCore: coreOf(rank) }));
-  }
-
-  function grow(list: FreeList): void {
-    const count = list.fragments.length === 0 ? costs.freeListInitial : costs.freeListIncrement;
-    const block = node.allocate(`${list.name} #${list.fragments.length}`, count * list.fragmentBytes, -1);
-    for (let i = 0; i < count; i++) {
-      list.free.unshift(list.fragments.length);
-      list.fragments.push(range(block, i * list.fragmentBytes, list.fragmentBytes));
-    }
-  }
-
-  /** Line-transfer time of writing one pointer into `owner`'s FIFO from `writer`'s core. */
-  function fifoWrite(owner: number, writer: number): number {
-    const f = fifo(owner);
-    const w = coreOf(writer);
-    const cost = lineTransfer(topo, f.lockCore, w) + lineTransfer(topo, f.readerCore, w);
-    f.lockCore = w;
-    return cost;
-  }
 
   const transport: DoubleCopy = {
     protocol: 'sm',
@@ -103,16 +118,16 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
         throw new RangeError(`sm btl: ${bytes} bytes do not fit one ${header.kind} fragment`);
       const kind = traceKind(header.kind);
       yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
-      const mine = lists(me);
+      const mine = listsOf(world, costs, me);
       const list = bytes > costs.eagerFragmentBytes ? mine.max : mine.eager;
-      if (list.free.length === 0) grow(list);
+      if (list.free.length === 0) grow(world, costs, list);
       const index = list.free.pop()!;
       const slot = subRange(list.fragments[index], 0, bytes);
       if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `pack frag->${to}` });
-      yield* step(world, me, kind, `fifo write->${to}`, fifoWrite(to, me));
+      yield* step(world, me, kind, `fifo write->${to}`, fifoWrite(world, to, me));
       arrive(
         world,
-        { ...header, payload: slot, release: () => returnFragment(list, index, me, to) },
+        { ...header, payload: slot, release: () => returnFragment(world, list, index, me, to) },
         lineTransfer(topo, core, coreOf(to)),
       );
     },
@@ -144,13 +159,6 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
       yield* unpackPieces(world, transport, me, rts.id, from, into, first);
     },
   };
-
-  /** The receiver writes the fragment's pointer into the sender's FIFO; the sender's progress puts
-   *  it back on its free list once it sees it. */
-  function* returnFragment(list: FreeList, index: number, sender: number, receiver: number): Program<void> {
-    yield* step(world, receiver, 'queue', `return frag->${sender}`, fifoWrite(sender, receiver));
-    world.sim.schedule(lineTransfer(topo, coreOf(receiver), coreOf(sender)), () => list.free.push(index));
-  }
 
   return transport;
 }

@@ -104,8 +104,8 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       }
       if (bytes === 0) return view;
       const address = addressSpace(world, owner).addressOf(seg.buf) + offset;
-      let start = Math.floor(address / pageBytes) * pageBytes;
-      let end = Math.ceil((address + bytes) / pageBytes) * pageBytes;
+      const start = Math.floor(address / pageBytes) * pageBytes;
+      const end = Math.ceil((address + bytes) / pageBytes) * pageBytes;
 
       if (!cache) {
         yield* getAndAttach(world, me, owner, segid, pagesSpanned(start, end - start, pageBytes));
@@ -114,33 +114,7 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
         return view;
       }
 
-      const levels = cache.lookupLevels(owner);
-      if (levels > 0)
-        yield* step(
-          world,
-          me,
-          'regcache-lookup',
-          `registration cache lookup, rank ${owner}`,
-          levels * costs.regcacheLookupNs,
-        );
-      if (cache.lookup(owner, start, end)) return view;
-      // A miss that overlaps cached attachments replaces them with one covering them all, so the
-      // tree keeps disjoint ranges and the wider range serves later requests. The bookkeeping is
-      // done before any time passes, so a concurrent request of this rank sees a consistent cache.
-      const dropped: number[] = [];
-      for (const old of cache.overlapping(owner, start, end)) {
-        start = Math.min(start, old.start);
-        end = Math.max(end, old.end);
-        cache.remove(old, false);
-        dropped.push(owner);
-      }
-      for (let victim = cache.victim(); victim; victim = cache.victim()) {
-        cache.remove(victim, true);
-        dropped.push(victim.peer);
-      }
-      cache.insert({ peer: owner, segid, start, end });
-      for (const peer of dropped) yield* detachOne(peer);
-      yield* getAndAttach(world, me, owner, segid, pagesSpanned(start, end - start, pageBytes));
+      yield* attachThroughCache(world, me, cache, { owner, segid, start, end }, detachOne);
       return view;
     },
 
@@ -163,6 +137,48 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
 
     registrationCacheStats: () => cache?.stats(),
   };
+}
+
+/**
+ * An attach with the registration cache on: a hit costs the lookup alone; a miss that overlaps
+ * cached attachments replaces them with one covering them all, so the tree keeps disjoint ranges
+ * and the wider range serves later requests. The bookkeeping is done before any time passes, so a
+ * concurrent request of this rank sees a consistent cache.
+ */
+function* attachThroughCache(
+  world: World,
+  me: number,
+  cache: RegistrationCache,
+  want: { owner: number; segid: XpmemSegid; start: number; end: number },
+  detachOne: (peer: number) => Program<void>,
+): Program<void> {
+  const costs = kernelCosts(world.node.spec);
+  const { owner, segid } = want;
+  let { start, end } = want;
+  const levels = cache.lookupLevels(owner);
+  if (levels > 0)
+    yield* step(
+      world,
+      me,
+      'regcache-lookup',
+      `registration cache lookup, rank ${owner}`,
+      levels * costs.regcacheLookupNs,
+    );
+  if (cache.lookup(owner, start, end)) return;
+  const dropped: number[] = [];
+  for (const old of cache.overlapping(owner, start, end)) {
+    start = Math.min(start, old.start);
+    end = Math.max(end, old.end);
+    cache.remove(old, false);
+    dropped.push(owner);
+  }
+  for (let victim = cache.victim(); victim; victim = cache.victim()) {
+    cache.remove(victim, true);
+    dropped.push(victim.peer);
+  }
+  cache.insert({ peer: owner, segid, start, end });
+  for (const peer of dropped) yield* detachOne(peer);
+  yield* getAndAttach(world, me, owner, segid, pagesSpanned(start, end - start, world.node.spec.kernel.pageBytes));
 }
 
 /** xpmem_get under the owner's segment lock, then xpmem_attach faulting in `pages` pages. */
