@@ -106,7 +106,7 @@ function verdict(claim: Claim, run: RunResult): Verdict {
     case 'difference': {
       const [row] = rows({ at: m.at });
       const d = time(row, m.of) - time(row, m.to);
-      return inInterval(d, claim.published, tol, `${fix(d / 1000)} us`);
+      return inInterval(d, claim.published, tol, `${fix(d)} ns`);
     }
   }
 }
