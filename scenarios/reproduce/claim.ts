@@ -27,7 +27,7 @@ export type SizeChoice = { at: number } | { over: SizeSpan };
  * - best-param: at every size, the fastest of `among` is one of the published labels, or one of
  *   them is within (1 + tolerance) of it.
  * - spread: the slowest of `among` over the fastest, worst size of the span.
- * - share: the share of `of`'s rank-time in breakdown category `category`.
+ * - share: the share of `of`'s rank-time in the breakdown categories `category` (summed).
  * - growth: how time grows with the rank count across the scenario's tables (a ranks sweep):
  *   log(t(Nmax) / t(Nmin)) / log(Nmax / Nmin); 0 for O(T), 1 for O(NT).
  * - difference: time(of) - time(to) at one size, in ns.
@@ -40,7 +40,7 @@ export type Measure =
   | { kind: 'crossover'; winner: string; loser: string; over: SizeSpan }
   | ({ kind: 'best-param'; among: string[] } & SizeChoice)
   | { kind: 'spread'; among: string[]; over: SizeSpan }
-  | ({ kind: 'share'; of: string; category: string; reduce: 'min' | 'max' } & SizeChoice)
+  | ({ kind: 'share'; of: string; category: string[]; reduce: 'min' | 'max' } & SizeChoice)
   | { kind: 'growth'; of: string; at: number }
   | { kind: 'difference'; of: string; to: string; at: number }
   | { kind: 'unsupported' };
@@ -68,8 +68,8 @@ export interface Claim {
   source: string;
   /** The paper's statement, in its own terms. */
   statement: string;
-  /** Scenario file, absolute path. */
-  scenario: string;
+  /** Scenario file, absolute path; absent only for a claim the model cannot express. */
+  scenario?: string;
   /** Which table of the scenario: its machine and rank count, when it has several. */
   machine?: string;
   ranks?: number;

@@ -70,12 +70,12 @@ function readClaim(item: Field, seed: string, file: string): Claim {
   };
   const id = need('id').text('id');
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) throw need('id').error(`claim id '${id}' may hold only letters, digits, '.', '_' and '-'`);
-  const scenarioField = need('scenario');
-  const scenario = resolve(dirname(file), scenarioField.string('scenario'));
-  if (!existsSync(scenario)) throw scenarioField.error(`no scenario file ${scenarioField.string('scenario')} beside the claims file`);
-
   const measureField = need('measure');
   const measure = readMeasure(measureField);
+  // Only a claim the model cannot express may go without a scenario.
+  const scenarioField = measure.kind === 'unsupported' ? get('scenario') : need('scenario');
+  const scenario = scenarioField ? resolve(dirname(file), scenarioField.string('scenario')) : undefined;
+  if (scenarioField && scenario && !existsSync(scenario)) throw scenarioField.error(`no scenario file ${scenarioField.string('scenario')} beside the claims file`);
   const publishedField = get('published');
   const published = readPublished(publishedField, measure.kind, measureField);
   const toleranceField = get('tolerance');
@@ -96,7 +96,7 @@ function readClaim(item: Field, seed: string, file: string): Claim {
     seed,
     source: need('source').text('source'),
     statement: need('statement').string('statement').trim(),
-    scenario,
+    ...(scenario ? { scenario } : {}),
     ...(machine !== undefined ? { machine } : {}),
     ...(ranks !== undefined ? { ranks } : {}),
     measure,
@@ -163,7 +163,7 @@ function readMeasure(field: Field): Measure {
     case 'spread':
       return { kind, among: labels('among'), over: span() };
     case 'share':
-      return { kind, of: label('of'), category: label('category'), ...sizes(), reduce: reduce() };
+      return { kind, of: label('of'), category: m.get('category')!.kind() === 'seq' ? labels('category') : [label('category')], ...sizes(), reduce: reduce() };
     case 'growth':
       return { kind, of: label('of'), at: at() };
     case 'difference':

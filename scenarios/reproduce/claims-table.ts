@@ -51,7 +51,7 @@ export function formatClaimsJson(run: SuiteRun): string {
     seed: r.claim.seed,
     source: r.claim.source,
     statement: r.claim.statement,
-    scenario: basename(r.claim.scenario),
+    scenario: r.claim.scenario ? basename(r.claim.scenario) : null,
     published: r.claim.publishedText,
     tolerance: r.claim.toleranceText,
     simulated: r.outcome.simulated,

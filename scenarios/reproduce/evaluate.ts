@@ -23,16 +23,17 @@ interface Verdict {
 }
 
 /** Errors in a claim that only show against the run (a label or size the scenario lacks) point at the claim. */
-export function evaluateClaim(claim: Claim, run: RunResult): Outcome {
+export function evaluateClaim(claim: Claim, run: RunResult | undefined): Outcome {
   const v = verdict(claim, run);
   return { status: claim.input ? 'INPUT' : v.holds ? 'PASS' : 'FAIL', ...v };
 }
 
-function verdict(claim: Claim, run: RunResult): Verdict {
+function verdict(claim: Claim, run: RunResult | undefined): Verdict {
   const m = claim.measure;
   const fail = (detail: string): InputError =>
     new InputError(`claim ${claim.id}: ${detail}`, { file: claim.where.file, line: claim.where.line, field: 'measure' });
   if (m.kind === 'unsupported') return { holds: false, simulated: 'not expressible' };
+  if (!run) throw fail('the claim has no scenario to compute it from');
   if (m.kind === 'growth') return growth(claim, m, run, fail);
   const table = pickTable(claim, run, fail);
   const time = (row: RunRow, label: string): number => {
@@ -98,7 +99,7 @@ function verdict(claim: Claim, run: RunResult): Verdict {
       const shares = rows(m).map((r) => {
         const cell = r.cells[m.of];
         if (!cell) throw fail(`the scenario has no algorithm labelled '${m.of}'`);
-        return { bytes: r.bytes, v: cell.breakdown[m.category] ?? 0 };
+        return { bytes: r.bytes, v: m.category.reduce((sum, k) => sum + (cell.breakdown[k] ?? 0), 0) };
       });
       const pick = shares.reduce((a, b) => ((m.reduce === 'min' ? b.v < a.v : b.v > a.v) ? b : a));
       return inInterval(pick.v, claim.published, tol, `${fix(pick.v)}${'over' in m ? ` at ${formatSize(pick.bytes)}` : ''}`);

@@ -32,7 +32,7 @@ export interface RunListener {
 }
 
 export async function runClaims(claims: Claim[], run: ScenarioRunner, now: () => number, listen: RunListener = {}): Promise<SuiteRun> {
-  const files = [...new Set(claims.map((c) => c.scenario))];
+  const files = [...new Set(claims.flatMap((c) => (c.scenario ? [c.scenario] : [])))];
   const start = now();
   const scenarios: ScenarioRun[] = [];
   for (const [index, file] of files.entries()) {
@@ -42,7 +42,7 @@ export async function runClaims(claims: Claim[], run: ScenarioRunner, now: () =>
     scenarios.push({ file, result, seconds: (now() - t0) / 1000 });
   }
   const byFile = new Map(scenarios.map((s) => [s.file, s.result]));
-  const results = claims.map((claim) => ({ claim, outcome: evaluateClaim(claim, byFile.get(claim.scenario)!) }));
+  const results = claims.map((claim) => ({ claim, outcome: evaluateClaim(claim, claim.scenario ? byFile.get(claim.scenario) : undefined) }));
   return { results, scenarios, seconds: (now() - start) / 1000 };
 }
 

@@ -23,7 +23,7 @@ describe('claims loader', () => {
     expect(c.fast).toBe(true);
     expect(c.input).toBe(false);
     expect(c.where.line).toBe(4);
-    expect(c.scenario.endsWith('/000/s.yaml')).toBe(true);
+    expect(c.scenario?.endsWith('/000/s.yaml')).toBe(true);
   });
 
   it('reads intervals, bounds, crossover sizes, best-param labels and their tolerance forms', () => {
@@ -71,6 +71,13 @@ describe('claims loader', () => {
     expect(inputErrorOf(() => load(noScenario)).location.field).toBe('claims[0].scenario');
     const typo = `${head}  - { id: c, source: s, statement: st, scenario: s.yaml, measure: { kind: unsupported }, expect: fail, missng: m }\n`;
     expect(inputErrorOf(() => load(typo)).detail).toContain("did you mean 'missing'?");
+  });
+
+  it('lets only a claim the model cannot express go without a scenario', () => {
+    const unsupported = `${head}  - { id: c, source: s, statement: st, measure: { kind: unsupported }, expect: fail, missing: a NIC model }\n`;
+    expect(load(unsupported).claims[0].scenario).toBeUndefined();
+    const ratio = `${head}  - { id: c, source: s, statement: st, measure: { kind: ratio, of: a, to: b, at: 1MiB }, published: 1, tolerance: 0.1, expect: pass }\n`;
+    expect(inputErrorOf(() => load(ratio)).detail).toContain("a claim needs 'scenario'");
   });
 
   it('rejects a duplicate claim id', () => {

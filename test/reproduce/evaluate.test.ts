@@ -71,8 +71,10 @@ describe('measures', () => {
   it('spread, share and difference', () => {
     const spread = evaluateClaim(claim({ kind: 'spread', among: ['a', 'b'], over: { from: 16 * KiB, to: 1 * MiB } }, { kind: 'interval', lo: -Infinity, hi: 1.25 }, abs(0.1)), run);
     expect(spread).toMatchObject({ status: 'FAIL', value: 1.6 });
-    const share = evaluateClaim(claim({ kind: 'share', of: 'a', category: 'syscall', at: 16 * KiB, reduce: 'min' }, { kind: 'interval', lo: 0.2, hi: 0.3 }, abs(0)), run);
+    const share = evaluateClaim(claim({ kind: 'share', of: 'a', category: ['syscall'], at: 16 * KiB, reduce: 'min' }, { kind: 'interval', lo: 0.2, hi: 0.3 }, abs(0)), run);
     expect(share).toMatchObject({ status: 'PASS', value: 0.25 });
+    const both = evaluateClaim(claim({ kind: 'share', of: 'a', category: ['copy', 'syscall'], at: 16 * KiB, reduce: 'min' }, value(1), abs(0.001)), run);
+    expect(both).toMatchObject({ status: 'PASS', value: 1 });
     const diff = evaluateClaim(claim({ kind: 'difference', of: 'a', to: 'b', at: 16 * KiB }, value(4), abs(0)), run);
     expect(diff).toMatchObject({ status: 'PASS', value: 4 });
   });
