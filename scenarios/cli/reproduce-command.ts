@@ -6,6 +6,7 @@ import { writeReport } from '../reproduce/report/write-report.ts';
 import { regressions, runClaims, type ScenarioRunner } from '../reproduce/run-claims.ts';
 import { simulateScenarioFile } from '../reproduce/scenario-adapter.ts';
 import { loadSuite, PAPERS_DIR, selectClaims } from '../reproduce/suite.ts';
+import type { CliEnv } from './env.ts';
 
 export interface ReproduceOptions {
   /** A claim id, or a paper (its folder name such as 000, or its seed file). */
@@ -19,12 +20,8 @@ export interface ReproduceOptions {
   fastOnly?: boolean;
 }
 
-export interface ReproduceIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  stderrIsTTY: boolean;
-  /** Milliseconds. */
-  now: () => number;
+/** The CLI's own output and clock, plus where the papers are and how a scenario is simulated. */
+export interface ReproduceIO extends Pick<CliEnv, 'stdout' | 'stderr' | 'stderrIsTTY' | 'now'> {
   papersDir: string;
   runScenario: ScenarioRunner;
 }
@@ -43,7 +40,10 @@ export function defaultReproduceIO(): ReproduceIO {
   };
 }
 
-export async function reproduceCommand(opts: ReproduceOptions, io: ReproduceIO = defaultReproduceIO()): Promise<number> {
+export async function reproduceCommand(
+  opts: ReproduceOptions,
+  io: ReproduceIO = defaultReproduceIO(),
+): Promise<number> {
   const papers = loadSuite(io.papersDir);
   const claims = selectClaims(papers, { only: opts.only, fastOnly: opts.fastOnly });
   let scenarioLabel = '';
@@ -61,11 +61,12 @@ export async function reproduceCommand(opts: ReproduceOptions, io: ReproduceIO =
   if (drawn) io.stderr(`\r${' '.repeat(scenarioLabel.length + 30)}\r`);
   io.stdout(opts.json ? formatClaimsJson(run) : formatClaimsTable(run));
   if (opts.report !== undefined) {
-    const written = writeReport(opts.report, papers, run);
+    const written = writeReport(opts.report, papers, run, { papersDir: io.papersDir });
     io.stderr(`reproduce: wrote ${written}\n`);
   }
   if (opts.strict && regressions(run.results).length > 0) {
-    for (const r of regressions(run.results)) io.stderr(`reproduce: ${r.claim.id} was expected to pass and fails (${r.outcome.simulated})\n`);
+    for (const r of regressions(run.results))
+      io.stderr(`reproduce: ${r.claim.id} was expected to pass and fails (${r.outcome.simulated})\n`);
     return EXIT_REGRESSION;
   }
   return 0;

@@ -49,16 +49,15 @@ export type MeasureKind = Measure['kind'];
 
 /** The published value: a number, an interval, or a bound; a size for crossovers; labels for best-param. */
 export type Published =
-  | { kind: 'interval'; lo: number; hi: number }
-  | { kind: 'labels'; labels: string[] }
-  | { kind: 'none' };
+  { kind: 'interval'; lo: number; hi: number } | { kind: 'labels'; labels: string[] } | { kind: 'none' };
 
 /**
  * How far the simulated value may be from the published one: `absolute` widens an interval by a
  * number in the value's unit; `factor` by a multiplicative factor (sizes); `relative` is the
  * margin an ordering or a best-param choice may miss by.
  */
-export type Tolerance = { kind: 'absolute'; value: number } | { kind: 'factor'; value: number } | { kind: 'relative'; value: number };
+export type Tolerance =
+  { kind: 'absolute'; value: number } | { kind: 'factor'; value: number } | { kind: 'relative'; value: number };
 
 export interface Claim {
   id: string;

@@ -7,8 +7,19 @@ import { InputError, didYouMean, parseSize, parseYaml, SizeError, type Field } f
 
 const FILE_KEYS = ['seed', 'title', 'claims'] as const;
 const CLAIM_KEYS = [
-  'id', 'source', 'statement', 'scenario', 'machine', 'ranks', 'measure', 'published', 'tolerance',
-  'input', 'expect', 'fast', 'missing',
+  'id',
+  'source',
+  'statement',
+  'scenario',
+  'machine',
+  'ranks',
+  'measure',
+  'published',
+  'tolerance',
+  'input',
+  'expect',
+  'fast',
+  'missing',
 ] as const;
 
 /** Keys each measure kind takes besides `kind`; the first group is required. */
@@ -31,7 +42,9 @@ export function loadClaimsFile(path: string): PaperClaims {
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new InputError(`cannot read claims file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: path });
+    throw new InputError(`cannot read claims file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+      file: path,
+    });
   }
   return loadClaimsText(text, path);
 }
@@ -69,13 +82,15 @@ function readClaim(item: Field, seed: string, file: string): Claim {
     return field;
   };
   const id = need('id').text('id');
-  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id)) throw need('id').error(`claim id '${id}' may hold only letters, digits, '.', '_' and '-'`);
+  if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id))
+    throw need('id').error(`claim id '${id}' may hold only letters, digits, '.', '_' and '-'`);
   const measureField = need('measure');
   const measure = readMeasure(measureField);
   // Only a claim the model cannot express may go without a scenario.
   const scenarioField = measure.kind === 'unsupported' ? get('scenario') : need('scenario');
   const scenario = scenarioField ? resolve(dirname(file), scenarioField.string('scenario')) : undefined;
-  if (scenarioField && scenario && !existsSync(scenario)) throw scenarioField.error(`no scenario file ${scenarioField.string('scenario')} beside the claims file`);
+  if (scenarioField && scenario && !existsSync(scenario))
+    throw scenarioField.error(`no scenario file ${scenarioField.string('scenario')} beside the claims file`);
   const publishedField = get('published');
   const published = readPublished(publishedField, measure.kind, measureField);
   const toleranceField = get('tolerance');
@@ -83,11 +98,14 @@ function readClaim(item: Field, seed: string, file: string): Claim {
 
   const expectField = need('expect');
   const expect = expectField.string('expect');
-  if (expect !== 'pass' && expect !== 'fail') throw expectField.error(`expect must be 'pass' or 'fail', got ${expectField.describe()}`);
+  if (expect !== 'pass' && expect !== 'fail')
+    throw expectField.error(`expect must be 'pass' or 'fail', got ${expectField.describe()}`);
   const missing = get('missing')?.string('missing');
-  if (expect === 'fail' && !missing) throw expectField.error("a claim expected to fail needs 'missing': the mechanism the model lacks, in one line");
+  if (expect === 'fail' && !missing)
+    throw expectField.error("a claim expected to fail needs 'missing': the mechanism the model lacks, in one line");
   if (missing?.includes('\n')) throw get('missing')!.error('missing must be one line');
-  if (measure.kind === 'unsupported' && expect !== 'fail') throw expectField.error("a claim the model cannot express ('unsupported') is expected to fail");
+  if (measure.kind === 'unsupported' && expect !== 'fail')
+    throw expectField.error("a claim the model cannot express ('unsupported') is expected to fail");
 
   const machine = get('machine')?.text('machine');
   const ranks = get('ranks')?.integer('ranks', 1);
@@ -119,7 +137,9 @@ function readMeasure(field: Field): Measure {
   const kindText = kindField.string('measure.kind');
   if (!(KINDS as string[]).includes(kindText)) {
     const hint = didYouMean(kindText, KINDS);
-    throw kindField.error(`unknown measure kind '${kindText}'${hint ? ` (did you mean '${hint}'?)` : ''}; kinds: ${KINDS.join(', ')}`);
+    throw kindField.error(
+      `unknown measure kind '${kindText}'${hint ? ` (did you mean '${hint}'?)` : ''}; kinds: ${KINDS.join(', ')}`,
+    );
   }
   const kind = kindText as MeasureKind;
   const keys = MEASURE_KEYS[kind];
@@ -127,7 +147,10 @@ function readMeasure(field: Field): Measure {
   for (const key of keys.required) if (!m.get(key)?.present) throw field.error(`a ${kind} measure needs '${key}'`);
   const label = (key: string): string => m.get(key)!.text(key);
   const labels = (key: string): string[] => {
-    const items = m.get(key)!.items(key).map((i) => i.text(key));
+    const items = m
+      .get(key)!
+      .items(key)
+      .map((i) => i.text(key));
     if (items.length === 0) throw m.get(key)!.error(`${key} must name at least one label`);
     return items;
   };
@@ -136,13 +159,15 @@ function readMeasure(field: Field): Measure {
   const sizes = (): SizeChoice => {
     const hasAt = m.get('at')?.present;
     const hasOver = m.get('over')?.present;
-    if (hasAt === hasOver) throw field.error(`a ${kind} measure needs exactly one of 'at' (one size) and 'over' (a size range)`);
+    if (hasAt === hasOver)
+      throw field.error(`a ${kind} measure needs exactly one of 'at' (one size) and 'over' (a size range)`);
     return hasAt ? { at: at() } : { over: span() };
   };
   const reduce = (): 'min' | 'max' => {
     const r = m.get('reduce');
     if (!r?.present) {
-      if (m.get('over')?.present) throw field.error(`a ${kind} measure over a range needs 'reduce: min' or 'reduce: max'`);
+      if (m.get('over')?.present)
+        throw field.error(`a ${kind} measure over a range needs 'reduce: min' or 'reduce: max'`);
       return 'min';
     }
     const v = r.string('reduce');
@@ -163,7 +188,13 @@ function readMeasure(field: Field): Measure {
     case 'spread':
       return { kind, among: labels('among'), over: span() };
     case 'share':
-      return { kind, of: label('of'), category: m.get('category')!.kind() === 'seq' ? labels('category') : [label('category')], ...sizes(), reduce: reduce() };
+      return {
+        kind,
+        of: label('of'),
+        category: m.get('category')!.kind() === 'seq' ? labels('category') : [label('category')],
+        ...sizes(),
+        reduce: reduce(),
+      };
     case 'growth':
       return { kind, of: label('of'), at: at() };
     case 'difference':
@@ -180,7 +211,8 @@ function readPublished(field: Field | undefined, kind: MeasureKind, measure: Fie
   }
   if (!field) throw measure.error(`a ${kind} claim needs 'published'`);
   if (kind === 'best-param') {
-    const labels = field.kind() === 'seq' ? field.items('published').map((i) => i.text('published')) : [field.text('published')];
+    const labels =
+      field.kind() === 'seq' ? field.items('published').map((i) => i.text('published')) : [field.text('published')];
     return { kind: 'labels', labels };
   }
   if (kind === 'crossover') {
@@ -198,8 +230,12 @@ function readPublished(field: Field | undefined, kind: MeasureKind, measure: Fie
     const bound = field.entries('published', ['atLeast', 'atMost']);
     const least = bound.get('atLeast');
     const most = bound.get('atMost');
-    if (!least?.present && !most?.present) throw field.error("a published bound is { atLeast: x } or { atMost: x }");
-    return { kind: 'interval', lo: least?.present ? number(least, 'atLeast') : -Infinity, hi: most?.present ? number(most, 'atMost') : Infinity };
+    if (!least?.present && !most?.present) throw field.error('a published bound is { atLeast: x } or { atMost: x }');
+    return {
+      kind: 'interval',
+      lo: least?.present ? number(least, 'atLeast') : -Infinity,
+      hi: most?.present ? number(most, 'atMost') : Infinity,
+    };
   }
   const v = number(field, 'published');
   return { kind: 'interval', lo: v, hi: v };
@@ -225,16 +261,23 @@ function readTolerance(field: Field | undefined, kind: MeasureKind, measure: Fie
     if (field) throw field.error(`a ${kind} claim takes no tolerance`);
     return undefined;
   }
-  if (!field) throw measure.error(`a ${kind} claim needs 'tolerance' (${example(form)}), written before the claim is first run`);
+  if (!field)
+    throw measure.error(`a ${kind} claim needs 'tolerance' (${example(form)}), written before the claim is first run`);
   const v = field.scalar();
   if (form === 'absolute' && typeof v === 'number' && v >= 0) return { kind: form, value: v };
-  if (form === 'factor' && typeof v === 'string' && /^x\d+(\.\d+)?$/.test(v) && Number(v.slice(1)) >= 1) return { kind: form, value: Number(v.slice(1)) };
-  if (form === 'relative' && typeof v === 'string' && /^\d+(\.\d+)?%$/.test(v)) return { kind: form, value: Number(v.slice(0, -1)) / 100 };
+  if (form === 'factor' && typeof v === 'string' && /^x\d+(\.\d+)?$/.test(v) && Number(v.slice(1)) >= 1)
+    return { kind: form, value: Number(v.slice(1)) };
+  if (form === 'relative' && typeof v === 'string' && /^\d+(\.\d+)?%$/.test(v))
+    return { kind: form, value: Number(v.slice(0, -1)) / 100 };
   throw field.error(`the tolerance of a ${kind} claim is ${example(form)}, got ${field.describe()}`);
 }
 
 function example(form: Tolerance['kind']): string {
-  return form === 'absolute' ? 'a number in the value\'s unit, e.g. 0.1' : form === 'factor' ? "a factor such as 'x2'" : "a margin such as '5%'";
+  return form === 'absolute'
+    ? "a number in the value's unit, e.g. 0.1"
+    : form === 'factor'
+      ? "a factor such as 'x2'"
+      : "a margin such as '5%'";
 }
 
 function readSpan(field: Field): SizeSpan {
@@ -248,7 +291,8 @@ function readSpan(field: Field): SizeSpan {
 
 function readSize(field: Field): number {
   const v = field.scalar();
-  if (typeof v !== 'string' && typeof v !== 'number') throw field.error(`expected a size such as 64KiB, got ${field.describe()}`);
+  if (typeof v !== 'string' && typeof v !== 'number')
+    throw field.error(`expected a size such as 64KiB, got ${field.describe()}`);
   return sizeOf(field, v);
 }
 
@@ -263,7 +307,8 @@ function sizeOf(field: Field, v: string | number): number {
 
 function number(field: Field, what: string): number {
   const v = field.scalar();
-  if (typeof v !== 'number' || !Number.isFinite(v)) throw field.error(`${what} must be a number, got ${field.describe()}`);
+  if (typeof v !== 'number' || !Number.isFinite(v))
+    throw field.error(`${what} must be a number, got ${field.describe()}`);
   return v;
 }
 
@@ -275,7 +320,11 @@ function boolean(field: Field, what: string): boolean {
 
 function describePublished(field: Field | undefined, kind: MeasureKind): string {
   if (!field) return '-';
-  if (field.kind() === 'seq') return field.items('published').map((i) => String(i.scalar())).join(kind === 'best-param' ? ', ' : '–');
+  if (field.kind() === 'seq')
+    return field
+      .items('published')
+      .map((i) => String(i.scalar()))
+      .join(kind === 'best-param' ? ', ' : '–');
   if (field.kind() === 'map') {
     const e = field.entries('published');
     return [...e].map(([k, v]) => `${k === 'atLeast' ? '≥' : '≤'} ${String(v.scalar())}`).join(', ');

@@ -28,14 +28,20 @@ function row(r: ClaimResult): string[] {
 export function summary(run: SuiteRun): string {
   const count = (s: string): number => run.results.filter((r) => r.outcome.status === s).length;
   const counted = run.results.length - count('INPUT');
-  const unexpected = run.results.filter((r) => r.outcome.status !== 'INPUT' && (r.outcome.status === 'PASS') !== (r.claim.expect === 'pass')).length;
+  const unexpected = run.results.filter(
+    (r) => r.outcome.status !== 'INPUT' && (r.outcome.status === 'PASS') !== (r.claim.expect === 'pass'),
+  ).length;
   return `${count('PASS')} of ${counted} claims reproduced, ${count('FAIL')} fail, ${count('INPUT')} inputs (not counted); ${unexpected} differ from their expected status; ${run.scenarios.length} scenarios in ${run.seconds.toFixed(1)} s`;
 }
 
 export function formatClaimsTable(run: SuiteRun): string {
   const rows = run.results.map(row);
   const widths = HEADER.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  const line = (cells: string[]): string => cells.map((c, i) => c.padEnd(widths[i])).join('  ').trimEnd();
+  const line = (cells: string[]): string =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]))
+      .join('  ')
+      .trimEnd();
   return [line(HEADER), ...rows.map(line), '', summary(run), ''].join('\n');
 }
 

@@ -31,14 +31,19 @@ export function evaluateClaim(claim: Claim, run: RunResult | undefined): Outcome
 function verdict(claim: Claim, run: RunResult | undefined): Verdict {
   const m = claim.measure;
   const fail = (detail: string): InputError =>
-    new InputError(`claim ${claim.id}: ${detail}`, { file: claim.where.file, line: claim.where.line, field: 'measure' });
+    new InputError(`claim ${claim.id}: ${detail}`, {
+      file: claim.where.file,
+      line: claim.where.line,
+      field: 'measure',
+    });
   if (m.kind === 'unsupported') return { holds: false, simulated: 'not expressible' };
   if (!run) throw fail('the claim has no scenario to compute it from');
   if (m.kind === 'growth') return growth(claim, m, run, fail);
   const table = pickTable(claim, run, fail);
   const time = (row: RunRow, label: string): number => {
     const cell = row.cells[label];
-    if (!cell) throw fail(`the scenario has no algorithm labelled '${label}'; labels: ${Object.keys(row.cells).join(', ')}`);
+    if (!cell)
+      throw fail(`the scenario has no algorithm labelled '${label}'; labels: ${Object.keys(row.cells).join(', ')}`);
     return cell.meanNs;
   };
   const rows = (choice: SizeChoice): RunRow[] => pickRows(table, choice, fail);
@@ -47,7 +52,12 @@ function verdict(claim: Claim, run: RunResult | undefined): Verdict {
     case 'ratio': {
       const ratios = rows(m).map((r) => ({ bytes: r.bytes, v: time(r, m.of) / time(r, m.to) }));
       const pick = ratios.reduce((a, b) => ((m.reduce === 'min' ? b.v < a.v : b.v > a.v) ? b : a));
-      return inInterval(pick.v, claim.published, tol, `${fix(pick.v)}${'over' in m ? ` at ${formatSize(pick.bytes)}` : ''}`);
+      return inInterval(
+        pick.v,
+        claim.published,
+        tol,
+        `${fix(pick.v)}${'over' in m ? ` at ${formatSize(pick.bytes)}` : ''}`,
+      );
     }
     case 'ratio-range': {
       const ratios = rows(m).map((r) => time(r, m.of) / time(r, m.to));
@@ -64,12 +74,17 @@ function verdict(claim: Claim, run: RunResult | undefined): Verdict {
         if (v > worst.v) worst = { bytes: r.bytes, v };
       }
       const holds = worst.v <= margin;
-      return { holds, simulated: `${holds ? 'holds' : 'broken'}: worst ${fix(worst.v)}x at ${formatSize(worst.bytes)}`, value: worst.v };
+      return {
+        holds,
+        simulated: `${holds ? 'holds' : 'broken'}: worst ${fix(worst.v)}x at ${formatSize(worst.bytes)}`,
+        value: worst.v,
+      };
     }
     case 'crossover': {
       const span = rows(m);
       let from: number | undefined;
-      for (let i = span.length - 1; i >= 0 && time(span[i], m.winner) <= time(span[i], m.loser); i--) from = span[i].bytes;
+      for (let i = span.length - 1; i >= 0 && time(span[i], m.winner) <= time(span[i], m.loser); i--)
+        from = span[i].bytes;
       if (from === undefined) return { holds: false, simulated: `${m.winner} never ahead` };
       return { ...inInterval(from, claim.published, tol, formatSize(from)), value: from };
     }
@@ -102,7 +117,12 @@ function verdict(claim: Claim, run: RunResult | undefined): Verdict {
         return { bytes: r.bytes, v: m.category.reduce((sum, k) => sum + (cell.breakdown[k] ?? 0), 0) };
       });
       const pick = shares.reduce((a, b) => ((m.reduce === 'min' ? b.v < a.v : b.v > a.v) ? b : a));
-      return inInterval(pick.v, claim.published, tol, `${fix(pick.v)}${'over' in m ? ` at ${formatSize(pick.bytes)}` : ''}`);
+      return inInterval(
+        pick.v,
+        claim.published,
+        tol,
+        `${fix(pick.v)}${'over' in m ? ` at ${formatSize(pick.bytes)}` : ''}`,
+      );
     }
     case 'difference': {
       const [row] = rows({ at: m.at });
@@ -112,9 +132,15 @@ function verdict(claim: Claim, run: RunResult | undefined): Verdict {
   }
 }
 
-function growth(claim: Claim, m: Extract<Measure, { kind: 'growth' }>, run: RunResult, fail: (d: string) => InputError): Verdict {
+function growth(
+  claim: Claim,
+  m: Extract<Measure, { kind: 'growth' }>,
+  run: RunResult,
+  fail: (d: string) => InputError,
+): Verdict {
   const tables = run.tables.filter((t) => claim.machine === undefined || t.machine === claim.machine);
-  if (tables.length < 2) throw fail('a growth measure needs a scenario that sweeps ranks (at least two tables on the machine)');
+  if (tables.length < 2)
+    throw fail('a growth measure needs a scenario that sweeps ranks (at least two tables on the machine)');
   const point = (t: RunTable): { n: number; t: number } => {
     const [row] = pickRows(t, { at: m.at }, fail);
     const cell = row.cells[m.of];
@@ -130,11 +156,16 @@ function growth(claim: Claim, m: Extract<Measure, { kind: 'growth' }>, run: RunR
 
 function pickTable(claim: Claim, run: RunResult, fail: (d: string) => InputError): RunTable {
   const matches = run.tables.filter(
-    (t) => (claim.machine === undefined || t.machine === claim.machine) && (claim.ranks === undefined || t.ranks === claim.ranks),
+    (t) =>
+      (claim.machine === undefined || t.machine === claim.machine) &&
+      (claim.ranks === undefined || t.ranks === claim.ranks),
   );
   if (matches.length === 1) return matches[0];
   const known = run.tables.map((t) => `${t.machine}/${t.ranks} ranks`).join(', ');
-  if (matches.length === 0) throw fail(`no table of the scenario is on ${claim.machine ?? 'any machine'}${claim.ranks ? ` with ${claim.ranks} ranks` : ''}; tables: ${known}`);
+  if (matches.length === 0)
+    throw fail(
+      `no table of the scenario is on ${claim.machine ?? 'any machine'}${claim.ranks ? ` with ${claim.ranks} ranks` : ''}; tables: ${known}`,
+    );
   throw fail(`the scenario has several tables (${known}); name 'machine' (and 'ranks') in the claim`);
 }
 
@@ -148,7 +179,9 @@ function pickRows(table: RunTable, choice: SizeChoice, fail: (d: string) => Inpu
   const span: SizeSpan = choice.over;
   const rows = table.rows.filter((r) => r.bytes >= span.from && r.bytes <= span.to);
   if (!rows.some((r) => r.bytes === span.from) || !rows.some((r) => r.bytes === span.to)) {
-    throw fail(`the scenario's sizes on ${table.machine} do not reach both ends of ${formatSize(span.from)}..${formatSize(span.to)}`);
+    throw fail(
+      `the scenario's sizes on ${table.machine} do not reach both ends of ${formatSize(span.from)}..${formatSize(span.to)}`,
+    );
   }
   return rows;
 }
@@ -172,7 +205,7 @@ function fix(v: number): string {
 /** ['a','a','b'] → "a ×2, b": which choice won, size after size. */
 function compactRuns(labels: string[]): string {
   const out: string[] = [];
-  for (let i = 0; i < labels.length; ) {
+  for (let i = 0; i < labels.length;) {
     let j = i;
     while (j < labels.length && labels[j] === labels[i]) j++;
     out.push(j - i > 1 ? `${labels[i]} ×${j - i}` : labels[i]);

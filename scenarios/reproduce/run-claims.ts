@@ -27,11 +27,16 @@ export interface SuiteRun {
 
 export interface RunListener {
   /** Before scenario `index` (0-based) of `count` starts. */
-  scenarioStart?(file: string, index: number, count: number): void;
-  points?(done: number, total: number): void;
+  scenarioStart?: (file: string, index: number, count: number) => void;
+  points?: (done: number, total: number) => void;
 }
 
-export async function runClaims(claims: Claim[], run: ScenarioRunner, now: () => number, listen: RunListener = {}): Promise<SuiteRun> {
+export async function runClaims(
+  claims: Claim[],
+  run: ScenarioRunner,
+  now: () => number,
+  listen: RunListener = {},
+): Promise<SuiteRun> {
   const files = [...new Set(claims.flatMap((c) => (c.scenario ? [c.scenario] : [])))];
   const start = now();
   const scenarios: ScenarioRun[] = [];
@@ -42,7 +47,10 @@ export async function runClaims(claims: Claim[], run: ScenarioRunner, now: () =>
     scenarios.push({ file, result, seconds: (now() - t0) / 1000 });
   }
   const byFile = new Map(scenarios.map((s) => [s.file, s.result]));
-  const results = claims.map((claim) => ({ claim, outcome: evaluateClaim(claim, claim.scenario ? byFile.get(claim.scenario) : undefined) }));
+  const results = claims.map((claim) => ({
+    claim,
+    outcome: evaluateClaim(claim, claim.scenario ? byFile.get(claim.scenario) : undefined),
+  }));
   return { results, scenarios, seconds: (now() - start) / 1000 };
 }
 

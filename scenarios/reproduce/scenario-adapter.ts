@@ -29,7 +29,9 @@ export async function simulateScenarioFile(path: string, onProgress?: ProgressLi
   try {
     text = readFileSync(path, 'utf8');
   } catch (e) {
-    throw new InputError(`cannot read scenario file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, { file: path });
+    throw new InputError(`cannot read scenario file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
+      file: path,
+    });
   }
   const scenario = loadScenarioText(text, {
     file: path,
@@ -45,7 +47,9 @@ export async function simulateScenarioFile(path: string, onProgress?: ProgressLi
       ranks: table.ranks,
       rows: table.rows.map((row) => ({
         bytes: row.bytes,
-        cells: Object.fromEntries(row.cells.map((c) => [c.algorithm.label, { meanNs: c.result.meanNs, breakdown: c.result.breakdown }])),
+        cells: Object.fromEntries(
+          row.cells.map((c) => [c.algorithm.label, { meanNs: c.result.meanNs, breakdown: c.result.breakdown }]),
+        ),
       })),
     })),
   };

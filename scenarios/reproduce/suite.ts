@@ -24,7 +24,12 @@ export function loadSuite(papersDir: string = PAPERS_DIR): PaperClaims[] {
   for (const paper of papers) {
     for (const claim of paper.claims) {
       const other = seen.get(claim.id);
-      if (other) throw new InputError(`claim id '${claim.id}' is also used in ${other}`, { file: paper.file, line: claim.where.line, field: 'id' });
+      if (other)
+        throw new InputError(`claim id '${claim.id}' is also used in ${other}`, {
+          file: paper.file,
+          line: claim.where.line,
+          field: 'id',
+        });
       seen.set(claim.id, paper.file);
     }
   }
@@ -50,7 +55,10 @@ export function selectClaims(papers: PaperClaims[], sel: Selection): Claim[] {
     if (claims.length === 0) {
       const names = [...papers.map(paperName), ...papers.flatMap((p) => p.claims.map((c) => c.id))];
       const hint = didYouMean(only, names);
-      throw new InputError(`no paper or claim '${only}'${hint ? ` (did you mean '${hint}'?)` : ''}; papers: ${papers.map(paperName).join(', ')}`, { field: '--only' });
+      throw new InputError(
+        `no paper or claim '${only}'${hint ? ` (did you mean '${hint}'?)` : ''}; papers: ${papers.map(paperName).join(', ')}`,
+        { field: '--only' },
+      );
     }
   }
   if (sel.fastOnly) claims = claims.filter((c) => c.fast);

@@ -15,9 +15,19 @@ function load(text: string) {
 
 describe('claims loader', () => {
   it('reads a ratio claim with its published value, tolerance, and flags', () => {
-    const paper = load(claim('    measure: { kind: ratio, of: a, to: b, over: 16KiB..4MiB, reduce: min }\n    published: 0.54\n    tolerance: 0.1\n    expect: pass\n    fast: true\n'));
+    const paper = load(
+      claim(
+        '    measure: { kind: ratio, of: a, to: b, over: 16KiB..4MiB, reduce: min }\n    published: 0.54\n    tolerance: 0.1\n    expect: pass\n    fast: true\n',
+      ),
+    );
     const [c] = paper.claims;
-    expect(c.measure).toEqual({ kind: 'ratio', of: 'a', to: 'b', over: { from: 16384, to: 4 * 1048576 }, reduce: 'min' });
+    expect(c.measure).toEqual({
+      kind: 'ratio',
+      of: 'a',
+      to: 'b',
+      over: { from: 16384, to: 4 * 1048576 },
+      reduce: 'min',
+    });
     expect(c.published).toEqual({ kind: 'interval', lo: 0.54, hi: 0.54 });
     expect(c.tolerance).toEqual({ kind: 'absolute', value: 0.1 });
     expect(c.fast).toBe(true);
@@ -33,7 +43,10 @@ describe('claims loader', () => {
       ['cross', '{ kind: crossover, winner: a, loser: b, over: 1KiB..1MiB }', '32KiB', 'x2'],
       ['best', '{ kind: best-param, among: [a, b], at: 1MiB }', '[a]', '5%'],
     ]
-      .map(([id, m, p, t]) => `  - { id: ${id}, source: s, statement: st, scenario: s.yaml, measure: ${m}, published: ${p}, tolerance: ${t}, expect: pass }\n`)
+      .map(
+        ([id, m, p, t]) =>
+          `  - { id: ${id}, source: s, statement: st, scenario: s.yaml, measure: ${m}, published: ${p}, tolerance: ${t}, expect: pass }\n`,
+      )
       .join('')}`;
     const c = load(text).claims;
     expect(c[0].published).toEqual({ kind: 'interval', lo: 0.6, hi: 0.7 });
@@ -45,7 +58,11 @@ describe('claims loader', () => {
   });
 
   it('names file, line and field of a misspelt measure kind, with a suggestion', () => {
-    const dir = papersDir(claim('    measure: { kind: ration, of: a, to: b, at: 1MiB }\n    published: 1\n    tolerance: 0.1\n    expect: pass\n'));
+    const dir = papersDir(
+      claim(
+        '    measure: { kind: ration, of: a, to: b, at: 1MiB }\n    published: 1\n    tolerance: 0.1\n    expect: pass\n',
+      ),
+    );
     const file = join(dir, '000', 'claims.yaml');
     const e = inputErrorOf(() => loadClaimsFile(file));
     expect(e.location).toMatchObject({ file, line: 8, field: 'claims[0].measure.kind' });
@@ -53,20 +70,44 @@ describe('claims loader', () => {
   });
 
   it('rejects a tolerance of the wrong form for the measure', () => {
-    const e = inputErrorOf(() => load(claim('    measure: { kind: crossover, winner: a, loser: b, over: 1KiB..1MiB }\n    published: 32KiB\n    tolerance: 0.1\n    expect: pass\n')));
+    const e = inputErrorOf(() =>
+      load(
+        claim(
+          '    measure: { kind: crossover, winner: a, loser: b, over: 1KiB..1MiB }\n    published: 32KiB\n    tolerance: 0.1\n    expect: pass\n',
+        ),
+      ),
+    );
     expect(e.location).toMatchObject({ line: 10, field: 'claims[0].tolerance' });
     expect(e.detail).toContain("a factor such as 'x2'");
   });
 
   it('requires a tolerance, and a missing mechanism on a claim expected to fail', () => {
-    expect(inputErrorOf(() => load(claim('    measure: { kind: ratio, of: a, to: b, at: 1MiB }\n    published: 1\n    expect: pass\n'))).detail).toContain("needs 'tolerance'");
-    const e = inputErrorOf(() => load(claim('    measure: { kind: ratio, of: a, to: b, at: 1MiB }\n    published: 1\n    tolerance: 0.1\n    expect: fail\n')));
+    expect(
+      inputErrorOf(() =>
+        load(claim('    measure: { kind: ratio, of: a, to: b, at: 1MiB }\n    published: 1\n    expect: pass\n')),
+      ).detail,
+    ).toContain("needs 'tolerance'");
+    const e = inputErrorOf(() =>
+      load(
+        claim(
+          '    measure: { kind: ratio, of: a, to: b, at: 1MiB }\n    published: 1\n    tolerance: 0.1\n    expect: fail\n',
+        ),
+      ),
+    );
     expect(e.detail).toContain("needs 'missing'");
     expect(e.location.field).toBe('claims[0].expect');
   });
 
   it('rejects an empty size range, a missing scenario and unknown keys', () => {
-    expect(inputErrorOf(() => load(claim('    measure: { kind: ratio-range, of: a, to: b, over: 4MiB..1MiB }\n    published: 1\n    tolerance: 0.1\n    expect: pass\n'))).detail).toContain('empty');
+    expect(
+      inputErrorOf(() =>
+        load(
+          claim(
+            '    measure: { kind: ratio-range, of: a, to: b, over: 4MiB..1MiB }\n    published: 1\n    tolerance: 0.1\n    expect: pass\n',
+          ),
+        ),
+      ).detail,
+    ).toContain('empty');
     const noScenario = `${head}  - { id: c, source: s, statement: st, scenario: nope.yaml, measure: { kind: unsupported }, expect: fail, missing: m }\n`;
     expect(inputErrorOf(() => load(noScenario)).location.field).toBe('claims[0].scenario');
     const typo = `${head}  - { id: c, source: s, statement: st, scenario: s.yaml, measure: { kind: unsupported }, expect: fail, missng: m }\n`;
@@ -81,7 +122,8 @@ describe('claims loader', () => {
   });
 
   it('rejects a duplicate claim id', () => {
-    const one = '  - { id: c, source: s, statement: st, scenario: s.yaml, measure: { kind: unsupported }, expect: fail, missing: m }\n';
+    const one =
+      '  - { id: c, source: s, statement: st, scenario: s.yaml, measure: { kind: unsupported }, expect: fail, missing: m }\n';
     const e = inputErrorOf(() => load(`${head}${one}${one}`));
     expect(e.detail).toContain("'c' appears twice");
     expect(e.location.line).toBe(5);

@@ -16,7 +16,9 @@ export function syntheticRun(sizes: number[], times: Record<string, number[]>, m
         ranks,
         rows: sizes.map((bytes, i) => ({
           bytes,
-          cells: Object.fromEntries(labels.map((l) => [l, { meanNs: times[l][i], breakdown: { copy: 0.75, syscall: 0.25 } }])),
+          cells: Object.fromEntries(
+            labels.map((l) => [l, { meanNs: times[l][i], breakdown: { copy: 0.75, syscall: 0.25 } }]),
+          ),
         })),
       },
     ],

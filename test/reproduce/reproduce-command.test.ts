@@ -35,13 +35,19 @@ claims:
     expect: pass
 `;
 
-function io(runner: ScenarioRunner, dir: string, tty = false): ReproduceIO & { out: string[]; err: string[]; runs: string[] } {
+function io(
+  runner: ScenarioRunner,
+  dir: string,
+  tty = false,
+): ReproduceIO & { out: string[]; err: string[]; runs: string[] } {
   const out: string[] = [];
   const err: string[] = [];
   const runs: string[] = [];
   let t = 0;
   return {
-    out, err, runs,
+    out,
+    err,
+    runs,
     stdout: (s) => out.push(s),
     stderr: (s) => err.push(s),
     stderrIsTTY: tty,
@@ -54,10 +60,10 @@ function io(runner: ScenarioRunner, dir: string, tty = false): ReproduceIO & { o
   };
 }
 
-const run = (async (_file, onProgress) => {
+const run: ScenarioRunner = (_file, onProgress) => {
   onProgress?.(1, 1);
-  return syntheticRun([16 * KiB, 64 * KiB], { base: [10, 10], a: [20, 5] });
-}) satisfies ScenarioRunner;
+  return Promise.resolve(syntheticRun([16 * KiB, 64 * KiB], { base: [10, 10], a: [20, 5] }));
+};
 
 describe('reproduce command', () => {
   it('prints one row per claim with status and, for a FAIL, the missing mechanism; each scenario runs once', async () => {
@@ -68,7 +74,9 @@ describe('reproduce command', () => {
     expect(text).toMatch(/^p-ratio\s+000 Fig\. 2\s+0\.5\s+0\.50\s+0\.05\s+PASS\s*$/m);
     expect(text).toMatch(/^p-order .*broken: worst 2\.00x at 64KiB\s+5%\s+FAIL\s+the mechanism that makes base fast$/m);
     expect(text).toMatch(/^p-input .*10\.00 ns\s+1\s+INPUT\s*$/m);
-    expect(text).toContain('1 of 2 claims reproduced, 1 fail, 1 inputs (not counted); 0 differ from their expected status; 2 scenarios');
+    expect(text).toContain(
+      '1 of 2 claims reproduced, 1 fail, 1 inputs (not counted); 0 differ from their expected status; 2 scenarios',
+    );
     expect(env.runs.map((f) => f.split('/').pop())).toEqual(['s.yaml', 't.yaml']);
   });
 
@@ -84,12 +92,25 @@ describe('reproduce command', () => {
     const dir = papersDir(CLAIMS, { 's.yaml': '', 't.yaml': '' });
     const env = io(run, dir);
     await reproduceCommand({ json: true, strict: false, only: 'p-order' }, env);
-    const doc = JSON.parse(env.out.join('')) as { claims: { id: string; status: string; value: number | null; missing: string | null }[] };
-    expect(doc.claims).toEqual([expect.objectContaining({ id: 'p-order', status: 'FAIL', value: 2, missing: 'the mechanism that makes base fast' })]);
+    const doc = JSON.parse(env.out.join('')) as {
+      claims: { id: string; status: string; value: number | null; missing: string | null }[];
+    };
+    expect(doc.claims).toEqual([
+      expect.objectContaining({
+        id: 'p-order',
+        status: 'FAIL',
+        value: 2,
+        missing: 'the mechanism that makes base fast',
+      }),
+    ]);
     const fast = io(run, dir);
     await reproduceCommand({ json: true, strict: false, only: '000', fastOnly: true }, fast);
-    expect((JSON.parse(fast.out.join('')) as { claims: { id: string }[] }).claims.map((c) => c.id)).toEqual(['p-ratio']);
-    await expect(reproduceCommand({ json: false, strict: false, only: 'p-ordr' }, env)).rejects.toThrow("no paper or claim 'p-ordr' (did you mean 'p-order'?)");
+    expect((JSON.parse(fast.out.join('')) as { claims: { id: string }[] }).claims.map((c) => c.id)).toEqual([
+      'p-ratio',
+    ]);
+    await expect(reproduceCommand({ json: false, strict: false, only: 'p-ordr' }, env)).rejects.toThrow(
+      "no paper or claim 'p-ordr' (did you mean 'p-order'?)",
+    );
   });
 
   it('shows progress on a terminal only', async () => {
@@ -103,7 +124,8 @@ describe('reproduce command', () => {
   });
 
   it('runs one tiny scenario end to end through the simulator', async () => {
-    const scenario = 'machine: dancer\nranks: 2\nplacement: [0, 4]\noperation: pingpong\nalgorithms: [shm, knem]\nsizes: [4KiB, 1MiB]\ncache: off\niterations: 1\nwarmup: 0\n';
+    const scenario =
+      'machine: dancer\nranks: 2\nplacement: [0, 4]\noperation: pingpong\nalgorithms: [shm, knem]\nsizes: [4KiB, 1MiB]\ncache: off\niterations: 1\nwarmup: 0\n';
     const claims = `seed: 004_x.txt\ntitle: t\nclaims:\n  - { id: e2e, source: s, statement: st, scenario: s.yaml, measure: { kind: crossover, winner: knem, loser: shm, over: 4KiB..1MiB }, published: 1MiB, tolerance: x1, expect: pass }\n`;
     const dir = papersDir(claims, { 's.yaml': scenario });
     const env = io(simulateScenarioFile, dir);
