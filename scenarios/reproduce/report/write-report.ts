@@ -17,6 +17,8 @@ export interface ReportOptions {
   commit?: string;
 }
 
+const MIN_PLOT_SIZES = 3;
+
 /** Writes the report; returns the path of README.md. */
 export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, opts: ReportOptions = {}): string {
   const papersDir = opts.papersDir ?? PAPERS_DIR;
@@ -24,7 +26,8 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
   const figures: string[] = [];
   for (const scenario of run.scenarios) {
     const claims = run.results.map((r) => r.claim).filter((c) => c.scenario === scenario.file);
-    for (const table of scenario.result.tables) {
+    // A plot against message size needs a few sizes; single-size tables (Table I, II) are in the table only.
+    for (const table of scenario.result.tables.filter((t) => t.rows.length >= MIN_PLOT_SIZES)) {
       const name = `${plotName(scenario.file)}-${table.machine}-${table.ranks}`.replace(/[^A-Za-z0-9_.-]/g, '_');
       const onTable = claims.filter(
         (c) =>
