@@ -3,28 +3,33 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { extname, isAbsolute, resolve } from 'node:path';
-import { importHwlocXml } from './hwloc/import.ts';
-import { didYouMean, InputError } from './input-error.ts';
+import { importHwlocXml, type HwlocImportOptions } from './hwloc/import.ts';
+import { didYouMean, InputError } from '../common/input-error.ts';
 import { loadMachineFile } from './machine-file.ts';
 import { loadPreset, presetNames } from './presets.ts';
 import type { MachineSpec } from './spec.ts';
 import { detectHost } from './sysfs.ts';
 
 export * from './spec.ts';
-export { InputError, didYouMean, formatInputError, type InputLocation } from './input-error.ts';
+export { InputError, didYouMean, formatInputError, type InputLocation } from '../common/input-error.ts';
 export { loadMachineFile, parseMachineYaml, MACHINE_KEYS, type ParseOptions } from './machine-file.ts';
 export { listPresets, loadPreset, presetNames, presetPath } from './presets.ts';
 export { renderMachine } from './render.ts';
 export { validateMachine, MECHANISMS, type Locator } from './validate.ts';
-export { importHwlocXml } from './hwloc/import.ts';
+export { importHwlocXml, type HwlocImportOptions } from './hwloc/import.ts';
 export { detectHost } from './sysfs.ts';
+
+export interface ResolveOptions extends HwlocImportOptions {
+  /** Folder relative paths are taken from (a scenario file's); the working directory by default. */
+  baseDir?: string;
+}
 
 /**
  * Turns what a user wrote after `--machine` (or in a scenario's `machine:`) into a MachineSpec:
- * `host`, a preset name, a machine file (.yaml/.yml) or an hwloc XML export (.xml). Relative paths
- * are taken from `baseDir` (a scenario file's folder) or the working directory.
+ * `host`, a preset name, a machine file (.yaml/.yml) or an hwloc XML export (.xml). `hwlocMachine`
+ * picks one machine of an hwloc file that holds several (see HwlocImportOptions).
  */
-export function resolveMachine(ref: string, opts: { baseDir?: string } = {}): MachineSpec {
+export function resolveMachine(ref: string, opts: ResolveOptions = {}): MachineSpec {
   const trimmed = ref.trim();
   if (trimmed === '') throw new InputError('empty machine reference (give a preset name, a .yaml or .xml file, or host)');
   if (trimmed === 'host') return detectHost();
@@ -33,7 +38,7 @@ export function resolveMachine(ref: string, opts: { baseDir?: string } = {}): Ma
   if (ext === '.yaml' || ext === '.yml') return loadMachineFile(path);
   if (ext === '.xml') {
     if (!existsSync(path)) throw new InputError('cannot read hwloc XML file: no such file', { file: path });
-    return importHwlocXml(readFileSync(path, 'utf8'), path);
+    return importHwlocXml(readFileSync(path, 'utf8'), path, { hwlocMachine: opts.hwlocMachine });
   }
   const names = presetNames();
   if (names.includes(trimmed)) return loadPreset(trimmed);

@@ -4,12 +4,13 @@
 
 import { readFileSync } from 'node:fs';
 import { basename, extname } from 'node:path';
-import { InputError } from './input-error.ts';
+import { InputError } from '../common/input-error.ts';
 import { buildCompute } from './machine-file/build-compute.ts';
 import { buildInterconnect } from './machine-file/build-interconnect.ts';
 import { buildCosts, buildKernel } from './machine-file/build-kernel.ts';
+import { readGuessed } from './machine-file/guessed.ts';
 import { Origins } from './machine-file/origins.ts';
-import { openYaml } from './machine-file/yaml-reader.ts';
+import { parseYaml } from '../common/yaml/parse.ts';
 import type { MachineSpec } from './spec.ts';
 import { validateMachine } from './validate.ts';
 
@@ -25,13 +26,13 @@ export interface ParseOptions {
 
 /** Parses and validates the text of a machine file; `file` is used in messages and as the default name. */
 export function parseMachineYaml(text: string, file: string, options: ParseOptions = {}): MachineSpec {
-  const rootNode = openYaml(text, file);
-  if (!rootNode.present) throw new InputError('the machine file is empty', { file });
+  const rootNode = parseYaml(text, file);
+  if (!rootNode.filled) throw new InputError('the machine file is empty', { file });
   const root = rootNode.map(MACHINE_KEYS);
   const origins = new Origins(rootNode);
 
-  const name = root.get('name')?.string() ?? basename(file, extname(file));
-  const description = root.get('description')?.string() ?? '';
+  const name = root.get('name')?.text() ?? basename(file, extname(file));
+  const description = root.get('description')?.text() ?? '';
   const compute = buildCompute(root, origins);
   const interconnect = buildInterconnect(root, origins);
   const costs = buildCosts(root, origins);
@@ -41,15 +42,14 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
   const distancesNode = root.get('distances');
   if (distancesNode) {
     origins.set('distances', distancesNode);
-    distances = distancesNode.list().map((row, i) => {
+    distances = distancesNode.items().map((row, i) => {
       origins.set(`distances[${i}]`, row);
-      return row.list().map((cell, j) => {
+      return row.items().map((cell, j) => {
         origins.set(`distances[${i}][${j}]`, cell);
         return cell.number();
       });
     });
   }
-  const guessed = (root.get('guessed')?.list() ?? []).map((g) => g.string());
   origins.set('name', root.get('name'));
   origins.set('packages', root.get('packages'));
   origins.set('numaNodes', root.get('numa'));
@@ -64,9 +64,10 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
     costs,
     kernel,
     ...(distances ? { distances } : {}),
-    guessed,
+    guessed: [],
   };
   validateMachine(spec, (field) => origins.locate(field));
+  spec.guessed = readGuessed(root.get('guessed')?.items() ?? [], rootNode);
   return spec;
 }
 

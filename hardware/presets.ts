@@ -4,7 +4,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { didYouMean, InputError } from './input-error.ts';
+import { didYouMean, InputError } from '../common/input-error.ts';
 import { loadMachineFile } from './machine-file.ts';
 import type { MachineSpec } from './spec.ts';
 

@@ -2,6 +2,7 @@
 // shared caches and cores, then memory, hubs, links, routing, I/O, costs and kernel. Pure and
 // deterministic: the same spec always gives the same text.
 
+import { formatBytes } from '../common/bytes.ts';
 import { DEFAULT_LINE_BYTES, packageVertex, type CacheSpec, type CoreSpec, type MachineSpec } from './spec.ts';
 
 export function renderMachine(spec: MachineSpec): string {
@@ -159,14 +160,7 @@ function num(x: number): string {
 }
 
 function size(bytes: number): string {
-  const units = ['B', 'KiB', 'MiB', 'GiB', 'TiB'];
-  let i = 0;
-  let v = bytes;
-  while (v >= 1024 && i < units.length - 1 && Number.isInteger(v / 1024)) {
-    v /= 1024;
-    i++;
-  }
-  return `${v} ${units[i]}`;
+  return formatBytes(bytes, { space: true });
 }
 
 /** "0-3,8,10-11" for a set of core ids. */

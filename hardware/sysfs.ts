@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { assembleMachine } from './hwloc/assemble.ts';
 import type { FoundBus, FoundCache, FoundCore, FoundMachine, FoundNic, FoundNuma, FoundPackage } from './hwloc/found.ts';
 import { frequencyFromModel } from './hwloc/model-frequency.ts';
-import { InputError } from './input-error.ts';
+import { InputError } from '../common/input-error.ts';
 import type { MachineSpec } from './spec.ts';
 
 export interface DetectHostOptions {

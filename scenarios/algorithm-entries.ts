@@ -10,14 +10,14 @@ import {
   type ParamInfo,
   type ParamValue,
 } from '../algorithms/registry.ts';
-import { didYouMean } from '../hardware/input-error.ts';
+import { didYouMean } from '../common/input-error.ts';
 import type { ScenarioAlgorithm } from './scenario.ts';
 import { formatSize, parseSize, SizeError } from './sizes.ts';
-import type { Field } from './yaml-field.ts';
+import type { YamlValue } from '../common/yaml/value.ts';
 
 const ENTRY_KEYS = ['name', 'params', 'label'] as const;
 
-export function readAlgorithms(field: Field, operation: string): ScenarioAlgorithm[] {
+export function readAlgorithms(field: YamlValue, operation: string): ScenarioAlgorithm[] {
   const items = field.items('algorithms');
   if (items.length === 0) throw field.error('algorithms must name at least one algorithm');
   const out: ScenarioAlgorithm[] = [];
@@ -34,7 +34,7 @@ export function readAlgorithms(field: Field, operation: string): ScenarioAlgorit
   return out;
 }
 
-function readEntry(item: Field, operation: string): ScenarioAlgorithm {
+function readEntry(item: YamlValue, operation: string): ScenarioAlgorithm {
   if (item.kind() !== 'map') {
     const info = lookup(item, item.string('algorithm name'), operation);
     return { name: info.name, label: shortName(info), params: paramDefaults(info) };
@@ -65,7 +65,7 @@ function readEntry(item: Field, operation: string): ScenarioAlgorithm {
   return { name: info.name, label, params };
 }
 
-function lookup(field: Field, name: string, operation: string): AlgorithmInfo {
+function lookup(field: YamlValue, name: string, operation: string): AlgorithmInfo {
   const colon = name.indexOf(':');
   if (colon >= 0 && name.slice(0, colon) !== operation) {
     throw field.error(`algorithm '${name}' belongs to operation '${name.slice(0, colon)}', but this scenario's operation is '${operation}'`);
@@ -82,7 +82,7 @@ function lookup(field: Field, name: string, operation: string): AlgorithmInfo {
   throw field.error(detail);
 }
 
-function readParam(field: Field, param: ParamInfo, info: AlgorithmInfo): ParamValue {
+function readParam(field: YamlValue, param: ParamInfo, info: AlgorithmInfo): ParamValue {
   const what = `parameter '${param.name}' of ${info.name}`;
   const value = field.scalar();
   switch (param.kind) {
@@ -120,7 +120,7 @@ function readParam(field: Field, param: ParamInfo, info: AlgorithmInfo): ParamVa
   }
 }
 
-function checkMin(field: Field, what: string, value: number, min: number | undefined, show: (n: number) => string): number {
+function checkMin(field: YamlValue, what: string, value: number, min: number | undefined, show: (n: number) => string): number {
   if (min !== undefined && value < min) throw field.error(`${what} must be at least ${show(min)}, got ${show(value)}`);
   return value;
 }

@@ -1,5 +1,5 @@
 // A scenario becomes tables of points: one table per sweep combination (machine × placement ×
-// ranks, in that nesting), one row per size, one cell per algorithm.
+// ranks × seed, in that nesting), one row per size, one cell per algorithm.
 import type { Point } from './point.ts';
 import { placeRanks } from './placement.ts';
 import { rankCount, type MachineChoice, type PlacementSpec, type Scenario, type ScenarioAlgorithm } from './scenario.ts';
@@ -18,6 +18,7 @@ export interface Table<C extends Cell = Cell> {
   machine: MachineChoice;
   ranks: number;
   placement: PlacementSpec;
+  seed: string;
   /** Rank i runs on cores[i]. */
   cores: number[];
   rows: Row<C>[];
@@ -28,36 +29,43 @@ export function expandScenario(s: Scenario): Table[] {
   for (const machine of s.machines) {
     for (const placement of s.placements) {
       for (const count of s.ranks) {
-        const ranks = rankCount(count, machine.spec);
-        // The loader has checked every combination, so this cannot fail for a loaded scenario.
-        const cores = placeRanks(machine.spec, ranks, placement);
-        const rows = s.sizes.map((bytes) => ({
-          bytes,
-          cells: s.algorithms.map((algorithm) => ({
-            algorithm,
-            point: {
-              scenario: s.name,
-              ...(s.file ? { file: s.file } : {}),
-              machine: machine.spec,
-              cores: [...cores],
-              operation: s.operation,
-              algorithm: algorithm.name,
-              params: { ...algorithm.params },
-              bytes,
-              ...(s.counts ? { counts: [...s.counts] } : {}),
-              root: s.root,
-              cache: s.cache,
-              iterations: s.iterations,
-              warmup: s.warmup,
-              seed: s.seed,
-            },
-          })),
-        }));
-        tables.push({ machine, ranks, placement, cores, rows });
+        for (const seed of s.seedSweep ?? [s.seed]) {
+          tables.push(table(s, machine, placement, rankCount(count, machine.spec), seed));
+        }
       }
     }
   }
   return tables;
+}
+
+/** One table of the sweep: a row per size, a cell per algorithm. */
+function table(s: Scenario, machine: MachineChoice, placement: PlacementSpec, ranks: number, seed: string): Table {
+  // The loader has checked every combination, so this cannot fail for a loaded scenario.
+  const cores = placeRanks(machine.spec, ranks, placement, seed);
+  const rows = s.sizes.map((bytes) => ({
+    bytes,
+    cells: s.algorithms.map((algorithm) => ({
+      algorithm,
+      point: {
+        scenario: s.name,
+        ...(s.file ? { file: s.file } : {}),
+        machine: machine.spec,
+        cores: [...cores],
+        operation: s.operation,
+        algorithm: algorithm.name,
+        params: { ...algorithm.params },
+        bytes,
+        ...(s.counts ? { counts: [...s.counts] } : {}),
+        root: s.root,
+        cache: s.cache,
+        iterations: s.iterations,
+        warmup: s.warmup,
+        seed,
+        ...(s.skewNs ? { skewNs: s.skewNs } : {}),
+      },
+    })),
+  }));
+  return { machine, ranks, placement, seed, cores, rows };
 }
 
 export function countPoints(tables: Table[]): number {

@@ -2,14 +2,17 @@
 // the file, line:column and field path; nothing else escapes (test/scenarios/robustness.test.ts).
 import { readFileSync } from 'node:fs';
 import { basename, dirname, extname, resolve } from 'node:path';
-import { findOperation, listOperations } from '../algorithms/registry.ts';
-import { didYouMean, InputError } from '../hardware/input-error.ts';
+import { findOperation, listOperations, type OperationInfo } from '../algorithms/registry.ts';
+import { didYouMean, InputError } from '../common/input-error.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
 import { placeRanks, PlacementError } from './placement.ts';
-import { rankCount, type MachineChoice, type PlacementSpec, type RankCount, type Scenario } from './scenario.ts';
+import { rankCount, type MachineChoice, type PlacementSpec, type RankCount, type Scenario, type ScenarioAlgorithm } from './scenario.ts';
+import { DurationError, parseDuration } from './duration.ts';
 import { normaliseSizes, parseSizeSpec, SizeError } from './sizes.ts';
-import { parseYaml, type Field } from './yaml-field.ts';
+import { parseYaml } from '../common/yaml/parse.ts';
+import { ScenarioDocument } from './scenario-document.ts';
+import type { YamlValue } from '../common/yaml/value.ts';
 
 /** Finds a machine by preset name or file path (relative paths against `baseDir`). */
 export type MachineResolver = (ref: string, baseDir: string) => MachineSpec;
@@ -20,23 +23,17 @@ export interface LoadOptions {
   resolveMachine: MachineResolver;
   /** `--machine`: replaces the scenario's machine and any machine sweep; relative to `cwd`. */
   machineOverride?: string;
-  /** `--seed`: replaces the scenario's seed. */
+  /** `--seed`: replaces the scenario's seed and any seed sweep. */
   seedOverride?: string;
   cwd?: string;
 }
-
-export const SCENARIO_KEYS = [
-  'name', 'description', 'machine', 'ranks', 'placement', 'operation', 'algorithms', 'sizes',
-  'root', 'counts', 'cache', 'iterations', 'warmup', 'seed', 'baseline', 'sweep',
-] as const;
-const SWEEP_KEYS = ['ranks', 'machine', 'placement'] as const;
 
 export const DEFAULTS = { root: 0, cache: 'off', iterations: 5, warmup: 1, seed: 'intranode', placement: 'compact' } as const;
 
 export function loadScenarioFile(path: string, opts: Omit<LoadOptions, 'file'>): Scenario {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readFileSync(resolve(opts.cwd ?? process.cwd(), path), 'utf8');
   } catch (e) {
     const code = (e as NodeJS.ErrnoException).code;
     throw new InputError(code === 'ENOENT' ? 'no such scenario file' : `cannot read scenario file (${code ?? (e as Error).message})`, { file: path });
@@ -44,114 +41,44 @@ export function loadScenarioFile(path: string, opts: Omit<LoadOptions, 'file'>):
   return loadScenarioText(text, { ...opts, file: path });
 }
 
+export { SCENARIO_KEYS } from './scenario-document.ts';
+
+/**
+ * Reads the fields in a fixed order (the first mistake found is the one reported), then checks
+ * what depends on the machine and rank count. A new field is one key in SCENARIO_KEYS, one entry in
+ * Scenario, and one line below reading it (with a read function beside the others when it needs one).
+ */
 export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
-  const root = parseYaml(text, opts.file);
-  if (!root.present) {
-    throw root.error('the scenario is empty; expected a mapping with operation, algorithms, sizes, machine and ranks');
-  }
-  const f = root.entries('the scenario', SCENARIO_KEYS);
-  const get = (key: string): Field | undefined => (f.get(key)?.present ? f.get(key) : undefined);
-  const required = (key: string): Field => {
-    const field = get(key);
-    if (!field) throw root.error(`the scenario needs '${key}'`);
-    return field;
-  };
-
-  const name = get('name')?.text('name') ?? (opts.file ? basename(opts.file, extname(opts.file)) : 'scenario');
-  const description = get('description')?.text('description') ?? '';
-
-  const opField = required('operation');
-  const operation = opField.string('operation');
-  const opInfo = findOperation(operation);
-  if (!opInfo) {
-    const known = listOperations().map((o) => o.name);
-    const hint = didYouMean(operation, known);
-    throw opField.error(
-      `unknown operation '${operation}'${hint ? ` (did you mean '${hint}'?)` : ''}; ${known.length ? `operations: ${known.join(', ')}` : 'no operation is registered'}`,
-    );
-  }
-  const algorithms = readAlgorithms(required('algorithms'), operation);
-  const sizes = readSizes(required('sizes'));
-
-  const rootField = get('root');
-  if (rootField && !opInfo.rooted) throw rootField.error(`operation '${operation}' has no root`);
-  const rootRank = rootField?.integer('root', 0) ?? DEFAULTS.root;
-  const countsField = get('counts');
-  if (countsField && !opInfo.counts) {
-    const vOps = listOperations().filter((o) => o.counts).map((o) => o.name);
-    throw countsField.error(`operation '${operation}' takes no counts; counts are for ${vOps.join(', ')}`);
-  }
-  const counts = countsField?.items('counts').map((item) => item.integer('count', 0));
-  const cache = readCache(get('cache'));
-  const iterations = get('iterations')?.integer('iterations', 1) ?? DEFAULTS.iterations;
-  const warmup = get('warmup')?.integer('warmup', 0) ?? DEFAULTS.warmup;
-  const seed = opts.seedOverride ?? get('seed')?.text('seed') ?? DEFAULTS.seed;
-
-  const baselineField = get('baseline');
-  const labels = algorithms.map((a) => a.label);
-  let baseline = labels[0];
-  if (baselineField) {
-    const wanted = baselineField.text('baseline');
-    const match = algorithms.find((a) => a.label === wanted) ?? algorithms.find((a) => a.name === wanted || a.name === `${operation}:${wanted}`);
-    if (!match) {
-      const hint = didYouMean(wanted, labels);
-      throw baselineField.error(`baseline '${wanted}' is not one of the algorithms${hint ? ` (did you mean '${hint}'?)` : ''}; labels: ${labels.join(', ')}`);
-    }
-    baseline = match.label;
-  }
-
-  const sweep = get('sweep')?.entries('sweep', SWEEP_KEYS) ?? new Map<string, Field>();
-  const axis = (key: string): Field[] | undefined => {
-    const swept = sweep.get(key);
-    if (!swept?.present) return undefined;
-    if (get(key)) throw get(key)!.error(`'${key}' is given both here and under sweep; keep one`);
-    const items = swept.items(`sweep.${key}`);
-    if (items.length === 0) throw swept.error(`sweep.${key} must list at least one value`);
-    return items;
-  };
+  const doc = new ScenarioDocument(parseYaml(text, opts.file));
+  const name = doc.get('name')?.text('name') ?? (opts.file ? basename(opts.file, extname(opts.file)) : 'scenario');
+  const description = doc.get('description')?.text('description') ?? '';
+  const { operation, info } = readOperation(doc.required('operation'));
+  const algorithms = readAlgorithms(doc.required('algorithms'), operation);
+  const sizes = readSizes(doc.required('sizes'));
+  const rootField = doc.get('root');
+  if (rootField && !info.rooted) throw rootField.error(`operation '${operation}' has no root`);
+  const rootRank = rootField?.integer(0, 'root') ?? DEFAULTS.root;
+  const countsField = doc.get('counts');
+  const counts = countsField && readCounts(countsField, operation, info);
+  const cache = readCache(doc.get('cache'));
+  const iterations = doc.get('iterations')?.integer(1, 'iterations') ?? DEFAULTS.iterations;
+  const warmup = doc.get('warmup')?.integer(0, 'warmup') ?? DEFAULTS.warmup;
+  const seeds = opts.seedOverride !== undefined ? [opts.seedOverride] : (doc.values('seed')?.map((f) => f.text('seed')) ?? [DEFAULTS.seed]);
+  const skewNs = readSkew(doc.get('skew'));
+  const baseline = readBaseline(doc.get('baseline'), algorithms, operation);
 
   const baseDir = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : (opts.cwd ?? process.cwd());
-  const machines = readMachines(opts, axis('machine') ?? (get('machine') ? [get('machine')!] : undefined), root, baseDir);
-
-  const placementFields = axis('placement') ?? (get('placement') ? [get('placement')!] : undefined);
-  const placements: { value: PlacementSpec; field?: Field }[] = placementFields
-    ? placementFields.map((field) => ({ value: readPlacement(field), field }))
-    : [{ value: DEFAULTS.placement }];
-
-  const rankFields = axis('ranks') ?? (get('ranks') ? [get('ranks')!] : undefined);
-  let ranks: { value: RankCount; field?: Field }[];
-  if (rankFields) {
-    ranks = rankFields.map((field) => ({ value: readRanks(field), field }));
-  } else {
-    const lengths = new Set(placements.map((p) => (typeof p.value === 'string' ? -1 : p.value.length)));
-    const only = [...lengths][0];
-    if (lengths.size !== 1 || only < 1) throw root.error("the scenario needs 'ranks' (it may be left out only when placement is a core list)");
-    ranks = [{ value: only }];
-  }
-
-  for (const m of machines) {
-    for (const r of ranks) {
-      const n = rankCount(r.value, m.choice.spec);
-      if (rootRank >= n) {
-        throw (rootField ?? r.field ?? root).error(`root ${rootRank} is outside the communicator of ${n} ranks (0..${n - 1})`);
-      }
-      if (counts && countsField) {
-        const wanted = opInfo.counts === 'per-pair' ? n * n : n;
-        if (counts.length !== wanted) {
-          const what = opInfo.counts === 'per-pair' ? `${n} x ${n} = ${wanted} (one per sender and receiver, sender-major)` : `${wanted} (one per rank)`;
-          throw countsField.error(`counts has ${counts.length} entries, but ${operation} on ${n} ranks needs ${what}`);
-        }
-      }
-      for (const p of placements) checkPlacement(m, p, r, root, machines.length > 1);
-    }
-  }
+  const axes = readAxes(doc, opts, baseDir);
+  checkCombinations(doc, axes, { rootRank, rootField, counts, countsField, operation, info });
+  // The report says which machine ran when it is not the one the file names.
+  const replacedMachines = opts.machineOverride !== undefined ? (doc.values('machine') ?? []).map((m) => m.string('machine')) : undefined;
 
   return {
     name,
     description,
     file: opts.file,
     operation,
-    rooted: opInfo.rooted,
+    rooted: info.rooted,
     algorithms,
     sizes,
     root: rootRank,
@@ -159,15 +86,101 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     cache,
     iterations,
     warmup,
-    seed,
+    seed: seeds[0],
+    ...(seeds.length > 1 ? { seedSweep: seeds } : {}),
+    ...(skewNs ? { skewNs } : {}),
     baseline,
-    machines: machines.map((m) => m.choice),
-    placements: placements.map((p) => p.value),
-    ranks: ranks.map((r) => r.value),
+    machines: axes.machines.map((m) => m.choice),
+    ...(replacedMachines ? { replacedMachines } : {}),
+    placements: axes.placements.map((p) => p.value),
+    ranks: axes.ranks.map((r) => r.value),
   };
 }
 
-function readSizes(field: Field): number[] {
+function readOperation(field: YamlValue): { operation: string; info: OperationInfo } {
+  const operation = field.string('operation');
+  const info = findOperation(operation);
+  if (!info) {
+    const known = listOperations().map((o) => o.name);
+    const hint = didYouMean(operation, known);
+    throw field.error(
+      `unknown operation '${operation}'${hint ? ` (did you mean '${hint}'?)` : ''}; ${known.length ? `operations: ${known.join(', ')}` : 'no operation is registered'}`,
+    );
+  }
+  return { operation, info };
+}
+
+function readCounts(field: YamlValue, operation: string, info: OperationInfo): number[] {
+  if (!info.counts) {
+    const vOps = listOperations().filter((o) => o.counts).map((o) => o.name);
+    throw field.error(`operation '${operation}' takes no counts; counts are for ${vOps.join(', ')}`);
+  }
+  return field.items('counts').map((item) => item.integer(0, 'count'));
+}
+
+function readBaseline(field: YamlValue | undefined, algorithms: ScenarioAlgorithm[], operation: string): string {
+  const labels = algorithms.map((a) => a.label);
+  if (!field) return labels[0];
+  const wanted = field.text('baseline');
+  const match = algorithms.find((a) => a.label === wanted) ?? algorithms.find((a) => a.name === wanted || a.name === `${operation}:${wanted}`);
+  if (!match) {
+    const hint = didYouMean(wanted, labels);
+    throw field.error(`baseline '${wanted}' is not one of the algorithms${hint ? ` (did you mean '${hint}'?)` : ''}; labels: ${labels.join(', ')}`);
+  }
+  return match.label;
+}
+
+/** The swept (or fixed) machines, placements and rank counts, each with the field it came from. */
+interface Axes {
+  machines: LocatedMachine[];
+  placements: { value: PlacementSpec; field?: YamlValue }[];
+  ranks: { value: RankCount; field?: YamlValue }[];
+}
+
+function readAxes(doc: ScenarioDocument, opts: LoadOptions, baseDir: string): Axes {
+  const machines = readMachines(opts, doc.values('machine'), doc.root, baseDir);
+  const placementFields = doc.values('placement');
+  const placements = placementFields
+    ? placementFields.map((field) => ({ value: readPlacement(field), field }))
+    : [{ value: DEFAULTS.placement }];
+  const rankFields = doc.values('ranks');
+  if (rankFields) return { machines, placements, ranks: rankFields.map((field) => ({ value: readRanks(field), field })) };
+  const lengths = new Set(placements.map((p) => (typeof p.value === 'string' ? -1 : p.value.length)));
+  const only = [...lengths][0];
+  if (lengths.size !== 1 || only < 1) throw doc.root.error("the scenario needs 'ranks' (it may be left out only when placement is a core list)");
+  return { machines, placements, ranks: [{ value: only }] };
+}
+
+interface RankChecks {
+  rootRank: number;
+  rootField: YamlValue | undefined;
+  counts: number[] | undefined;
+  countsField: YamlValue | undefined;
+  operation: string;
+  info: OperationInfo;
+}
+
+/** What depends on the communicator size holds for every machine and rank count of the sweep. */
+function checkCombinations(doc: ScenarioDocument, axes: Axes, c: RankChecks): void {
+  for (const m of axes.machines) {
+    for (const r of axes.ranks) {
+      const n = rankCount(r.value, m.choice.spec);
+      if (c.rootRank >= n) {
+        throw (c.rootField ?? r.field ?? doc.root).error(`root ${c.rootRank} is outside the communicator of ${n} ranks (0..${n - 1})`);
+      }
+      if (c.counts && c.countsField) {
+        const wanted = c.info.counts === 'per-pair' ? n * n : n;
+        if (c.counts.length !== wanted) {
+          const what = c.info.counts === 'per-pair' ? `${n} x ${n} = ${wanted} (one per sender and receiver, sender-major)` : `${wanted} (one per rank)`;
+          throw c.countsField.error(`counts has ${c.counts.length} entries, but ${c.operation} on ${n} ranks needs ${what}`);
+        }
+      }
+      for (const p of axes.placements) checkPlacement(m, p, r, doc.root, axes.machines.length > 1);
+    }
+  }
+}
+
+function readSizes(field: YamlValue): number[] {
   const entries = field.kind() === 'seq' ? field.items('sizes') : [field];
   if (entries.length === 0) throw field.error('sizes must list at least one size');
   const sizes: number[] = [];
@@ -186,14 +199,14 @@ function readSizes(field: Field): number[] {
   return normaliseSizes(sizes);
 }
 
-function readRanks(field: Field): RankCount {
+function readRanks(field: YamlValue): RankCount {
   const v = field.scalar();
   if (v === 'all') return 'all';
   if (typeof v === 'string') throw field.error(`ranks must be an integer or 'all', got ${field.describe()}`);
-  return field.integer('ranks', 1);
+  return field.integer(1, 'ranks');
 }
 
-function readCache(field: Field | undefined): 'on' | 'off' {
+function readCache(field: YamlValue | undefined): 'on' | 'off' {
   if (!field) return DEFAULTS.cache;
   const v = field.scalar();
   if (v === 'on' || v === true) return 'on';
@@ -201,24 +214,36 @@ function readCache(field: Field | undefined): 'on' | 'off' {
   throw field.error(`cache must be 'on' or 'off', got ${field.describe()}`);
 }
 
-function readPlacement(field: Field): PlacementSpec {
+function readSkew(field: YamlValue | undefined): number {
+  if (!field) return 0;
+  const v = field.scalar();
+  if (typeof v !== 'string' && typeof v !== 'number') throw field.error(`skew must be a duration such as 2us, got ${field.describe()}`);
+  try {
+    return parseDuration(v);
+  } catch (e) {
+    if (e instanceof DurationError) throw field.error(`skew: ${e.message}`);
+    throw e;
+  }
+}
+
+function readPlacement(field: YamlValue): PlacementSpec {
   if (field.kind() === 'seq') {
-    const cores = field.items('placement').map((item) => item.integer('a core index', 0));
+    const cores = field.items('placement').map((item) => item.integer(0, 'a core index'));
     if (cores.length === 0) throw field.error('the core list is empty');
     return cores;
   }
   const v = field.scalar();
-  if (v === 'compact' || v === 'scatter') return v;
-  const hint = typeof v === 'string' ? didYouMean(v, ['compact', 'scatter']) : undefined;
-  throw field.error(`placement must be compact, scatter or a list of cores such as [0, 4, 8], got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`);
+  if (v === 'compact' || v === 'scatter' || v === 'random') return v;
+  const hint = typeof v === 'string' ? didYouMean(v, ['compact', 'scatter', 'random']) : undefined;
+  throw field.error(`placement must be compact, scatter, random or a list of cores such as [0, 4, 8], got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`);
 }
 
 interface LocatedMachine {
   choice: MachineChoice;
-  field?: Field;
+  field?: YamlValue;
 }
 
-function readMachines(opts: LoadOptions, fields: Field[] | undefined, root: Field, baseDir: string): LocatedMachine[] {
+function readMachines(opts: LoadOptions, fields: YamlValue[] | undefined, root: YamlValue, baseDir: string): LocatedMachine[] {
   if (opts.machineOverride !== undefined) {
     const ref = opts.machineOverride;
     const spec = resolveWith(opts, ref, opts.cwd ?? process.cwd(), (detail) => new InputError(detail, { field: '--machine' }));
@@ -243,9 +268,9 @@ function resolveWith(opts: LoadOptions, ref: string, baseDir: string, fail: (det
 
 function checkPlacement(
   m: LocatedMachine,
-  p: { value: PlacementSpec; field?: Field },
-  r: { value: RankCount; field?: Field },
-  root: Field,
+  p: { value: PlacementSpec; field?: YamlValue },
+  r: { value: RankCount; field?: YamlValue },
+  root: YamlValue,
   several: boolean,
 ): void {
   try {

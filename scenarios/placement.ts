@@ -1,6 +1,7 @@
 // Which core each rank runs on. Rank i runs on the i-th core of the returned list (OS indices).
 import type { CoreSpec, MachineSpec } from '../hardware/spec.ts';
 import type { PlacementSpec } from './scenario.ts';
+import { seededStream, shuffled } from './seeded.ts';
 
 export class PlacementError extends Error {
   override name = 'PlacementError';
@@ -31,13 +32,22 @@ export function scatterOrder(machine: MachineSpec): number[] {
   return order;
 }
 
-export function placeRanks(machine: MachineSpec, ranks: number, placement: PlacementSpec): number[] {
+/**
+ * Every core of the machine in an order drawn from `seed`. Ranks take a prefix, so a sweep over
+ * rank counts adds ranks to the cores already chosen rather than drawing afresh.
+ */
+export function randomOrder(machine: MachineSpec, seed: string): number[] {
+  return shuffled(compactOrder(machine), seededStream(seed, 'placement'));
+}
+
+/** `seed` matters only to `random`. */
+export function placeRanks(machine: MachineSpec, ranks: number, placement: PlacementSpec, seed = ''): number[] {
   const total = machine.cores.length;
   if (typeof placement === 'string') {
     if (ranks > total) {
       throw new PlacementError(`${ranks} ranks do not fit on machine '${machine.name}', which has ${total} cores`);
     }
-    const order = placement === 'compact' ? compactOrder(machine) : scatterOrder(machine);
+    const order = placement === 'compact' ? compactOrder(machine) : placement === 'scatter' ? scatterOrder(machine) : randomOrder(machine, seed);
     return order.slice(0, ranks);
   }
   const known = new Set(machine.cores.map((c) => c.id));

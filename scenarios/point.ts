@@ -1,6 +1,7 @@
 // One point of a sweep: everything needed to simulate one algorithm at one size on one machine.
 import type { MachineSpec } from '../hardware/spec.ts';
 import type { ParamValue } from '../algorithms/registry.ts';
+import { InputError } from '../common/input-error.ts';
 
 export interface Point {
   scenario: string;
@@ -22,6 +23,8 @@ export interface Point {
   iterations: number;
   warmup: number;
   seed: string;
+  /** Arrival skew (ns): each rank's start of each iteration is delayed by up to this much. */
+  skewNs?: number;
 }
 
 export interface PointResult {
@@ -34,3 +37,12 @@ export interface PointResult {
 }
 
 export type PointRunner = (point: Point) => PointResult;
+
+/**
+ * Thrown by a PointRunner when the machine lacks what the algorithm needs (a kernel mechanism
+ * such as KNEM): the cell prints n/a with this message under the table, or, with `--strict`, the
+ * run stops with it as any invalid input.
+ */
+export class UnavailableError extends InputError {
+  override name = 'UnavailableError';
+}

@@ -3,8 +3,8 @@
 import type { MachineSpec } from '../hardware/spec.ts';
 import type { ParamValue } from '../algorithms/registry.ts';
 
-/** `compact`, `scatter`, or rank i on core list[i] (OS indices). */
-export type PlacementSpec = 'compact' | 'scatter' | number[];
+/** `compact`, `scatter`, `random` (a seeded shuffle of the cores), or rank i on core list[i] (OS indices). */
+export type PlacementSpec = 'compact' | 'scatter' | 'random' | number[];
 
 export interface ScenarioAlgorithm {
   /** Full registry name, "<operation>:<algorithm>". */
@@ -38,11 +38,18 @@ export interface Scenario {
   cache: 'on' | 'off';
   iterations: number;
   warmup: number;
+  /** Drives `placement: random` and the arrival skew; nothing else in the model is random. The first of `seedSweep` when swept. */
   seed: string;
+  /** `sweep.seed` of more than one value: one table per seed (the innermost axis). */
+  seedSweep?: string[];
+  /** Each rank starts each iteration up to this late (ns), drawn from the seed; absent or 0: lockstep. */
+  skewNs?: number;
   /** Label of the algorithm the others are normalised against. */
   baseline: string;
-  /** Sweep axes: one table per combination, machine outermost, ranks innermost. A fixed value is a one-element list. */
+  /** Sweep axes: one table per combination, machine outermost, then placement, ranks, seed. A fixed value is a one-element list. */
   machines: MachineChoice[];
+  /** Set when `--machine` replaced the scenario's machines: the references the file gives (empty if none). */
+  replacedMachines?: string[];
   placements: PlacementSpec[];
   /** 'all': one rank on every core of the machine. */
   ranks: RankCount[];

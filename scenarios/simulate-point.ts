@@ -1,10 +1,11 @@
 // Runs one sweep point of a scenario with the simulator (the CLI's PointRunner): the algorithm
 // through the harness, the iterations' times summarised, the trace totals as shares.
 import { runAlgorithm } from '../algorithms/harness/simulate.ts';
-import { InputError } from '../hardware/input-error.ts';
+import { InputError } from '../common/input-error.ts';
 import { ProcessError } from '../sim/engine/errors.ts';
 import { MechanismError } from '../sim/node/errors.ts';
-import type { Point, PointResult } from './point.ts';
+import { UnavailableError, type Point, type PointResult } from './point.ts';
+import { arrivalDelays } from './skew.ts';
 
 export function simulatePoint(point: Point): PointResult {
   const outcome = explainUnavailable(point, () => runAlgorithm({
@@ -16,6 +17,7 @@ export function simulatePoint(point: Point): PointResult {
     iterations: point.iterations,
     warmup: point.warmup,
     seed: point.seed,
+    ...(point.skewNs ? { startDelays: arrivalDelays(point.seed, point.skewNs, point.warmup + point.iterations, point.cores.length) } : {}),
   }));
   const mean = outcome.times.reduce((a, b) => a + b, 0) / outcome.times.length;
   return {
@@ -28,8 +30,9 @@ export function simulatePoint(point: Point): PointResult {
 
 /**
  * A mechanism the machine's kernel lacks is the user's choice of algorithm and machine, not a bug:
- * report it as an input error naming both, instead of a failed process with a stack. So is a
- * machine constant a mechanism reads (and checks) only once a rank calls it.
+ * report it as UnavailableError naming both (the cell becomes n/a), instead of a failed process
+ * with a stack. A wrong machine constant that a mechanism reads (and checks) only once a rank
+ * calls it is an InputError, passed on as it is.
  */
 function explainUnavailable<T>(point: Point, run: () => T): T {
   try {
@@ -38,7 +41,7 @@ function explainUnavailable<T>(point: Point, run: () => T): T {
     const cause = err instanceof ProcessError ? err.cause : err;
     if (cause instanceof InputError) throw cause;
     if (cause instanceof MechanismError && (cause.errno === 'ENODEV' || cause.errno === 'ENOSYS')) {
-      throw new InputError(`${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`, { file: point.file, field: 'algorithms' });
+      throw new UnavailableError(`${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`, { file: point.file, field: 'algorithms' });
     }
     throw err;
   }

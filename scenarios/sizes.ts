@@ -3,6 +3,8 @@
 // (OSU, IMB, NetPIPE) counts "64 KB" as 65536 bytes.
 // Errors are plain messages (SizeError); the loader attaches file, line and field.
 
+import { formatBytes } from '../common/bytes.ts';
+
 export class SizeError extends Error {
   override name = 'SizeError';
 }
@@ -110,8 +112,5 @@ export function normaliseSizes(sizes: number[]): number[] {
 
 /** The shortest exact spelling: 262144 → "256KiB", 1000 → "1000B". */
 export function formatSize(bytes: number): string {
-  for (const [unit, factor] of [['TiB', 1024 ** 4], ['GiB', 1024 ** 3], ['MiB', 1024 ** 2], ['KiB', 1024]] as const) {
-    if (bytes >= factor && bytes % factor === 0) return `${bytes / factor}${unit}`;
-  }
-  return `${bytes}B`;
+  return formatBytes(bytes, { exact: true });
 }

@@ -6,6 +6,7 @@ import { Simulation } from '../../sim/engine/simulation.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { SimRank } from '../../sim/kernel/rank.ts';
+import { afterDelay } from './start-delay.ts';
 import { findAlgorithm, paramDefaults } from '../registry.ts';
 import { semanticsOf, type OperationCall } from '../semantics.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
@@ -22,6 +23,12 @@ export interface RunRequest {
   warmup: number;
   seed: string;
   keepTrace?: boolean;
+  /**
+   * Arrival skew: `startDelays[iteration][rank]` ns before the rank calls the operation (warm-up
+   * iterations first). An iteration's time is then the slowest rank's own time in the call, as a
+   * benchmark reporting the maximum over ranks measures it, instead of the span of the iteration.
+   */
+  startDelays?: number[][];
 }
 
 export interface RunOutcome {
@@ -54,10 +61,15 @@ export function runAlgorithm(req: RunRequest): RunOutcome {
     if (it === req.warmup) node.trace.reset();
     ranks.forEach((rank, i) => semantics.fill(rank, args[i], call));
     const start = sim.now;
-    const procs = ranks.map((rank, i) => sim.spawn(`rank ${rank.id} ${info.name}`, info.program(rank, args[i])));
+    const delays = req.startDelays?.[it];
+    const own: number[] = [];
+    const procs = ranks.map((rank, i) => {
+      const program = info.program(rank, args[i]);
+      return sim.spawn(`rank ${rank.id} ${info.name}`, delays ? afterDelay(sim, delays[i], program, (ns) => (own[i] = ns)) : program);
+    });
     sim.run();
     for (const p of procs) if (!p.done) throw new Error(`${info.name}: rank process ${p.name} did not finish`);
-    const span = sim.now - start;
+    const span = delays ? Math.max(...own) : sim.now - start;
     if (it >= req.warmup) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
     semantics.verify(args, call);
   }

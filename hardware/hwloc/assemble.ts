@@ -1,7 +1,7 @@
 // Turns what an importer found into a MachineSpec: decides where each memory node and I/O bus hangs
 // in the interconnect graph, which links exist, and fills every missing number from
 // IMPORT_DEFAULTS, recording the field path of each filled value in `guessed`.
-import { InputError } from '../input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { IMPORT_DEFAULTS, cacheDefaults } from '../import-defaults.ts';
 import {
   packageVertex,
@@ -19,172 +19,30 @@ import type { FoundMachine, FoundNuma } from './found.ts';
 import { buildLinks, type LinkVertex } from './links.ts';
 
 export function assembleMachine(found: FoundMachine): MachineSpec {
-  const guessed: string[] = [];
   if (found.cores.length === 0) {
     throw new InputError('no processing units (PU objects or CPUs) found: nothing to simulate', { file: found.source });
   }
-
-  // Packages, renumbered 0..n-1 in OS order: OS indices can be sparse (offline or disallowed
-  // sockets) and a package whose cores are all absent holds nothing to simulate.
-  const osPackages = [...found.packages].sort((a, b) => a.id - b.id).filter((p) => found.cores.some((c) => c.package === p.id));
-  const renumber = new Map(osPackages.map((p, i) => [p.id, i]));
-  const foundPackages = osPackages.map((p, i) => ({ ...p, id: i }));
-  if (foundPackages.length === 0) {
-    foundPackages.push({ id: 0 });
-    guessed.push('packages[0]');
-  }
-  const packageHint = (os: number | undefined) => (os === undefined ? undefined : renumber.get(os));
-  const packages: PackageSpec[] = foundPackages.map((p, i) => {
-    if (p.model === undefined) guessed.push(`packages[${i}].model`);
-    return { id: p.id, model: p.model ?? 'unknown CPU' };
-  });
-
-  // Cores, named by their first hardware thread, in OS order.
-  const sortedCores = [...found.cores].sort((a, b) => a.pus[0] - b.pus[0]);
-  const coreOfCpu = new Map<number, number>();
-  for (const core of sortedCores) for (const pu of core.pus) coreOfCpu.set(pu, core.pus[0]);
-  const corePackage = sortedCores.map((core, i) => {
-    const pkg = packageHint(core.package);
-    if (pkg !== undefined) return pkg;
-    if (osPackages.length > 0) guessed.push(`cores[${i}].package`);
-    return foundPackages[0].id;
-  });
-  const packageOfCore = new Map(sortedCores.map((c, i) => [c.pus[0], corePackage[i]]));
-
-  // NUMA nodes: cores without any get one node covering everything.
-  const foundNuma: FoundNuma[] = [...found.numaNodes].sort((a, b) => a.id - b.id);
-  if (foundNuma.length === 0) {
-    foundNuma.push({ id: 0, cpus: [...coreOfCpu.keys()], kind: 'dram' });
-    guessed.push('numaNodes[0]');
-  }
-  const packagesOfCpus = (cpus: number[]): number[] => {
-    const set = new Set<number>();
-    for (const cpu of cpus) {
-      const core = coreOfCpu.get(cpu);
-      if (core !== undefined) set.add(packageOfCore.get(core)!);
-    }
-    return [...set].sort((a, b) => a - b);
-  };
-
-  const hubs: HubSpec[] = [];
-  const linkVertices: LinkVertex[] = foundPackages.map((p) => ({ id: packageVertex(p.id), kind: 'package', packages: [p.id], numa: [] }));
-  const vertexOf = (id: VertexId) => linkVertices.find((v) => v.id === id)!;
-  const numaNodes: NumaNodeSpec[] = foundNuma.map((node, i) => {
-    const covered = packagesOfCpus(node.cpus);
-    let attach: VertexId;
-    if (covered.length === 1) attach = packageVertex(covered[0]);
-    else if (covered.length === 0 && packageHint(node.packageHint) !== undefined) {
-      attach = packageVertex(packageHint(node.packageHint)!);
-    } else {
-      // Shared by several packages (a front-side-bus memory hub) or local to none (memory-only).
-      attach = `numa${node.id}`;
-      const shared = covered.length > 1;
-      hubs.push({
-        id: attach,
-        description: shared
-          ? `memory hub of NUMA node ${node.id}, shared by packages ${covered.join(', ')}`
-          : `memory-only NUMA node ${node.id} (no local cores)`,
-      });
-      linkVertices.push({ id: attach, kind: shared ? 'shared-memory' : 'memory-only', packages: shared ? covered : [], numa: [] });
-    }
-    vertexOf(attach).numa.push(node.id);
-    const defaults = node.kind === 'hbm' ? IMPORT_DEFAULTS.hbm : IMPORT_DEFAULTS.memory;
-    if (node.memoryBytes === undefined) guessed.push(`numaNodes[${i}].memoryBytes`);
-    if (node.bandwidth === undefined) guessed.push(`numaNodes[${i}].bandwidth`);
-    if (node.latencyNs === undefined) guessed.push(`numaNodes[${i}].latencyNs`);
-    return {
-      id: node.id,
-      attach,
-      memoryBytes: node.memoryBytes ?? IMPORT_DEFAULTS.memory.bytes,
-      bandwidth: node.bandwidth ?? defaults.bandwidth,
-      latencyNs: node.latencyNs ?? defaults.latencyNs,
-      kind: node.kind,
-    };
-  });
-
-  const cores: CoreSpec[] = sortedCores.map((core, i) => {
-    const id = core.pus[0];
-    const pkg = corePackage[i];
-    let numa = pickLocalNuma(id, core.pus, foundNuma);
-    if (numa === undefined && core.numaHint !== undefined && foundNuma.some((n) => n.id === core.numaHint)) numa = core.numaHint;
-    if (numa === undefined) {
-      // No node claims this core (its node is offline or disallowed): take its package's memory,
-      // else the first node, and say so.
-      numa = numaNodes.find((n) => n.attach === packageVertex(pkg) && n.kind === 'dram')?.id ?? numaNodes[0].id;
-      guessed.push(`cores[${i}].numa`);
-    }
-    const frequency = core.frequencyGHz ?? foundPackages.find((p) => p.id === pkg)?.frequencyGHz;
-    if (frequency === undefined) guessed.push(`cores[${i}].frequencyGHz`);
-    return { id, package: pkg, numa, frequencyGHz: frequency ?? IMPORT_DEFAULTS.core.frequencyGHz, threads: core.pus.length };
-  });
-
-  const allCoreIds = cores.map((c) => c.id);
-  const perLevel = new Map<number, number>();
-  const caches: CacheSpec[] = [];
-  const sortedCaches = found.caches
-    .map((cache) => ({ cache, cores: coresOf(cache.cpus, coreOfCpu) }))
-    .filter(({ cache, cores: cs }) => cache.memorySide || cs.length > 0)
-    .sort((a, b) => a.cache.level - b.cache.level || (a.cores[0] ?? -1) - (b.cores[0] ?? -1));
-  for (const { cache, cores: sharers } of sortedCaches) {
-    const n = perLevel.get(cache.level) ?? 0;
-    perLevel.set(cache.level, n + 1);
-    const index = caches.length;
-    const d = cacheDefaults(cache.level);
-    guessed.push(`caches[${index}].bandwidth`, `caches[${index}].latencyNs`);
-    caches.push({
-      id: `L${cache.level}${cache.memorySide ? 'm' : ''}.${n}`,
-      level: cache.level,
-      sizeBytes: cache.sizeBytes,
-      cores: cache.memorySide ? allCoreIds : sharers,
-      bandwidth: d.bandwidth,
-      latencyNs: d.latencyNs,
-      ...(cache.memorySide ? { memorySide: true } : {}),
-    });
-  }
-
+  // Each step reads what the earlier ones placed; `guessed` follows the same order.
+  const a = new Assembly(found);
+  const packages = a.packages();
+  a.placeCores();
+  const numaNodes = a.numaNodes();
+  const cores = a.cores(numaNodes);
+  const caches = a.caches(cores);
   const distances = reorderDistances(found, numaNodes.map((n) => n.id));
-
-  // I/O buses hang off the package they are local to, else a memory hub shared by exactly those
-  // packages, else an I/O hub reachable from every package.
-  const ioBuses: IoBusSpec[] = found.buses.map((bus, i) => {
-    const covered = packagesOfCpus(bus.cpus);
-    let attach: VertexId | undefined;
-    if (covered.length === 1) attach = packageVertex(covered[0]);
-    else if (covered.length === 0 && packageHint(bus.packageHint) !== undefined) attach = packageVertex(packageHint(bus.packageHint)!);
-    else if (foundPackages.length === 1) attach = packageVertex(foundPackages[0].id);
-    else {
-      const want = covered.length > 0 ? covered : foundPackages.map((p) => p.id);
-      attach = linkVertices.find((v) => v.kind === 'shared-memory' && sameSet(v.packages, want))?.id;
-      if (attach === undefined) {
-        attach = 'iohub';
-        if (!hubs.some((h) => h.id === attach)) {
-          hubs.push({ id: attach, description: 'I/O hub reachable from every package' });
-          linkVertices.push({ id: attach, kind: 'io', packages: foundPackages.map((p) => p.id), numa: [] });
-        }
-      }
-    }
-    if (bus.bandwidth === undefined) guessed.push(`ioBuses[${i}].bandwidth`);
-    return { id: bus.id, attach, bandwidth: bus.bandwidth ?? IMPORT_DEFAULTS.io.busBandwidth };
-  });
-
-  const nics: NicSpec[] = found.nics.map((nic, i) => {
-    const wire = IMPORT_DEFAULTS.nic[nic.kind];
-    const capped = nic.linkBandwidth !== undefined && nic.linkBandwidth > 0 ? Math.min(wire, nic.linkBandwidth) : undefined;
-    if (capped === undefined || capped === wire) guessed.push(`nics[${i}].bandwidth`);
-    return { id: nic.id, model: nic.model, bus: nic.bus, bandwidth: capped ?? wire };
-  });
-
-  const links = buildLinks(linkVertices, distances ? { ids: numaNodes.map((n) => n.id), values: distances } : undefined, guessed);
+  const ioBuses = a.ioBuses();
+  const nics = a.nics();
+  const links = buildLinks(a.linkVertices, distances ? { ids: numaNodes.map((n) => n.id), values: distances } : undefined, a.guessed);
 
   const frequency = cores[0].frequencyGHz;
-  guessed.push('costs.copyBandwidth', 'costs.reduceBandwidth', 'costs.missConcurrency');
-  const kernel = kernelSpec(found, guessed);
+  a.guessed.push('costs.copyBandwidth', 'costs.reduceBandwidth', 'costs.missConcurrency');
+  const kernel = kernelSpec(found, a.guessed);
   const machine: MachineSpec = {
     name: found.name,
     description: describe(packages.length, cores, numaNodes, nics.length),
     origin: found.origin,
     packages,
-    hubs,
+    hubs: a.hubs,
     numaNodes,
     cores,
     caches,
@@ -198,10 +56,205 @@ export function assembleMachine(found: FoundMachine): MachineSpec {
       missConcurrency: IMPORT_DEFAULTS.core.missConcurrency,
     },
     kernel,
-    guessed,
+    guessed: a.guessed,
   };
   if (distances) machine.distances = distances;
   return machine;
+}
+
+/** What the steps of assembleMachine share: renumbered packages, cores by CPU, graph vertices. */
+class Assembly {
+  readonly guessed: string[] = [];
+  readonly hubs: HubSpec[] = [];
+  readonly linkVertices: LinkVertex[] = [];
+  /** Packages with cores, in OS order. */
+  private osPackages: FoundMachine['packages'] = [];
+  private renumber = new Map<number, number>();
+  /** Packages renumbered 0..n-1. */
+  private foundPackages: FoundMachine['packages'] = [];
+  private sortedCores: FoundMachine['cores'] = [];
+  private corePackage: number[] = [];
+  /** Core id (its first hardware thread) of every hardware thread. */
+  private readonly coreOfCpu = new Map<number, number>();
+  private packageOfCore = new Map<number, number>();
+  private foundNuma: FoundNuma[] = [];
+
+  constructor(private readonly found: FoundMachine) {}
+
+  private packageHint(os: number | undefined): number | undefined {
+    return os === undefined ? undefined : this.renumber.get(os);
+  }
+
+  private vertexOf(id: VertexId): LinkVertex {
+    return this.linkVertices.find((v) => v.id === id)!;
+  }
+
+  /**
+   * Packages, renumbered 0..n-1 in OS order: OS indices can be sparse (offline or disallowed
+   * sockets) and a package whose cores are all absent holds nothing to simulate.
+   */
+  packages(): PackageSpec[] {
+    const { found, guessed } = this;
+    this.osPackages = [...found.packages].sort((a, b) => a.id - b.id).filter((p) => found.cores.some((c) => c.package === p.id));
+    this.renumber = new Map(this.osPackages.map((p, i) => [p.id, i]));
+    this.foundPackages = this.osPackages.map((p, i) => ({ ...p, id: i }));
+    if (this.foundPackages.length === 0) {
+      this.foundPackages.push({ id: 0 });
+      guessed.push('packages[0]');
+    }
+    this.linkVertices.push(...this.foundPackages.map((p): LinkVertex => ({ id: packageVertex(p.id), kind: 'package', packages: [p.id], numa: [] })));
+    return this.foundPackages.map((p, i) => {
+      if (p.model === undefined) guessed.push(`packages[${i}].model`);
+      return { id: p.id, model: p.model ?? 'unknown CPU' };
+    });
+  }
+
+  /** Cores, named by their first hardware thread, in OS order, each in a package. */
+  placeCores(): void {
+    this.sortedCores = [...this.found.cores].sort((a, b) => a.pus[0] - b.pus[0]);
+    for (const core of this.sortedCores) for (const pu of core.pus) this.coreOfCpu.set(pu, core.pus[0]);
+    this.corePackage = this.sortedCores.map((core, i) => {
+      const pkg = this.packageHint(core.package);
+      if (pkg !== undefined) return pkg;
+      if (this.osPackages.length > 0) this.guessed.push(`cores[${i}].package`);
+      return this.foundPackages[0].id;
+    });
+    this.packageOfCore = new Map(this.sortedCores.map((c, i) => [c.pus[0], this.corePackage[i]]));
+  }
+
+  private packagesOfCpus(cpus: number[]): number[] {
+    const set = new Set<number>();
+    for (const cpu of cpus) {
+      const core = this.coreOfCpu.get(cpu);
+      if (core !== undefined) set.add(this.packageOfCore.get(core)!);
+    }
+    return [...set].sort((a, b) => a - b);
+  }
+
+  /** NUMA nodes, each on the package it is local to or on a hub of its own; cores without any get one node covering everything. */
+  numaNodes(): NumaNodeSpec[] {
+    const { guessed } = this;
+    this.foundNuma = [...this.found.numaNodes].sort((a, b) => a.id - b.id);
+    if (this.foundNuma.length === 0) {
+      this.foundNuma.push({ id: 0, cpus: [...this.coreOfCpu.keys()], kind: 'dram' });
+      guessed.push('numaNodes[0]');
+    }
+    return this.foundNuma.map((node, i) => {
+      const covered = this.packagesOfCpus(node.cpus);
+      let attach: VertexId;
+      if (covered.length === 1) attach = packageVertex(covered[0]);
+      else if (covered.length === 0 && this.packageHint(node.packageHint) !== undefined) {
+        attach = packageVertex(this.packageHint(node.packageHint)!);
+      } else {
+        // Shared by several packages (a front-side-bus memory hub) or local to none (memory-only).
+        attach = `numa${node.id}`;
+        const shared = covered.length > 1;
+        this.hubs.push({
+          id: attach,
+          description: shared
+            ? `memory hub of NUMA node ${node.id}, shared by packages ${covered.join(', ')}`
+            : `memory-only NUMA node ${node.id} (no local cores)`,
+        });
+        this.linkVertices.push({ id: attach, kind: shared ? 'shared-memory' : 'memory-only', packages: shared ? covered : [], numa: [] });
+      }
+      this.vertexOf(attach).numa.push(node.id);
+      const defaults = node.kind === 'hbm' ? IMPORT_DEFAULTS.hbm : IMPORT_DEFAULTS.memory;
+      if (node.memoryBytes === undefined) guessed.push(`numaNodes[${i}].memoryBytes`);
+      if (node.bandwidth === undefined) guessed.push(`numaNodes[${i}].bandwidth`);
+      if (node.latencyNs === undefined) guessed.push(`numaNodes[${i}].latencyNs`);
+      return {
+        id: node.id,
+        attach,
+        memoryBytes: node.memoryBytes ?? IMPORT_DEFAULTS.memory.bytes,
+        bandwidth: node.bandwidth ?? defaults.bandwidth,
+        latencyNs: node.latencyNs ?? defaults.latencyNs,
+        kind: node.kind,
+      };
+    });
+  }
+
+  cores(numaNodes: NumaNodeSpec[]): CoreSpec[] {
+    return this.sortedCores.map((core, i) => {
+      const id = core.pus[0];
+      const pkg = this.corePackage[i];
+      let numa = pickLocalNuma(id, core.pus, this.foundNuma);
+      if (numa === undefined && core.numaHint !== undefined && this.foundNuma.some((n) => n.id === core.numaHint)) numa = core.numaHint;
+      if (numa === undefined) {
+        // No node claims this core (its node is offline or disallowed): take its package's memory,
+        // else the first node, and say so.
+        numa = numaNodes.find((n) => n.attach === packageVertex(pkg) && n.kind === 'dram')?.id ?? numaNodes[0].id;
+        this.guessed.push(`cores[${i}].numa`);
+      }
+      const frequency = core.frequencyGHz ?? this.foundPackages.find((p) => p.id === pkg)?.frequencyGHz;
+      if (frequency === undefined) this.guessed.push(`cores[${i}].frequencyGHz`);
+      return { id, package: pkg, numa, frequencyGHz: frequency ?? IMPORT_DEFAULTS.core.frequencyGHz, threads: core.pus.length };
+    });
+  }
+
+  /** Data caches by level, then by first core; bandwidth and latency always come from the defaults. */
+  caches(cores: CoreSpec[]): CacheSpec[] {
+    const allCoreIds = cores.map((c) => c.id);
+    const perLevel = new Map<number, number>();
+    const caches: CacheSpec[] = [];
+    const sortedCaches = this.found.caches
+      .map((cache) => ({ cache, cores: coresOf(cache.cpus, this.coreOfCpu) }))
+      .filter(({ cache, cores: cs }) => cache.memorySide || cs.length > 0)
+      .sort((a, b) => a.cache.level - b.cache.level || (a.cores[0] ?? -1) - (b.cores[0] ?? -1));
+    for (const { cache, cores: sharers } of sortedCaches) {
+      const n = perLevel.get(cache.level) ?? 0;
+      perLevel.set(cache.level, n + 1);
+      const index = caches.length;
+      const d = cacheDefaults(cache.level);
+      this.guessed.push(`caches[${index}].bandwidth`, `caches[${index}].latencyNs`);
+      caches.push({
+        id: `L${cache.level}${cache.memorySide ? 'm' : ''}.${n}`,
+        level: cache.level,
+        sizeBytes: cache.sizeBytes,
+        cores: cache.memorySide ? allCoreIds : sharers,
+        bandwidth: d.bandwidth,
+        latencyNs: d.latencyNs,
+        ...(cache.memorySide ? { memorySide: true } : {}),
+      });
+    }
+    return caches;
+  }
+
+  /**
+   * I/O buses hang off the package they are local to, else a memory hub shared by exactly those
+   * packages, else an I/O hub reachable from every package.
+   */
+  ioBuses(): IoBusSpec[] {
+    const { foundPackages } = this;
+    return this.found.buses.map((bus, i) => {
+      const covered = this.packagesOfCpus(bus.cpus);
+      let attach: VertexId | undefined;
+      if (covered.length === 1) attach = packageVertex(covered[0]);
+      else if (covered.length === 0 && this.packageHint(bus.packageHint) !== undefined) attach = packageVertex(this.packageHint(bus.packageHint)!);
+      else if (foundPackages.length === 1) attach = packageVertex(foundPackages[0].id);
+      else {
+        const want = covered.length > 0 ? covered : foundPackages.map((p) => p.id);
+        attach = this.linkVertices.find((v) => v.kind === 'shared-memory' && sameSet(v.packages, want))?.id;
+        if (attach === undefined) {
+          attach = 'iohub';
+          if (!this.hubs.some((h) => h.id === attach)) {
+            this.hubs.push({ id: attach, description: 'I/O hub reachable from every package' });
+            this.linkVertices.push({ id: attach, kind: 'io', packages: foundPackages.map((p) => p.id), numa: [] });
+          }
+        }
+      }
+      if (bus.bandwidth === undefined) this.guessed.push(`ioBuses[${i}].bandwidth`);
+      return { id: bus.id, attach, bandwidth: bus.bandwidth ?? IMPORT_DEFAULTS.io.busBandwidth };
+    });
+  }
+
+  nics(): NicSpec[] {
+    return this.found.nics.map((nic, i) => {
+      const wire = IMPORT_DEFAULTS.nic[nic.kind];
+      const capped = nic.linkBandwidth !== undefined && nic.linkBandwidth > 0 ? Math.min(wire, nic.linkBandwidth) : undefined;
+      if (capped === undefined || capped === wire) this.guessed.push(`nics[${i}].bandwidth`);
+      return { id: nic.id, model: nic.model, bus: nic.bus, bandwidth: capped ?? wire };
+    });
+  }
 }
 
 /** The node whose cpus contain the core: ordinary DRAM before HBM, then lowest id. */

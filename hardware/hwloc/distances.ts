@@ -4,7 +4,7 @@
 // <distances nbobjs= relative_depth= latency_base=> with one <latency value=> per entry, relative
 // to the local latency. Only latency-like matrices are kept; bandwidth matrices (NVLink) are not
 // NUMA distances.
-import { InputError } from '../input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import type { FoundDistances } from './found.ts';
 import { at, type Attrs } from './objects.ts';
 import type { XmlElement } from './xml.ts';

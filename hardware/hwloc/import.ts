@@ -1,6 +1,6 @@
 // hwloc XML (v1 and v2 formats, as written by `lstopo --of xml`) to MachineSpec.
 import { basename } from 'node:path';
-import { InputError } from '../input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import type { MachineSpec } from '../spec.ts';
 import { assembleMachine } from './assemble.ts';
 import { readDistances } from './distances.ts';
@@ -11,11 +11,19 @@ import { at, Attrs, buildObject, type HwObject } from './objects.ts';
 import { parseXml, type XmlElement } from './xml.ts';
 import { frequencyFromModel } from './model-frequency.ts';
 
+export interface HwlocImportOptions {
+  /**
+   * Which machine to take from a file that holds several under one System (hwloc 1.x, as written
+   * by hwloc-assembler): 0-based, in document order. The CLI flag is `--hwloc-machine N`.
+   */
+  hwlocMachine?: number;
+}
+
 /** Reads an hwloc topology file. `file` names the source in errors and in `origin`. */
-export function importHwlocXml(text: string, file: string): MachineSpec {
+export function importHwlocXml(text: string, file: string, options: HwlocImportOptions = {}): MachineSpec {
   rejectHtml(text, file);
   try {
-    return importTopology(parseXml(text, file), file);
+    return importTopology(parseXml(text, file), file, options);
   } catch (error) {
     // A pathological nesting depth exhausts the stack; report it as the input problem it is.
     if (error instanceof RangeError) throw new InputError('XML nesting too deep for an hwloc topology', { file });
@@ -36,7 +44,53 @@ function rejectHtml(text: string, file: string): void {
   });
 }
 
-function importTopology(topology: XmlElement, file: string): MachineSpec {
+/** The object tree of one machine, with what every later step asks of it. */
+interface Tree {
+  attrs: Attrs;
+  all: HwObject[];
+  packageIds: Map<HwObject, number>;
+  numaIds: Map<HwObject, number>;
+  pusOf: (o: HwObject) => number[];
+  cpusOf: (o: HwObject) => number[];
+  packageOf: (o: HwObject) => number | undefined;
+}
+
+function importTopology(topology: XmlElement, file: string, options: HwlocImportOptions): MachineSpec {
+  const rootEl = topologyRoot(topology, file);
+  const version = /^(\d+)/.exec(topology.attrs.get('version') ?? '');
+  const formatMajor = version ? Number(version[1]) : 1;
+  const root = pickMachine(buildObject(rootEl, file), file, options.hwlocMachine);
+  const tree = readTree(root, file);
+  const { attrs } = tree;
+
+  const info = (name: string) => topology.children.find((c) => c.name === 'info' && c.attrs.get('name') === name)?.attrs.get('value') ?? root.infos.get(name);
+  const distances = readDistances(
+    topology,
+    [...tree.numaIds].map(([o, id]) => ({ id, gp: attrs.int(o.el, 'gp_index') })),
+    attrs,
+  );
+  const io = readIo(root, { attrs, formatMajor, cpusOf: tree.cpusOf, packageOf: tree.packageOf });
+  const found: FoundMachine = {
+    source: file,
+    name: basename(file).replace(/\.xml$/i, '') || 'hwloc',
+    origin: file,
+    packages: readPackages(tree),
+    numaNodes: readNumaNodes(tree, readMemoryAttributes(topology, attrs)),
+    cores: readCores(tree),
+    caches: readCaches(tree.all, attrs, tree.pusOf, tree.cpusOf),
+    buses: io.buses,
+    nics: io.nics,
+  };
+  if (distances) found.distances = distances;
+  const release = info('OSRelease');
+  if (release) found.kernelRelease = release;
+  const arch = info('Architecture');
+  if (arch) found.architecture = arch;
+  return assembleMachine(found);
+}
+
+/** The root <object> of a <topology>, or an error saying what the file is instead. */
+function topologyRoot(topology: XmlElement, file: string): XmlElement {
   if (topology.name.toLowerCase() === 'html') {
     throw new InputError('this is an HTML page, not hwloc XML (save the raw file, e.g. from `lstopo --of xml`)', at(topology, file));
   }
@@ -45,11 +99,49 @@ function importTopology(topology: XmlElement, file: string): MachineSpec {
   }
   const rootEl = topology.children.find((c) => c.name === 'object');
   if (!rootEl) throw new InputError('<topology> holds no <object>: empty hwloc topology', at(topology, file));
-  const attrs = new Attrs(file);
-  const root = buildObject(rootEl, file);
-  const version = /^(\d+)/.exec(topology.attrs.get('version') ?? '');
-  const formatMajor = version ? Number(version[1]) : 1;
+  return rootEl;
+}
 
+/**
+ * hwloc 1.x could hold several machines under one System object (hwloc-assembler); each numbers
+ * its PUs from 0, so they cannot be read as one node. Take the one asked for, or say what is there.
+ */
+function pickMachine(root: HwObject, file: string, wanted: number | undefined): HwObject {
+  const machines = root.type === 'System' ? root.children.filter((c) => c.type === 'Machine') : [];
+  if (machines.length < 2) {
+    if (wanted !== undefined && wanted !== 0) {
+      throw new InputError(`--hwloc-machine ${wanted}: this hwloc file holds one machine (use 0 or leave the option out)`, at(root.el, file));
+    }
+    return root;
+  }
+  const list = machines.map((m, i) => `${i}: ${describeMachine(m)}`).join('; ');
+  if (wanted === undefined) {
+    throw new InputError(
+      `this hwloc file holds ${machines.length} machines under one System (${list}); pick one with --hwloc-machine N (0-based)`,
+      at(root.el, file),
+    );
+  }
+  if (!Number.isInteger(wanted) || wanted < 0 || wanted >= machines.length) {
+    throw new InputError(`--hwloc-machine ${wanted}: this hwloc file holds machines 0..${machines.length - 1} (${list})`, at(root.el, file));
+  }
+  return machines[wanted];
+}
+
+function describeMachine(machine: HwObject): string {
+  const name = machine.infos.get('HostName') ?? machine.infos.get('AssemblerName') ?? machine.el.attrs.get('name');
+  let cores = 0;
+  const count = (o: HwObject) => {
+    if (o.role === 'core') cores++;
+    else o.children.forEach(count);
+  };
+  count(machine);
+  const size = cores > 0 ? `${cores} cores` : 'no cores listed';
+  return name ? `'${name}', ${size}` : size;
+}
+
+/** Every object under `root`, with PU, package and NUMA ids and the lookups later steps share. */
+function readTree(root: HwObject, file: string): Tree {
+  const attrs = new Attrs(file);
   const all: HwObject[] = [];
   const collect = (o: HwObject) => {
     all.push(o);
@@ -58,19 +150,7 @@ function importTopology(topology: XmlElement, file: string): MachineSpec {
   collect(root);
   // Validate every cpuset up front, so a malformed one is reported even where it is not needed.
   const cpusets = new Map(all.map((o) => [o, attrs.bitmap(o.el, 'cpuset')]));
-
-  // Hardware threads, and the PUs under each object.
-  const puIds = new Map<HwObject, number>();
-  const puById = new Map<number, HwObject>();
-  for (const o of all.filter((x) => x.role === 'pu')) {
-    const id = attrs.int(o.el, 'os_index');
-    if (id === undefined) throw new InputError('PU without os_index', at(o.el, file, 'object[type=PU].os_index'));
-    const clash = puById.get(id);
-    if (clash) throw new InputError(`PU os_index ${id} appears twice (first at line ${clash.el.line})`, at(o.el, file, 'object[type=PU].os_index'));
-    puIds.set(o, id);
-    puById.set(id, o);
-  }
-  if (puIds.size === 0) throw new InputError('no PU objects: the topology has no processing units to simulate', at(rootEl, file));
+  const puIds = readPuIds(all, attrs, root);
   const puMemo = new Map<HwObject, number[]>();
   const pusOf = (o: HwObject): number[] => {
     let pus = puMemo.get(o);
@@ -80,11 +160,6 @@ function importTopology(topology: XmlElement, file: string): MachineSpec {
     }
     return pus;
   };
-  const ancestor = (o: HwObject, role: HwObject['role']): HwObject | undefined => {
-    for (let p = o.parent; p; p = p.parent) if (p.role === role) return p;
-    return undefined;
-  };
-
   const packageIds = assignIds(all.filter((o) => o.role === 'package'), attrs, 'Package');
   const numaIds = assignIds(all.filter((o) => o.role === 'numa'), attrs, 'NUMANode');
   const packageOf = (o: HwObject) => {
@@ -98,32 +173,62 @@ function importTopology(topology: XmlElement, file: string): MachineSpec {
     for (let p: HwObject | undefined = o; p; p = p.parent) if (pusOf(p).length > 0) return pusOf(p);
     return [];
   };
+  return { attrs, all, packageIds, numaIds, pusOf, cpusOf, packageOf };
+}
 
-  const packages: FoundPackage[] = [...packageIds].map(([o, id]) => {
+/** Hardware threads by OS index, which must be unique within the machine. */
+function readPuIds(all: HwObject[], attrs: Attrs, root: HwObject): Map<HwObject, number> {
+  const puIds = new Map<HwObject, number>();
+  const puById = new Map<number, HwObject>();
+  for (const o of all.filter((x) => x.role === 'pu')) {
+    const id = attrs.int(o.el, 'os_index');
+    if (id === undefined) throw new InputError('PU without os_index', at(o.el, attrs.file, 'object[type=PU].os_index'));
+    const clash = puById.get(id);
+    if (clash) throw new InputError(`PU os_index ${id} appears twice (first at line ${clash.el.line})`, at(o.el, attrs.file, 'object[type=PU].os_index'));
+    puIds.set(o, id);
+    puById.set(id, o);
+  }
+  if (puIds.size === 0) throw new InputError('no PU objects: the topology has no processing units to simulate', at(root.el, attrs.file));
+  return puIds;
+}
+
+function ancestor(o: HwObject, role: HwObject['role']): HwObject | undefined {
+  for (let p = o.parent; p; p = p.parent) if (p.role === role) return p;
+  return undefined;
+}
+
+function readPackages(tree: Tree): FoundPackage[] {
+  return [...tree.packageIds].map(([o, id]) => {
     const model = o.infos.get('CPUModel')?.trim() || o.el.attrs.get('name')?.trim() || undefined;
     const frequencyGHz = model ? frequencyFromModel(model) : undefined;
     return { id, ...(model ? { model } : {}), ...(frequencyGHz ? { frequencyGHz } : {}) };
   });
+}
 
+/** Cores, or PUs outside any core (some v1 exports list bare PUs). */
+function readCores(tree: Tree): FoundCore[] {
   const cores: FoundCore[] = [];
-  for (const o of all) {
+  for (const o of tree.all) {
     const inCore = o.role === 'pu' && ancestor(o, 'core') !== undefined;
     if ((o.role !== 'core' && o.role !== 'pu') || inCore) continue;
-    const pus = pusOf(o);
+    const pus = tree.pusOf(o);
     if (pus.length === 0) continue;
-    const pkg = packageOf(o);
+    const pkg = tree.packageOf(o);
     const numa = ancestor(o, 'numa');
-    cores.push({ pus, ...(pkg !== undefined ? { package: pkg } : {}), ...(numa ? { numaHint: numaIds.get(numa)! } : {}) });
+    cores.push({ pus, ...(pkg !== undefined ? { package: pkg } : {}), ...(numa ? { numaHint: tree.numaIds.get(numa)! } : {}) });
   }
+  return cores;
+}
 
-  const memattrs = readMemoryAttributes(topology, attrs);
-  const numaNodes: FoundNuma[] = [...numaIds].map(([o, id]) => {
+function readNumaNodes(tree: Tree, memattrs: ReturnType<typeof readMemoryAttributes>): FoundNuma[] {
+  const { attrs } = tree;
+  return [...tree.numaIds].map(([o, id]) => {
     const subtype = (o.el.attrs.get('subtype') ?? '').toUpperCase();
     const kind = subtype === 'HBM' || subtype === 'MCDRAM' ? 'hbm' : 'dram';
-    const cpus = cpusOf(o);
+    const cpus = tree.cpusOf(o);
     const gp = attrs.int(o.el, 'gp_index');
     const perf = gp !== undefined ? memattrs.get(gp) : undefined;
-    const pkg = packageOf(o);
+    const pkg = tree.packageOf(o);
     const memoryBytes = attrs.int(o.el, 'local_memory');
     const node: FoundNuma = { id, cpus, kind };
     if (memoryBytes !== undefined) node.memoryBytes = memoryBytes;
@@ -133,33 +238,6 @@ function importTopology(topology: XmlElement, file: string): MachineSpec {
     if (local?.latencyNs !== undefined) node.latencyNs = local.latencyNs;
     return node;
   });
-
-  const caches = readCaches(all, attrs, pusOf, cpusOf);
-  const distances = readDistances(
-    topology,
-    [...numaIds].map(([o, id]) => ({ id, gp: attrs.int(o.el, 'gp_index') })),
-    attrs,
-  );
-  const io = readIo(root, { attrs, formatMajor, cpusOf, packageOf });
-
-  const info = (name: string) => topology.children.find((c) => c.name === 'info' && c.attrs.get('name') === name)?.attrs.get('value') ?? root.infos.get(name);
-  const found: FoundMachine = {
-    source: file,
-    name: basename(file).replace(/\.xml$/i, '') || 'hwloc',
-    origin: file,
-    packages,
-    numaNodes,
-    cores,
-    caches,
-    buses: io.buses,
-    nics: io.nics,
-  };
-  if (distances) found.distances = distances;
-  const release = info('OSRelease');
-  if (release) found.kernelRelease = release;
-  const arch = info('Architecture');
-  if (arch) found.architecture = arch;
-  return assembleMachine(found);
 }
 
 /** OS indices of packages or NUMA nodes; objects without one are numbered after the largest. */

@@ -1,6 +1,6 @@
 // hwloc objects read from XML elements, with the v1 and v2 type names folded into one vocabulary,
 // and typed attribute access that reports file:line:column for a malformed value.
-import { InputError } from '../input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { parseBitmap } from './bitmap.ts';
 import type { XmlElement } from './xml.ts';
 

@@ -2,7 +2,7 @@
 // the usual prolog (declaration, DOCTYPE, comments), so a hand-written reader is enough and keeps
 // the project free of a parser dependency. Every element remembers where it started so that an
 // importer can name file:line:column in its errors.
-import { InputError } from '../input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 
 export interface XmlElement {
   name: string;

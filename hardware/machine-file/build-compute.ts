@@ -6,7 +6,7 @@ import { packageVertex, type CacheSpec, type CoreSpec, type NumaNodeSpec, type P
 import { MAX_CORES, readCoreSet } from './core-set.ts';
 import type { Origins } from './origins.ts';
 import { readBandwidth, readFrequency, readSize, readTime } from './units.ts';
-import type { MapReader, YNode } from './yaml-reader.ts';
+import type { MapReader, YamlValue } from '../../common/yaml/value.ts';
 
 const GROUP_KEYS = ['count', 'model', 'cores', 'threads', 'frequency', 'caches'] as const;
 const PACKAGE_CACHE_KEYS = ['level', 'size', 'sharedBy', 'bandwidth', 'latency', 'victim'] as const;
@@ -27,9 +27,9 @@ interface PendingCore {
   package: number;
   frequencyGHz: number;
   threads: number;
-  group: YNode;
-  frequency: YNode;
-  threadsNode: YNode | undefined;
+  group: YamlValue;
+  frequency: YamlValue;
+  threadsNode: YamlValue | undefined;
 }
 
 export function buildCompute(root: MapReader, origins: Origins): Compute {
@@ -43,12 +43,12 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
     return `L${level}#${n}`;
   };
 
-  const groups = root.req('packages').list();
+  const groups = root.req('packages').items();
   if (groups.length === 0) root.req('packages').fail('a machine needs at least one package');
   for (const groupNode of groups) {
     const group = groupNode.map(GROUP_KEYS);
     const count = group.get('count')?.integer(1) ?? 1;
-    const model = group.req('model').string();
+    const model = group.req('model').text();
     const coresNode = group.req('cores');
     const coresPer = coresNode.integer(1);
     const threadsNode = group.get('threads');
@@ -56,7 +56,7 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
     const frequencyNode = group.req('frequency');
     const frequencyGHz = readFrequency(frequencyNode);
     if ((pending.length + count * coresPer) > MAX_CORES) coresNode.fail(`more than ${MAX_CORES} cores in the machine`);
-    const cacheEntries = (group.get('caches')?.list() ?? []).map((node) => readPackageCache(node, coresPer));
+    const cacheEntries = (group.get('caches')?.items() ?? []).map((node) => readPackageCache(node, coresPer));
 
     for (let k = 0; k < count; k++) {
       const pkg = packages.length;
@@ -78,7 +78,7 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
   }
   const allCores = pending.map((c) => c.id);
 
-  for (const node of root.get('caches')?.list() ?? []) {
+  for (const node of root.get('caches')?.items() ?? []) {
     const m = node.map(CACHE_KEYS);
     const level = m.req('level').integer(1);
     const memorySide = m.get('memorySide')?.boolean() ?? false;
@@ -88,7 +88,7 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
     const cores = coresNode ? readCoreSet(coresNode, allCores) : [...allCores];
     const index = caches.length;
     caches.push({
-      id: m.get('id')?.string() ?? cacheId(level),
+      id: m.get('id')?.text() ?? cacheId(level),
       level,
       sizeBytes: readSize(m.req('size')),
       cores,
@@ -118,15 +118,15 @@ interface PackageCache {
   bandwidth: number;
   latencyNs: number;
   victim: boolean;
-  fields: Record<string, YNode | undefined>;
+  fields: Record<string, YamlValue | undefined>;
 }
 
-function readPackageCache(node: YNode, coresPer: number): PackageCache {
+function readPackageCache(node: YamlValue, coresPer: number): PackageCache {
   const m = node.map(PACKAGE_CACHE_KEYS);
   const sharedByNode = m.get('sharedBy');
   let sharedBy = 1;
   if (sharedByNode) {
-    sharedBy = sharedByNode.isScalar() && sharedByNode.scalar('a core count') === 'package' ? coresPer : sharedByNode.integer(1);
+    sharedBy = sharedByNode.kind() === 'scalar' && sharedByNode.required('a core count') === 'package' ? coresPer : sharedByNode.integer(1);
     if (coresPer % sharedBy !== 0) sharedByNode.fail(`a cache shared by ${sharedBy} cores does not divide a package of ${coresPer} cores`);
   }
   return {
@@ -140,7 +140,7 @@ function readPackageCache(node: YNode, coresPer: number): PackageCache {
   };
 }
 
-function recordCache(origins: Origins, index: number, fields: Record<string, YNode | undefined>): void {
+function recordCache(origins: Origins, index: number, fields: Record<string, YamlValue | undefined>): void {
   const f = `caches[${index}]`;
   origins.set(`${f}.id`, fields.id);
   origins.set(`${f}.level`, fields.level);
@@ -154,7 +154,7 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
   const numaNode = root.req('numa');
   const numaNodes: NumaNodeSpec[] = [];
   const coreNuma: (number | undefined)[] = cores.map(() => undefined);
-  const record = (id: number, node: YNode, m: MapReader) => {
+  const record = (id: number, node: YamlValue, m: MapReader) => {
     origins.set(`numaNodes[${id}]`, node);
     origins.set(`numaNodes[${id}].attach`, m.get('attach'));
     origins.set(`numaNodes[${id}].memoryBytes`, m.get('memory'));
@@ -162,7 +162,7 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
     origins.set(`numaNodes[${id}].latencyNs`, m.get('latency'));
   };
 
-  if (numaNode.isMap()) {
+  if (numaNode.kind() === 'map') {
     const m = numaNode.map(NUMA_COMPACT_KEYS);
     const perPackageNode = m.get('perPackage');
     const perPackage = perPackageNode?.integer(1) ?? 1;
@@ -182,12 +182,12 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
       }
     }
   } else {
-    const entries = numaNode.list();
+    const entries = numaNode.items();
     if (entries.length === 0) numaNode.fail('a machine needs at least one NUMA node');
     const allCores = cores.map((c) => c.id);
     entries.forEach((node, id) => {
       const m = node.map(NUMA_NODE_KEYS);
-      const attach = m.req('attach').string();
+      const attach = m.req('attach').text();
       numaNodes.push({
         id,
         attach,
@@ -202,7 +202,7 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
       const localNode = which ? m.get(which)! : node;
       if (which === 'packages') {
         local = [];
-        for (const p of localNode.list()) {
+        for (const p of localNode.items()) {
           const pkg = p.integer(0);
           if (pkg >= packages.length) p.fail(`package ${pkg} does not exist (the machine has ${packages.length})`);
           cores.forEach((c) => c.package === pkg && local.push(c.id));

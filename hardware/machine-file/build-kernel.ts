@@ -3,10 +3,10 @@
 import type { CoreCosts, KernelSpec } from '../spec.ts';
 import { MECHANISMS } from '../validate.ts';
 import { KERNEL_PARAMS } from '../kernel-params.ts';
-import { didYouMean } from '../input-error.ts';
+import { didYouMean } from '../../common/input-error.ts';
 import type { Origins } from './origins.ts';
 import { readBandwidth, readSize, readTime } from './units.ts';
-import type { MapReader } from './yaml-reader.ts';
+import type { MapReader } from '../../common/yaml/value.ts';
 
 const COST_KEYS = ['copyBandwidth', 'reduceBandwidth', 'missConcurrency', 'lineSize'] as const;
 const KERNEL_KEYS = ['version', 'mechanisms', 'syscall', 'pageSize', 'pinPerPage', 'cmaLock', 'params'] as const;
@@ -39,11 +39,11 @@ export function buildKernel(root: MapReader, origins: Origins): KernelSpec {
 
   const versionNode = m.req('version');
   // An unquoted 4.10 reads as the number 4.1: insist on a string so the version is what was meant.
-  if (typeof versionNode.scalar('a kernel version') === 'number') versionNode.fail('quote the kernel version, e.g. "4.10" (unquoted, 4.10 reads as the number 4.1)');
-  const version = versionNode.string();
+  if (typeof versionNode.required('a kernel version') === 'number') versionNode.fail('quote the kernel version, e.g. "4.10" (unquoted, 4.10 reads as the number 4.1)');
+  const version = versionNode.text();
 
   const mechanisms: KernelSpec['mechanisms'] = { cma: false, knem: false, xpmem: false, limic: false, ioat: false };
-  for (const item of m.req('mechanisms').list()) {
+  for (const item of m.req('mechanisms').items()) {
     const name = item.oneOf(MECHANISMS);
     if (mechanisms[name]) item.fail(`mechanism '${name}' is listed twice`);
     mechanisms[name] = true;

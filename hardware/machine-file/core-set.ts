@@ -1,14 +1,14 @@
 // A set of core OS indices as a machine file writes it: a list [0, 1, 2], a single index, a range
 // string "0-3,8,10-11", or "all".
 
-import type { YNode } from './yaml-reader.ts';
+import type { YamlValue } from '../../common/yaml/value.ts';
 
 /** Bound on what a machine file may describe, so a typo such as cores: 4000000 fails instead of exhausting memory. */
 export const MAX_CORES = 65536;
 
-export function readCoreSet(node: YNode, allCores: readonly number[]): number[] {
-  if (node.isList()) return node.list().map((item) => item.integer(0));
-  const value = node.scalar('a core list such as [0, 1], "0-3,8" or all');
+export function readCoreSet(node: YamlValue, allCores: readonly number[]): number[] {
+  if (node.kind() === 'seq') return node.items().map((item) => item.integer(0));
+  const value = node.required('a core list such as [0, 1], "0-3,8" or all');
   if (typeof value === 'number') return [node.integer(0)];
   if (value === 'all') return [...allCores];
   if (typeof value !== 'string') node.fail(`expected a core list such as [0, 1], "0-3,8" or all, got ${node.describe()}`);

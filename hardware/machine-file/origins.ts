@@ -2,15 +2,15 @@
 // MachineSpec (found by validateMachine, which only knows spec paths) is reported at the line the
 // user wrote. A compact entry (a package group, a link mesh) is the origin of everything it expands to.
 
-import type { InputLocation } from '../input-error.ts';
-import type { YNode } from './yaml-reader.ts';
+import type { InputLocation } from '../../common/input-error.ts';
+import type { YamlValue } from '../../common/yaml/value.ts';
 
 export class Origins {
-  private readonly bySpecPath = new Map<string, YNode>();
+  private readonly bySpecPath = new Map<string, YamlValue>();
 
-  constructor(private readonly root: YNode) {}
+  constructor(private readonly root: YamlValue) {}
 
-  set(specPath: string, node: YNode | undefined): void {
+  set(specPath: string, node: YamlValue | undefined): void {
     if (node) this.bySpecPath.set(specPath, node);
   }
 

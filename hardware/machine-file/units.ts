@@ -1,7 +1,7 @@
 // Quantities a machine file may write with a unit. A bare number is in the model's own unit
 // (bytes, GB/s = bytes/ns, ns, GHz), so a preset can always be written without units.
 
-import type { YNode } from './yaml-reader.ts';
+import type { YamlValue } from '../../common/yaml/value.ts';
 
 type UnitTable = Record<string, number>;
 
@@ -12,9 +12,9 @@ const BANDWIDTH_UNITS: UnitTable = { 'GB/s': 1, 'MB/s': 1e-3, 'TB/s': 1e3, 'GiB/
 const TIME_UNITS: UnitTable = { ns: 1, us: 1e3, 'µs': 1e3, ms: 1e6, s: 1e9 };
 const FREQUENCY_UNITS: UnitTable = { GHz: 1, MHz: 1e-3 };
 
-function withUnit(node: YNode, units: UnitTable, what: string, modelUnit: string): number {
-  if (!node.isScalar()) node.fail(`expected ${what}, got ${node.describe()}`);
-  const value = node.scalar(what);
+function withUnit(node: YamlValue, units: UnitTable, what: string, modelUnit: string): number {
+  if (node.kind() !== 'scalar') node.fail(`expected ${what}, got ${node.describe()}`);
+  const value = node.required(what);
   if (typeof value === 'number') {
     if (!Number.isFinite(value)) node.fail(`expected a finite ${what}, got ${value}`);
     return value;
@@ -34,34 +34,34 @@ function withUnit(node: YNode, units: UnitTable, what: string, modelUnit: string
   return amount * factor;
 }
 
-function positive(node: YNode, value: number, what: string): number {
+function positive(node: YamlValue, value: number, what: string): number {
   if (!(value > 0)) node.fail(`${what} must be positive, got ${value}`);
   return value;
 }
 
-function nonNegative(node: YNode, value: number, what: string): number {
+function nonNegative(node: YamlValue, value: number, what: string): number {
   if (!(value >= 0)) node.fail(`${what} must not be negative, got ${value}`);
   return value;
 }
 
 /** Bytes: 4096, "32KiB", "4 MiB". Must be a positive whole number of bytes. */
-export function readSize(node: YNode): number {
+export function readSize(node: YamlValue): number {
   const bytes = positive(node, withUnit(node, SIZE_UNITS, 'a size', 'bytes'), 'a size');
   if (!Number.isInteger(bytes)) node.fail(`a size must be a whole number of bytes, got ${bytes}`);
   return bytes;
 }
 
 /** Bytes per ns: 12.8, "12.8GB/s", "800MB/s". */
-export function readBandwidth(node: YNode): number {
+export function readBandwidth(node: YamlValue): number {
   return positive(node, withUnit(node, BANDWIDTH_UNITS, 'a bandwidth', 'GB/s'), 'a bandwidth');
 }
 
 /** Nanoseconds: 100, "100ns", "0.5us". Zero is allowed (a cost that does not exist). */
-export function readTime(node: YNode): number {
+export function readTime(node: YamlValue): number {
   return nonNegative(node, withUnit(node, TIME_UNITS, 'a duration', 'ns'), 'a duration');
 }
 
 /** GHz: 2.4, "2.4GHz", "2400MHz". */
-export function readFrequency(node: YNode): number {
+export function readFrequency(node: YamlValue): number {
   return positive(node, withUnit(node, FREQUENCY_UNITS, 'a frequency', 'GHz'), 'a frequency');
 }

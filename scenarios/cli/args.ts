@@ -1,30 +1,66 @@
 // Command-line parsing. Misuse (unknown command or flag, missing value) is a UsageError: exit code 2.
-import { didYouMean } from '../../hardware/input-error.ts';
+// node:util's parseArgs splits the arguments into tokens; it runs non-strict because its own errors
+// ("Unknown option '--jsno'") cannot suggest the flag that was meant, so each token is checked here.
+import { parseArgs as splitArgs } from 'node:util';
+import { didYouMean } from '../../common/input-error.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+export const FORMATS = ['table', 'json', 'csv', 'imb'] as const;
+export type Format = (typeof FORMATS)[number];
+
 export interface RunArgs {
   command: 'run';
   file?: string;
   machine?: string;
-  format: 'table' | 'json' | 'csv';
+  format: Format;
   breakdown: boolean;
   seed?: string;
+  /** A cell whose mechanism the machine lacks fails the run instead of printing n/a. */
+  strict: boolean;
+  /** Which machine of an hwloc file that holds several. */
+  hwlocMachine?: number;
+}
+
+export interface MachineShowArgs {
+  command: 'machine-show';
+  ref: string;
+  hwlocMachine?: number;
 }
 
 export type Command =
   | RunArgs
+  | MachineShowArgs
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'machines' }
-  | { command: 'machine-show'; ref: string }
   | { command: 'algorithms'; operation?: string };
 
 const COMMANDS = ['run', 'machines', 'machine', 'algorithms', 'help'];
-const RUN_FLAGS = ['--machine', '--json', '--csv', '--breakdown', '--seed', '--help'];
-const VALUE_FLAGS = new Set(['--machine', '--seed']);
+
+interface FlagSpec {
+  type: 'string' | 'boolean';
+}
+
+const HWLOC_MACHINE: Record<string, FlagSpec> = { 'hwloc-machine': { type: 'string' } };
+const RUN_FLAGS: Record<string, FlagSpec> = {
+  machine: { type: 'string' },
+  format: { type: 'string' },
+  json: { type: 'boolean' },
+  csv: { type: 'boolean' },
+  breakdown: { type: 'boolean' },
+  seed: { type: 'string' },
+  strict: { type: 'boolean' },
+  ...HWLOC_MACHINE,
+};
+
+interface Parsed {
+  positionals: string[];
+  /** Flag name → value (true for a boolean flag), in command-line order. */
+  flags: [string, string | true][];
+}
 
 export function parseArgs(argv: string[]): Command {
   if (argv.includes('--help') || argv.includes('-h')) return { command: 'help' };
@@ -38,18 +74,25 @@ export function parseArgs(argv: string[]): Command {
     case 'help':
       return { command: 'help' };
     case 'machines':
-      positionals(rest, 0, 'machines');
+      atMost(tokens(rest, {}).positionals, 0, 'machines');
       return { command: 'machines' };
     case 'machine': {
-      const [sub, ...args] = positionals(rest, 2, 'machine');
+      const parsed = tokens(rest, HWLOC_MACHINE);
+      const [sub, ref] = atMost(parsed.positionals, 2, 'machine');
       if (sub !== 'show') {
-        throw new UsageError(sub === undefined ? "'machine' needs a subcommand: machine show NAME|FILE" : `unknown subcommand 'machine ${sub}' (use: machine show NAME|FILE)`);
+        throw new UsageError(
+          sub === undefined
+            ? "'machine' needs a subcommand: machine show NAME|FILE"
+            : `unknown subcommand 'machine ${sub}' (use: machine show NAME|FILE)`,
+        );
       }
-      if (args[0] === undefined) throw new UsageError("'machine show' needs a preset name or a machine file");
-      return { command: 'machine-show', ref: args[0] };
+      if (ref === undefined) throw new UsageError("'machine show' needs a preset name or a machine file");
+      const out: MachineShowArgs = { command: 'machine-show', ref };
+      for (const [, value] of parsed.flags) out.hwlocMachine = machineIndex(value);
+      return out;
     }
     case 'algorithms':
-      return { command: 'algorithms', operation: positionals(rest, 1, 'algorithms')[0] };
+      return { command: 'algorithms', operation: atMost(tokens(rest, {}).positionals, 1, 'algorithms')[0] };
     default: {
       const hint = didYouMean(command, COMMANDS);
       throw new UsageError(`unknown command '${command}'${hint ? ` (did you mean '${hint}'?)` : ''}`);
@@ -57,53 +100,91 @@ export function parseArgs(argv: string[]): Command {
   }
 }
 
-function positionals(args: string[], max: number, command: string): string[] {
-  for (const a of args) if (a.startsWith('-')) throw unknownFlag(a, ['--help']);
-  if (args.length > max) throw new UsageError(`'${command}' takes at most ${max} argument${max === 1 ? '' : 's'}, got: ${args.join(' ')}`);
+/** Splits `args` into positionals and known flags; an unknown flag or a missing value is a UsageError. */
+function tokens(args: string[], known: Record<string, FlagSpec>): Parsed {
+  const { tokens: list } = splitArgs({ args, options: known, strict: false, allowPositionals: true, tokens: true });
+  const out: Parsed = { positionals: [], flags: [] };
+  for (const token of list) {
+    if (token.kind === 'positional') out.positionals.push(token.value);
+    if (token.kind !== 'option') continue;
+    const spec = known[token.name];
+    if (!spec || !token.rawName.startsWith('--')) {
+      throw unknownFlag(token.rawName, [...Object.keys(known).map((k) => `--${k}`), '--help']);
+    }
+    if (spec.type === 'string') {
+      if (token.value === undefined || token.value === '') throw new UsageError(`${token.rawName} needs a value`);
+      out.flags.push([token.name, token.value]);
+    } else {
+      if (token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`);
+      out.flags.push([token.name, true]);
+    }
+  }
+  return out;
+}
+
+function atMost(args: string[], max: number, command: string): string[] {
+  if (args.length > max)
+    throw new UsageError(`'${command}' takes at most ${max} argument${max === 1 ? '' : 's'}, got: ${args.join(' ')}`);
   return args;
 }
 
 function parseRun(args: string[]): RunArgs {
-  const out: RunArgs = { command: 'run', format: 'table', breakdown: false };
-  const files: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i];
-    if (!arg.startsWith('-') || arg === '-') {
-      files.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf('=');
-    const flag = eq > 0 ? arg.slice(0, eq) : arg;
-    if (!RUN_FLAGS.includes(flag)) throw unknownFlag(flag, RUN_FLAGS);
-    let value: string | undefined;
-    if (VALUE_FLAGS.has(flag)) {
-      value = eq > 0 ? arg.slice(eq + 1) : args[++i];
-      if (value === undefined || value === '') throw new UsageError(`${flag} needs a value`);
-    } else if (eq > 0) {
-      throw new UsageError(`${flag} takes no value`);
-    }
-    switch (flag) {
-      case '--machine':
-        out.machine = value;
+  const parsed = tokens(args, RUN_FLAGS);
+  const out: RunArgs = { command: 'run', format: 'table', breakdown: false, strict: false };
+  // Which flag chose the format, so two flags that disagree are named in the error.
+  let formatFlag: string | undefined;
+  const setFormat = (format: Format, flag: string) => {
+    if (formatFlag !== undefined && out.format !== format)
+      throw new UsageError(`${formatFlag} and ${flag} cannot be used together`);
+    out.format = format;
+    formatFlag = flag;
+  };
+  for (const [name, value] of parsed.flags) {
+    const text = String(value);
+    switch (name) {
+      case 'machine':
+        out.machine = text;
         break;
-      case '--seed':
-        out.seed = value;
+      case 'seed':
+        out.seed = text;
         break;
-      case '--json':
-      case '--csv': {
-        const format = flag === '--json' ? 'json' : 'csv';
-        if (out.format !== 'table' && out.format !== format) throw new UsageError('--json and --csv cannot be used together');
-        out.format = format;
+      case 'json':
+      case 'csv':
+        setFormat(name, `--${name}`);
+        break;
+      case 'format': {
+        if (!(FORMATS as readonly string[]).includes(text)) {
+          const hint = didYouMean(text, FORMATS);
+          throw new UsageError(
+            `--format must be one of ${FORMATS.join(', ')}, got '${text}'${hint ? ` (did you mean '${hint}'?)` : ''}`,
+          );
+        }
+        setFormat(text as Format, `--format ${text}`);
         break;
       }
-      case '--breakdown':
+      case 'breakdown':
         out.breakdown = true;
+        break;
+      case 'strict':
+        out.strict = true;
+        break;
+      case 'hwloc-machine':
+        out.hwlocMachine = machineIndex(value);
         break;
     }
   }
-  if (files.length > 1) throw new UsageError(`'run' takes one scenario file, got: ${files.join(' ')}`);
-  out.file = files[0];
+  // JSON always holds the breakdown; IMB's layout has no place for it.
+  if (out.breakdown && out.format === 'imb') throw new UsageError('--breakdown cannot be used with --format imb');
+  if (parsed.positionals.length > 1)
+    throw new UsageError(`'run' takes one scenario file, got: ${parsed.positionals.join(' ')}`);
+  out.file = parsed.positionals[0];
   return out;
+}
+
+function machineIndex(value: string | true): number {
+  const text = String(value);
+  if (!/^\d+$/.test(text)) throw new UsageError(`--hwloc-machine needs a machine number (0, 1, ...), got '${text}'`);
+  return Number(text);
 }
 
 function unknownFlag(flag: string, known: string[]): UsageError {

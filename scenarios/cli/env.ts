@@ -3,8 +3,20 @@
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { PointRunner } from '../point.ts';
 
+export interface ResolveOptions {
+  /** Relative machine paths are taken from here. */
+  baseDir?: string;
+  /** Which machine of an hwloc file that holds several (`--hwloc-machine`). */
+  hwlocMachine?: number;
+}
+
+/** The resolver option for `--hwloc-machine`, empty when the flag is not given. */
+export function hwlocChoice(hwlocMachine: number | undefined): Pick<ResolveOptions, 'hwlocMachine'> {
+  return hwlocMachine === undefined ? {} : { hwlocMachine };
+}
+
 export interface Hardware {
-  resolveMachine(ref: string, opts?: { baseDir?: string }): MachineSpec;
+  resolveMachine(ref: string, opts?: ResolveOptions): MachineSpec;
   listPresets(): { name: string; description: string }[];
   renderMachine(spec: MachineSpec): string;
 }

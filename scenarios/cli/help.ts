@@ -4,11 +4,15 @@ Usage:
   intranode run [FILE] [options]     run a scenario (without FILE: the built-in broadcast comparison)
       --machine NAME|FILE            run on this machine instead of the scenario's (preset, machine
                                      .yaml, hwloc .xml, or 'host')
-      --json | --csv                 machine-readable output instead of the table
+      --hwloc-machine N              with an hwloc file holding several machines: use machine N (from 0)
+      --format table|json|csv|imb    output: OSU-style table (default), JSON, CSV, or IMB-style blocks
+      --json | --csv                 short for --format json | --format csv
       --breakdown                    add each algorithm's share of time per kind of step
-      --seed S                       replace the scenario's seed
+      --seed S                       replace the scenario's seed (placement: random, skew)
+      --strict                       fail when an algorithm cannot run on the machine (default: n/a)
   intranode machines                 list the machine presets
-  intranode machine show NAME|FILE   describe a machine
+  intranode machine show NAME|FILE [--hwloc-machine N]
+                                     describe a machine
   intranode algorithms [OPERATION]   list operations, algorithms and their parameters
   intranode --help | --version
 

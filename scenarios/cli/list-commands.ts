@@ -1,9 +1,10 @@
 // `intranode machines`, `machine show` and `algorithms`: what the simulator knows about.
 import { findOperation, listAlgorithms, listOperations, shortName, transportParams, type ParamInfo } from '../../algorithms/registry.ts';
-import { didYouMean, InputError } from '../../hardware/input-error.ts';
+import { didYouMean, InputError } from '../../common/input-error.ts';
 import { alignColumns } from '../report/columns.ts';
 import { formatSize } from '../sizes.ts';
-import type { CliEnv } from './env.ts';
+import type { MachineShowArgs } from './args.ts';
+import { hwlocChoice, type CliEnv } from './env.ts';
 
 export async function machinesCommand(env: CliEnv): Promise<number> {
   const presets = (await env.loadHardware()).listPresets();
@@ -12,9 +13,9 @@ export async function machinesCommand(env: CliEnv): Promise<number> {
   return 0;
 }
 
-export async function machineShowCommand(ref: string, env: CliEnv): Promise<number> {
+export async function machineShowCommand(args: MachineShowArgs, env: CliEnv): Promise<number> {
   const hardware = await env.loadHardware();
-  const spec = hardware.resolveMachine(ref, { baseDir: env.cwd });
+  const spec = hardware.resolveMachine(args.ref, { baseDir: env.cwd, ...hwlocChoice(args.hwlocMachine) });
   const text = hardware.renderMachine(spec);
   env.stdout(text.endsWith('\n') ? text : `${text}\n`);
   return 0;

@@ -1,7 +1,7 @@
 // The `intranode` command. Returns the exit code: 0 success, 1 invalid input (InputError: one
 // line, no stack trace), 2 invalid command line, 3 internal error.
 import { readFileSync } from 'node:fs';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { defaultEnv, type CliEnv } from './env.ts';
 import { HELP } from './help.ts';
@@ -24,7 +24,7 @@ export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Pro
       case 'machines':
         return await machinesCommand(env);
       case 'machine-show':
-        return await machineShowCommand(cmd.ref, env);
+        return await machineShowCommand(cmd, env);
       case 'algorithms':
         return await algorithmsCommand(cmd.operation, env);
     }

@@ -2,12 +2,13 @@
 import { fileURLToPath } from 'node:url';
 import { loadScenarioFile } from '../loader.ts';
 import { formatCsvReport } from '../report/csv.ts';
+import { formatImbReport } from '../report/imb.ts';
 import { formatJsonReport } from '../report/json.ts';
 import { createProgressBar } from '../report/progress.ts';
 import { formatTableReport } from '../report/table.ts';
-import { runScenario } from '../run.ts';
+import { runScenario, type ScenarioResult } from '../run.ts';
 import type { RunArgs } from './args.ts';
-import type { CliEnv } from './env.ts';
+import { hwlocChoice, type CliEnv } from './env.ts';
 
 export const DEFAULT_SCENARIO = fileURLToPath(new URL('../files/default.yaml', import.meta.url));
 
@@ -16,7 +17,7 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
   await env.loadAlgorithms();
   const scenario = loadScenarioFile(args.file ?? DEFAULT_SCENARIO, {
     cwd: env.cwd,
-    resolveMachine: (ref, baseDir) => hardware.resolveMachine(ref, { baseDir }),
+    resolveMachine: (ref, baseDir) => hardware.resolveMachine(ref, { baseDir, ...hwlocChoice(args.hwlocMachine) }),
     machineOverride: args.machine,
     seedOverride: args.seed,
   });
@@ -24,16 +25,23 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
   const bar = createProgressBar({ write: env.stderr, isTTY: env.stderrIsTTY, now: env.now });
   let result;
   try {
-    result = runScenario(scenario, runner, (done, total) => bar.update(done, total));
+    result = runScenario(scenario, runner, (done, total) => bar.update(done, total), { strict: args.strict });
   } finally {
     bar.finish();
   }
-  const report =
-    args.format === 'json'
-      ? formatJsonReport(result)
-      : args.format === 'csv'
-        ? formatCsvReport(result, { breakdown: args.breakdown })
-        : formatTableReport(result, { breakdown: args.breakdown });
-  env.stdout(report);
+  env.stdout(formatReport(result, args));
   return 0;
+}
+
+function formatReport(result: ScenarioResult, args: RunArgs): string {
+  switch (args.format) {
+    case 'json':
+      return formatJsonReport(result);
+    case 'csv':
+      return formatCsvReport(result, { breakdown: args.breakdown });
+    case 'imb':
+      return formatImbReport(result);
+    case 'table':
+      return formatTableReport(result, { breakdown: args.breakdown });
+  }
 }

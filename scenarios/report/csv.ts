@@ -9,10 +9,15 @@ export interface CsvReportOptions {
 
 export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions = {}): string {
   const s = result.scenario;
-  const kinds = opts.breakdown ? breakdownKinds(result.tables.flatMap((t) => t.rows.flatMap((r) => r.cells))) : [];
+  const cells = result.tables.flatMap((t) => t.rows.flatMap((r) => r.cells));
+  const kinds = opts.breakdown ? breakdownKinds(cells) : [];
+  // Only a run with an n/a cell has the column, so every other run's CSV keeps its shape.
+  const reasons = cells.some((c) => c.unavailable !== undefined);
   const header = [
     'scenario', 'machine', 'ranks', 'placement', 'operation', 'root', 'cache', 'algorithm', 'label',
     'bytes', 'mean_ns', 'min_ns', 'max_ns', 'normalized', ...kinds.map((k) => `share_${k}`),
+    ...(reasons ? ['unavailable'] : []),
+    ...(s.seedSweep ? ['seed'] : []),
   ];
   const lines = [header.map(quote).join(',')];
   for (const t of result.tables) {
@@ -20,10 +25,15 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
     for (const row of t.rows) {
       for (const c of row.cells) {
         const n = normalised(c, row.cells, s.baseline);
+        const na = c.unavailable !== undefined;
+        // An n/a cell leaves its numbers empty (CSV's null) and gives the reason.
         const fields = [
           s.name, t.machine.spec.name, t.ranks, placement, s.operation, s.rooted ? s.root : '', s.cache,
-          c.algorithm.name, c.algorithm.label, row.bytes, c.result.meanNs, c.result.minNs, c.result.maxNs,
-          n ?? '', ...kinds.map((k) => c.result.breakdown[k] ?? 0),
+          c.algorithm.name, c.algorithm.label, row.bytes,
+          ...(na ? ['', '', ''] : [c.result.meanNs, c.result.minNs, c.result.maxNs]),
+          n ?? '', ...kinds.map((k) => (na ? '' : (c.result.breakdown[k] ?? 0))),
+          ...(reasons ? [c.unavailable ?? ''] : []),
+          ...(s.seedSweep ? [t.seed] : []),
         ];
         lines.push(fields.map((f) => quote(String(f))).join(','));
       }

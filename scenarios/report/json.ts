@@ -1,5 +1,6 @@
 // One JSON document for a whole scenario. Keys are written in a fixed order (objects are built
 // field by field, maps sorted) so the same run always gives byte-identical output.
+import { basename } from 'node:path';
 import type { ParamValue } from '../../algorithms/registry.ts';
 import type { ScenarioResult } from '../run.ts';
 import { normalised } from './normalise.ts';
@@ -10,13 +11,16 @@ export function formatJsonReport(result: ScenarioResult): string {
     scenario: {
       name: s.name,
       description: s.description,
-      file: s.file ?? null,
+      // The file name alone: the path as typed would make the same run differ by working directory.
+      file: s.file === undefined ? null : basename(s.file),
       operation: s.operation,
       root: s.rooted ? s.root : null,
       cache: s.cache,
       iterations: s.iterations,
       warmup: s.warmup,
-      seed: s.seed,
+      // Swept seeds are per table.
+      seed: s.seedSweep ? null : s.seed,
+      skewNs: s.skewNs ?? 0,
       baseline: s.baseline,
       algorithms: s.algorithms.map((a) => ({ label: a.label, name: a.name, params: sorted(a.params) })),
       sizes: s.sizes,
@@ -25,18 +29,23 @@ export function formatJsonReport(result: ScenarioResult): string {
       machine: { ref: t.machine.ref, name: t.machine.spec.name },
       ranks: t.ranks,
       placement: t.placement,
+      seed: t.seed,
       cores: t.cores,
       rows: t.rows.map((row) => ({
         bytes: row.bytes,
-        results: row.cells.map((c) => ({
-          label: c.algorithm.label,
-          algorithm: c.algorithm.name,
-          meanNs: c.result.meanNs,
-          minNs: c.result.minNs,
-          maxNs: c.result.maxNs,
-          normalized: normalised(c, row.cells, s.baseline) ?? null,
-          breakdown: sorted(c.result.breakdown),
-        })),
+        results: row.cells.map((c) =>
+          c.unavailable !== undefined
+            ? { label: c.algorithm.label, algorithm: c.algorithm.name, meanNs: null, minNs: null, maxNs: null, normalized: null, breakdown: null, unavailable: c.unavailable }
+            : {
+                label: c.algorithm.label,
+                algorithm: c.algorithm.name,
+                meanNs: c.result.meanNs,
+                minNs: c.result.minNs,
+                maxNs: c.result.maxNs,
+                normalized: normalised(c, row.cells, s.baseline) ?? null,
+                breakdown: sorted(c.result.breakdown),
+              },
+        ),
       })),
     })),
   };

@@ -1,8 +1,10 @@
 // Plain-text report in the style of the OSU micro-benchmarks: a "# " header block, then one row
-// per size (bytes, as an integer) with each algorithm's time in µs and its time relative to the baseline.
+// per size (bytes, as an integer) with each algorithm's time in µs and its time relative to the
+// baseline, and for point-to-point operations its bandwidth in MB/s.
 import type { Scenario } from '../scenario.ts';
 import { placementName } from '../scenario.ts';
-import type { ResultTable, ScenarioResult } from '../run.ts';
+import { unavailableNotes, type ResultTable, type ScenarioResult } from '../run.ts';
+import { megabytesPerSecond, reportsBandwidth } from './bandwidth.ts';
 import { alignColumns } from './columns.ts';
 import { breakdownKinds, normalised } from './normalise.ts';
 
@@ -12,7 +14,7 @@ export interface TableReportOptions {
 
 export function formatTableReport(result: ScenarioResult, opts: TableReportOptions = {}): string {
   const blocks = result.tables.map((t) => {
-    const lines = [...headerBlock(result.scenario, t), ...timeColumns(result.scenario, t)];
+    const lines = [...headerBlock(result.scenario, t), ...timeColumns(result.scenario, t), ...notes(t)];
     if (opts.breakdown) lines.push('', ...breakdownColumns(t));
     return lines.join('\n');
   });
@@ -24,26 +26,45 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
   const lines = [`# Scenario: ${s.name}`];
   if (s.description) lines.push(...s.description.trim().split('\n').map((l) => `# ${l}`.trimEnd()));
   lines.push(
-    `# Machine: ${m.name} (${count(m.packages.length, 'package')}, ${count(m.numaNodes.length, 'NUMA node')}, ${count(m.cores.length, 'core')})`,
+    `# Machine: ${m.name} (${count(m.packages.length, 'package')}, ${count(m.numaNodes.length, 'NUMA node')}, ${count(m.cores.length, 'core')})${replaced(s)}`,
     `# Ranks: ${t.ranks}`,
     `# Placement: ${placementName(t.placement)} (cores ${t.cores.join(' ')})`,
     `# Cache: ${s.cache}`,
     `# Operation: ${s.operation}${s.rooted ? `, root ${s.root}` : ''}; ${s.iterations} iterations after ${s.warmup} warm-up`,
     `# Baseline: ${s.baseline}`,
   );
+  if (s.seedSweep) lines.push(`# Seed: ${t.seed}`);
+  if (s.skewNs) lines.push(`# Skew: each rank arrives up to ${s.skewNs / 1000} us late (uniform, seed ${t.seed}); time is the slowest rank's own`);
   return lines;
 }
 
+/** The scenario's description may name its own machine: say that --machine replaced it. */
+function replaced(s: Scenario): string {
+  if (!s.replacedMachines) return '';
+  const own = s.replacedMachines.length ? `the scenario's ${s.replacedMachines.join(', ')}` : 'no machine in the scenario';
+  return `, from --machine instead of ${own}`;
+}
+
 function timeColumns(s: Scenario, t: ResultTable): string[] {
-  const header = ['# Size', ...s.algorithms.flatMap((a) => [`${a.label}(us)`, `${a.label}(norm)`])];
+  // Point-to-point tables add MB/s, as osu_bw and IMB's PingPong report beside the time.
+  const bw = reportsBandwidth(s.operation);
+  const header = ['# Size', ...s.algorithms.flatMap((a) => [`${a.label}(us)`, `${a.label}(norm)`, ...(bw ? [`${a.label}(MB/s)`] : [])])];
   const rows = t.rows.map((row) => [
     String(row.bytes),
     ...row.cells.flatMap((cell) => {
+      if (cell.unavailable !== undefined) return bw ? [NA, NA, NA] : [NA, NA];
       const n = normalised(cell, row.cells, s.baseline);
-      return [fixed(cell.result.meanNs / 1000), n === undefined ? '-' : fixed(n)];
+      const cells = [fixed(cell.result.meanNs / 1000), n === undefined ? '-' : fixed(n)];
+      if (bw) cells.push(fixed(megabytesPerSecond(row.bytes, cell.result.meanNs)));
+      return cells;
     }),
   ]);
   return alignColumns(header, rows);
+}
+
+/** Why each n/a cell could not run, under the table it belongs to. */
+function notes(t: ResultTable): string[] {
+  return unavailableNotes(t.rows.flatMap((r) => r.cells)).map((note) => `# ${NA} ${note}`);
 }
 
 function breakdownColumns(t: ResultTable): string[] {
@@ -52,9 +73,16 @@ function breakdownColumns(t: ResultTable): string[] {
   const cells = Array.from({ length: count }, (_, i) => t.rows.map((r) => r.cells[i])).flat();
   const kinds = breakdownKinds(cells);
   const header = ['# Algorithm', 'Size', ...kinds.map((k) => `${k}(%)`)];
-  const rows = cells.map((c) => [c.algorithm.label, String(c.point.bytes), ...kinds.map((k) => fixed(100 * (c.result.breakdown[k] ?? 0), 1))]);
+  const rows = cells.map((c) => [
+    c.algorithm.label,
+    String(c.point.bytes),
+    ...kinds.map((k) => (c.unavailable !== undefined ? NA : fixed(100 * (c.result.breakdown[k] ?? 0), 1))),
+  ]);
   return ['# Breakdown: share of rank-time in each kind of step', ...alignColumns(header, rows, 2)];
 }
+
+/** A cell the machine cannot run (see the note under the table). */
+const NA = 'n/a';
 
 function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? '' : 's'}`;

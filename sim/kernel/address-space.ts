@@ -20,7 +20,7 @@ import { Mutex } from '../engine/mutex.ts';
 import type { Program } from '../engine/program.ts';
 import type { Buffer } from '../node/buffer.ts';
 import type { World } from '../node/world.ts';
-import { RwLock } from './rw-lock.ts';
+import { RwLock } from '../engine/rw-lock.ts';
 
 /** Where the first buffer of every process is placed; any page-aligned value would do. */
 const FIRST_ADDRESS = 0x10000000;

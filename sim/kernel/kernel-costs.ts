@@ -4,7 +4,7 @@
 // ones. Each default names its source; a machine file overrides any of them under
 // `kernel.params` with the same name.
 import type { MachineSpec } from '../../hardware/spec.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 
 export interface KernelCosts {
   /**

@@ -6,7 +6,7 @@
 // message's first packet, as a real receiver does from the packet type.
 import { wait, type Program } from '../engine/program.ts';
 import type { Signal } from '../engine/signal.ts';
-import { InputError, didYouMean, type InputLocation } from '../../hardware/input-error.ts';
+import { InputError, didYouMean, type InputLocation } from '../../common/input-error.ts';
 import { subRange, type Range } from '../node/buffer.ts';
 import type { PointToPoint } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';

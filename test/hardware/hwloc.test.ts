@@ -6,7 +6,7 @@ import { importHwlocXml } from '../../hardware/hwloc/import.ts';
 import { buildLinks, type LinkVertex } from '../../hardware/hwloc/links.ts';
 import { parseXml } from '../../hardware/hwloc/xml.ts';
 import { IMPORT_DEFAULTS } from '../../hardware/import-defaults.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { packageVertex, type MachineSpec } from '../../hardware/spec.ts';
 import { validateMachine } from '../../hardware/validate.ts';
 import { inputErrorOf } from '../helpers/input-error.ts';
@@ -176,6 +176,39 @@ describe('hwloc v1 XML', () => {
     expect(m.kernel.mechanisms.cma).toBe(false);
     expect(m.cores[0].frequencyGHz).toBe(IMPORT_DEFAULTS.core.frequencyGHz);
     expect(m.guessed).toContain('cores[0].frequencyGHz');
+  });
+});
+
+describe('hwloc v1 files holding several machines', () => {
+  const text = fixture('v1-two-machines.xml');
+
+  it('are refused with what they hold and how to pick one', () => {
+    const e = inputErrorOf(() => importHwlocXml(text, 'cluster.xml'));
+    expect(e.message).toBe(
+      "cluster.xml:6:3: this hwloc file holds 2 machines under one System (0: 'node-a', 2 cores; 1: 'node-b', 4 cores); pick one with --hwloc-machine N (0-based)",
+    );
+  });
+
+  it('yield the machine asked for', () => {
+    const a = importHwlocXml(text, 'cluster.xml', { hwlocMachine: 0 });
+    const b = importHwlocXml(text, 'cluster.xml', { hwlocMachine: 1 });
+    expect(a.cores).toHaveLength(2);
+    expect(a.packages).toHaveLength(1);
+    expect(b.cores).toHaveLength(4);
+    expect(b.packages).toHaveLength(2);
+    expectConsistent(a);
+    expectConsistent(b);
+  });
+
+  it('refuse a machine number the file lacks', () => {
+    expect(inputErrorOf(() => importHwlocXml(text, 'cluster.xml', { hwlocMachine: 2 })).detail).toBe(
+      "--hwloc-machine 2: this hwloc file holds machines 0..1 (0: 'node-a', 2 cores; 1: 'node-b', 4 cores)",
+    );
+    const one = fixture('v1-numa-sockets.xml');
+    expect(inputErrorOf(() => importHwlocXml(one, 'v1-numa-sockets.xml', { hwlocMachine: 1 })).detail).toBe(
+      '--hwloc-machine 1: this hwloc file holds one machine (use 0 or leave the option out)',
+    );
+    expect(importHwlocXml(one, 'v1-numa-sockets.xml', { hwlocMachine: 0 })).toEqual(load('v1-numa-sockets.xml'));
   });
 });
 

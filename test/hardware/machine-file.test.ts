@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveMachine } from '../../hardware/index.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { loadMachineFile, parseMachineYaml } from '../../hardware/machine-file.ts';
 import { validateMachine } from '../../hardware/validate.ts';
 import { inputErrorOf } from '../helpers/input-error.ts';
@@ -185,13 +185,16 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     const e = inputError(text);
     expect(e.location.file).toBe(FILE);
     expect(e.location.line).toBeGreaterThan(1);
-    expect(e.message).toMatch(/^lab\/box\.yaml:\d+:\d+: invalid YAML/);
+    // Points at the line where the unclosed list opened, and names the field it is the value of.
+    expect(e.location).toMatchObject({ line: lineOf(text, '    cores: [4'), column: 12, field: 'packages[0].cores' });
+    expect(e.message).toMatch(/^lab\/box\.yaml:\d+:\d+ \(packages\[0\]\.cores\): YAML syntax error: the list opened here is not closed with '\]'/);
   });
 
   it('duplicate keys', () => {
     const e = inputError(edit('    cores: 4\n', '    cores: 4\n    cores: 5\n'));
-    expect(e.message).toMatch(/invalid YAML: .*unique/i);
+    expect(e.message).toMatch(/YAML syntax error: .*unique/i);
     expect(e.location.line).toBe(lineOf(VALID, '    cores: 4') + 1);
+    expect(e.location.field).toBe('packages[0].cores');
   });
 
   it('unknown keys, with a suggestion', () => {
@@ -230,6 +233,17 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     expect(inputError(neg).location).toMatchObject({ line: lineOf(neg, '-32KiB'), field: 'packages[0].caches[0].size' });
     expect(inputError(edit('reduceBandwidth: 5', 'reduceBandwidth: 0')).location.field).toBe('costs.reduceBandwidth');
     expect(inputError(edit('size: 8MiB', 'size: 8MB')).detail).toMatch(/'MB' is ambiguous; write 8MiB/);
+  });
+
+  it('a guessed path that reaches no value of the file', () => {
+    const typo = edit('guessed: ["numa[0].bandwidth"]', 'guessed: ["numa[0].bandwidth", "numa[1].bandwith"]');
+    const e = inputError(typo);
+    expect(e.detail).toBe("guessed path 'numa[1].bandwith': the file has no 'bandwith' under numa[1] (did you mean 'bandwidth'?)");
+    expect(e.location).toMatchObject({ file: FILE, line: lineOf(typo, 'guessed:'), column: 32, field: 'guessed[1]' });
+    expect(inputError(edit('"numa[0].bandwidth"', '"numa[9].bandwidth"')).detail).toBe("guessed path 'numa[9].bandwidth': numa has 2 entries, so no [9]");
+    expect(inputError(edit('"numa[0].bandwidth"', '"numaNodes[0]"')).detail).toMatch(/^guessed path 'numaNodes\[0\]': the file has no 'numaNodes'; keys there: name, description, packages, .*numa/);
+    expect(inputError(edit('"numa[0].bandwidth"', '"costs..copyBandwidth"')).detail).toMatch(/is not a field name/);
+    expect(parseMachineYaml(edit('"numa[0].bandwidth"', '"costs.copyBandwidth", "packages[0]"'), FILE).guessed).toEqual(['costs.copyBandwidth', 'packages[0]']);
   });
 
   it('a cache shared by a core that does not exist', () => {

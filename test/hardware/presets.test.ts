@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { isScalar, LineCounter, parseDocument, visit } from 'yaml';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { listPresets, loadPreset, presetNames, presetPath } from '../../hardware/presets.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { validateMachine } from '../../hardware/validate.ts';

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { IMPORT_DEFAULTS } from '../../hardware/import-defaults.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { packageVertex } from '../../hardware/spec.ts';
 import { detectHost } from '../../hardware/sysfs.ts';
 import { validateMachine } from '../../hardware/validate.ts';

@@ -1,5 +1,5 @@
 // The InputError a call must throw; any other outcome fails the test.
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 
 export function inputErrorOf(f: () => unknown): InputError {
   try {

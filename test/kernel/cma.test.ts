@@ -4,7 +4,7 @@ import { createCma } from '../../sim/kernel/cma.ts';
 import { addressSpace } from '../../sim/kernel/address-space.ts';
 import { kernelCosts } from '../../sim/kernel/kernel-costs.ts';
 import { range, type Range } from '../../sim/node/buffer.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { alloc, deliveredInOrder, mechanismError, runAll, setup, total } from './kernel-world.ts';
 
 const KiB = 1024;

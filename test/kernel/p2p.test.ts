@@ -8,7 +8,7 @@ import { Content } from '../../sim/node/content.ts';
 import { range, type Buffer, type Range } from '../../sim/node/buffer.ts';
 import type { KnemCopyHandle, PointToPoint } from '../../sim/node/rank-api.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import {
   createPointToPoint,
   parsePointToPointOptions,

@@ -4,7 +4,7 @@ import { KERNEL_PARAMS } from '../../hardware/kernel-params.ts';
 import { knemDefaults } from '../../sim/kernel/knem/costs.ts';
 import { kernelCosts } from '../../sim/kernel/kernel-costs.ts';
 import { parseMachineYaml } from '../../hardware/machine-file.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { loadPreset, presetPath } from '../../hardware/presets.ts';
 import { readFileSync } from 'node:fs';
 

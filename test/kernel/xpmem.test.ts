@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import { IntervalAvl } from '../../sim/kernel/xpmem/avl.ts';
 import { createXpmem, xpmemCacheStats } from '../../sim/kernel/xpmem/index.ts';
 import { range, type Range } from '../../sim/node/buffer.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { alloc, deliveredInOrder, mechanismError, runAll, setup, total } from './kernel-world.ts';
 
 const KiB = 1024;

@@ -36,7 +36,7 @@ describe('ping-pong over the shared-memory double copy', () => {
 describe('a mechanism the kernel lacks', () => {
   it('is reported as an input error naming the algorithm and the machine', async () => {
     const { simulatePoint } = await import('../../scenarios/simulate-point.ts');
-    const { InputError } = await import('../../hardware/input-error.ts');
+    const { InputError } = await import('../../common/input-error.ts');
     const machine = tinyMachine();
     machine.kernel.mechanisms.cma = false;
     const point = { scenario: 't', machine, cores: [0, 1], operation: 'pingpong', algorithm: 'pingpong:cma', params: {}, bytes: 4096, root: 0, cache: 'off' as const, iterations: 1, warmup: 0, seed: 's' };
@@ -47,7 +47,7 @@ describe('a mechanism the kernel lacks', () => {
 
   it('a wrong machine constant a mechanism reads only once called is an input error too, naming the field', async () => {
     const { simulatePoint } = await import('../../scenarios/simulate-point.ts');
-    const { InputError } = await import('../../hardware/input-error.ts');
+    const { InputError } = await import('../../common/input-error.ts');
     const machine = tinyMachine();
     machine.origin = 'box.yaml';
     machine.kernel.mechanisms.knem = true;

@@ -1,15 +1,16 @@
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import type { CliEnv } from '../../scenarios/cli/env.ts';
-import { main } from '../../scenarios/cli/main.ts';
+import { parseArgs } from '../../scenarios/cli/args.ts';
 import type { PointRunner } from '../../scenarios/point.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { formatTableReport } from '../../scenarios/report/table.ts';
 import { runScenario } from '../../scenarios/run.ts';
 import { fakeResolver, fakeRunner, registerFakes } from './fixtures.ts';
+import { runCli } from './run-cli.ts';
 
 registerFakes();
 
@@ -27,13 +28,8 @@ writeFileSync(file, SCENARIO);
 const broken = join(dir, 'broken.yaml');
 writeFileSync(broken, SCENARIO.replace('ranks: 4', 'ranks: 40'));
 
-async function cli(argv: string[], env: Partial<CliEnv> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await main(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    stderrIsTTY: false,
+function cli(argv: string[], env: Partial<CliEnv> = {}) {
+  return runCli(argv, {
     now: () => 0,
     cwd: dir,
     loadAlgorithms: async () => registerFakes(),
@@ -48,7 +44,6 @@ async function cli(argv: string[], env: Partial<CliEnv> = {}) {
     }),
     ...env,
   });
-  return { code, stdout, stderr };
 }
 
 describe('intranode run', () => {
@@ -189,5 +184,59 @@ every algorithm also takes the transport parameters:
     const r = await cli(['algorithms', 'test-opp']);
     expect(r.code).toBe(1);
     expect(r.stderr).toContain("unknown operation 'test-opp' (did you mean 'test-op'?)");
+  });
+});
+
+describe('flags parsed into the command', () => {
+  it.each([
+    [['run', file, '--format', 'imb'], { format: 'imb' }],
+    [['run', file, '--format=csv', '--csv'], { format: 'csv' }],
+    [['run', file, '--strict'], { strict: true }],
+    [['run', file, '--hwloc-machine', '1'], { hwlocMachine: 1 }],
+    [['machine', 'show', 'node.xml', '--hwloc-machine=2'], { command: 'machine-show', ref: 'node.xml', hwlocMachine: 2 }],
+  ])('%j', (argv, expected) => {
+    expect(parseArgs(argv as string[])).toMatchObject(expected);
+  });
+
+  it.each([
+    [['run', file, '--format', 'imbb'], "--format must be one of table, json, csv, imb, got 'imbb' (did you mean 'imb'?)"],
+    [['run', file, '--json', '--format', 'imb'], '--json and --format imb cannot be used together'],
+    [['run', file, '--hwloc-machine', 'x'], "--hwloc-machine needs a machine number (0, 1, ...), got 'x'"],
+    [['run', file, '--strickt'], "unknown option '--strickt' (did you mean '--strict'?)"],
+    [['machine', 'show', 'a.xml', '--hwloc-machin'], "unknown option '--hwloc-machin' (did you mean '--hwloc-machine'?)"],
+    [['run', file, '-j'], "unknown option '-j'"],
+    [['run', file, '--format', 'imb', '--breakdown'], '--breakdown cannot be used with --format imb'],
+  ])('%j', (argv, message) => {
+    expect(() => parseArgs(argv as string[])).toThrow(message);
+  });
+
+  it('passes --hwloc-machine to the machine resolver', async () => {
+    const seen: unknown[] = [];
+    const r = await cli(['machine', 'show', 'sub-numa', '--hwloc-machine', '3'], {
+      loadHardware: async () => ({
+        resolveMachine: (ref, opts) => (seen.push(opts?.hwlocMachine), fakeResolver(ref, opts?.baseDir ?? '')),
+        listPresets: () => [],
+        renderMachine: (spec) => spec.name,
+      }),
+    });
+    expect(r.code).toBe(0);
+    expect(seen).toEqual([3]);
+  });
+});
+
+describe('reports that do not depend on how the run was started', () => {
+  it('says in the header when --machine replaced the scenario machine', async () => {
+    const r = await cli(['run', file, '--machine', 'sub-numa']);
+    expect(r.stdout).toContain("# Machine: sub-numa (1 package, 2 NUMA nodes, 8 cores), from --machine instead of the scenario's two-socket\n");
+    expect((await cli(['run', file])).stdout).toContain('# Machine: two-socket (2 packages, 2 NUMA nodes, 8 cores)\n');
+  });
+
+  it('gives the same JSON, scenario.file the file name, from any working directory', async () => {
+    const here = await cli(['run', 'cli.yaml', '--json']);
+    const above = await cli(['run', join(basename(dir), 'cli.yaml'), '--json'], { cwd: dirname(dir) });
+    const absolute = await cli(['run', file, '--json'], { cwd: tmpdir() });
+    expect(JSON.parse(here.stdout).scenario.file).toBe('cli.yaml');
+    expect(above.stdout).toBe(here.stdout);
+    expect(absolute.stdout).toBe(here.stdout);
   });
 });

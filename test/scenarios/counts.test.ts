@@ -5,7 +5,7 @@ import { resolveMachine } from '../../hardware/index.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { expandScenario } from '../../scenarios/expand.ts';
 import { simulatePoint } from '../../scenarios/simulate-point.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 
 const load = (text: string) => loadScenarioText(text, { file: 'v.yaml', resolveMachine: (ref, baseDir) => resolveMachine(ref, { baseDir }) });
 const scenario = (op: string, counts: string, ranks = 4) => `name: v

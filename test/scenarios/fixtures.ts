@@ -1,7 +1,7 @@
 // Hand-built machines, a fake registry and a fake runner for the scenario tests, so they depend
 // on neither the hardware presets nor the simulator.
 import { findOperation, registerAlgorithm, registerOperation, type AlgorithmProgram } from '../../algorithms/registry.ts';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import type { CoreSpec, MachineSpec } from '../../hardware/spec.ts';
 import type { MachineResolver } from '../../scenarios/loader.ts';
 import type { Point, PointResult } from '../../scenarios/point.ts';

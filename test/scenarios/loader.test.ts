@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { loadScenarioFile, loadScenarioText, type LoadOptions } from '../../scenarios/loader.ts';
 import { fakeMachine, fakeResolver, MACHINES, registerFakes } from './fixtures.ts';
 import { inputErrorOf } from '../helpers/input-error.ts';
@@ -103,6 +103,8 @@ describe('loader errors name file, line:column and field', () => {
   const cases: [string, string, string][] = [
     // [description, document, expected message]
     ['YAML syntax', `${BASE}algorithms: [a, b\n`, 'study.yaml:9:'],
+    ['a size list left open at the end', BASE.replace('sizes: 1KiB..4KiB', 'sizes: [1KiB, 2KiB'), "study.yaml:8:8 (sizes): YAML syntax error: the list opened here is not closed with ']'"],
+    ['an algorithm list left open before the next key', BASE.replace('  - linear\n  - { name: tree, label: binomial }', '  - [linear, tree'), "study.yaml:6:5 (algorithms[0]): YAML syntax error: the list opened here is not closed with ']'"],
     ['an unknown key', BASE.replace('ranks: 4', 'rank: 4'), "study.yaml:3:1 (rank): unknown key 'rank' in the scenario (did you mean 'ranks'?)"],
     ['a wrong type', BASE.replace('ranks: 4', 'ranks: four'), "study.yaml:3:8 (ranks): ranks must be an integer or 'all', got 'four'"],
     ['a fractional rank count', BASE.replace('ranks: 4', 'ranks: 2.5'), 'study.yaml:3:8 (ranks): ranks must be an integer, got 2.5'],
@@ -111,7 +113,7 @@ describe('loader errors name file, line:column and field', () => {
     ['a core the machine lacks', BASE.replace('ranks: 4', 'ranks: 2\nplacement: [0, 8]'), "study.yaml:4:16 (placement[1]): machine 'two-socket' has no core 8 (cores: 0-7)"],
     ['a core named twice', BASE.replace('ranks: 4', 'ranks: 3\nplacement: [1, 2, 1]'), 'study.yaml:4:19 (placement[2]): core 1 is listed twice'],
     ['a core list too short', BASE.replace('ranks: 4', 'ranks: 3\nplacement: [1, 2]'), 'study.yaml:4:12 (placement): the core list names 2 cores but the scenario runs 3 ranks'],
-    ['an unknown placement', BASE.replace('ranks: 4', 'ranks: 4\nplacement: scater'), "study.yaml:4:12 (placement): placement must be compact, scatter or a list of cores such as [0, 4, 8], got 'scater' (did you mean 'scatter'?)"],
+    ['an unknown placement', BASE.replace('ranks: 4', 'ranks: 4\nplacement: scater'), "study.yaml:4:12 (placement): placement must be compact, scatter, random or a list of cores such as [0, 4, 8], got 'scater' (did you mean 'scatter'?)"],
     ['a negative size', BASE.replace('sizes: 1KiB..4KiB', 'sizes: [1KiB, -4]'), "study.yaml:8:15 (sizes[1]): size '-4' is negative"],
     ['an empty size range', BASE.replace('sizes: 1KiB..4KiB', 'sizes: 4KiB..1KiB'), "study.yaml:8:8 (sizes): size range '4KiB..1KiB' is empty: 4KiB is larger than 1KiB"],
     ['an empty size list', BASE.replace('sizes: 1KiB..4KiB', 'sizes: []'), 'study.yaml:8:8 (sizes): sizes must list at least one size'],
@@ -141,7 +143,7 @@ describe('loader errors name file, line:column and field', () => {
     ['a swept rank count that does not fit', `${BASE.replace('ranks: 4\n', '')}sweep:\n  ranks: [4, 16]\n`, "study.yaml:9:14 (sweep.ranks[1]): 16 ranks do not fit on machine 'two-socket', which has 8 cores"],
     ['an empty document', '', "study.yaml:1:1: the scenario is empty"],
     ['a document that is a list', '- a\n- b\n', 'study.yaml:1:1: the scenario must be a mapping (key: value), got a list'],
-    ['a duplicate key', `${BASE}ranks: 5\n`, 'study.yaml:9:1: YAML syntax error: Map keys must be unique'],
+    ['a duplicate key', `${BASE}ranks: 5\n`, 'study.yaml:9:1 (ranks): YAML syntax error: Map keys must be unique'],
     ['two documents', `${BASE}---\nname: u\n`, 'study.yaml:9:1: YAML syntax error'],
   ];
 

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parse, stringify } from 'yaml';
-import { InputError } from '../../hardware/input-error.ts';
+import { InputError } from '../../common/input-error.ts';
 import { loadScenarioText, SCENARIO_KEYS } from '../../scenarios/loader.ts';
 import { fakeResolver, registerFakes } from './fixtures.ts';
 

@@ -10,7 +10,7 @@
 // xpmem_detach. With it, attachments are cached per peer and reused (registration-cache.ts).
 import { Mutex } from '../../engine/mutex.ts';
 import type { Program } from '../../engine/program.ts';
-import { InputError } from '../../../hardware/input-error.ts';
+import { InputError } from '../../../common/input-error.ts';
 import { describeRange, withinBuffer, type Buffer, type Range } from '../../node/buffer.ts';
 import { MechanismError } from '../../node/errors.ts';
 import type { Xpmem, XpmemSegid } from '../../node/rank-api.ts';

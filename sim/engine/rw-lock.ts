@@ -1,9 +1,10 @@
 // A reader-writer lock in simulated time, strictly FIFO: readers at the head of the queue are let
 // in together, a writer waits for the readers ahead of it and blocks the ones behind it (no writer
 // starvation, as with Linux's rw_semaphore handing off to a queued writer).
-import type { Program } from '../engine/program.ts';
-import { Signal } from '../engine/signal.ts';
-import type { Simulation } from '../engine/simulation.ts';
+import { Fifo } from './fifo.ts';
+import type { Program } from './program.ts';
+import { Signal } from './signal.ts';
+import type { Simulation } from './simulation.ts';
 
 type Mode = 'shared' | 'exclusive';
 
@@ -15,7 +16,7 @@ interface Waiter {
 export class RwLock {
   private readers = 0;
   private writer = false;
-  private readonly queue: Waiter[] = [];
+  private readonly queue = new Fifo<Waiter>();
   private waitNs = 0;
 
   constructor(
@@ -73,8 +74,9 @@ export class RwLock {
 
   /** Hands the lock to the head of the queue: every consecutive reader, or one writer. */
   private grant(): void {
-    while (this.queue.length > 0 && !this.writer) {
-      const head = this.queue[0];
+    while (!this.writer) {
+      const head = this.queue.peek();
+      if (head === undefined) return;
       if (head.mode === 'exclusive') {
         if (this.readers > 0) return;
         this.queue.shift();

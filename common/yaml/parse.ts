@@ -1,0 +1,26 @@
+// Parses YAML text into a YamlValue; any syntax error becomes an InputError at its line and column,
+// naming the field it falls in.
+import { LineCounter, parseDocument, type Document, type Node } from 'yaml';
+import { InputError } from '../input-error.ts';
+import { locateSyntaxError } from './syntax-error.ts';
+import { YamlValue, type YamlSource } from './value.ts';
+
+export function parseYaml(text: string, file?: string): YamlValue {
+  const lines = new LineCounter();
+  let doc: Document;
+  try {
+    doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true, strict: true });
+  } catch (e) {
+    // The parser reports problems in doc.errors; this only guards against the unforeseen.
+    throw new InputError(`cannot parse YAML: ${(e as Error).message}`, { file });
+  }
+  const first = doc.errors[0];
+  if (first) {
+    const found = locateSyntaxError(doc, first);
+    const { line, col } = lines.linePos(found.at);
+    throw new InputError(`YAML syntax error: ${found.detail}`, { file, line, column: col, field: found.field });
+  }
+  const source: YamlSource = { file, lines, doc };
+  const root = (doc.contents as Node | null) ?? undefined;
+  return new YamlValue(source, root, '', root?.range?.[0] ?? 0);
+}

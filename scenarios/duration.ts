@@ -1,0 +1,25 @@
+// Durations as scenarios write them: "2us", "500ns", "1.5ms". Errors are plain messages
+// (DurationError); the loader attaches file, line and field.
+
+export class DurationError extends Error {
+  override name = 'DurationError';
+}
+
+const UNITS: Record<string, number> = { ns: 1, us: 1e3, µs: 1e3, ms: 1e6 };
+
+/** Nanoseconds in `input`: a non-negative number with a unit (ns, us, ms), or 0 alone. */
+export function parseDuration(input: string | number): number {
+  if (input === 0) return 0;
+  if (typeof input === 'number')
+    throw new DurationError(`a duration needs a unit: ${input}us, ${input}ns or ${input}ms`);
+  const m = /^(\d+(?:\.\d+)?|\.\d+)\s*([A-Za-zµ]*)$/.exec(input.trim());
+  if (!m) throw new DurationError(`'${input}' is not a duration (expected e.g. 2us, 500ns, 1.5ms)`);
+  const [, digits, unit] = m;
+  if (unit === '') {
+    if (Number(digits) === 0) return 0;
+    throw new DurationError(`'${input}' needs a unit: ns, us or ms`);
+  }
+  const scale = UNITS[unit];
+  if (scale === undefined) throw new DurationError(`unknown unit '${unit}' in '${input}' (use ns, us or ms)`);
+  return Number(digits) * scale;
+}

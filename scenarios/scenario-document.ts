@@ -1,0 +1,50 @@
+// The top-level mapping of a scenario file: its keys by name, whether each is fixed or swept, and
+// the root to point at when a required key is missing.
+import type { YamlValue } from '../common/yaml/value.ts';
+
+export const SCENARIO_KEYS = [
+  'name', 'description', 'machine', 'ranks', 'placement', 'operation', 'algorithms', 'sizes',
+  'root', 'counts', 'cache', 'iterations', 'warmup', 'seed', 'skew', 'baseline', 'sweep',
+] as const;
+/** Keys that may be given as a list of values under `sweep:`, one table per value. */
+export const SWEEP_KEYS = ['ranks', 'machine', 'placement', 'seed'] as const;
+
+export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
+export type SweepKey = (typeof SWEEP_KEYS)[number];
+
+export class ScenarioDocument {
+  private readonly fields: Map<string, YamlValue>;
+  private swept: Map<string, YamlValue> | undefined;
+
+  constructor(readonly root: YamlValue) {
+    if (!root.present) {
+      throw root.error('the scenario is empty; expected a mapping with operation, algorithms, sizes, machine and ranks');
+    }
+    this.fields = root.entries('the scenario', SCENARIO_KEYS);
+  }
+
+  /** The key's value, or undefined when the key is not written. */
+  get(key: ScenarioKey): YamlValue | undefined {
+    const field = this.fields.get(key);
+    return field?.present ? field : undefined;
+  }
+
+  required(key: ScenarioKey): YamlValue {
+    const field = this.get(key);
+    if (!field) throw this.root.error(`the scenario needs '${key}'`);
+    return field;
+  }
+
+  /** The values of a sweepable key: its list under `sweep`, its one fixed value, or undefined. */
+  values(key: SweepKey): YamlValue[] | undefined {
+    // Read on first use, so that the loader's order of reading fixes which of two mistakes is reported.
+    this.swept ??= this.get('sweep')?.entries('sweep', SWEEP_KEYS) ?? new Map<string, YamlValue>();
+    const swept = this.swept.get(key);
+    const fixed = this.get(key);
+    if (!swept?.present) return fixed ? [fixed] : undefined;
+    if (fixed) throw fixed.error(`'${key}' is given both here and under sweep; keep one`);
+    const items = swept.items(`sweep.${key}`);
+    if (items.length === 0) throw swept.error(`sweep.${key} must list at least one value`);
+    return items;
+  }
+}

@@ -1,0 +1,78 @@
+import { describe, expect, it } from 'vitest';
+import { parseYaml } from '../../common/yaml/parse.ts';
+import { inputErrorOf } from '../helpers/input-error.ts';
+
+const syntaxError = (text: string) => inputErrorOf(() => parseYaml(text, 'f.yaml'));
+
+describe('parseYaml: syntax errors point where the mistake is and name its field', () => {
+  it('an unclosed flow list at the end of the file', () => {
+    const e = syntaxError('name: x\nsizes: [1KiB, 2KiB\n');
+    expect(e.location).toEqual({ file: 'f.yaml', line: 2, column: 8, field: 'sizes' });
+    expect(e.message).toBe("f.yaml:2:8 (sizes): YAML syntax error: the list opened here is not closed with ']'");
+  });
+
+  it('an unclosed flow list followed by another key', () => {
+    const e = syntaxError('name: x\nsizes: [1KiB, 2KiB\nranks: 4\n');
+    expect(e.location).toEqual({ file: 'f.yaml', line: 2, column: 8, field: 'sizes' });
+  });
+
+  it('an unclosed flow mapping, nested', () => {
+    const e = syntaxError('algorithms:\n  - linear\n  - { name: tree, params: { depth: 2 }\nsizes: 1KiB\n');
+    expect(e.location).toMatchObject({ line: 3, column: 5, field: 'algorithms[1]' });
+    expect(e.detail).toBe("YAML syntax error: the mapping opened here is not closed with '}'");
+  });
+
+  it('an unclosed quote', () => {
+    const e = syntaxError('name: x\ndescription: "half a sentence\nranks: 4\n');
+    expect(e.location).toMatchObject({ line: 2, column: 14, field: 'description' });
+    expect(e.detail).toBe('YAML syntax error: the quoted string opened here is not closed with "');
+  });
+
+  it('a duplicate key names the key, at the second occurrence', () => {
+    const e = syntaxError('a:\n  b: 1\n  b: 2\n');
+    expect(e.location).toEqual({ file: 'f.yaml', line: 3, column: 3, field: 'a.b' });
+    expect(e.detail).toBe('YAML syntax error: Map keys must be unique');
+  });
+
+  it('an error outside any value names no field', () => {
+    const e = syntaxError('a: 1\n---\nb: 2\n');
+    expect(e.location).toMatchObject({ line: 2, column: 1 });
+    expect(e.location.field).toBeUndefined();
+  });
+});
+
+describe('YamlValue: one reader for both formats', () => {
+  it('names the value in prose when given `what`, and says what was expected otherwise', () => {
+    const root = parseYaml('n: 2.5\ns: [1]\n', 'f.yaml').entries('the file');
+    expect(inputErrorOf(() => root.get('n')!.integer(1, 'ranks')).message).toBe('f.yaml:1:4 (n): ranks must be an integer, got 2.5');
+    expect(inputErrorOf(() => root.get('n')!.integer(1)).message).toBe('f.yaml:1:4 (n): expected an integer >= 1, got 2.5');
+    expect(inputErrorOf(() => root.get('n')!.string('name')).detail).toBe('name must be a string, got 2.5');
+    expect(inputErrorOf(() => root.get('n')!.boolean()).detail).toBe('expected true or false, got 2.5');
+    expect(inputErrorOf(() => root.get('s')!.text()).detail).toBe('expected a string, got a list');
+  });
+
+  it('rejects unknown keys with a suggestion, in either style', () => {
+    const doc = parseYaml('rank: 4\n', 'f.yaml');
+    expect(inputErrorOf(() => doc.entries('the scenario', ['ranks', 'sizes'])).detail).toBe(
+      "unknown key 'rank' in the scenario (did you mean 'ranks'?); known keys: ranks, sizes",
+    );
+    expect(inputErrorOf(() => doc.map(['ranks', 'sizes'])).detail).toBe("unknown key 'rank' (did you mean 'ranks'?)");
+    expect(inputErrorOf(() => doc.map(['zzzzz'])).detail).toBe("unknown key 'rank' (known keys: zzzzz)");
+  });
+
+  it('tells a written empty value from an absent key', () => {
+    const m = parseYaml('a:\nb: 1\n', 'f.yaml');
+    const entries = m.entries();
+    expect(entries.get('a')!.present).toBe(true);
+    expect(entries.get('a')!.filled).toBe(false);
+    const reader = m.map(['a', 'b', 'c']);
+    expect(reader.has('a')).toBe(false);
+    expect(reader.req('b').number()).toBe(1);
+    expect(inputErrorOf(() => reader.req('c')).message).toBe("f.yaml:1:1 (c): missing required field 'c'");
+  });
+
+  it('follows aliases like copies', () => {
+    const m = parseYaml('base: &b { x: 1 }\ncopy: *b\n', 'f.yaml').map(['base', 'copy']);
+    expect(m.req('copy').map(['x']).req('x').integer(0)).toBe(1);
+  });
+});
