@@ -3,7 +3,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Claim, Measure, MeasureKind, PaperClaims, Published, SizeChoice, SizeSpan, Tolerance } from './claim.ts';
-import { InputError, didYouMean, parseSize, parseYaml, SizeError, type Field } from './scenario-adapter.ts';
+import { InputError, didYouMean, parseSize, parseYaml, SizeError, type YamlValue } from './scenario-adapter.ts';
 
 const FILE_KEYS = ['seed', 'title', 'claims'] as const;
 const CLAIM_KEYS = [
@@ -54,7 +54,7 @@ export function loadClaimsText(text: string, file: string): PaperClaims {
   const root = parseYaml(text, file);
   if (!root.present) throw root.error('the claims file is empty; expected seed, title and claims');
   const f = root.entries('the claims file', FILE_KEYS);
-  const need = (key: string): Field => {
+  const need = (key: string): YamlValue => {
     const field = f.get(key);
     if (!field?.present) throw root.error(`the claims file needs '${key}'`);
     return field;
@@ -73,10 +73,10 @@ export function loadClaimsText(text: string, file: string): PaperClaims {
   return { file, seed, title, claims };
 }
 
-function readClaim(item: Field, seed: string, file: string): Claim {
+function readClaim(item: YamlValue, seed: string, file: string): Claim {
   const f = item.entries('a claim', CLAIM_KEYS);
-  const get = (key: string): Field | undefined => (f.get(key)?.present ? f.get(key) : undefined);
-  const need = (key: string): Field => {
+  const get = (key: string): YamlValue | undefined => (f.get(key)?.present ? f.get(key) : undefined);
+  const need = (key: string): YamlValue => {
     const field = get(key);
     if (!field) throw item.error(`a claim needs '${key}'`);
     return field;
@@ -108,7 +108,7 @@ function readClaim(item: Field, seed: string, file: string): Claim {
     throw expectField.error("a claim the model cannot express ('unsupported') is expected to fail");
 
   const machine = get('machine')?.text('machine');
-  const ranks = get('ranks')?.integer('ranks', 1);
+  const ranks = get('ranks')?.integer(1, 'ranks');
   return {
     id,
     seed,
@@ -130,7 +130,7 @@ function readClaim(item: Field, seed: string, file: string): Claim {
   };
 }
 
-function readMeasure(field: Field): Measure {
+function readMeasure(field: YamlValue): Measure {
   const raw = field.entries('measure');
   const kindField = raw.get('kind');
   if (!kindField?.present) throw field.error(`measure needs 'kind', one of ${KINDS.join(', ')}`);
@@ -204,7 +204,7 @@ function readMeasure(field: Field): Measure {
   }
 }
 
-function readPublished(field: Field | undefined, kind: MeasureKind, measure: Field): Published {
+function readPublished(field: YamlValue | undefined, kind: MeasureKind, measure: YamlValue): Published {
   if (kind === 'ordering' || kind === 'unsupported') {
     if (field) throw field.error(`a ${kind} claim has no published value; its statement says it`);
     return { kind: 'none' };
@@ -255,7 +255,7 @@ const TOLERANCE_FORM: Record<MeasureKind, Tolerance['kind'] | undefined> = {
 };
 
 /** `0.1` (absolute), `x2` (factor), `5%` (relative); which one is fixed by the measure kind. */
-function readTolerance(field: Field | undefined, kind: MeasureKind, measure: Field): Tolerance | undefined {
+function readTolerance(field: YamlValue | undefined, kind: MeasureKind, measure: YamlValue): Tolerance | undefined {
   const form = TOLERANCE_FORM[kind];
   if (!form) {
     if (field) throw field.error(`a ${kind} claim takes no tolerance`);
@@ -280,7 +280,7 @@ function example(form: Tolerance['kind']): string {
       : "a margin such as '5%'";
 }
 
-function readSpan(field: Field): SizeSpan {
+function readSpan(field: YamlValue): SizeSpan {
   const text = field.string('over');
   const parts = text.split('..');
   if (parts.length !== 2) throw field.error(`a size range is FROM..TO, e.g. 16KiB..4MiB; got ${field.describe()}`);
@@ -289,14 +289,14 @@ function readSpan(field: Field): SizeSpan {
   return { from, to };
 }
 
-function readSize(field: Field): number {
+function readSize(field: YamlValue): number {
   const v = field.scalar();
   if (typeof v !== 'string' && typeof v !== 'number')
     throw field.error(`expected a size such as 64KiB, got ${field.describe()}`);
   return sizeOf(field, v);
 }
 
-function sizeOf(field: Field, v: string | number): number {
+function sizeOf(field: YamlValue, v: string | number): number {
   try {
     return parseSize(v);
   } catch (e) {
@@ -305,20 +305,20 @@ function sizeOf(field: Field, v: string | number): number {
   }
 }
 
-function number(field: Field, what: string): number {
+function number(field: YamlValue, what: string): number {
   const v = field.scalar();
   if (typeof v !== 'number' || !Number.isFinite(v))
     throw field.error(`${what} must be a number, got ${field.describe()}`);
   return v;
 }
 
-function boolean(field: Field, what: string): boolean {
+function boolean(field: YamlValue, what: string): boolean {
   const v = field.scalar();
   if (typeof v !== 'boolean') throw field.error(`${what} must be true or false, got ${field.describe()}`);
   return v;
 }
 
-function describePublished(field: Field | undefined, kind: MeasureKind): string {
+function describePublished(field: YamlValue | undefined, kind: MeasureKind): string {
   if (!field) return '-';
   if (field.kind() === 'seq')
     return field
@@ -332,7 +332,7 @@ function describePublished(field: Field | undefined, kind: MeasureKind): string 
   return String(field.scalar());
 }
 
-/** The 1-based line a field starts on, read back from the error it would raise. */
-function lineOf(field: Field): number {
-  return field.error('').location.line ?? 1;
+/** The 1-based line a field starts on. */
+function lineOf(field: YamlValue): number {
+  return field.location().line ?? 1;
 }

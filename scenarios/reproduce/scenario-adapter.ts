@@ -3,7 +3,7 @@
 // with the scenario loader. Everything else in scenarios/reproduce/ sees only RunResult.
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
-import { InputError, didYouMean } from '../../hardware/input-error.ts';
+import { InputError, didYouMean } from '../../common/input-error.ts';
 import { resolveMachine } from '../../hardware/index.ts';
 import { loadScenarioText } from '../loader.ts';
 import { runScenario, type ProgressListener } from '../run.ts';
@@ -12,7 +12,8 @@ import { formatSize, parseSize, parseSizeSpec, SizeError } from '../sizes.ts';
 import type { RunResult } from './run-result.ts';
 
 export { InputError, didYouMean, formatSize, parseSize, parseSizeSpec, SizeError };
-export { parseYaml, type Field } from '../yaml-field.ts';
+export { parseYaml } from '../../common/yaml/parse.ts';
+export type { YamlValue } from '../../common/yaml/value.ts';
 
 let algorithmsLoaded: Promise<void> | undefined;
 
@@ -38,7 +39,8 @@ export async function simulateScenarioFile(path: string, onProgress?: ProgressLi
     cwd: dirname(path),
     resolveMachine: (ref, baseDir) => resolveMachine(ref, { baseDir }),
   });
-  const result = runScenario(scenario, simulatePoint, onProgress);
+  // A cell the machine cannot run would give no time to compute a claim from: stop with its error.
+  const result = runScenario(scenario, simulatePoint, onProgress, { strict: true });
   return {
     baseline: scenario.baseline,
     labels: scenario.algorithms.map((a) => a.label),
