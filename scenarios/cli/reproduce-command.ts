@@ -1,0 +1,73 @@
+// `intranode reproduce`: runs the seeds' claims and prints one row per claim. Takes options that
+// are already parsed; a wrong claims file or `--only` throws InputError, as the other commands do.
+import { relative } from 'node:path';
+import { formatClaimsJson, formatClaimsTable } from '../reproduce/claims-table.ts';
+import { writeReport } from '../reproduce/report/write-report.ts';
+import { regressions, runClaims, type ScenarioRunner } from '../reproduce/run-claims.ts';
+import { simulateScenarioFile } from '../reproduce/scenario-adapter.ts';
+import { loadSuite, PAPERS_DIR, selectClaims } from '../reproduce/suite.ts';
+import type { CliEnv } from './env.ts';
+
+export interface ReproduceOptions {
+  /** A claim id, or a paper (its folder name such as 000, or its seed file). */
+  only?: string;
+  json: boolean;
+  /** Exit non-zero when a claim marked `expect: pass` fails. */
+  strict: boolean;
+  /** Folder to write README.md and the plots into. */
+  report?: string;
+  /** Only the claims marked `fast` (what CI affords). */
+  fastOnly?: boolean;
+}
+
+/** The CLI's own output and clock, plus where the papers are and how a scenario is simulated. */
+export interface ReproduceIO extends Pick<CliEnv, 'stdout' | 'stderr' | 'stderrIsTTY' | 'now'> {
+  papersDir: string;
+  runScenario: ScenarioRunner;
+}
+
+/** A claim expected to pass failed under `--strict`. */
+export const EXIT_REGRESSION = 4;
+
+export function defaultReproduceIO(): ReproduceIO {
+  return {
+    stdout: (text) => process.stdout.write(text),
+    stderr: (text) => process.stderr.write(text),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+    now: () => performance.now(),
+    papersDir: PAPERS_DIR,
+    runScenario: simulateScenarioFile,
+  };
+}
+
+export async function reproduceCommand(
+  opts: ReproduceOptions,
+  io: ReproduceIO = defaultReproduceIO(),
+): Promise<number> {
+  const papers = loadSuite(io.papersDir);
+  const claims = selectClaims(papers, { only: opts.only, fastOnly: opts.fastOnly });
+  let scenarioLabel = '';
+  let drawn = false;
+  const run = await runClaims(claims, io.runScenario, io.now, {
+    scenarioStart: (file, index, count) => {
+      scenarioLabel = `[${index + 1}/${count}] ${relative(io.papersDir, file)}`;
+    },
+    points: (done, total) => {
+      if (!io.stderrIsTTY) return;
+      io.stderr(`\r${scenarioLabel}: ${done}/${total} points   `);
+      drawn = true;
+    },
+  });
+  if (drawn) io.stderr(`\r${' '.repeat(scenarioLabel.length + 30)}\r`);
+  io.stdout(opts.json ? formatClaimsJson(run) : formatClaimsTable(run));
+  if (opts.report !== undefined) {
+    const written = writeReport(opts.report, papers, run, { papersDir: io.papersDir });
+    io.stderr(`reproduce: wrote ${written}\n`);
+  }
+  if (opts.strict && regressions(run.results).length > 0) {
+    for (const r of regressions(run.results))
+      io.stderr(`reproduce: ${r.claim.id} was expected to pass and fails (${r.outcome.simulated})\n`);
+    return EXIT_REGRESSION;
+  }
+  return 0;
+}

@@ -1,0 +1,66 @@
+// The reproduction suite on disk: every claims file under scenarios/papers/<seed>/, and the
+// selection `--only ID|PAPER` and `fast` make of it.
+import { existsSync, readdirSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Claim, PaperClaims } from './claim.ts';
+import { loadClaimsFile } from './claims-loader.ts';
+import { InputError, didYouMean } from './scenario-adapter.ts';
+
+export const PAPERS_DIR = fileURLToPath(new URL('../papers/', import.meta.url));
+export const CLAIMS_FILE = 'claims.yaml';
+
+/** Claims files, one per paper folder, in folder order. */
+export function claimsFiles(papersDir: string = PAPERS_DIR): string[] {
+  return readdirSync(papersDir, { withFileTypes: true })
+    .filter((d) => d.isDirectory() && existsSync(join(papersDir, d.name, CLAIMS_FILE)))
+    .map((d) => join(papersDir, d.name, CLAIMS_FILE))
+    .sort();
+}
+
+export function loadSuite(papersDir: string = PAPERS_DIR): PaperClaims[] {
+  const papers = claimsFiles(papersDir).map(loadClaimsFile);
+  const seen = new Map<string, string>();
+  for (const paper of papers) {
+    for (const claim of paper.claims) {
+      const other = seen.get(claim.id);
+      if (other)
+        throw new InputError(`claim id '${claim.id}' is also used in ${other}`, {
+          file: paper.file,
+          line: claim.where.line,
+          field: 'id',
+        });
+      seen.set(claim.id, paper.file);
+    }
+  }
+  return papers;
+}
+
+/** The paper a claim belongs to, as `--only` names it: its folder (000) or its seed file. */
+export function paperName(paper: PaperClaims): string {
+  return basename(dirname(paper.file));
+}
+
+export interface Selection {
+  only?: string;
+  fastOnly?: boolean;
+}
+
+export function selectClaims(papers: PaperClaims[], sel: Selection): Claim[] {
+  let claims = papers.flatMap((p) => p.claims);
+  if (sel.only !== undefined) {
+    const only = sel.only;
+    const paper = papers.find((p) => paperName(p) === only || p.seed === only);
+    claims = paper ? paper.claims : claims.filter((c) => c.id === only);
+    if (claims.length === 0) {
+      const names = [...papers.map(paperName), ...papers.flatMap((p) => p.claims.map((c) => c.id))];
+      const hint = didYouMean(only, names);
+      throw new InputError(
+        `no paper or claim '${only}'${hint ? ` (did you mean '${hint}'?)` : ''}; papers: ${papers.map(paperName).join(', ')}`,
+        { field: '--only' },
+      );
+    }
+  }
+  if (sel.fastOnly) claims = claims.filter((c) => c.fast);
+  return claims;
+}

@@ -1,0 +1,137 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadClaimsFile, loadClaimsText } from '../../scenarios/reproduce/claims-loader.ts';
+import { inputErrorOf } from '../helpers/input-error.ts';
+import { papersDir } from './fixtures.ts';
+
+const head = 'seed: 000_x.txt\ntitle: A paper\nclaims:\n';
+const claim = (body: string): string =>
+  `${head}  - id: c1\n    source: Fig. 1\n    statement: A is faster\n    scenario: s.yaml\n${body}`;
+
+function load(text: string) {
+  const dir = papersDir(text);
+  return loadClaimsFile(join(dir, '000', 'claims.yaml'));
+}
+
+describe('claims loader', () => {
+  it('reads a ratio claim with its published value, tolerance, and flags', () => {
+    const paper = load(
+      claim(
+        '    measure: { kind: ratio, of: a, to: b, over: 16KiB..4MiB, reduce: min }\n    published: 0.54\n    tolerance: 0.1\n    expect: pass\n    fast: true\n',
+      ),
+    );
+    const [c] = paper.claims;
+    expect(c.measure).toEqual({
+      kind: 'ratio',
+      of: 'a',
+      to: 'b',
+      over: { from: 16384, to: 4 * 1048576 },
+      reduce: 'min',
+    });
+    expect(c.published).toEqual({ kind: 'interval', lo: 0.54, hi: 0.54 });
+    expect(c.tolerance).toEqual({ kind: 'absolute', value: 0.1 });
+    expect(c.fast).toBe(true);
+    expect(c.input).toBe(false);
+    expect(c.where.line).toBe(4);
+    expect(c.scenario?.endsWith('/000/s.yaml')).toBe(true);
+  });
+
+  it('reads intervals, bounds, crossover sizes, best-param labels and their tolerance forms', () => {
+    const text = `${head}${[
+      ['ratio-range', '{ kind: ratio-range, of: a, to: b, over: 1KiB..1MiB }', '[0.6, 0.7]', '0.1'],
+      ['bound', '{ kind: ratio, of: a, to: b, at: 1MiB }', '{ atLeast: 10 }', '5'],
+      ['cross', '{ kind: crossover, winner: a, loser: b, over: 1KiB..1MiB }', '32KiB', 'x2'],
+      ['best', '{ kind: best-param, among: [a, b], at: 1MiB }', '[a]', '5%'],
+    ]
+      .map(
+        ([id, m, p, t]) =>
+          `  - { id: ${id}, source: s, statement: st, scenario: s.yaml, measure: ${m}, published: ${p}, tolerance: ${t}, expect: pass }\n`,
+      )
+      .join('')}`;
+    const c = load(text).claims;
+    expect(c[0].published).toEqual({ kind: 'interval', lo: 0.6, hi: 0.7 });
+    expect(c[1].published).toEqual({ kind: 'interval', lo: 10, hi: Infinity });
+    expect(c[2].published).toEqual({ kind: 'interval', lo: 32768, hi: 32768 });
+    expect(c[2].tolerance).toEqual({ kind: 'factor', value: 2 });
+    expect(c[3].published).toEqual({ kind: 'labels', labels: ['a'] });
+    expect(c[3].tolerance).toEqual({ kind: 'relative', value: 0.05 });
+  });
+
+  it('names file, line and field of a misspelt measure kind, with a suggestion', () => {
+    const dir = papersDir(
+      claim(
+        '    measure: { kind: ration, of: a, to: b, at: 1MiB }\n    published: 1\n    tolerance: 0.1\n    expect: pass\n',
+      ),
+    );
+    const file = join(dir, '000', 'claims.yaml');
+    const e = inputErrorOf(() => loadClaimsFile(file));
+    expect(e.location).toMatchObject({ file, line: 8, field: 'claims[0].measure.kind' });
+    expect(e.detail).toContain("did you mean 'ratio'?");
+  });
+
+  it('rejects a tolerance of the wrong form for the measure', () => {
+    const e = inputErrorOf(() =>
+      load(
+        claim(
+          '    measure: { kind: crossover, winner: a, loser: b, over: 1KiB..1MiB }\n    published: 32KiB\n    tolerance: 0.1\n    expect: pass\n',
+        ),
+      ),
+    );
+    expect(e.location).toMatchObject({ line: 10, field: 'claims[0].tolerance' });
+    expect(e.detail).toContain("a factor such as 'x2'");
+  });
+
+  it('requires a tolerance, and a missing mechanism on a claim expected to fail', () => {
+    expect(
+      inputErrorOf(() =>
+        load(claim('    measure: { kind: ratio, of: a, to: b, at: 1MiB }\n    published: 1\n    expect: pass\n')),
+      ).detail,
+    ).toContain("needs 'tolerance'");
+    const e = inputErrorOf(() =>
+      load(
+        claim(
+          '    measure: { kind: ratio, of: a, to: b, at: 1MiB }\n    published: 1\n    tolerance: 0.1\n    expect: fail\n',
+        ),
+      ),
+    );
+    expect(e.detail).toContain("needs 'missing'");
+    expect(e.location.field).toBe('claims[0].expect');
+  });
+
+  it('rejects an empty size range, a missing scenario and unknown keys', () => {
+    expect(
+      inputErrorOf(() =>
+        load(
+          claim(
+            '    measure: { kind: ratio-range, of: a, to: b, over: 4MiB..1MiB }\n    published: 1\n    tolerance: 0.1\n    expect: pass\n',
+          ),
+        ),
+      ).detail,
+    ).toContain('empty');
+    const noScenario = `${head}  - { id: c, source: s, statement: st, scenario: nope.yaml, measure: { kind: unsupported }, expect: fail, missing: m }\n`;
+    expect(inputErrorOf(() => load(noScenario)).location.field).toBe('claims[0].scenario');
+    const typo = `${head}  - { id: c, source: s, statement: st, scenario: s.yaml, measure: { kind: unsupported }, expect: fail, missng: m }\n`;
+    expect(inputErrorOf(() => load(typo)).detail).toContain("did you mean 'missing'?");
+  });
+
+  it('lets only a claim the model cannot express go without a scenario', () => {
+    const unsupported = `${head}  - { id: c, source: s, statement: st, measure: { kind: unsupported }, expect: fail, missing: a NIC model }\n`;
+    expect(load(unsupported).claims[0].scenario).toBeUndefined();
+    const ratio = `${head}  - { id: c, source: s, statement: st, measure: { kind: ratio, of: a, to: b, at: 1MiB }, published: 1, tolerance: 0.1, expect: pass }\n`;
+    expect(inputErrorOf(() => load(ratio)).detail).toContain("a claim needs 'scenario'");
+  });
+
+  it('rejects a duplicate claim id', () => {
+    const one =
+      '  - { id: c, source: s, statement: st, scenario: s.yaml, measure: { kind: unsupported }, expect: fail, missing: m }\n';
+    const e = inputErrorOf(() => load(`${head}${one}${one}`));
+    expect(e.detail).toContain("'c' appears twice");
+    expect(e.location.line).toBe(5);
+  });
+
+  it('reports YAML syntax errors at their line', () => {
+    const e = inputErrorOf(() => loadClaimsText(`${head}  - [unclosed\n`, '/x/claims.yaml'));
+    expect(e.location.file).toBe('/x/claims.yaml');
+    expect(e.location.line).toBeGreaterThanOrEqual(4);
+  });
+});

@@ -1,0 +1,191 @@
+import { describe, expect, it } from 'vitest';
+import type { Claim, Measure, Published, Tolerance } from '../../scenarios/reproduce/claim.ts';
+import { evaluateClaim } from '../../scenarios/reproduce/evaluate.ts';
+import type { RunResult } from '../../scenarios/reproduce/run-result.ts';
+import { InputError } from '../../scenarios/reproduce/scenario-adapter.ts';
+import { KiB, MiB, syntheticRun } from './fixtures.ts';
+
+function claim(measure: Measure, published: Published, tolerance?: Tolerance, extra: Partial<Claim> = {}): Claim {
+  return {
+    id: 'c',
+    seed: '000_x.txt',
+    source: 'Fig. 1',
+    statement: 's',
+    scenario: '/s.yaml',
+    measure,
+    published,
+    publishedText: '',
+    ...(tolerance ? { tolerance } : {}),
+    toleranceText: '',
+    input: false,
+    expect: 'pass',
+    fast: false,
+    where: { file: '/claims.yaml', line: 7 },
+    ...extra,
+  };
+}
+const value = (v: number): Published => ({ kind: 'interval', lo: v, hi: v });
+const abs = (v: number): Tolerance => ({ kind: 'absolute', value: v });
+const sizes = [16 * KiB, 64 * KiB, 256 * KiB, 1 * MiB];
+const run = syntheticRun(sizes, { base: [10, 10, 10, 10], a: [12, 9, 5, 6], b: [8, 8, 8, 8] });
+
+describe('measures', () => {
+  it('ratio at one size and the minimum over a range', () => {
+    expect(
+      evaluateClaim(
+        claim({ kind: 'ratio', of: 'a', to: 'base', at: 64 * KiB, reduce: 'min' }, value(0.9), abs(0.01)),
+        run,
+      ),
+    ).toMatchObject({ status: 'PASS', value: 0.9 });
+    const best = evaluateClaim(
+      claim(
+        { kind: 'ratio', of: 'a', to: 'base', over: { from: 16 * KiB, to: 1 * MiB }, reduce: 'min' },
+        value(0.6),
+        abs(0.05),
+      ),
+      run,
+    );
+    expect(best).toMatchObject({ status: 'FAIL', value: 0.5, simulated: '0.50 at 256KiB' });
+  });
+
+  it('ratio range holds only if every size of the range is inside', () => {
+    const m: Measure = { kind: 'ratio-range', of: 'a', to: 'base', over: { from: 64 * KiB, to: 1 * MiB } };
+    expect(evaluateClaim(claim(m, { kind: 'interval', lo: 0.5, hi: 0.9 }, abs(0)), run)).toMatchObject({
+      status: 'PASS',
+      simulated: '0.50–0.90',
+    });
+    // 16 KiB (1.2) lies outside: widening the range to it makes the claim fail.
+    const whole = evaluateClaim(
+      claim({ ...m, over: { from: 16 * KiB, to: 1 * MiB } }, { kind: 'interval', lo: 0.5, hi: 0.9 }, abs(0.05)),
+      run,
+    );
+    expect(whole.status).toBe('FAIL');
+  });
+
+  it('a range the scenario does not reach end to end is an error at the claim', () => {
+    const m: Measure = { kind: 'ratio-range', of: 'a', to: 'base', over: { from: 16 * KiB, to: 4 * MiB } };
+    const e = (() => {
+      try {
+        evaluateClaim(claim(m, value(1), abs(1)), run);
+      } catch (err) {
+        return err;
+      }
+    })();
+    expect(e).toBeInstanceOf(InputError);
+    expect((e as InputError).location).toMatchObject({ file: '/claims.yaml', line: 7 });
+    expect((e as InputError).detail).toContain('do not reach both ends');
+  });
+
+  it('ordering with a margin reports the worst size', () => {
+    const m: Measure = { kind: 'ordering', faster: 'b', than: ['base', 'a'], over: { from: 16 * KiB, to: 64 * KiB } };
+    expect(evaluateClaim(claim(m, { kind: 'none' }, { kind: 'relative', value: 0 }), run)).toMatchObject({
+      status: 'PASS',
+      simulated: 'holds: worst 0.89x at 64KiB',
+    });
+    const wide = evaluateClaim(
+      claim({ ...m, over: { from: 16 * KiB, to: 256 * KiB } }, { kind: 'none' }, { kind: 'relative', value: 0.5 }),
+      run,
+    );
+    expect(wide).toMatchObject({ status: 'FAIL', value: 1.6 });
+  });
+
+  it('crossover: the size from which the winner stays ahead, within a factor', () => {
+    const m: Measure = { kind: 'crossover', winner: 'a', loser: 'base', over: { from: 16 * KiB, to: 1 * MiB } };
+    expect(evaluateClaim(claim(m, value(32 * KiB), { kind: 'factor', value: 2 }), run)).toMatchObject({
+      status: 'PASS',
+      value: 64 * KiB,
+    });
+    expect(evaluateClaim(claim(m, value(256 * KiB), { kind: 'factor', value: 2 }), run).status).toBe('FAIL');
+    const never = evaluateClaim(
+      claim({ ...m, winner: 'base', loser: 'b' }, value(16 * KiB), { kind: 'factor', value: 2 }),
+      run,
+    );
+    expect(never).toMatchObject({ status: 'FAIL', simulated: 'base never ahead' });
+  });
+
+  it('best parameter, with ties inside the margin', () => {
+    const m: Measure = { kind: 'best-param', among: ['a', 'b'], over: { from: 16 * KiB, to: 1 * MiB } };
+    expect(
+      evaluateClaim(claim(m, { kind: 'labels', labels: ['a'] }, { kind: 'relative', value: 0 }), run),
+    ).toMatchObject({ status: 'FAIL', simulated: 'b ×2, a ×2' });
+    expect(
+      evaluateClaim(claim(m, { kind: 'labels', labels: ['a'] }, { kind: 'relative', value: 0.5 }), run).status,
+    ).toBe('PASS');
+    expect(
+      evaluateClaim(claim(m, { kind: 'labels', labels: ['a'] }, { kind: 'relative', value: 0.4 }), run).status,
+    ).toBe('FAIL');
+  });
+
+  it('spread, share and difference', () => {
+    const spread = evaluateClaim(
+      claim(
+        { kind: 'spread', among: ['a', 'b'], over: { from: 16 * KiB, to: 1 * MiB } },
+        { kind: 'interval', lo: -Infinity, hi: 1.25 },
+        abs(0.1),
+      ),
+      run,
+    );
+    expect(spread).toMatchObject({ status: 'FAIL', value: 1.6 });
+    const share = evaluateClaim(
+      claim(
+        { kind: 'share', of: 'a', category: ['syscall'], at: 16 * KiB, reduce: 'min' },
+        { kind: 'interval', lo: 0.2, hi: 0.3 },
+        abs(0),
+      ),
+      run,
+    );
+    expect(share).toMatchObject({ status: 'PASS', value: 0.25 });
+    const both = evaluateClaim(
+      claim(
+        { kind: 'share', of: 'a', category: ['copy', 'syscall'], at: 16 * KiB, reduce: 'min' },
+        value(1),
+        abs(0.001),
+      ),
+      run,
+    );
+    expect(both).toMatchObject({ status: 'PASS', value: 1 });
+    const diff = evaluateClaim(claim({ kind: 'difference', of: 'a', to: 'b', at: 16 * KiB }, value(4), abs(0)), run);
+    expect(diff).toMatchObject({ status: 'PASS', value: 4 });
+  });
+
+  it('growth with the rank count across the tables of a ranks sweep', () => {
+    const sweep: RunResult = {
+      baseline: 'x',
+      labels: ['x', 'y'],
+      tables: [2, 4, 8].map((n) => ({
+        machine: 'm',
+        ranks: n,
+        rows: [{ bytes: MiB, cells: { x: { meanNs: 100, breakdown: {} }, y: { meanNs: 50 * n, breakdown: {} } } }],
+      })),
+    };
+    expect(evaluateClaim(claim({ kind: 'growth', of: 'x', at: MiB }, value(0), abs(0.01)), sweep)).toMatchObject({
+      status: 'PASS',
+      value: 0,
+    });
+    expect(evaluateClaim(claim({ kind: 'growth', of: 'y', at: MiB }, value(1), abs(0.01)), sweep)).toMatchObject({
+      status: 'PASS',
+      value: 1,
+    });
+    expect(evaluateClaim(claim({ kind: 'growth', of: 'y', at: MiB }, value(0), abs(0.5)), sweep).status).toBe('FAIL');
+  });
+
+  it('an input claim is shown but never counted, and an unsupported one fails', () => {
+    const input = evaluateClaim(
+      claim({ kind: 'ratio', of: 'a', to: 'base', at: 64 * KiB, reduce: 'min' }, value(0.9), abs(0.01), {
+        input: true,
+      }),
+      run,
+    );
+    expect(input).toMatchObject({ status: 'INPUT', holds: true, simulated: '0.90' });
+    expect(evaluateClaim(claim({ kind: 'unsupported' }, { kind: 'none' }), run)).toMatchObject({
+      status: 'FAIL',
+      simulated: 'not expressible',
+    });
+  });
+
+  it('names the labels the scenario has when a claim names another', () => {
+    expect(() =>
+      evaluateClaim(claim({ kind: 'ratio', of: 'zz', to: 'base', at: 64 * KiB, reduce: 'min' }, value(1), abs(1)), run),
+    ).toThrow(/no algorithm labelled 'zz'; labels: base, a, b/);
+  });
+});

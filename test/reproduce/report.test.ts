@@ -1,0 +1,76 @@
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { loadClaimsFile } from '../../scenarios/reproduce/claims-loader.ts';
+import { plotNormalised } from '../../scenarios/reproduce/report/plot-svg.ts';
+import { recordedHash, suiteHash } from '../../scenarios/reproduce/report/suite-hash.ts';
+import { writeReport } from '../../scenarios/reproduce/report/write-report.ts';
+import { runClaims } from '../../scenarios/reproduce/run-claims.ts';
+import { loadSuite, PAPERS_DIR } from '../../scenarios/reproduce/suite.ts';
+import { KiB, papersDir, syntheticRun } from './fixtures.ts';
+
+const COMMITTED_REPORT = fileURLToPath(new URL('../../docs/reproduction/README.md', import.meta.url));
+
+const CLAIMS = `seed: 000_x.txt
+title: A paper
+claims:
+  - { id: r1, source: Fig. 2, statement: a halves the time, scenario: s.yaml, measure: { kind: ratio, of: a, to: base, at: 64KiB }, published: 0.5, tolerance: 0.05, expect: pass }
+`;
+
+describe('reproduction report', () => {
+  it('the committed report matches the current claims and scenarios (regenerate it after changing them)', () => {
+    const text = readFileSync(COMMITTED_REPORT, 'utf8');
+    expect(recordedHash(text)).toBe(suiteHash(loadSuite(), PAPERS_DIR));
+    expect(text).toMatch(/from commit `[0-9a-f]{7,}`/);
+  });
+
+  it('the fingerprint changes when a tolerance changes', () => {
+    const dir = papersDir(CLAIMS);
+    const papers = () => [loadClaimsFile(join(dir, '000', 'claims.yaml'))];
+    const before = suiteHash(papers(), dir);
+    writeFileSync(join(dir, '000', 'claims.yaml'), CLAIMS.replace('tolerance: 0.05', 'tolerance: 0.1'));
+    expect(suiteHash(papers(), dir)).not.toBe(before);
+  });
+
+  it('writes the table, the recorded fingerprint and commit, and one plot per table', async () => {
+    const dir = papersDir(CLAIMS);
+    const papers = [loadClaimsFile(join(dir, '000', 'claims.yaml'))];
+    const run = await runClaims(
+      papers[0].claims,
+      () => Promise.resolve(syntheticRun([16 * KiB, 64 * KiB, 256 * KiB], { base: [10, 10, 10], a: [8, 5, 4] })),
+      () => 0,
+    );
+    const out = mkdtempSync(join(tmpdir(), 'report-'));
+    const readme = writeReport(out, papers, run, { papersDir: dir, commit: 'abc1234' });
+    const text = readFileSync(readme, 'utf8');
+    expect(recordedHash(text)).toBe(suiteHash(papers, dir));
+    expect(text).toContain('from commit `abc1234`');
+    expect(text).toMatch(/^\| r1 \| 000 Fig\. 2 \| 0\.5 \| 0\.50 \| 0\.05 \| PASS \|/m);
+    expect(readdirSync(join(out, 'plots'))).toEqual(['000-s-m-4.svg']);
+    expect(text).toContain('![000/s.yaml on m](plots/000-s-m-4.svg)');
+    expect(existsSync(join(out, 'plots', '000-s-m-4.svg'))).toBe(true);
+  });
+
+  it('plots one line per module on a log-size axis, with the published values overlaid', () => {
+    const svg = plotNormalised({
+      title: 't',
+      baseline: 'base',
+      sizes: [16 * KiB, 64 * KiB, 256 * KiB],
+      series: [
+        { label: 'base', values: [1, 1, 1] },
+        { label: 'a', values: [0.8, 0.5, undefined] },
+      ],
+      published: [{ claim: 'r1', label: 'a', from: 64 * KiB, to: 64 * KiB, value: 0.5 }],
+    });
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg.match(/data-series="/g)).toHaveLength(2);
+    expect(svg).toContain('data-published="r1"');
+    for (const tick of ['16KiB', '64KiB', '256KiB']) expect(svg).toContain(`>${tick}<`);
+    // The 'a' line has two points: one segment (M ... L ...), the missing size left out.
+    const element = /<path [^>]*data-series="a"[^>]*>/.exec(svg)?.[0] ?? '';
+    const a = / d="([^"]+)"/.exec(element)?.[1] ?? '';
+    expect(a.split('L')).toHaveLength(2);
+  });
+});
