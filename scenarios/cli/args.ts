@@ -30,15 +30,29 @@ export interface MachineShowArgs {
   hwlocMachine?: number;
 }
 
+export interface ReproduceArgs {
+  command: 'reproduce';
+  /** A claim id or a paper (its folder name, such as 000). */
+  only?: string;
+  json: boolean;
+  /** Exit non-zero when a claim marked as expected to pass fails. */
+  strict: boolean;
+  /** Folder to write the report (README.md and plots) into. */
+  report?: string;
+  /** Only the claims marked fast. */
+  fastOnly: boolean;
+}
+
 export type Command =
   | RunArgs
   | MachineShowArgs
+  | ReproduceArgs
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'machines' }
   | { command: 'algorithms'; operation?: string };
 
-const COMMANDS = ['run', 'machines', 'machine', 'algorithms', 'help'];
+const COMMANDS = ['run', 'machines', 'machine', 'algorithms', 'reproduce', 'help'];
 
 interface FlagSpec {
   type: 'string' | 'boolean';
@@ -54,6 +68,14 @@ const RUN_FLAGS: Record<string, FlagSpec> = {
   seed: { type: 'string' },
   strict: { type: 'boolean' },
   ...HWLOC_MACHINE,
+};
+
+const REPRODUCE_FLAGS: Record<string, FlagSpec> = {
+  only: { type: 'string' },
+  json: { type: 'boolean' },
+  strict: { type: 'boolean' },
+  report: { type: 'string' },
+  fast: { type: 'boolean' },
 };
 
 interface Parsed {
@@ -93,6 +115,8 @@ export function parseArgs(argv: string[]): Command {
     }
     case 'algorithms':
       return { command: 'algorithms', operation: atMost(tokens(rest, {}).positionals, 1, 'algorithms')[0] };
+    case 'reproduce':
+      return parseReproduce(rest);
     default: {
       const hint = didYouMean(command, COMMANDS);
       throw new UsageError(`unknown command '${command}'${hint ? ` (did you mean '${hint}'?)` : ''}`);
@@ -178,6 +202,20 @@ function parseRun(args: string[]): RunArgs {
   if (parsed.positionals.length > 1)
     throw new UsageError(`'run' takes one scenario file, got: ${parsed.positionals.join(' ')}`);
   out.file = parsed.positionals[0];
+  return out;
+}
+
+function parseReproduce(args: string[]): ReproduceArgs {
+  const parsed = tokens(args, REPRODUCE_FLAGS);
+  atMost(parsed.positionals, 0, 'reproduce');
+  const out: ReproduceArgs = { command: 'reproduce', json: false, strict: false, fastOnly: false };
+  for (const [name, value] of parsed.flags) {
+    if (name === 'only') out.only = String(value);
+    if (name === 'report') out.report = String(value);
+    if (name === 'json') out.json = true;
+    if (name === 'strict') out.strict = true;
+    if (name === 'fast') out.fastOnly = true;
+  }
   return out;
 }
 

@@ -14,8 +14,14 @@ Usage:
   intranode machine show NAME|FILE [--hwloc-machine N]
                                      describe a machine
   intranode algorithms [OPERATION]   list operations, algorithms and their parameters
+  intranode reproduce [options]      run the seed papers' claims; one row per claim, PASS or FAIL
+      --only ID|PAPER                one claim, or one paper's claims (000, 001, ...)
+      --fast                         only the claims marked fast (what CI runs)
+      --json                         the table as JSON
+      --strict                       exit 4 when a claim expected to pass fails
+      --report DIR                   also write DIR/README.md with the table and one plot per figure
   intranode --help | --version
 
 Exit codes: 0 success, 1 invalid input (scenario, machine file), 2 invalid command line,
-3 internal error. The scenario format is described in docs/scenario-format.md.
+3 internal error, 4 a claim expected to pass failed (reproduce --strict). The scenario format is described in docs/scenario-format.md.
 `;

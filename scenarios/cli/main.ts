@@ -6,6 +6,7 @@ import { parseArgs, UsageError } from './args.ts';
 import { defaultEnv, type CliEnv } from './env.ts';
 import { HELP } from './help.ts';
 import { algorithmsCommand, machinesCommand, machineShowCommand } from './list-commands.ts';
+import { defaultReproduceIO, reproduceCommand } from './reproduce-command.ts';
 import { runCommand } from './run-command.ts';
 
 export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Promise<number> {
@@ -27,6 +28,8 @@ export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Pro
         return await machineShowCommand(cmd, env);
       case 'algorithms':
         return await algorithmsCommand(cmd.operation, env);
+      case 'reproduce':
+        return await reproduceCommand(cmd, { ...defaultReproduceIO(), ...env });
     }
   } catch (e) {
     if (e instanceof UsageError) {

@@ -4,6 +4,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { InputError, didYouMean } from '../../common/input-error.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
 import { loadScenarioText } from '../loader.ts';
 import { runScenario, type ProgressListener } from '../run.ts';
@@ -15,17 +16,13 @@ export { InputError, didYouMean, formatSize, parseSize, parseSizeSpec, SizeError
 export { parseYaml } from '../../common/yaml/parse.ts';
 export type { YamlValue } from '../../common/yaml/value.ts';
 
-let algorithmsLoaded: Promise<void> | undefined;
-
-/** Fills the algorithm registry once; loading a scenario needs it to check operations and names. */
-export function loadAlgorithms(): Promise<void> {
-  algorithmsLoaded ??= import('../../algorithms/index.ts').then(() => undefined);
-  return algorithmsLoaded;
+/** Loads a scenario file and simulates every point of it, as `intranode run FILE` does; settles
+ *  once the run is over (the runner's interface is asynchronous so that runs may move off-thread). */
+export function simulateScenarioFile(path: string, onProgress?: ProgressListener): Promise<RunResult> {
+  return Promise.resolve().then(() => simulateNow(path, onProgress));
 }
 
-/** Loads a scenario file and simulates every point of it, as `intranode run FILE` does. */
-export async function simulateScenarioFile(path: string, onProgress?: ProgressListener): Promise<RunResult> {
-  await loadAlgorithms();
+function simulateNow(path: string, onProgress?: ProgressListener): RunResult {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -37,6 +34,7 @@ export async function simulateScenarioFile(path: string, onProgress?: ProgressLi
   const scenario = loadScenarioText(text, {
     file: path,
     cwd: dirname(path),
+    catalogue,
     resolveMachine: (ref, baseDir) => resolveMachine(ref, { baseDir }),
   });
   // A cell the machine cannot run would give no time to compute a claim from: stop with its error.

@@ -214,6 +214,10 @@ describe('flags parsed into the command', () => {
       ['machine', 'show', 'node.xml', '--hwloc-machine=2'],
       { command: 'machine-show', ref: 'node.xml', hwlocMachine: 2 },
     ],
+    [
+      ['reproduce', '--fast', '--strict', '--only', '000', '--report=out'],
+      { command: 'reproduce', fastOnly: true, strict: true, only: '000', report: 'out', json: false },
+    ],
   ])('%j', (argv, expected) => {
     expect(parseArgs(argv)).toMatchObject(expected);
   });
@@ -231,6 +235,8 @@ describe('flags parsed into the command', () => {
       "unknown option '--hwloc-machin' (did you mean '--hwloc-machine'?)",
     ],
     [['run', file, '-j'], "unknown option '-j'"],
+    [['reproduce', '--fats'], "unknown option '--fats' (did you mean '--fast'?)"],
+    [['reproduce', 'extra'], "'reproduce' takes at most 0 arguments, got: extra"],
     [['run', file, '--format', 'imb', '--breakdown'], '--breakdown cannot be used with --format imb'],
   ])('%j', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);

@@ -1,6 +1,8 @@
 // The one plot of the reproduction report, drawn with d3 on a server-side DOM (linkedom): time
 // normalised to the paper's baseline per message size, log-scale size axis, one line per module,
 // and the paper's published values overlaid where it gives numbers.
+// d3's and linkedom's types are written against the DOM's, which only this module needs.
+/// <reference lib="dom" />
 import {
   axisBottom,
   axisLeft,
