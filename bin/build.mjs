@@ -98,11 +98,25 @@ const keepModulesApart = {
   },
 };
 
-/** Once a new build is in place the older ones go, so dist/ holds one build. */
+/**
+ * Once a new build is in place the older ones go, so dist/ holds one build; so do half-written
+ * builds whose process is gone (interrupted), but not those of a run still building.
+ */
 function removeOtherBuilds(keep) {
   for (const entry of readdirSync(DIST)) {
     const path = join(DIST, entry);
-    if (path !== keep && !entry.includes('.tmp-')) rmSync(path, { recursive: true, force: true });
+    const builder = /\.tmp-(\d+)$/.exec(entry);
+    if (path !== keep && !(builder && isRunning(Number(builder[1])))) rmSync(path, { recursive: true, force: true });
+  }
+}
+
+function isRunning(pid) {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    // EPERM: the process exists but belongs to someone else.
+    return e.code === 'EPERM';
   }
 }
 

@@ -13,7 +13,7 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { HELP } from '../../scenarios/cli/help.ts';
 
@@ -36,6 +36,17 @@ describe('the intranode launcher', () => {
     expect(builds()).toHaveLength(1);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(intranode('--version')).toBe(`intranode ${pkg.version}\n`);
+  }, 60_000);
+
+  it('builds every module so that it links and loads', () => {
+    const [build] = builds();
+    const modules = readdirSync(join(copy, 'dist', build), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.js') && !f.endsWith('point-worker.js'))
+      .map((f) => pathToFileURL(join(copy, 'dist', build, f)).href);
+    // More than the commands above load: a type re-exported as a value would fail only here.
+    expect(modules.length).toBeGreaterThan(200);
+    const script = `for (const m of ${JSON.stringify(modules)}) await import(m);`;
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: copy, encoding: 'utf8' });
   }, 60_000);
 
   it('rebuilds when a source changed instead of running the old build', () => {
