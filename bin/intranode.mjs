@@ -1,7 +1,23 @@
 #!/usr/bin/env node
-// Entry point for `npx intranode`: registers the TypeScript loader, then runs the CLI.
-import { register } from 'tsx/esm/api';
+// Entry point for `npx intranode`: runs the compiled CLI from dist/, building it first when the
+// sources changed since the last build (see build.mjs). If it cannot be built, the TypeScript
+// sources run through tsx instead, as they would without a build.
+import { pathToFileURL } from 'node:url';
+import { ensureBuild } from './build.mjs';
 
-register();
-const { main } = await import('../scenarios/cli/main.ts');
+async function loadMain() {
+  let dir;
+  try {
+    dir = await ensureBuild();
+  } catch (e) {
+    const why = e instanceof Error ? e.message : String(e);
+    process.stderr.write(`intranode: could not build dist/ (${why}); running the TypeScript sources\n`);
+    const { register } = await import('tsx/esm/api');
+    register();
+    return (await import('../scenarios/cli/main.ts')).main;
+  }
+  return (await import(pathToFileURL(`${dir}/scenarios/cli/main.js`).href)).main;
+}
+
+const main = await loadMain();
 process.exitCode = await main(process.argv.slice(2));

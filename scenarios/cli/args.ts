@@ -22,6 +22,8 @@ export interface RunArgs {
   strict: boolean;
   /** Which machine of an hwloc file that holds several. */
   hwlocMachine?: number;
+  /** How many points run at once (worker threads); absent: the machine's core count. */
+  jobs?: number;
 }
 
 export interface MachineShowArgs {
@@ -67,6 +69,7 @@ const RUN_FLAGS: Record<string, FlagSpec> = {
   breakdown: { type: 'boolean' },
   seed: { type: 'string' },
   strict: { type: 'boolean' },
+  jobs: { type: 'string' },
   ...HWLOC_MACHINE,
 };
 
@@ -194,6 +197,10 @@ function parseRun(args: string[]): RunArgs {
         break;
       case 'hwloc-machine':
         out.hwlocMachine = machineIndex(value);
+        break;
+      case 'jobs':
+        if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`--jobs needs a number of jobs (1, 2, ...), got '${text}'`);
+        out.jobs = Number(text);
         break;
     }
   }

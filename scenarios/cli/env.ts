@@ -2,7 +2,9 @@
 // the simulator and the hardware layer.
 import type { Listing } from '../../algorithms/listing.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
+import { availableParallelism } from 'node:os';
 import type { PointRunner } from '../point.ts';
+import type { PointBatchRunner } from '../run.ts';
 
 export interface ResolveOptions {
   /** Relative machine paths are taken from here. */
@@ -32,6 +34,10 @@ export interface CliEnv {
   /** The catalogue of operations and algorithms (loaded on demand). */
   loadAlgorithms: () => Promise<Listing>;
   loadRunner: () => Promise<PointRunner>;
+  /** Points run at once when `--jobs` is not given. */
+  defaultJobs: number;
+  /** The simulator on `jobs` worker threads (used instead of loadRunner's when jobs > 1). */
+  loadWorkers: (jobs: number) => Promise<PointBatchRunner>;
   loadHardware: () => Promise<Hardware>;
 }
 
@@ -45,6 +51,11 @@ export function defaultEnv(): CliEnv {
     // Loaded on demand: `--help` should not pay for every algorithm module, and tests replace them.
     loadAlgorithms: async () => (await import('../../algorithms/catalogue.ts')).catalogue,
     loadRunner: async () => (await import('../simulate-point.ts')).simulatePoint,
+    defaultJobs: availableParallelism(),
+    loadWorkers: async (jobs) => {
+      const { runPointsInWorkers } = await import('../workers/point-pool.ts');
+      return (points, settle) => runPointsInWorkers(points, jobs, settle);
+    },
     loadHardware: async () => await import('../../hardware/index.ts'),
   };
 }

@@ -10,6 +10,8 @@ Usage:
       --breakdown                    add each algorithm's share of time per kind of step
       --seed S                       replace the scenario's seed (placement: random, skew)
       --strict                       fail when an algorithm cannot run on the machine (default: n/a)
+      --jobs N                       run N points at once on worker threads (default: the number of
+                                     cores; 1 runs them one after another in this process)
   intranode machines                 list the machine presets
   intranode machine show NAME|FILE [--hwloc-machine N]
                                      describe a machine

@@ -6,7 +6,8 @@ import { formatImbReport } from '../report/imb.ts';
 import { formatJsonReport } from '../report/json.ts';
 import { createProgressBar } from '../report/progress.ts';
 import { formatTableReport } from '../report/table.ts';
-import { runScenario, type ScenarioResult } from '../run.ts';
+import { countPoints, expandScenario } from '../expand.ts';
+import { runScenario, runScenarioBatched, type ScenarioResult } from '../run.ts';
 import type { RunArgs } from './args.ts';
 import { hwlocChoice, type CliEnv } from './env.ts';
 
@@ -22,11 +23,17 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
     machineOverride: args.machine,
     seedOverride: args.seed,
   });
-  const runner = await env.loadRunner();
+  const jobs = Math.min(args.jobs ?? env.defaultJobs, countPoints(expandScenario(scenario)));
   const bar = createProgressBar({ write: env.stderr, isTTY: env.stderrIsTTY, now: env.now });
+  const onProgress = (done: number, total: number) => bar.update(done, total);
+  const opts = { strict: args.strict };
   let result;
   try {
-    result = runScenario(scenario, runner, (done, total) => bar.update(done, total), { strict: args.strict });
+    // One job runs in this thread: no worker to start, and a stand-in runner (tests) is used as given.
+    result =
+      jobs > 1
+        ? await runScenarioBatched(scenario, await env.loadWorkers(jobs), onProgress, opts)
+        : runScenario(scenario, await env.loadRunner(), onProgress, opts);
   } finally {
     bar.finish();
   }

@@ -8,7 +8,10 @@ export interface CliOutcome {
   stderr: string;
 }
 
-/** `env` replaces parts of the real environment (stderr is never a terminal here). */
+/**
+ * `env` replaces parts of the real environment. stderr is never a terminal here, and points run in
+ * this thread unless a test asks for `--jobs` (or sets defaultJobs), so stand-in runners are used.
+ */
 export async function runCli(argv: string[], env: Partial<CliEnv> = {}): Promise<CliOutcome> {
   let stdout = '';
   let stderr = '';
@@ -16,6 +19,7 @@ export async function runCli(argv: string[], env: Partial<CliEnv> = {}): Promise
     stdout: (t) => void (stdout += t),
     stderr: (t) => void (stderr += t),
     stderrIsTTY: false,
+    defaultJobs: 1,
     ...env,
   });
   return { code, stdout, stderr };

@@ -1,0 +1,71 @@
+// bin/intranode.mjs runs the build in dist/, building it when the sources changed: on a copy of the
+// project, so edits here touch neither this checkout's sources nor its build.
+import { execFileSync } from 'node:child_process';
+import {
+  cpSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { HELP } from '../../scenarios/cli/help.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const copy = mkdtempSync(join(tmpdir(), 'intranode-launcher-'));
+for (const part of ['bin', 'common', 'sim', 'hardware', 'algorithms', 'scenarios', 'package.json']) {
+  cpSync(join(ROOT, part), join(copy, part), { recursive: true });
+}
+symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(copy, 'node_modules'));
+
+const intranode = (...args: string[]) =>
+  execFileSync(process.execPath, [join(copy, 'bin/intranode.mjs'), ...args], { cwd: copy, encoding: 'utf8' });
+const builds = () => readdirSync(join(copy, 'dist'));
+
+afterAll(() => rmSync(copy, { recursive: true, force: true }));
+
+describe('the intranode launcher', () => {
+  it('builds dist/ on first use and runs the build', () => {
+    expect(intranode('--help')).toBe(HELP);
+    expect(builds()).toHaveLength(1);
+    const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
+    expect(intranode('--version')).toBe(`intranode ${pkg.version}\n`);
+  }, 60_000);
+
+  it('builds every module so that it links and loads', () => {
+    const [build] = builds();
+    const modules = readdirSync(join(copy, 'dist', build), { recursive: true, encoding: 'utf8' })
+      .filter((f) => f.endsWith('.js') && !f.endsWith('point-worker.js'))
+      .map((f) => pathToFileURL(join(copy, 'dist', build, f)).href);
+    // More than the commands above load: a type re-exported as a value would fail only here.
+    expect(modules.length).toBeGreaterThan(200);
+    const script = `for (const m of ${JSON.stringify(modules)}) await import(m);`;
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: copy, encoding: 'utf8' });
+  }, 60_000);
+
+  it('rebuilds when a source changed instead of running the old build', () => {
+    const first = builds();
+    const help = join(copy, 'scenarios/cli/help.ts');
+    writeFileSync(help, readFileSync(help, 'utf8').replace('intranode: simulate', 'intranode (edited): simulate'));
+    expect(intranode('--help')).toBe(HELP.replace('intranode: simulate', 'intranode (edited): simulate'));
+    expect(builds()).toHaveLength(1);
+    expect(builds()).not.toEqual(first);
+  }, 60_000);
+
+  it('runs a sweep on the build’s worker threads as in one thread', () => {
+    const file = join(copy, 'small.yaml');
+    writeFileSync(
+      file,
+      'name: small\nmachine: broadwell\nranks: 4\noperation: bcast\nalgorithms: [basic, binomial]\nsizes: [4KiB, 64KiB]\n',
+    );
+    const one = intranode('run', file, '--json', '--jobs', '1');
+    expect(JSON.parse(one).tables[0].rows).toHaveLength(2);
+    expect(intranode('run', file, '--json', '--jobs', '2')).toBe(one);
+  }, 60_000);
+});

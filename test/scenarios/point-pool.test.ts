@@ -1,0 +1,74 @@
+// The worker pool on its own: points cross to the workers as plain data, outcomes come back in the
+// points' order, and an internal error thrown in a worker keeps its class name, message and stack.
+import { describe, expect, it } from 'vitest';
+import { catalogue } from '../../algorithms/catalogue.ts';
+import { resolveMachine } from '../../hardware/index.ts';
+import { expandScenario } from '../../scenarios/expand.ts';
+import { loadScenarioText } from '../../scenarios/loader.ts';
+import type { Point } from '../../scenarios/point.ts';
+import type { PointOutcome } from '../../scenarios/run.ts';
+import { simulatePoint } from '../../scenarios/simulate-point.ts';
+import { runPointsInWorkers } from '../../scenarios/workers/point-pool.ts';
+
+const scenario = loadScenarioText(
+  `name: pool
+ranks: 4
+sweep:
+  machine: [broadwell, ig]
+operation: allreduce
+algorithms: [basic, ring]
+sizes: [1KiB, 8KiB]
+`,
+  { resolveMachine: (ref) => resolveMachine(ref), catalogue },
+);
+const points: Point[] = expandScenario(scenario).flatMap((t) => t.rows.flatMap((r) => r.cells.map((c) => c.point)));
+
+async function inWorkers(list: Point[], jobs: number): Promise<{ order: number[]; outcomes: PointOutcome[] }> {
+  const order: number[] = [];
+  const outcomes: PointOutcome[] = [];
+  await runPointsInWorkers(list, jobs, (index, outcome) => {
+    order.push(index);
+    outcomes.push(outcome);
+  });
+  return { order, outcomes };
+}
+
+describe('runPointsInWorkers', () => {
+  it('sends points that survive structured cloning unchanged', () => {
+    expect(points.length).toBe(8);
+    for (const p of points) expect(structuredClone(p)).toStrictEqual(p);
+  });
+
+  it('settles every point in order with the result simulatePoint gives in this thread', async () => {
+    const { order, outcomes } = await inWorkers(points, 3);
+    expect(order).toEqual(points.map((_, i) => i));
+    expect(outcomes).toStrictEqual(points.map((p) => ({ ok: true, result: simulatePoint(p) })));
+  }, 60_000);
+
+  it('passes on an internal error with its name, message and stack', async () => {
+    const broken = { ...points[1], algorithm: 'allreduce:no-such-algorithm' };
+    let local: unknown;
+    try {
+      simulatePoint(broken);
+    } catch (e) {
+      local = e;
+    }
+    expect(local).toBeInstanceOf(Error);
+    const { outcomes } = await inWorkers([points[0], broken, points[2]], 2);
+    expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
+    const remote = outcomes[1].ok ? undefined : (outcomes[1].error as Error);
+    expect(remote?.name).toBe((local as Error).name);
+    expect(remote?.message).toBe((local as Error).message);
+    expect(remote?.stack?.split('\n')[0]).toBe((local as Error).stack?.split('\n')[0]);
+  }, 60_000);
+
+  it("stops at the first error settle throws, in the points' order", async () => {
+    const seen: number[] = [];
+    const run = runPointsInWorkers(points, 2, (index) => {
+      seen.push(index);
+      if (index === 2) throw new Error('stop at 2');
+    });
+    await expect(run).rejects.toThrow('stop at 2');
+    expect(seen).toEqual([0, 1, 2]);
+  }, 60_000);
+});
