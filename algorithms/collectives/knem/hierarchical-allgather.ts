@@ -5,20 +5,13 @@ import type { AllgatherArgs } from '../args.ts';
 import { defineAlgorithm } from '../../algorithm.ts';
 import { equalBlocks } from '../blocks.ts';
 import { knemHierarchicalBcastOf } from './hierarchical-bcast.ts';
-import { knemLinearRootedOf } from './linear-rooted.ts';
+import { knemGatherToZero } from './linear-allgather.ts';
 import { HIERARCHICAL_TEST, segmentOf, segmentParam } from './params.ts';
 
 export function* knemHierarchicalAllgather(rank: Rank, { send, recv, bytes, params }: AllgatherArgs): Program<void> {
   const segment = segmentOf('allgather:knem-hierarchical', params);
   const { counts, displs } = equalBlocks(rank.size, bytes);
-  yield* knemLinearRootedOf(rank, {
-    way: 'gather',
-    root: 0,
-    shared: rank.id === 0 ? recv : undefined,
-    own: send,
-    counts,
-    displs,
-  });
+  yield* knemGatherToZero(rank, send, recv, counts, displs);
   yield* knemHierarchicalBcastOf(rank, 0, recv, segment);
 }
 
