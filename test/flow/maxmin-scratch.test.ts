@@ -7,38 +7,19 @@ import { propRuns } from '../helpers/prop-runs.ts';
 import { MaxMinScratch, solveMaxMinCsr, type CsrFlows } from '../../sim/flow/maxmin.ts';
 import { LevelHeap } from '../../sim/flow/level-heap.ts';
 import { scanMaxMinCsr } from './scan-maxmin.ts';
+import type { Problem } from './checks.ts';
+import { problemOf } from './problems.ts';
 
-interface Case {
-  capacities: number[];
-  flows: { uses: { resource: number; weight: number }[]; preferred: number }[];
+/** A problem, and per flow the index among its uses of its preferred bottleneck (or -1). */
+interface Case extends Problem {
+  preferred: number[];
 }
 
-// Small integer capacities and weights make exact ties between resources common, which is where
-// the order resources saturate in decides bottlenecks.
 const caseOf = (maxRes: number, maxFlows: number): fc.Arbitrary<Case> =>
-  fc.integer({ min: 1, max: maxRes }).chain((nRes) =>
-    fc.record({
-      capacities: fc.array(
-        fc.oneof(fc.integer({ min: 1, max: 12 }), fc.double({ min: 0.01, max: 1000, noNaN: true })),
-        {
-          minLength: nRes,
-          maxLength: nRes,
-        },
-      ),
-      flows: fc.array(
-        fc.record({
-          uses: fc.array(
-            fc.record({
-              resource: fc.integer({ min: 0, max: nRes - 1 }),
-              weight: fc.oneof(fc.constantFrom(1, 1, 2, 0.5), fc.double({ min: 0.1, max: 10, noNaN: true })),
-            }),
-            { minLength: 1, maxLength: 4 },
-          ),
-          preferred: fc.integer({ min: -1, max: 3 }),
-        }),
-        { minLength: 0, maxLength: maxFlows },
-      ),
-    }),
+  problemOf(maxRes, maxFlows).chain((p) =>
+    fc
+      .array(fc.integer({ min: -1, max: 3 }), { minLength: p.flows.length, maxLength: p.flows.length })
+      .map((preferred) => ({ ...p, preferred })),
   );
 
 function csrOf(c: Case): { g: CsrFlows; preferred: Int32Array } {
@@ -58,7 +39,8 @@ function csrOf(c: Case): { g: CsrFlows; preferred: Int32Array } {
       g.useWeight[k++] = u.weight;
     }
     // A preferred bottleneck is one of the flow's own resources, or none.
-    preferred[i] = f.preferred < 0 ? -1 : f.uses[f.preferred % f.uses.length].resource;
+    const at = c.preferred[i];
+    preferred[i] = at < 0 ? -1 : f.uses[at % f.uses.length].resource;
   });
   g.flowStart[c.flows.length] = k;
   return { g, preferred };
@@ -101,16 +83,16 @@ describe('max-min solver with reused scratch and a heap of levels', () => {
     const c: Case = {
       capacities: [4, 6, 5],
       flows: [
-        { uses: [{ resource: 0, weight: 1 }], preferred: -1 },
+        { uses: [{ resource: 0, weight: 1 }] },
         {
           uses: [
             { resource: 0, weight: 1 },
             { resource: 1, weight: 2 },
           ],
-          preferred: -1,
         },
-        { uses: [{ resource: 2, weight: 1 }], preferred: -1 },
+        { uses: [{ resource: 2, weight: 1 }] },
       ],
+      preferred: [-1, -1, -1],
     };
     solve(c, scratch);
     const rate = scratch.rate;
