@@ -48,9 +48,10 @@ export class Node {
   private readonly cacheState = new Map<string, CacheState>();
   private readonly lastLevel: CacheSpec[];
   private readonly holders = new CacheHolders();
-  /** Per core, the caches a write by it leaves valid: its own and the memory-side ones (by id). */
+  /** Per core, the ids of the caches a write by it leaves valid: its own and the memory-side ones
+   *  (a CacheState is named by its cache's id). */
   private readonly keptOnWrite = new Map<number, Set<string>>();
-  /** Per core, its own caches (by id), to skip them among every socket's last level. */
+  /** Per core, its own caches, to skip them among every socket's last level. */
   private readonly ownCaches = new Map<number, Set<CacheSpec>>();
   private readonly memorySideStates: CacheState[];
   private readonly memorySideIds: Set<string>;
