@@ -10,16 +10,22 @@ export interface Component {
   readonly resources: ResourceState[];
 }
 
-/** Walks components with visit stamps instead of sets, so a walk allocates only its result. */
+/**
+ * Walks components with visit stamps instead of sets. A walk allocates only its list of flows
+ * (which the caller may keep, as a wakeup's list); its list of resources is reused by the next walk.
+ */
 export class ComponentWalker {
   private stamp = 0;
   private readonly stack: ResourceState[] = [];
+  private readonly resources: ResourceState[] = [];
 
-  /** Everything reachable from `seeds` through the resources' current flow lists. */
+  /** Everything reachable from `seeds` through the resources' current flow lists. The returned
+   *  `resources` is valid until the next call. */
   collect(seeds: readonly ResourceState[]): Component {
     const stamp = ++this.stamp;
     const flows: FlowState[] = [];
-    const resources: ResourceState[] = [];
+    const resources = this.resources;
+    resources.length = 0;
     const stack = this.stack;
     for (const r of seeds) {
       if (r.visit !== stamp) {

@@ -12,7 +12,12 @@
 //
 // Two entry points share one core: `maxMinAllocation`/`maxMinRates` (plain arrays, validated, used
 // by tests and callers that solve from scratch) and `solveMaxMinCsr` (compact arrays, no
-// validation, used by the network on every incremental re-solve).
+// validation, used by the network on every incremental re-solve). The core works in a
+// `MaxMinScratch` that the network keeps, so a re-solve in the steady state allocates nothing, and
+// it finds each round's lowest level in a heap (level-heap.ts) that only the resources touched by
+// the round's freezes move in.
+
+import { LevelHeap } from './level-heap.ts';
 
 /**
  * Resources whose fill level is within this relative distance of the lowest one saturate together.
@@ -81,32 +86,108 @@ export function maxMinAllocation(
   });
   csr.flowStart[flows.length] = k;
   const bottleneck = new Int32Array(flows.length).fill(-1);
-  const rates = solveMaxMinCsr(capacities, csr, bottleneck);
-  return { rates: Array.from(rates), bottlenecks: Array.from(bottleneck) };
+  const rates = solveMaxMinCsr(capacities, csr, bottleneck, new MaxMinScratch());
+  return { rates: Array.from(rates.subarray(0, flows.length)), bottlenecks: Array.from(bottleneck) };
+}
+
+/**
+ * The arrays a solve works in, kept between solves and grown (never shrunk) when a bigger
+ * component comes: after the first few re-solves of a run, a re-solve allocates nothing. The
+ * compressed-row input (`flowStart`, `useResource`, `useWeight`, `capacity`) lives here too, for
+ * callers that build it per solve.
+ */
+export class MaxMinScratch {
+  capacity = new Float64Array(16);
+  flowStart = new Int32Array(17);
+  useResource = new Int32Array(64);
+  useWeight = new Float64Array(64);
+  bottleneck = new Int32Array(16);
+  rate = new Float64Array(16);
+  frozen = new Uint8Array(16);
+  resStart = new Int32Array(17);
+  resFill = new Int32Array(16);
+  resFlow = new Int32Array(64);
+  unfrozenWeight = new Float64Array(16);
+  unfrozenUses = new Int32Array(16);
+  frozenLoad = new Float64Array(16);
+  levelAt = new Float64Array(16);
+  /** Per resource, the round that last touched it; rounds are numbered across solves. */
+  touchedIn = new Int32Array(16);
+  touched = new Int32Array(16);
+  saturated = new Int32Array(16);
+  round = 0;
+  readonly heap = new LevelHeap();
+
+  /** Room for `nRes` resources, `nFlows` flows and `nUses` uses, keeping nothing of earlier solves
+   *  except the round numbering. */
+  reserve(nRes: number, nFlows: number, nUses: number): void {
+    if (this.capacity.length < nRes) {
+      const n = Math.max(nRes, 2 * this.capacity.length);
+      this.capacity = new Float64Array(n);
+      this.resStart = new Int32Array(n + 1);
+      this.resFill = new Int32Array(n);
+      this.unfrozenWeight = new Float64Array(n);
+      this.unfrozenUses = new Int32Array(n);
+      this.frozenLoad = new Float64Array(n);
+      this.levelAt = new Float64Array(n);
+      this.touchedIn = new Int32Array(n);
+      this.touched = new Int32Array(n);
+      this.saturated = new Int32Array(n);
+      this.round = 0;
+    }
+    if (this.rate.length < nFlows) {
+      const n = Math.max(nFlows, 2 * this.rate.length);
+      this.flowStart = new Int32Array(n + 1);
+      this.bottleneck = new Int32Array(n);
+      this.rate = new Float64Array(n);
+      this.frozen = new Uint8Array(n);
+    }
+    if (this.useResource.length < nUses) {
+      const n = Math.max(nUses, 2 * this.useResource.length);
+      this.useResource = new Int32Array(n);
+      this.useWeight = new Float64Array(n);
+      this.resFlow = new Int32Array(n);
+    }
+  }
 }
 
 /**
  * The core solver. Inputs are trusted: positive finite capacities and weights, at least one use per
- * flow. A flow may list a resource twice; its weights there add up.
+ * flow. A flow may list a resource twice; its weights there add up. The arrays of `g` and
+ * `capacity` may be longer than needed: only the first `flowCount` flows, their uses, and the
+ * resources they name are read.
  *
  * `bottleneck` (length >= flowCount) holds on entry each flow's preferred resource (one it uses,
- * or -1 for none) and on return the resource whose saturation froze it.
+ * or -1 for none) and on return the resource whose saturation froze it. The rates are returned in
+ * `scratch.rate` (its first `flowCount` entries), valid until the next solve with that scratch.
  */
-export function solveMaxMinCsr(capacity: ArrayLike<number>, g: CsrFlows, bottleneck: Int32Array): Float64Array {
-  const nRes = capacity.length;
+export function solveMaxMinCsr(
+  capacity: ArrayLike<number>,
+  g: CsrFlows,
+  bottleneck: Int32Array,
+  scratch: MaxMinScratch,
+): Float64Array {
   const nFlows = g.flowCount;
   const { flowStart, useResource, useWeight } = g;
-  const rate = new Float64Array(nFlows);
+  const nUses = flowStart[nFlows];
+  let nRes = 0;
+  for (let k = 0; k < nUses; k++) if (useResource[k] >= nRes) nRes = useResource[k] + 1;
+  scratch.reserve(nRes, nFlows, nUses);
+  const rate = scratch.rate;
   if (nFlows === 0) return rate;
+  const { resStart, resFlow, unfrozenWeight, unfrozenUses, frozenLoad, frozen, levelAt, touchedIn } = scratch;
+  const { touched, saturated, heap } = scratch;
 
   // Reverse adjacency (resource -> flows), so that freezing costs O(uses) over the whole solve.
-  const resStart = new Int32Array(nRes + 1);
-  for (let k = 0; k < useResource.length; k++) resStart[useResource[k] + 1]++;
+  resStart.fill(0, 0, nRes + 1);
+  unfrozenWeight.fill(0, 0, nRes);
+  unfrozenUses.fill(0, 0, nRes);
+  frozenLoad.fill(0, 0, nRes);
+  frozen.fill(0, 0, nFlows);
+  for (let k = 0; k < nUses; k++) resStart[useResource[k] + 1]++;
   for (let r = 0; r < nRes; r++) resStart[r + 1] += resStart[r];
-  const resFlow = new Int32Array(useResource.length);
-  const fill = resStart.slice(0, nRes);
-  const unfrozenWeight = new Float64Array(nRes);
-  const unfrozenUses = new Int32Array(nRes);
+  const fill = scratch.resFill;
+  fill.set(resStart.subarray(0, nRes));
   for (let f = 0; f < nFlows; f++) {
     for (let k = flowStart[f]; k < flowStart[f + 1]; k++) {
       const r = useResource[k];
@@ -115,30 +196,37 @@ export function solveMaxMinCsr(capacity: ArrayLike<number>, g: CsrFlows, bottlen
       unfrozenUses[r]++;
     }
   }
-  const frozenLoad = new Float64Array(nRes);
-  const frozen = new Uint8Array(nFlows);
 
-  // Resources that still carry an unfrozen flow, compacted as they drop out.
-  const active = new Int32Array(nRes);
-  let activeCount = 0;
-  for (let r = 0; r < nRes; r++) if (unfrozenUses[r] > 0) active[activeCount++] = r;
-  const levelAt = new Float64Array(nRes);
+  // Resources that still carry an unfrozen flow, lowest saturation level first. A resource's level
+  // changes only when a flow crossing it freezes, so only those are re-keyed after a round; the
+  // others keep the level they had, computed from the same state.
+  heap.reset(nRes, levelAt);
+  for (let r = 0; r < nRes; r++) {
+    if (unfrozenUses[r] === 0) continue;
+    levelAt[r] = (capacity[r] - frozenLoad[r]) / unfrozenWeight[r];
+    heap.push(r);
+  }
 
   let level = 0;
   let unfrozenCount = nFlows;
   while (unfrozenCount > 0) {
-    let next = Infinity;
-    for (let i = 0; i < activeCount; i++) {
-      const r = active[i];
-      const t = (capacity[r] - frozenLoad[r]) / unfrozenWeight[r];
-      levelAt[r] = t;
-      if (t < next) next = t;
-    }
+    const next = levelAt[heap.top()];
     if (next > level) level = next;
     const threshold = level * (1 + SATURATION_REL_EPS);
-    for (let i = 0; i < activeCount; i++) {
-      const r = active[i];
-      if (levelAt[r] > threshold) continue;
+    // Every resource within the threshold saturates this round. They are handled in resource
+    // order, as a scan over all resources would: that order decides which one a flow crossing
+    // several is attributed to, and in which order frozen loads are summed.
+    let nSat = 0;
+    while (heap.size > 0 && levelAt[heap.top()] <= threshold) saturated[nSat++] = heap.pop();
+    sortAscending(saturated, nSat);
+    if (scratch.round === 0x3fffffff) {
+      touchedIn.fill(0);
+      scratch.round = 0;
+    }
+    const round = ++scratch.round;
+    let nTouched = 0;
+    for (let i = 0; i < nSat; i++) {
+      const r = saturated[i];
       for (let j = resStart[r]; j < resStart[r + 1]; j++) {
         const f = resFlow[j];
         if (frozen[f]) continue;
@@ -150,19 +238,40 @@ export function solveMaxMinCsr(capacity: ArrayLike<number>, g: CsrFlows, bottlen
           unfrozenWeight[r2] -= useWeight[k];
           frozenLoad[r2] += useWeight[k] * level;
           unfrozenUses[r2]--;
+          if (touchedIn[r2] !== round) {
+            touchedIn[r2] = round;
+            touched[nTouched++] = r2;
+          }
         }
-        // The preferred resource is one of f's, all active at the start of this round (f was
-        // unfrozen), so its levelAt is this round's: within the threshold, it saturates now too.
+        // The preferred resource is one of f's, all still filling at the start of this round (f
+        // was unfrozen), and levels are re-keyed only after the round: within the threshold, it
+        // saturates now too.
         const preferred = bottleneck[f];
         bottleneck[f] = preferred >= 0 && levelAt[preferred] <= threshold ? preferred : r;
       }
     }
-    let kept = 0;
-    for (let i = 0; i < activeCount; i++) {
-      const r = active[i];
-      if (unfrozenUses[r] > 0) active[kept++] = r;
+    for (let i = 0; i < nTouched; i++) {
+      const r = touched[i];
+      if (unfrozenUses[r] === 0) {
+        heap.remove(r);
+      } else {
+        levelAt[r] = (capacity[r] - frozenLoad[r]) / unfrozenWeight[r];
+        heap.update(r);
+      }
     }
-    activeCount = kept;
   }
   return rate;
+}
+
+/** Insertion sort of a[0..n-1]: a round saturates a handful of resources at most. */
+function sortAscending(a: Int32Array, n: number): void {
+  for (let i = 1; i < n; i++) {
+    const v = a[i];
+    let j = i - 1;
+    while (j >= 0 && a[j] > v) {
+      a[j + 1] = a[j];
+      j--;
+    }
+    a[j + 1] = v;
+  }
 }

@@ -6,7 +6,7 @@
 import type { Scheduler, Waitable } from '../engine/waitable.ts';
 import { ComponentWalker, type Component } from './component.ts';
 import { FlowState } from './flow.ts';
-import { solveMaxMinCsr, type CsrFlows } from './maxmin.ts';
+import { MaxMinScratch, solveMaxMinCsr } from './maxmin.ts';
 import { ResourceState } from './resource.ts';
 import { Wakeup } from './wakeup.ts';
 
@@ -82,8 +82,15 @@ export class FlowNetwork {
   private readonly walker = new ComponentWalker();
   private nextFlowId = 0;
   private active = 0;
-  /** Scratch for the solver's bottleneck indices, grown as needed and reused across re-solves. */
-  private bottleneckScratch = new Int32Array(64);
+  /** The solver's arrays, grown as needed and reused across re-solves. */
+  private readonly scratch = new MaxMinScratch();
+  /** The compressed-row view of the flows being re-solved, over the scratch arrays. */
+  private readonly csr = {
+    flowCount: 0,
+    flowStart: this.scratch.flowStart,
+    useResource: this.scratch.useResource,
+    useWeight: this.scratch.useWeight,
+  };
 
   constructor(scheduler: Scheduler) {
     this.scheduler = scheduler;
@@ -250,30 +257,29 @@ export class FlowNetwork {
   private solve(flows: FlowState[], resources: ResourceState[]): void {
     this.stats.solves++;
     this.stats.flowsResolved += flows.length;
-    const capacity = new Float64Array(resources.length);
-    resources.forEach((r, i) => {
-      r.local = i;
-      capacity[i] = r.capacity;
-    });
     let uses = 0;
     for (const f of flows) uses += f.resources.length;
-    const g: CsrFlows = {
-      flowCount: flows.length,
-      flowStart: new Int32Array(flows.length + 1),
-      useResource: new Int32Array(uses),
-      useWeight: new Float64Array(uses),
-    };
-    if (this.bottleneckScratch.length < flows.length) {
-      this.bottleneckScratch = new Int32Array(Math.max(flows.length, 2 * this.bottleneckScratch.length));
+    const scratch = this.scratch;
+    scratch.reserve(resources.length, flows.length, uses);
+    const capacity = scratch.capacity;
+    for (let i = 0; i < resources.length; i++) {
+      const r = resources[i];
+      r.local = i;
+      capacity[i] = r.capacity;
     }
-    const bottleneck = this.bottleneckScratch;
+    const g = this.csr;
+    g.flowCount = flows.length;
+    const flowStart = (g.flowStart = scratch.flowStart);
+    const useResource = (g.useResource = scratch.useResource);
+    const useWeight = (g.useWeight = scratch.useWeight);
+    const bottleneck = scratch.bottleneck;
     let k = 0;
     for (let i = 0; i < flows.length; i++) {
       const f = flows[i];
-      g.flowStart[i] = k;
+      flowStart[i] = k;
       for (let j = 0; j < f.resources.length; j++) {
-        g.useResource[k] = f.resources[j].local;
-        g.useWeight[k] = f.weights[j];
+        useResource[k] = f.resources[j].local;
+        useWeight[k] = f.weights[j];
         k++;
       }
       // The current bottleneck is one of the flow's own resources, so its local index was just
@@ -282,8 +288,8 @@ export class FlowNetwork {
       const b = f.bottleneck;
       bottleneck[i] = b === undefined ? -1 : b.local;
     }
-    g.flowStart[flows.length] = k;
-    const rates = solveMaxMinCsr(capacity, g, bottleneck);
+    flowStart[flows.length] = k;
+    const rates = solveMaxMinCsr(capacity, g, bottleneck, scratch);
 
     const now = this.scheduler.now;
     let first = Infinity;

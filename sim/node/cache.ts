@@ -4,6 +4,8 @@
 // and a range bigger than the cache leaves its tail behind. This is exactly a per-byte LRU whose
 // timestamps rise with address inside each touch, kept as a few hundred ranges instead of bytes.
 
+import type { CacheHolders } from './cache-holders.ts';
+
 export interface ResidentRange {
   buf: number;
   start: number;
@@ -27,13 +29,16 @@ export class CacheState {
   private tail: Entry | null = null;
   // Per buffer, its resident entries sorted by start and disjoint, for range lookups.
   private byBuffer = new Map<number, Entry[]>();
+  /** Told when this cache starts or stops holding a buffer, if the machine keeps such an index. */
+  private readonly holders: CacheHolders | undefined;
 
-  constructor(name: string, capacityBytes: number) {
+  constructor(name: string, capacityBytes: number, holders?: CacheHolders) {
     if (!Number.isInteger(capacityBytes) || capacityBytes < 0) {
       throw new RangeError(`cache ${name}: capacity must be a non-negative integer, got ${capacityBytes}`);
     }
     this.name = name;
     this.capacityBytes = capacityBytes;
+    this.holders = holders;
   }
 
   get usedBytes(): number {
@@ -89,7 +94,7 @@ export class CacheState {
       this.unlink(e);
       this.used -= e.length;
     }
-    this.byBuffer.delete(buf);
+    this.dropBuffer(buf);
   }
 
   /** Another core wrote these bytes: this cache's copy of them is stale (coherence invalidation). */
@@ -101,7 +106,7 @@ export class CacheState {
   /** Everything out, as IMB's -off_cache does between iterations. */
   clear(): void {
     this.head = this.tail = null;
-    this.byBuffer.clear();
+    for (const buf of [...this.byBuffer.keys()]) this.dropBuffer(buf);
     this.used = 0;
   }
 
@@ -145,7 +150,7 @@ export class CacheState {
         list.splice(i, 1);
       }
     }
-    if (list.length === 0) this.byBuffer.delete(buf);
+    if (list.length === 0) this.dropBuffer(buf);
   }
 
   private evict(): void {
@@ -185,6 +190,7 @@ export class CacheState {
     if (list === undefined) {
       list = [];
       this.byBuffer.set(e.buf, list);
+      this.holders?.add(e.buf, this);
     }
     list.splice(firstEndingAfter(list, e.start), 0, e);
   }
@@ -192,7 +198,12 @@ export class CacheState {
   private removeSorted(e: Entry): void {
     const list = this.byBuffer.get(e.buf)!;
     list.splice(firstEndingAfter(list, e.start), 1);
-    if (list.length === 0) this.byBuffer.delete(e.buf);
+    if (list.length === 0) this.dropBuffer(e.buf);
+  }
+
+  private dropBuffer(buf: number): void {
+    this.byBuffer.delete(buf);
+    this.holders?.delete(buf, this);
   }
 }
 

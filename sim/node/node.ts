@@ -13,6 +13,7 @@ import { FlowNetwork, type Flow, type Resource } from '../flow/network.ts';
 import { DEFAULT_LINE_BYTES, type CacheSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
 import { Topology } from './topology.ts';
 import { CacheState } from './cache.ts';
+import { CacheHolders } from './cache-holders.ts';
 import { Buffer, type Range } from './buffer.ts';
 import { Trace } from './trace.ts';
 
@@ -46,6 +47,14 @@ export class Node {
   private readonly linkDirection = new Map<string, Resource>();
   private readonly cacheState = new Map<string, CacheState>();
   private readonly lastLevel: CacheSpec[];
+  private readonly holders = new CacheHolders();
+  /** Per core, the ids of the caches a write by it leaves valid: its own and the memory-side ones
+   *  (a CacheState is named by its cache's id). */
+  private readonly keptOnWrite = new Map<number, Set<string>>();
+  /** Per core, its own caches, to skip them among every socket's last level. */
+  private readonly ownCaches = new Map<number, Set<CacheSpec>>();
+  private readonly memorySideStates: CacheState[];
+  private readonly memorySideIds: Set<string>;
   private nextBufferId = 0;
   private readonly userBuffers = new Set<number>();
 
@@ -62,7 +71,7 @@ export class Node {
     }
     for (const cache of spec.caches) {
       this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
-      this.cacheState.set(cache.id, new CacheState(cache.id, cache.sizeBytes));
+      this.cacheState.set(cache.id, new CacheState(cache.id, cache.sizeBytes, this.holders));
     }
     for (const numa of spec.numaNodes) this.memory.set(numa.id, this.net.addResource(`mem${numa.id}`, numa.bandwidth));
     for (const link of spec.links) {
@@ -74,6 +83,14 @@ export class Node {
         `${link.name}:${link.b}->${link.a}`,
         this.net.addResource(`${link.name} ${link.b}->${link.a}`, link.bandwidth),
       );
+    }
+    const memorySide = this.topo.memorySideCaches();
+    this.memorySideStates = memorySide.map((c) => this.cacheState.get(c.id)!);
+    this.memorySideIds = new Set(memorySide.map((c) => c.id));
+    for (const core of spec.cores) {
+      const own = this.topo.cachesOf(core.id);
+      this.ownCaches.set(core.id, new Set(own));
+      this.keptOnWrite.set(core.id, new Set([...own, ...memorySide].map((c) => c.id)));
     }
     // The caches another core's data may sit in: the outermost non-memory-side level of each group.
     this.lastLevel = spec.caches.filter(
@@ -223,10 +240,11 @@ export class Node {
     // Ownership: a line another socket's cache also holds must be invalidated there first, which
     // costs a round trip to that cache however near the line's data is.
     const coreVertex = this.topo.coreVertex(core);
+    const own = this.ownCaches.get(core);
     let sharer: CacheSpec | undefined;
     let shared = 0;
     for (const cache of this.lastLevel) {
-      if (local.includes(cache)) continue;
+      if (own?.has(cache)) continue;
       const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
       if (resident > shared) {
         shared = resident;
@@ -281,8 +299,9 @@ export class Node {
     const homeVertex = this.topo.numa(r.buf.home).attach;
     let bestRemote: CacheSpec | undefined;
     let bestResident = 0;
+    const own = this.ownCaches.get(core);
     for (const cache of this.lastLevel) {
-      if (local.includes(cache) || this.topo.coreVertex(cache.cores[0]) !== homeVertex) continue;
+      if (own?.has(cache) || this.topo.coreVertex(cache.cores[0]) !== homeVertex) continue;
       const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
       if (resident > bestResident) {
         bestResident = resident;
@@ -348,12 +367,17 @@ export class Node {
       const below = Math.max(0, ...local.filter((c) => c.level < cache.level).map((c) => c.sizeBytes));
       if (r.bytes > below) this.cacheState.get(cache.id)!.touch(r.buf.id, r.offset, r.bytes - below);
     }
-    for (const memSide of this.topo.memorySideCaches())
-      this.cacheState.get(memSide.id)!.touch(r.buf.id, r.offset, r.bytes);
+    for (const memSide of this.memorySideStates) memSide.touch(r.buf.id, r.offset, r.bytes);
     if (!written) return;
-    for (const cache of this.spec.caches) {
-      if (cache.memorySide || local.includes(cache)) continue;
-      this.cacheState.get(cache.id)!.invalidateRange(r.buf.id, r.offset, r.bytes);
+    // Only the caches holding some of this buffer can hold a stale copy of the range. Each cache's
+    // state is its own, so visiting them in the index's order instead of the machine's changes
+    // nothing.
+    const holders = this.holders.of(r.buf.id);
+    if (holders === undefined) return;
+    const kept = this.keptOnWrite.get(core) ?? this.memorySideIds;
+    for (const state of holders) {
+      if (kept.has(state.name)) continue;
+      state.invalidateRange(r.buf.id, r.offset, r.bytes);
     }
   }
 }

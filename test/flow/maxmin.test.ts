@@ -2,28 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { propRuns } from '../helpers/prop-runs.ts';
 import { maxMinAllocation, maxMinRates } from '../../sim/flow/maxmin.ts';
-import { bottleneckViolation, closeTo, loads, maxMinViolation, type Problem } from './checks.ts';
+import { bottleneckViolation, closeTo, loads, maxMinViolation } from './checks.ts';
+import { problemOf } from './problems.ts';
 
-const problem: fc.Arbitrary<Problem> = fc.integer({ min: 1, max: 8 }).chain((nRes) =>
-  fc.record({
-    capacities: fc.array(fc.oneof(fc.integer({ min: 1, max: 40 }), fc.double({ min: 0.01, max: 1000, noNaN: true })), {
-      minLength: nRes,
-      maxLength: nRes,
-    }),
-    flows: fc.array(
-      fc.record({
-        uses: fc.array(
-          fc.record({
-            resource: fc.integer({ min: 0, max: nRes - 1 }),
-            weight: fc.oneof(fc.constantFrom(1, 2, 0.5, 3), fc.double({ min: 0.1, max: 10, noNaN: true })),
-          }),
-          { minLength: 1, maxLength: 4 },
-        ),
-      }),
-      { maxLength: 25 },
-    ),
-  }),
-);
+const problem = problemOf(8, 25);
 
 describe('maxMinRates by hand', () => {
   it('gives a lone flow the smallest capacity on its path', () => {
