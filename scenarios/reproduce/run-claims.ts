@@ -2,10 +2,15 @@
 // evaluates every claim against its scenario's run.
 import type { Claim } from './claim.ts';
 import { evaluateClaim, type Outcome } from './evaluate.ts';
+import type { PointBatchRunner } from '../run.ts';
 import type { RunResult } from './run-result.ts';
 
-/** Simulates one scenario file; reports points done and total as it goes. */
-export type ScenarioRunner = (file: string, onProgress?: (done: number, total: number) => void) => Promise<RunResult>;
+/** Simulates one scenario file, its points on `runBatch` when given; reports points done and total as it goes. */
+export type ScenarioRunner = (
+  file: string,
+  onProgress?: (done: number, total: number) => void,
+  runBatch?: PointBatchRunner,
+) => Promise<RunResult>;
 
 export interface ClaimResult {
   claim: Claim;
