@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Claim, PaperClaims } from './claim.ts';
+import { claimScenarios, type Claim, type PaperClaims } from './claim.ts';
 import { loadClaimsFile } from './claims-loader.ts';
 import { InputError, didYouMean } from './scenario-adapter.ts';
 
@@ -70,7 +70,7 @@ export function selectClaims(papers: PaperClaims[], sel: Selection): Claim[] {
 
 function withoutSkipped(papers: PaperClaims[], claims: Claim[], skip: string[]): Claim[] {
   const all = papers.flatMap((p) => p.claims);
-  const scenarioNames = (c: Claim): string[] => (c.scenario ? [basename(c.scenario)] : []);
+  const scenarioNames = (c: Claim): string[] => claimScenarios(c).map((f) => basename(f));
   const known = new Set([...all.map((c) => c.id), ...all.flatMap(scenarioNames)]);
   // A misspelt name would silently run what was meant to be left out.
   for (const name of skip) {
