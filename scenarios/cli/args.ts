@@ -43,6 +43,10 @@ export interface ReproduceArgs {
   report?: string;
   /** Only the claims marked fast. */
   fastOnly: boolean;
+  /** Claim ids or scenario file names to leave out. */
+  skip?: string[];
+  /** How many points run at once (worker threads); absent: the machine's core count. */
+  jobs?: number;
 }
 
 export type Command =
@@ -79,6 +83,8 @@ const REPRODUCE_FLAGS: Record<string, FlagSpec> = {
   strict: { type: 'boolean' },
   report: { type: 'string' },
   fast: { type: 'boolean' },
+  skip: { type: 'string' },
+  jobs: { type: 'string' },
 };
 
 interface Parsed {
@@ -199,8 +205,7 @@ function parseRun(args: string[]): RunArgs {
         out.hwlocMachine = machineIndex(value);
         break;
       case 'jobs':
-        if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`--jobs needs a number of jobs (1, 2, ...), got '${text}'`);
-        out.jobs = Number(text);
+        out.jobs = jobCount(text);
         break;
     }
   }
@@ -222,8 +227,21 @@ function parseReproduce(args: string[]): ReproduceArgs {
     if (name === 'json') out.json = true;
     if (name === 'strict') out.strict = true;
     if (name === 'fast') out.fastOnly = true;
+    if (name === 'skip')
+      out.skip = [
+        ...(out.skip ?? []),
+        ...String(value)
+          .split(',')
+          .filter((x) => x !== ''),
+      ];
+    if (name === 'jobs') out.jobs = jobCount(String(value));
   }
   return out;
+}
+
+function jobCount(text: string): number {
+  if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`--jobs needs a number of jobs (1, 2, ...), got '${text}'`);
+  return Number(text);
 }
 
 function machineIndex(value: string | true): number {

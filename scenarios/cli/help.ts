@@ -22,6 +22,10 @@ Usage:
       --json                         the table as JSON
       --strict                       exit 4 when a claim expected to pass fails
       --report DIR                   also write DIR/README.md with the table and one plot per figure
+      --skip ID|FILE[,...]           leave out these claims, or the claims of these scenario files
+                                     (slow ones); the report lists them as not run
+      --jobs N                       run N points at once on worker threads (default: the number of
+                                     cores; 1 runs them one after another in this process)
   intranode --help | --version
 
 Exit codes: 0 success, 1 invalid input (scenario, machine file), 2 invalid command line,

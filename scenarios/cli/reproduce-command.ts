@@ -6,7 +6,7 @@ import { writeReport } from '../reproduce/report/write-report.ts';
 import { regressions, runClaims, type ScenarioRunner } from '../reproduce/run-claims.ts';
 import { simulateScenarioFile } from '../reproduce/scenario-adapter.ts';
 import { loadSuite, PAPERS_DIR, selectClaims } from '../reproduce/suite.ts';
-import type { CliEnv } from './env.ts';
+import { defaultEnv, type CliEnv } from './env.ts';
 
 export interface ReproduceOptions {
   /** A claim id, or a paper (its folder name such as 000, or its seed file). */
@@ -18,10 +18,17 @@ export interface ReproduceOptions {
   report?: string;
   /** Only the claims marked `fast` (what CI affords). */
   fastOnly?: boolean;
+  /** Claim ids or scenario file names left out (slow ones); a report lists their claims as not run. */
+  skip?: string[];
+  /** Points simulated at once on worker threads; absent: the machine's core count. */
+  jobs?: number;
 }
 
 /** The CLI's own output and clock, plus where the papers are and how a scenario is simulated. */
-export interface ReproduceIO extends Pick<CliEnv, 'stdout' | 'stderr' | 'stderrIsTTY' | 'now'> {
+export interface ReproduceIO extends Pick<
+  CliEnv,
+  'stdout' | 'stderr' | 'stderrIsTTY' | 'now' | 'defaultJobs' | 'loadWorkers'
+> {
   papersDir: string;
   runScenario: ScenarioRunner;
 }
@@ -30,11 +37,14 @@ export interface ReproduceIO extends Pick<CliEnv, 'stdout' | 'stderr' | 'stderrI
 export const EXIT_REGRESSION = 4;
 
 export function defaultReproduceIO(): ReproduceIO {
+  const env = defaultEnv();
   return {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     stderrIsTTY: Boolean(process.stderr.isTTY),
     now: () => performance.now(),
+    defaultJobs: env.defaultJobs,
+    loadWorkers: env.loadWorkers,
     papersDir: PAPERS_DIR,
     runScenario: simulateScenarioFile,
   };
@@ -45,10 +55,14 @@ export async function reproduceCommand(
   io: ReproduceIO = defaultReproduceIO(),
 ): Promise<number> {
   const papers = loadSuite(io.papersDir);
-  const claims = selectClaims(papers, { only: opts.only, fastOnly: opts.fastOnly });
+  const claims = selectClaims(papers, { only: opts.only, fastOnly: opts.fastOnly, skip: opts.skip });
+  const jobs = opts.jobs ?? io.defaultJobs;
+  // Scenarios run one after another and each one's points on the pool, so the output is that of one job.
+  const runBatch = jobs > 1 ? await io.loadWorkers(jobs) : undefined;
+  const runScenario: ScenarioRunner = (file, onProgress) => io.runScenario(file, onProgress, runBatch);
   let scenarioLabel = '';
   let drawn = false;
-  const run = await runClaims(claims, io.runScenario, io.now, {
+  const run = await runClaims(claims, runScenario, io.now, {
     scenarioStart: (file, index, count) => {
       scenarioLabel = `[${index + 1}/${count}] ${relative(io.papersDir, file)}`;
     },

@@ -31,6 +31,8 @@ export type SizeChoice = { at: number } | { over: SizeSpan };
  * - growth: how time grows with the rank count across the scenario's tables (a ranks sweep):
  *   log(t(Nmax) / t(Nmin)) / log(Nmax / Nmin); 0 for O(T), 1 for O(NT).
  * - difference: time(of) - time(to) at one size, in ns.
+ * - ratio-gap: the same reduced ratio in two scenarios, `against`'s minus this claim's ("scatter
+ *   gains more than gather": the gather ratio minus the scatter ratio), on the same machine and ranks.
  * - unsupported: the model cannot express the claim at all; it fails with its `missing` text.
  */
 export type Measure =
@@ -43,6 +45,7 @@ export type Measure =
   | ({ kind: 'share'; of: string; category: string[]; reduce: 'min' | 'max' } & SizeChoice)
   | { kind: 'growth'; of: string; at: number }
   | { kind: 'difference'; of: string; to: string; at: number }
+  | ({ kind: 'ratio-gap'; of: string; to: string; reduce: 'min' | 'max'; against: string } & SizeChoice)
   | { kind: 'unsupported' };
 
 export type MeasureKind = Measure['kind'];
@@ -86,6 +89,12 @@ export interface Claim {
   /** One line: the mechanism the model lacks, for claims expected to fail. */
   missing?: string;
   where: ClaimLocation;
+}
+
+/** Every scenario file a claim is computed from: its own, and the one a ratio-gap compares it with. */
+export function claimScenarios(claim: Claim): string[] {
+  const files = claim.scenario ? [claim.scenario] : [];
+  return claim.measure.kind === 'ratio-gap' ? [...files, claim.measure.against] : files;
 }
 
 export interface PaperClaims {

@@ -33,6 +33,7 @@ const MEASURE_KEYS: Record<MeasureKind, { required: string[]; optional: string[]
   share: { required: ['of', 'category'], optional: ['at', 'over', 'reduce'] },
   growth: { required: ['of', 'at'], optional: [] },
   difference: { required: ['of', 'to', 'at'], optional: [] },
+  'ratio-gap': { required: ['of', 'to', 'against'], optional: ['at', 'over', 'reduce'] },
   unsupported: { required: [], optional: [] },
 };
 const KINDS = Object.keys(MEASURE_KEYS) as MeasureKind[];
@@ -85,12 +86,10 @@ function readClaim(item: YamlValue, seed: string, file: string): Claim {
   if (!/^[A-Za-z0-9][A-Za-z0-9._-]*$/.test(id))
     throw need('id').error(`claim id '${id}' may hold only letters, digits, '.', '_' and '-'`);
   const measureField = need('measure');
-  const measure = readMeasure(measureField);
+  const measure = readMeasure(measureField, dirname(file));
   // Only a claim the model cannot express may go without a scenario.
   const scenarioField = measure.kind === 'unsupported' ? get('scenario') : need('scenario');
-  const scenario = scenarioField ? resolve(dirname(file), scenarioField.string('scenario')) : undefined;
-  if (scenarioField && scenario && !existsSync(scenario))
-    throw scenarioField.error(`no scenario file ${scenarioField.string('scenario')} beside the claims file`);
+  const scenario = scenarioField ? scenarioPath(scenarioField, 'scenario', dirname(file)) : undefined;
   const publishedField = get('published');
   const published = readPublished(publishedField, measure.kind, measureField);
   const toleranceField = get('tolerance');
@@ -130,7 +129,8 @@ function readClaim(item: YamlValue, seed: string, file: string): Claim {
   };
 }
 
-function readMeasure(field: YamlValue): Measure {
+/** `dir`: the claims file's folder, which scenario paths are relative to. */
+function readMeasure(field: YamlValue, dir: string): Measure {
   const raw = field.entries('measure');
   const kindField = raw.get('kind');
   if (!kindField?.present) throw field.error(`measure needs 'kind', one of ${KINDS.join(', ')}`);
@@ -199,6 +199,15 @@ function readMeasure(field: YamlValue): Measure {
       return { kind, of: label('of'), at: at() };
     case 'difference':
       return { kind, of: label('of'), to: label('to'), at: at() };
+    case 'ratio-gap':
+      return {
+        kind,
+        of: label('of'),
+        to: label('to'),
+        ...sizes(),
+        reduce: reduce(),
+        against: scenarioPath(m.get('against')!, 'against', dir),
+      };
     case 'unsupported':
       return { kind };
   }
@@ -251,6 +260,7 @@ const TOLERANCE_FORM: Record<MeasureKind, Tolerance['kind'] | undefined> = {
   share: 'absolute',
   growth: 'absolute',
   difference: 'absolute',
+  'ratio-gap': 'absolute',
   unsupported: undefined,
 };
 
@@ -278,6 +288,14 @@ function example(form: Tolerance['kind']): string {
     : form === 'factor'
       ? "a factor such as 'x2'"
       : "a margin such as '5%'";
+}
+
+/** A scenario file named relative to the claims file's folder `dir`, which must exist. */
+function scenarioPath(field: YamlValue, what: string, dir: string): string {
+  const name = field.string(what);
+  const path = resolve(dir, name);
+  if (!existsSync(path)) throw field.error(`no scenario file ${name} beside the claims file`);
+  return path;
 }
 
 function readSpan(field: YamlValue): SizeSpan {

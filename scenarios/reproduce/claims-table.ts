@@ -25,13 +25,14 @@ function row(r: ClaimResult): string[] {
   ];
 }
 
-export function summary(run: SuiteRun): string {
+/** `wallTime: false` leaves the run's duration out, for a file that must not change from run to run. */
+export function summary(run: SuiteRun, { wallTime = true }: { wallTime?: boolean } = {}): string {
   const count = (s: string): number => run.results.filter((r) => r.outcome.status === s).length;
   const counted = run.results.length - count('INPUT');
   const unexpected = run.results.filter(
     (r) => r.outcome.status !== 'INPUT' && (r.outcome.status === 'PASS') !== (r.claim.expect === 'pass'),
   ).length;
-  return `${count('PASS')} of ${counted} claims reproduced, ${count('FAIL')} fail, ${count('INPUT')} inputs (not counted); ${unexpected} differ from their expected status; ${run.scenarios.length} scenarios in ${run.seconds.toFixed(1)} s`;
+  return `${count('PASS')} of ${counted} claims reproduced, ${count('FAIL')} fail, ${count('INPUT')} inputs (not counted); ${unexpected} differ from their expected status; ${run.scenarios.length} scenarios${wallTime ? ` in ${run.seconds.toFixed(1)} s` : ''}`;
 }
 
 export function formatClaimsTable(run: SuiteRun): string {

@@ -1,5 +1,6 @@
 // A claim's simulated value, computed from its scenario's run, and its verdict against the
 // published value widened by the tolerance. One function per measure kind; no claim has its own.
+import { basename } from 'node:path';
 import type { Claim, Measure, Published, SizeChoice, SizeSpan, Tolerance } from './claim.ts';
 import type { RunResult, RunRow, RunTable } from './run-result.ts';
 import { formatSize, InputError } from './scenario-adapter.ts';
@@ -22,13 +23,16 @@ interface Verdict {
   value?: number;
 }
 
-/** Errors in a claim that only show against the run (a label or size the scenario lacks) point at the claim. */
-export function evaluateClaim(claim: Claim, run: RunResult | undefined): Outcome {
-  const v = verdict(claim, run);
+/**
+ * Errors in a claim that only show against the run (a label or size the scenario lacks) point at the
+ * claim. `against` is the run of the second scenario of a ratio-gap claim.
+ */
+export function evaluateClaim(claim: Claim, run: RunResult | undefined, against?: RunResult): Outcome {
+  const v = verdict(claim, run, against);
   return { status: claim.input ? 'INPUT' : v.holds ? 'PASS' : 'FAIL', ...v };
 }
 
-function verdict(claim: Claim, run: RunResult | undefined): Verdict {
+function verdict(claim: Claim, run: RunResult | undefined, againstRun: RunResult | undefined): Verdict {
   const m = claim.measure;
   const fail = (detail: string): InputError =>
     new InputError(`claim ${claim.id}: ${detail}`, {
@@ -40,23 +44,29 @@ function verdict(claim: Claim, run: RunResult | undefined): Verdict {
   if (!run) throw fail('the claim has no scenario to compute it from');
   if (m.kind === 'growth') return growth(claim, m, run, fail);
   const table = pickTable(claim, run, fail);
-  const time = (row: RunRow, label: string): number => {
-    const cell = row.cells[label];
-    if (!cell)
-      throw fail(`the scenario has no algorithm labelled '${label}'; labels: ${Object.keys(row.cells).join(', ')}`);
-    return cell.meanNs;
-  };
+  const time = (row: RunRow, label: string): number => timeOf(row, label, fail);
   const rows = (choice: SizeChoice): RunRow[] => pickRows(table, choice, fail);
   const tol = claim.tolerance;
   switch (m.kind) {
     case 'ratio': {
-      const ratios = rows(m).map((r) => ({ bytes: r.bytes, v: time(r, m.of) / time(r, m.to) }));
-      const pick = ratios.reduce((a, b) => ((m.reduce === 'min' ? b.v < a.v : b.v > a.v) ? b : a));
+      const pick = reducedRatio(table, m, fail);
       return inInterval(
         pick.v,
         claim.published,
         tol,
         `${fix(pick.v)}${'over' in m ? ` at ${formatSize(pick.bytes)}` : ''}`,
+      );
+    }
+    case 'ratio-gap': {
+      if (!againstRun) throw fail(`the scenario ${basename(m.against)} it is compared with has not run`);
+      const here = reducedRatio(table, m, fail);
+      const there = reducedRatio(pickTable(claim, againstRun, fail), m, fail);
+      const gap = there.v - here.v;
+      return inInterval(
+        gap,
+        claim.published,
+        tol,
+        `${fix(gap)} (${fix(there.v)} in ${basename(m.against)} − ${fix(here.v)})`,
       );
     }
     case 'ratio-range': {
@@ -130,6 +140,26 @@ function verdict(claim: Claim, run: RunResult | undefined): Verdict {
       return inInterval(d, claim.published, tol, `${fix(d)} ns`);
     }
   }
+}
+
+function timeOf(row: RunRow, label: string, fail: (d: string) => InputError): number {
+  const cell = row.cells[label];
+  if (!cell)
+    throw fail(`the scenario has no algorithm labelled '${label}'; labels: ${Object.keys(row.cells).join(', ')}`);
+  return cell.meanNs;
+}
+
+/** time(of) / time(to) at the size, or its min or max over the range, with the size it is at. */
+function reducedRatio(
+  table: RunTable,
+  m: { of: string; to: string; reduce: 'min' | 'max' } & SizeChoice,
+  fail: (d: string) => InputError,
+): { bytes: number; v: number } {
+  const ratios = pickRows(table, m, fail).map((r) => ({
+    bytes: r.bytes,
+    v: timeOf(r, m.of, fail) / timeOf(r, m.to, fail),
+  }));
+  return ratios.reduce((a, b) => ((m.reduce === 'min' ? b.v < a.v : b.v > a.v) ? b : a));
 }
 
 function growth(

@@ -1,11 +1,16 @@
 // Runs the scenarios behind a set of claims, each scenario once however many claims read it, and
 // evaluates every claim against its scenario's run.
-import type { Claim } from './claim.ts';
+import { claimScenarios, type Claim } from './claim.ts';
 import { evaluateClaim, type Outcome } from './evaluate.ts';
+import type { PointBatchRunner } from '../run.ts';
 import type { RunResult } from './run-result.ts';
 
-/** Simulates one scenario file; reports points done and total as it goes. */
-export type ScenarioRunner = (file: string, onProgress?: (done: number, total: number) => void) => Promise<RunResult>;
+/** Simulates one scenario file, its points on `runBatch` when given; reports points done and total as it goes. */
+export type ScenarioRunner = (
+  file: string,
+  onProgress?: (done: number, total: number) => void,
+  runBatch?: PointBatchRunner,
+) => Promise<RunResult>;
 
 export interface ClaimResult {
   claim: Claim;
@@ -37,7 +42,7 @@ export async function runClaims(
   now: () => number,
   listen: RunListener = {},
 ): Promise<SuiteRun> {
-  const files = [...new Set(claims.flatMap((c) => (c.scenario ? [c.scenario] : [])))];
+  const files = [...new Set(claims.flatMap(claimScenarios))];
   const start = now();
   const scenarios: ScenarioRun[] = [];
   for (const [index, file] of files.entries()) {
@@ -49,7 +54,11 @@ export async function runClaims(
   const byFile = new Map(scenarios.map((s) => [s.file, s.result]));
   const results = claims.map((claim) => ({
     claim,
-    outcome: evaluateClaim(claim, claim.scenario ? byFile.get(claim.scenario) : undefined),
+    outcome: evaluateClaim(
+      claim,
+      claim.scenario ? byFile.get(claim.scenario) : undefined,
+      claim.measure.kind === 'ratio-gap' ? byFile.get(claim.measure.against) : undefined,
+    ),
   }));
   return { results, scenarios, seconds: (now() - start) / 1000 };
 }

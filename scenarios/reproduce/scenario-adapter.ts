@@ -7,7 +7,14 @@ import { InputError, didYouMean } from '../../common/input-error.ts';
 import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
 import { loadScenarioText } from '../loader.ts';
-import { runScenario, type ProgressListener } from '../run.ts';
+import {
+  runScenario,
+  runScenarioBatched,
+  type PointBatchRunner,
+  type ProgressListener,
+  type ScenarioResult,
+} from '../run.ts';
+import type { Scenario } from '../scenario.ts';
 import { simulatePoint } from '../simulate-point.ts';
 import { formatSize, parseSize, parseSizeSpec, SizeError } from '../sizes.ts';
 import type { RunResult } from './run-result.ts';
@@ -16,13 +23,23 @@ export { InputError, didYouMean, formatSize, parseSize, parseSizeSpec, SizeError
 export { parseYaml } from '../../common/yaml/parse.ts';
 export type { YamlValue } from '../../common/yaml/value.ts';
 
-/** Loads a scenario file and simulates every point of it, as `intranode run FILE` does; settles
- *  once the run is over (the runner's interface is asynchronous so that runs may move off-thread). */
-export function simulateScenarioFile(path: string, onProgress?: ProgressListener): Promise<RunResult> {
-  return Promise.resolve().then(() => simulateNow(path, onProgress));
+/** Loads a scenario file and simulates every point of it, as `intranode run FILE` does: in this
+ *  thread, or with `runBatch` (worker threads) when given, which gives the same result. */
+export async function simulateScenarioFile(
+  path: string,
+  onProgress?: ProgressListener,
+  runBatch?: PointBatchRunner,
+): Promise<RunResult> {
+  const scenario = loadScenario(path);
+  // A cell the machine cannot run would give no time to compute a claim from: stop with its error.
+  const opts = { strict: true };
+  const result = runBatch
+    ? await runScenarioBatched(scenario, runBatch, onProgress, opts)
+    : runScenario(scenario, simulatePoint, onProgress, opts);
+  return toRunResult(result);
 }
 
-function simulateNow(path: string, onProgress?: ProgressListener): RunResult {
+function loadScenario(path: string): Scenario {
   let text: string;
   try {
     text = readFileSync(path, 'utf8');
@@ -31,18 +48,19 @@ function simulateNow(path: string, onProgress?: ProgressListener): RunResult {
       file: path,
     });
   }
-  const scenario = loadScenarioText(text, {
+  return loadScenarioText(text, {
     file: path,
     cwd: dirname(path),
     catalogue,
     resolveMachine: (ref, baseDir) => resolveMachine(ref, { baseDir }),
   });
-  // A cell the machine cannot run would give no time to compute a claim from: stop with its error.
-  const result = runScenario(scenario, simulatePoint, onProgress, { strict: true });
+}
+
+function toRunResult({ scenario, tables }: ScenarioResult): RunResult {
   return {
     baseline: scenario.baseline,
     labels: scenario.algorithms.map((a) => a.label),
-    tables: result.tables.map((table) => ({
+    tables: tables.map((table) => ({
       machine: table.machine.ref,
       ranks: table.ranks,
       rows: table.rows.map((row) => ({

@@ -3,7 +3,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Claim, PaperClaims } from './claim.ts';
+import { claimScenarios, type Claim, type PaperClaims } from './claim.ts';
 import { loadClaimsFile } from './claims-loader.ts';
 import { InputError, didYouMean } from './scenario-adapter.ts';
 
@@ -44,6 +44,8 @@ export function paperName(paper: PaperClaims): string {
 export interface Selection {
   only?: string;
   fastOnly?: boolean;
+  /** Claim ids or scenario file names (fig8-alltoall-ig.yaml) to leave out. */
+  skip?: string[];
 }
 
 export function selectClaims(papers: PaperClaims[], sel: Selection): Claim[] {
@@ -62,5 +64,21 @@ export function selectClaims(papers: PaperClaims[], sel: Selection): Claim[] {
     }
   }
   if (sel.fastOnly) claims = claims.filter((c) => c.fast);
+  if (sel.skip?.length) claims = withoutSkipped(papers, claims, sel.skip);
   return claims;
+}
+
+function withoutSkipped(papers: PaperClaims[], claims: Claim[], skip: string[]): Claim[] {
+  const all = papers.flatMap((p) => p.claims);
+  const scenarioNames = (c: Claim): string[] => claimScenarios(c).map((f) => basename(f));
+  const known = new Set([...all.map((c) => c.id), ...all.flatMap(scenarioNames)]);
+  // A misspelt name would silently run what was meant to be left out.
+  for (const name of skip) {
+    if (known.has(name)) continue;
+    const hint = didYouMean(name, [...known]);
+    throw new InputError(`no claim or scenario file '${name}'${hint ? ` (did you mean '${hint}'?)` : ''}`, {
+      field: '--skip',
+    });
+  }
+  return claims.filter((c) => !skip.includes(c.id) && !scenarioNames(c).some((s) => skip.includes(s)));
 }

@@ -1,6 +1,6 @@
 // The shapes of the seeds' collective figures that the model produces on the preset machines
-// (docs/shapes.md, "Collectives", lists the commands and numbers, and the shapes it does not
-// produce with the mechanism that is missing). Each compares simulated runs against each other,
+// (docs/shapes.md, "Collectives", explains why each shape appears or not, with the mechanism that
+// is missing; docs/reproduction/README.md has the numbers). Each compares simulated runs against each other,
 // never against a typed-in number of the papers. Table I's O(T) against O(NT) and the growth of
 // CMA's lock wait with the readers are asserted in knem.test.ts and cma.test.ts.
 import { describe, expect, it } from 'vitest';

@@ -1,6 +1,6 @@
 // The shapes of the seeds' point-to-point figures that the model produces on the preset machines
-// (docs/shapes.md lists the commands and numbers, and the shapes it does not produce with the
-// mechanism that is missing). Each compares simulated times, breakdown shares or trace events
+// (docs/shapes.md explains why each shape appears or not, with the mechanism that is missing;
+// docs/reproduction/README.md has the numbers). Each compares simulated times, breakdown shares or trace events
 // against each other, never against a typed-in number of the papers.
 import { describe, expect, it } from 'vitest';
 import { run, share, time, type Run } from './run.ts';

@@ -114,6 +114,20 @@ describe('claims loader', () => {
     expect(inputErrorOf(() => load(typo)).detail).toContain("did you mean 'missing'?");
   });
 
+  it('reads a ratio-gap against a second scenario beside the claims file, which must exist', () => {
+    const gap = (against: string): string =>
+      claim(
+        `    measure: { kind: ratio-gap, of: a, to: b, over: 16KiB..4MiB, reduce: min, against: ${against} }\n    published: 0.04\n    tolerance: 0.1\n    expect: pass\n`,
+      );
+    const dir = papersDir(gap('t.yaml'), { 's.yaml': '', 't.yaml': '' });
+    const [c] = loadClaimsFile(join(dir, '000', 'claims.yaml')).claims;
+    expect(c.measure).toMatchObject({ kind: 'ratio-gap', of: 'a', to: 'b', reduce: 'min' });
+    expect(c.measure.kind === 'ratio-gap' && c.measure.against).toBe(join(dir, '000', 't.yaml'));
+    const e = inputErrorOf(() => load(gap('nope.yaml')));
+    expect(e.detail).toContain('no scenario file nope.yaml');
+    expect(e.location).toMatchObject({ line: 8, field: 'claims[0].measure.against' });
+  });
+
   it('lets only a claim the model cannot express go without a scenario', () => {
     const unsupported = `${head}  - { id: c, source: s, statement: st, measure: { kind: unsupported }, expect: fail, missing: a NIC model }\n`;
     expect(load(unsupported).claims[0].scenario).toBeUndefined();

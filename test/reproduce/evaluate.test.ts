@@ -148,6 +148,27 @@ describe('measures', () => {
     expect(diff).toMatchObject({ status: 'PASS', value: 4 });
   });
 
+  it('ratio-gap: the reduced ratio of a second scenario minus this one, on the same table', () => {
+    const m: Measure = {
+      kind: 'ratio-gap',
+      of: 'a',
+      to: 'base',
+      over: { from: 16 * KiB, to: 1 * MiB },
+      reduce: 'min',
+      against: '/other.yaml',
+    };
+    // Here a gains down to 0.5 of base; there only down to 0.8: a gap of 0.3.
+    const other = syntheticRun(sizes, { base: [10, 10, 10, 10], a: [9, 8, 9, 10], b: [1, 1, 1, 1] });
+    expect(evaluateClaim(claim(m, value(0.3), abs(0.01)), run, other)).toMatchObject({
+      status: 'PASS',
+      simulated: '0.30 (0.80 in other.yaml − 0.50)',
+    });
+    expect(evaluateClaim(claim(m, { kind: 'interval', lo: -Infinity, hi: 0 }, abs(0.1)), run, other).status).toBe(
+      'FAIL',
+    );
+    expect(() => evaluateClaim(claim(m, value(0.3), abs(0.01)), run)).toThrow('other.yaml');
+  });
+
   it('growth with the rank count across the tables of a ranks sweep', () => {
     const sweep: RunResult = {
       baseline: 'x',

@@ -53,6 +53,28 @@ describe('reproduction report', () => {
     expect(existsSync(join(out, 'plots', '000-s-m-4.svg'))).toBe(true);
   });
 
+  it('keeps wall times out, lists the claims left out as not run, and removes plots of scenarios that did not run', async () => {
+    const two = `${CLAIMS}  - { id: r2, source: Fig. 3, statement: a is faster, scenario: t.yaml, measure: { kind: ratio, of: a, to: base, at: 64KiB }, published: 0.5, tolerance: 0.05, expect: pass }\n`;
+    const dir = papersDir(two, { 's.yaml': '', 't.yaml': '' });
+    const papers = [loadClaimsFile(join(dir, '000', 'claims.yaml'))];
+    const synthetic = () =>
+      Promise.resolve(syntheticRun([16 * KiB, 64 * KiB, 256 * KiB], { base: [10, 10, 10], a: [8, 5, 4] }));
+    const out = mkdtempSync(join(tmpdir(), 'report-'));
+    let t = 0;
+    const clock = () => (t += 1234);
+    const full = await runClaims(papers[0].claims, synthetic, clock);
+    writeReport(out, papers, full, { papersDir: dir, commit: 'abc1234' });
+    expect(readdirSync(join(out, 'plots'))).toEqual(['000-s-m-4.svg', '000-t-m-4.svg']);
+    const once = await runClaims([papers[0].claims[0]], synthetic, clock);
+    const text = readFileSync(writeReport(out, papers, once, { papersDir: dir, commit: 'abc1234' }), 'utf8');
+    expect(text).not.toMatch(/\d s\b/);
+    expect(text).toMatch(/^Not run for this report \(1, .*\): `r2` \(t\.yaml\)\.$/m);
+    expect(readdirSync(join(out, 'plots'))).toEqual(['000-s-m-4.svg']);
+    // Another run of the same claims, slower or faster, writes the same file.
+    const again = await runClaims([papers[0].claims[0]], synthetic, () => (t += 99999));
+    expect(readFileSync(writeReport(out, papers, again, { papersDir: dir, commit: 'abc1234' }), 'utf8')).toBe(text);
+  });
+
   it('plots one line per module on a log-size axis, with the published values overlaid', () => {
     const svg = plotNormalised({
       title: 't',

@@ -1,7 +1,11 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { defaultEnv } from '../../scenarios/cli/env.ts';
 import { EXIT_REGRESSION, reproduceCommand, type ReproduceIO } from '../../scenarios/cli/reproduce-command.ts';
 import type { ScenarioRunner } from '../../scenarios/reproduce/run-claims.ts';
 import { simulateScenarioFile } from '../../scenarios/reproduce/scenario-adapter.ts';
+import { PAPERS_DIR } from '../../scenarios/reproduce/suite.ts';
 import { KiB, papersDir, syntheticRun } from './fixtures.ts';
 
 const CLAIMS = `seed: 000_x.txt
@@ -52,10 +56,12 @@ function io(
     stderr: (s) => err.push(s),
     stderrIsTTY: tty,
     now: () => (t += 1000),
+    defaultJobs: 1,
+    loadWorkers: defaultEnv().loadWorkers,
     papersDir: dir,
-    runScenario: async (file, onProgress) => {
+    runScenario: async (file, onProgress, runBatch) => {
       runs.push(file);
-      return runner(file, onProgress);
+      return runner(file, onProgress, runBatch);
     },
   };
 }
@@ -133,5 +139,37 @@ describe('reproduce command', () => {
     const [c] = (JSON.parse(env.out.join('')) as { claims: { simulated: string }[] }).claims;
     // Whichever way the model puts the crossover, the value comes from a real simulated run.
     expect(c.simulated).toMatch(/^(4KiB|1MiB|knem never ahead)$/);
+  });
+
+  it('--jobs 2 runs the points on worker threads and prints what one job prints', async () => {
+    // Two fast claims of seed 000 as the suite writes them, with their scenario files.
+    const real = readFileSync(join(PAPERS_DIR, '000', 'claims.yaml'), 'utf8');
+    const block = (id: string): string => new RegExp(`  - id: ${id}\\n(?:    .*\\n)+`).exec(real)?.[0] ?? '';
+    const claims = `seed: 000_868ead70a34631fa.txt\ntitle: t\nclaims:\n${block('000-t1-bcast-knem')}${block('000-f1-zoot-read-vs-write')}`;
+    const scenario = (name: string): string => readFileSync(join(PAPERS_DIR, '000', name), 'utf8');
+    const dir = papersDir(claims, {
+      'table1-bcast.yaml': scenario('table1-bcast.yaml'),
+      'fig1-knem-direction.yaml': scenario('fig1-knem-direction.yaml'),
+    });
+    const outputs: string[] = [];
+    for (const jobs of [1, 2]) {
+      const env = { ...io(simulateScenarioFile, dir), now: () => 0 };
+      await reproduceCommand({ json: false, strict: false, jobs }, env);
+      outputs.push(env.out.join(''));
+    }
+    expect(outputs[0]).toMatch(/^000-t1-bcast-knem .*PASS/m);
+    expect(outputs[0]).toMatch(/^000-f1-zoot-read-vs-write /m);
+    expect(outputs[1]).toBe(outputs[0]);
+  });
+
+  it('--skip leaves out claims by id or scenario file, and names a misspelt one', async () => {
+    const dir = papersDir(CLAIMS, { 's.yaml': '', 't.yaml': '' });
+    const env = io(run, dir);
+    await reproduceCommand({ json: true, strict: false, skip: ['t.yaml', 'p-order'] }, env);
+    expect((JSON.parse(env.out.join('')) as { claims: { id: string }[] }).claims.map((c) => c.id)).toEqual(['p-ratio']);
+    expect(env.runs.map((f) => f.split('/').pop())).toEqual(['s.yaml']);
+    await expect(reproduceCommand({ json: false, strict: false, skip: ['t.yml'] }, env)).rejects.toThrow(
+      "no claim or scenario file 't.yml' (did you mean 't.yaml'?)",
+    );
   });
 });

@@ -218,6 +218,10 @@ describe('flags parsed into the command', () => {
       ['reproduce', '--fast', '--strict', '--only', '000', '--report=out'],
       { command: 'reproduce', fastOnly: true, strict: true, only: '000', report: 'out', json: false },
     ],
+    [
+      ['reproduce', '--jobs', '2', '--skip', 'a.yaml,000-x', '--skip=b'],
+      { command: 'reproduce', jobs: 2, skip: ['a.yaml', '000-x', 'b'] },
+    ],
   ])('%j', (argv, expected) => {
     expect(parseArgs(argv)).toMatchObject(expected);
   });
@@ -236,6 +240,7 @@ describe('flags parsed into the command', () => {
     ],
     [['run', file, '-j'], "unknown option '-j'"],
     [['reproduce', '--fats'], "unknown option '--fats' (did you mean '--fast'?)"],
+    [['reproduce', '--jobs', '0'], "--jobs needs a number of jobs (1, 2, ...), got '0'"],
     [['reproduce', 'extra'], "'reproduce' takes at most 0 arguments, got: extra"],
     [['run', file, '--format', 'imb', '--breakdown'], '--breakdown cannot be used with --format imb'],
   ])('%j', (argv, message) => {

@@ -3,7 +3,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { relative } from 'node:path';
-import type { PaperClaims } from '../claim.ts';
+import { claimScenarios, type PaperClaims } from '../claim.ts';
 
 export const HASH_MARK = 'claims-sha256';
 
@@ -11,7 +11,7 @@ export function suiteHash(papers: PaperClaims[], papersDir: string): string {
   const files = new Set<string>();
   for (const p of papers) {
     files.add(p.file);
-    for (const c of p.claims) if (c.scenario) files.add(c.scenario);
+    for (const c of p.claims) for (const f of claimScenarios(c)) files.add(f);
   }
   const hash = createHash('sha256');
   for (const file of [...files].sort()) {

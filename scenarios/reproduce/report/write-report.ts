@@ -1,7 +1,7 @@
 // `reproduce --report DIR`: DIR/README.md with the claims table and one plot per figure and
 // machine (DIR/plots/*.svg), the commit it was generated from, and the fingerprint of the claims.
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
 import type { Claim, PaperClaims } from '../claim.ts';
 import { formatClaimsMarkdown, summary } from '../claims-table.ts';
@@ -24,6 +24,7 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
   const papersDir = opts.papersDir ?? PAPERS_DIR;
   mkdirSync(join(dir, 'plots'), { recursive: true });
   const figures: string[] = [];
+  const plots = new Set<string>();
   for (const scenario of run.scenarios) {
     const claims = run.results.map((r) => r.claim).filter((c) => c.scenario === scenario.file);
     // A plot against message size needs a few sizes; single-size tables (Table I, II) are in the table only.
@@ -35,10 +36,11 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
           (c.ranks === undefined || c.ranks === table.ranks),
       );
       writeFileSync(join(dir, 'plots', `${name}.svg`), plotTable(scenario, table, onTable));
+      plots.add(`${name}.svg`);
       const rel = relative(papersDir, scenario.file);
       figures.push(
         `### ${rel}: ${table.machine}, ${table.ranks} ranks\n\n![${rel} on ${table.machine}](plots/${name}.svg)\n\n` +
-          `Claims: ${onTable.map((c) => `\`${c.id}\``).join(', ') || 'none'}. Simulated in ${scenario.seconds.toFixed(1)} s (whole scenario).\n`,
+          `Claims: ${onTable.map((c) => `\`${c.id}\``).join(', ') || 'none'}.\n`,
       );
     }
   }
@@ -51,7 +53,8 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
     `The claims and scenarios live in \`scenarios/papers/<seed>/\`; a test fails when they change after this report was generated.`,
     `<!-- ${HASH_MARK}: ${suiteHash(papers, papersDir)} -->`,
     '',
-    summary(run),
+    // No wall times: regenerating with the same claims and model gives the same file.
+    summary(run, { wallTime: false }),
     '',
     "Ratios are simulated time over the baseline's at the same size. INPUT: the constant behind the value comes from the",
     "claim's own sentence; shown, not counted as reproduced.",
@@ -62,7 +65,7 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
     '',
     ...(notRun.length
       ? [
-          `Not run for this report (${notRun.length}): ${notRun.map((c) => `\`${c.id}\` (${c.scenario ? basename(c.scenario) : 'no scenario'})`).join(', ')}.`,
+          `Not run for this report (${notRun.length}, left out with the command's \`skip\`, \`only\` or \`fast\` options): ${notRun.map((c) => `\`${c.id}\` (${c.scenario ? basename(c.scenario) : 'no scenario'})`).join(', ')}.`,
           '',
         ]
       : []),
@@ -73,6 +76,9 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
     '',
     ...figures,
   ].join('\n');
+  // A plot of an earlier report whose scenario did not run this time would show results this one lacks.
+  for (const old of readdirSync(join(dir, 'plots')))
+    if (old.endsWith('.svg') && !plots.has(old)) rmSync(join(dir, 'plots', old));
   const readme = join(dir, 'README.md');
   writeFileSync(readme, text);
   return readme;
