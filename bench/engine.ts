@@ -1,6 +1,6 @@
 // Engine throughput: timeout events per second with many processes sleeping random amounts, the
-// pattern every rank-level model produces. The target comes from the project brief: at least
-// 3 million timeout events per second on one core of a two-core CI machine.
+// pattern every rank-level model produces. The target, at least 3 million timeout events per
+// second on one core of a two-core CI machine, keeps the engine far from being what limits a sweep.
 
 import { Simulation } from '../sim/engine/simulation.ts';
 import type { Program } from '../sim/engine/program.ts';

@@ -18,6 +18,8 @@ const DIST = join(ROOT, 'dist');
 const SOURCE_DIRS = ['common', 'sim', 'hardware', 'algorithms', 'scenarios'];
 /** Read at run time relative to a module; copied next to the build's modules. */
 const EXTRA_FILES = ['package.json'];
+// The lock file fixes the esbuild version that compiles the sources: fingerprinted, not copied.
+const LOCK_FILE = 'package-lock.json';
 /** Written last: a build directory without it was interrupted and is not used. */
 const COMPLETE = '.complete';
 
@@ -38,8 +40,8 @@ function sourceFiles() {
 export function currentBuild() {
   const files = sourceFiles();
   const hash = createHash('sha1');
-  // This script and tsx's esbuild decide what the output is, so they are part of the fingerprint.
-  for (const path of [...files, ...EXTRA_FILES, 'bin/build.mjs']) {
+  // This script and the locked esbuild version decide what the output is, so they are part of the fingerprint.
+  for (const path of [...files, ...EXTRA_FILES, LOCK_FILE, 'bin/build.mjs']) {
     const st = statSync(join(ROOT, path));
     hash.update(`${path}\0${st.size}\0${st.mtimeMs}\n`);
   }

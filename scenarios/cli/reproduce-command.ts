@@ -74,6 +74,8 @@ export async function reproduceCommand(
   });
   if (drawn) io.stderr(`\r${' '.repeat(scenarioLabel.length + 30)}\r`);
   io.stdout(opts.json ? formatClaimsJson(run) : formatClaimsTable(run));
+  // The wall time is for a person watching; piped output stays the same from run to run.
+  if (io.stderrIsTTY) io.stderr(`reproduce: ${run.scenarios.length} scenarios in ${run.seconds.toFixed(1)} s\n`);
   if (opts.report !== undefined) {
     const written = writeReport(opts.report, papers, run, { papersDir: io.papersDir });
     io.stderr(`reproduce: wrote ${written}\n`);

@@ -97,8 +97,8 @@ function readClaim(item: YamlValue, seed: string, file: string): Claim {
 
   const expectField = need('expect');
   const expect = expectField.string('expect');
-  if (expect !== 'pass' && expect !== 'fail')
-    throw expectField.error(`expect must be 'pass' or 'fail', got ${expectField.describe()}`);
+  if (expect !== 'pass' && expect !== 'fail' && expect !== 'unrun')
+    throw expectField.error(`expect must be 'pass', 'fail' or 'unrun', got ${expectField.describe()}`);
   const missing = get('missing')?.string('missing');
   if (expect === 'fail' && !missing)
     throw expectField.error("a claim expected to fail needs 'missing': the mechanism the model lacks, in one line");

@@ -19,7 +19,16 @@ import { HELP } from '../../scenarios/cli/help.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const copy = mkdtempSync(join(tmpdir(), 'intranode-launcher-'));
-for (const part of ['bin', 'common', 'sim', 'hardware', 'algorithms', 'scenarios', 'package.json']) {
+for (const part of [
+  'bin',
+  'common',
+  'sim',
+  'hardware',
+  'algorithms',
+  'scenarios',
+  'package.json',
+  'package-lock.json',
+]) {
   cpSync(join(ROOT, part), join(copy, part), { recursive: true });
 }
 symlinkSync(realpathSync(join(ROOT, 'node_modules')), join(copy, 'node_modules'));

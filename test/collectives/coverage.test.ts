@@ -38,7 +38,7 @@ describe('property coverage', () => {
     expect(p2pBenchmarkOperations()).toEqual(others);
   });
 
-  it('test hints name only declared parameters and known machines', () => {
+  it('test hints name only declared parameters, and every plan has machines to draw from', () => {
     for (const info of catalogue.listAlgorithms()) {
       for (const name of Object.keys(info.test?.params ?? {}))
         expect(

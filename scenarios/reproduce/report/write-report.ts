@@ -54,7 +54,7 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
     `<!-- ${HASH_MARK}: ${suiteHash(papers, papersDir)} -->`,
     '',
     // No wall times: regenerating with the same claims and model gives the same file.
-    summary(run, { wallTime: false }),
+    summary(run),
     '',
     "Ratios are simulated time over the baseline's at the same size. INPUT: the constant behind the value comes from the",
     "claim's own sentence; shown, not counted as reproduced.",
