@@ -1,24 +1,14 @@
 // `run --shard I/N` and `merge`: a sweep run as shards and merged prints byte for byte what one
 // run prints, in every format, n/a cells included; merge refuses shards that do not make one sweep.
 // Runs the real simulator on a small sweep.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.ts';
+import { SMALL_SWEEP, writeSmallSweep } from './small-sweep.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'intranode-shard-'));
-const file = join(dir, 'shard.yaml');
 // knem-linear cannot run on broadwell: its cells are n/a. 3 sizes × 3 algorithms: 9 points.
-const SCENARIO = `name: shard
-machine: broadwell
-ranks: 4
-operation: bcast
-algorithms: [basic, binomial, knem-linear]
-sizes: [4KiB, 64KiB, 128KiB]
-iterations: 2
-`;
-writeFileSync(file, SCENARIO);
+const { dir, file } = writeSmallSweep('shard.yaml');
 
 const run = (argv: string[]) => runCli(argv, { cwd: dir });
 
@@ -91,9 +81,9 @@ describe('intranode run --shard and merge', () => {
 
   it('refuses a scenario changed since the shards ran', async () => {
     const other = join(dir, 'changed.yaml');
-    writeFileSync(other, SCENARIO);
+    writeFileSync(other, SMALL_SWEEP);
     const only = await shard(1, 1, 'only.json', [], other);
-    writeFileSync(other, SCENARIO.replace('iterations: 2', 'iterations: 3'));
+    writeFileSync(other, SMALL_SWEEP.replace('iterations: 2', 'iterations: 3'));
     expect(await run(['merge', only])).toMatchObject({
       code: 1,
       stderr: `intranode: ${only}: the scenario ${other} (or a machine it names) changed since the shards ran\n`,
