@@ -25,7 +25,7 @@ export const DEFAULT_SCENARIO = fileURLToPath(new URL('../files/default.yaml', i
 export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
   const run: ShardRunOptions = {
     cwd: env.cwd,
-    file: resolve(env.cwd, args.file ?? DEFAULT_SCENARIO),
+    file: args.file ?? DEFAULT_SCENARIO,
     ...(args.machine !== undefined ? { machine: args.machine } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
@@ -71,7 +71,7 @@ export async function loadRunScenario(run: ShardRunOptions, env: CliEnv): Promis
 
 /** The identity of the sweep `scenario` makes when loaded with `run`. */
 export function scenarioIdentity(scenario: Scenario, run: ShardRunOptions): string {
-  return sweepIdentity(readFileSync(run.file, 'utf8'), run, sweepPoints(scenario));
+  return sweepIdentity(readFileSync(resolve(run.cwd, run.file), 'utf8'), run, sweepPoints(scenario));
 }
 
 /** The points of the sweep in the order runScenario runs them. */

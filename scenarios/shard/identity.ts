@@ -6,7 +6,7 @@ import type { Point } from '../point.ts';
 export interface ShardRunOptions {
   /** Where relative paths of the run (the scenario, --machine FILE) were taken from. */
   cwd: string;
-  /** The scenario file, absolute. */
+  /** The scenario file as given (relative to cwd, so that errors and reports name it as the user did). */
   file: string;
   machine?: string;
   seed?: string;

@@ -54,6 +54,14 @@ describe('intranode run --shard and merge', () => {
     expect((await run(['run', file])).stdout).toContain('knem-linear cannot run on machine broadwell');
   }, 120_000);
 
+  it('loads the scenario again by the path it was given, relative to where the shards ran', async () => {
+    const relative = [await shard(1, 2, 'r1.json', [], 'shard.yaml'), await shard(2, 2, 'r2.json', [], 'shard.yaml')];
+    const whole = await run(['run', 'shard.yaml', '--json']);
+    const saved = JSON.parse(readFileSync(join(dir, relative[0]), 'utf8')) as { run: { cwd: string; file: string } };
+    expect(saved.run).toEqual({ cwd: dir, file: 'shard.yaml' });
+    expect(await run(['merge', ...relative, '--json'])).toEqual(whole);
+  }, 60_000);
+
   it('refuses a missing or duplicated shard', async () => {
     expect(await run(['merge', parts[0], parts[2]])).toEqual({
       code: 1,
