@@ -56,13 +56,20 @@ export function parseShardFile(text: string, path: string): ShardFile {
       'results',
     );
   results.forEach((r: unknown, k) => {
-    const ok =
-      isRecord(r) &&
-      r.point === expected[k] &&
-      (typeof r.unavailable === 'string' || (isRecord(r.result) && typeof r.result.meanNs === 'number'));
+    const ok = isRecord(r) && r.point === expected[k] && (typeof r.unavailable === 'string' || isPointResult(r.result));
     if (!ok) throw fail(`expected the result of point ${expected[k]}`, `results[${k}]`);
   });
   return data as unknown as ShardFile;
+}
+
+/** JSON has no NaN: a ran point's times are finite numbers, its breakdown shares numbers. */
+function isPointResult(x: unknown): boolean {
+  return (
+    isRecord(x) &&
+    [x.meanNs, x.minNs, x.maxNs].every((t) => typeof t === 'number' && Number.isFinite(t)) &&
+    isRecord(x.breakdown) &&
+    Object.values(x.breakdown).every((v) => typeof v === 'number')
+  );
 }
 
 function isRecord(x: unknown): x is Record<string, unknown> {

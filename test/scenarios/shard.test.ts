@@ -104,6 +104,11 @@ describe('intranode run --shard and merge', () => {
     const truncated = JSON.parse(readFileSync(join(dir, parts[0]), 'utf8')) as { results: unknown[] };
     truncated.results.pop();
     writeFileSync(join(dir, 'short.json'), JSON.stringify(truncated));
+    // What JSON makes of a NaN time.
+    writeFileSync(
+      join(dir, 'nan.json'),
+      readFileSync(join(dir, parts[0]), 'utf8').replace(/"meanNs": [^,]*/, '"meanNs": null'),
+    );
     const cases: [string, string][] = [
       [
         'report.json',
@@ -114,6 +119,7 @@ describe('intranode run --shard and merge', () => {
         "text.txt: not a shard file (not JSON); shard files are written by 'intranode run FILE --shard I/N'",
       ],
       ['short.json', 'short.json (results): shard 1/3 of 9 points needs 3 results'],
+      ['nan.json', 'nan.json (results[0]): expected the result of point 0'],
       ['absent.json', 'absent.json: cannot read the shard file'],
     ];
     for (const [name, message] of cases) {
