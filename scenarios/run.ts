@@ -91,7 +91,8 @@ function startSweep(s: Scenario, onProgress: ProgressListener | undefined, opts:
   };
 }
 
-function outcomeOf(runner: PointRunner, point: Point): PointOutcome {
+/** Runs one point, catching what it throws. */
+export function outcomeOf(runner: PointRunner, point: Point): PointOutcome {
   try {
     return { ok: true, result: runner(point) };
   } catch (error) {

@@ -3,6 +3,7 @@
 // ("Unknown option '--jsno'") cannot suggest the flag that was meant, so each token is checked here.
 import { parseArgs as splitArgs } from 'node:util';
 import { didYouMean } from '../../common/input-error.ts';
+import type { ShardSpec } from '../shard/select.ts';
 
 export class UsageError extends Error {
   override name = 'UsageError';
@@ -24,6 +25,16 @@ export interface RunArgs {
   hwlocMachine?: number;
   /** How many points run at once (worker threads); absent: the machine's core count. */
   jobs?: number;
+  /** Run only this shard of the points and print its partial results (JSON) for `merge`. */
+  shard?: ShardSpec;
+}
+
+export interface MergeArgs {
+  command: 'merge';
+  /** The shard files, in any order. */
+  files: string[];
+  format: Format;
+  breakdown: boolean;
 }
 
 export interface MachineShowArgs {
@@ -53,24 +64,29 @@ export type Command =
   | RunArgs
   | MachineShowArgs
   | ReproduceArgs
+  | MergeArgs
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'machines' }
   | { command: 'algorithms'; operation?: string };
 
-const COMMANDS = ['run', 'machines', 'machine', 'algorithms', 'reproduce', 'help'];
+const COMMANDS = ['run', 'merge', 'machines', 'machine', 'algorithms', 'reproduce', 'help'];
 
 interface FlagSpec {
   type: 'string' | 'boolean';
 }
 
 const HWLOC_MACHINE: Record<string, FlagSpec> = { 'hwloc-machine': { type: 'string' } };
-const RUN_FLAGS: Record<string, FlagSpec> = {
-  machine: { type: 'string' },
+const OUTPUT_FLAGS: Record<string, FlagSpec> = {
   format: { type: 'string' },
   json: { type: 'boolean' },
   csv: { type: 'boolean' },
   breakdown: { type: 'boolean' },
+};
+const RUN_FLAGS: Record<string, FlagSpec> = {
+  machine: { type: 'string' },
+  ...OUTPUT_FLAGS,
+  shard: { type: 'string' },
   seed: { type: 'string' },
   strict: { type: 'boolean' },
   jobs: { type: 'string' },
@@ -126,6 +142,8 @@ export function parseArgs(argv: string[]): Command {
       return { command: 'algorithms', operation: atMost(tokens(rest, {}).positionals, 1, 'algorithms')[0] };
     case 'reproduce':
       return parseReproduce(rest);
+    case 'merge':
+      return parseMerge(rest);
     default: {
       const hint = didYouMean(command, COMMANDS);
       throw new UsageError(`unknown command '${command}'${hint ? ` (did you mean '${hint}'?)` : ''}`);
@@ -161,9 +179,16 @@ function atMost(args: string[], max: number, command: string): string[] {
   return args;
 }
 
-function parseRun(args: string[]): RunArgs {
-  const parsed = tokens(args, RUN_FLAGS);
-  const out: RunArgs = { command: 'run', format: 'table', breakdown: false, strict: false };
+interface Output {
+  format: Format;
+  breakdown: boolean;
+  /** The first output flag given, for errors about flags that do not go together. */
+  flag?: string;
+}
+
+/** The report's format and --breakdown from the output flags among `flags`. */
+function parseOutput(flags: [string, string | true][]): Output {
+  const out: Output = { format: 'table', breakdown: false };
   // Which flag chose the format, so two flags that disagree are named in the error.
   let formatFlag: string | undefined;
   const setFormat = (format: Format, flag: string) => {
@@ -171,16 +196,11 @@ function parseRun(args: string[]): RunArgs {
       throw new UsageError(`${formatFlag} and ${flag} cannot be used together`);
     out.format = format;
     formatFlag = flag;
+    out.flag ??= flag;
   };
-  for (const [name, value] of parsed.flags) {
+  for (const [name, value] of flags) {
     const text = String(value);
     switch (name) {
-      case 'machine':
-        out.machine = text;
-        break;
-      case 'seed':
-        out.seed = text;
-        break;
       case 'json':
       case 'csv':
         setFormat(name, `--${name}`);
@@ -197,6 +217,27 @@ function parseRun(args: string[]): RunArgs {
       }
       case 'breakdown':
         out.breakdown = true;
+        out.flag ??= '--breakdown';
+        break;
+    }
+  }
+  // JSON always holds the breakdown; IMB's layout has no place for it.
+  if (out.breakdown && out.format === 'imb') throw new UsageError('--breakdown cannot be used with --format imb');
+  return out;
+}
+
+function parseRun(args: string[]): RunArgs {
+  const parsed = tokens(args, RUN_FLAGS);
+  const output = parseOutput(parsed.flags);
+  const out: RunArgs = { command: 'run', format: output.format, breakdown: output.breakdown, strict: false };
+  for (const [name, value] of parsed.flags) {
+    const text = String(value);
+    switch (name) {
+      case 'machine':
+        out.machine = text;
+        break;
+      case 'seed':
+        out.seed = text;
         break;
       case 'strict':
         out.strict = true;
@@ -207,14 +248,37 @@ function parseRun(args: string[]): RunArgs {
       case 'jobs':
         out.jobs = jobCount(text);
         break;
+      case 'shard':
+        out.shard = shardSpec(text);
+        break;
     }
   }
-  // JSON always holds the breakdown; IMB's layout has no place for it.
-  if (out.breakdown && out.format === 'imb') throw new UsageError('--breakdown cannot be used with --format imb');
+  // A shard prints partial results; the report and its format come from `merge`.
+  if (out.shard !== undefined && output.flag !== undefined)
+    throw new UsageError(`--shard prints partial results: give ${output.flag} to 'intranode merge' instead`);
   if (parsed.positionals.length > 1)
     throw new UsageError(`'run' takes one scenario file, got: ${parsed.positionals.join(' ')}`);
   out.file = parsed.positionals[0];
   return out;
+}
+
+function parseMerge(args: string[]): MergeArgs {
+  const parsed = tokens(args, OUTPUT_FLAGS);
+  const { format, breakdown } = parseOutput(parsed.flags);
+  if (parsed.positionals.length === 0)
+    throw new UsageError("'merge' needs the shard files written by 'intranode run FILE --shard I/N'");
+  return { command: 'merge', files: parsed.positionals, format, breakdown };
+}
+
+/** `I/N`: shard I (from 1) of N. */
+function shardSpec(text: string): ShardSpec {
+  const m = /^([1-9]\d*)\/([1-9]\d*)$/.exec(text);
+  if (m === null) throw new UsageError(`--shard needs I/N (shard I of N, counted from 1), got '${text}'`);
+  const index = Number(m[1]);
+  const count = Number(m[2]);
+  if (index > count)
+    throw new UsageError(`--shard ${text}: there is no shard ${index} of ${count} (I goes from 1 to N)`);
+  return { index, count };
 }
 
 function parseReproduce(args: string[]): ReproduceArgs {

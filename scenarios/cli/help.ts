@@ -12,6 +12,11 @@ Usage:
       --strict                       fail when an algorithm cannot run on the machine (default: n/a)
       --jobs N                       run N points at once on worker threads (default: the number of
                                      cores; 1 runs them one after another in this process)
+      --shard I/N                    run only shard I of N (from 1: the points whose index, from 0,
+                                     is I-1 modulo N) and print its partial results as JSON
+  intranode merge PART... [options]  print the report of a sweep run as shards, as one run prints it
+      --format, --json, --csv, --breakdown
+                                     as for run
   intranode machines                 list the machine presets
   intranode machine show NAME|FILE [--hwloc-machine N]
                                      describe a machine

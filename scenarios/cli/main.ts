@@ -6,6 +6,7 @@ import { parseArgs, UsageError } from './args.ts';
 import { defaultEnv, type CliEnv } from './env.ts';
 import { HELP } from './help.ts';
 import { algorithmsCommand, machinesCommand, machineShowCommand } from './list-commands.ts';
+import { mergeCommand } from './merge-command.ts';
 import { defaultReproduceIO, reproduceCommand } from './reproduce-command.ts';
 import { runCommand } from './run-command.ts';
 
@@ -22,6 +23,8 @@ export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Pro
         return 0;
       case 'run':
         return await runCommand(cmd, env);
+      case 'merge':
+        return await mergeCommand(cmd, env);
       case 'machines':
         return await machinesCommand(env);
       case 'machine-show':

@@ -1,4 +1,7 @@
-// `intranode run`: load a scenario, run every point, print one report.
+// `intranode run`: load a scenario, run every point, print one report; or, with --shard, run one
+// shard of the points and print its partial results for `intranode merge`.
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { loadScenarioFile } from '../loader.ts';
 import { formatCsvReport } from '../report/csv.ts';
@@ -7,41 +10,101 @@ import { formatJsonReport } from '../report/json.ts';
 import { createProgressBar } from '../report/progress.ts';
 import { formatTableReport } from '../report/table.ts';
 import { countPoints, expandScenario } from '../expand.ts';
-import { runScenario, runScenarioBatched, type ScenarioResult } from '../run.ts';
-import type { RunArgs } from './args.ts';
+import { runScenario, runScenarioBatched, type ProgressListener, type ScenarioResult } from '../run.ts';
+import type { Scenario } from '../scenario.ts';
+import { sweepIdentity, type ShardRunOptions } from '../shard/identity.ts';
+import { runShard } from '../shard/run-shard.ts';
+import { formatShardFile, SHARD_FORMAT, SHARD_VERSION } from '../shard/shard-file.ts';
+import { shardIndices, type ShardSpec } from '../shard/select.ts';
+import type { Point } from '../point.ts';
+import type { Format, RunArgs } from './args.ts';
 import { hwlocChoice, type CliEnv } from './env.ts';
 
 export const DEFAULT_SCENARIO = fileURLToPath(new URL('../files/default.yaml', import.meta.url));
 
 export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
-  const hardware = await env.loadHardware();
-  const catalogue = await env.loadAlgorithms();
-  const scenario = loadScenarioFile(args.file ?? DEFAULT_SCENARIO, {
+  const run: ShardRunOptions = {
     cwd: env.cwd,
-    catalogue,
-    resolveMachine: (ref, baseDir) => hardware.resolveMachine(ref, { baseDir, ...hwlocChoice(args.hwlocMachine) }),
-    machineOverride: args.machine,
-    seedOverride: args.seed,
-  });
-  const jobs = Math.min(args.jobs ?? env.defaultJobs, countPoints(expandScenario(scenario)));
+    file: args.file ?? DEFAULT_SCENARIO,
+    ...(args.machine !== undefined ? { machine: args.machine } : {}),
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
+  };
+  const scenario = await loadRunScenario(run, env);
+  const points = countPoints(expandScenario(scenario));
+  const pointsHere = args.shard ? shardIndices(points, args.shard).length : points;
+  const jobs = Math.min(args.jobs ?? env.defaultJobs, pointsHere);
   const bar = createProgressBar({ write: env.stderr, isTTY: env.stderrIsTTY, now: env.now });
   const onProgress = (done: number, total: number) => bar.update(done, total);
   const opts = { strict: args.strict };
-  let result;
+  let output;
   try {
     // One job runs in this thread: no worker to start, and a stand-in runner (tests) is used as given.
-    result =
-      jobs > 1
-        ? await runScenarioBatched(scenario, await env.loadWorkers(jobs), onProgress, opts)
-        : runScenario(scenario, await env.loadRunner(), onProgress, opts);
+    if (args.shard) {
+      output = await shardReport(scenario, run, args.shard, { jobs, strict: args.strict, onProgress }, env);
+    } else {
+      const result =
+        jobs > 1
+          ? await runScenarioBatched(scenario, await env.loadWorkers(jobs), onProgress, opts)
+          : runScenario(scenario, await env.loadRunner(), onProgress, opts);
+      output = formatReport(result, args);
+    }
   } finally {
     bar.finish();
   }
-  env.stdout(formatReport(result, args));
+  env.stdout(output);
   return 0;
 }
 
-function formatReport(result: ScenarioResult, args: RunArgs): string {
+/** The scenario as `intranode run` loads it with these options (merge loads it again the same way). */
+export async function loadRunScenario(run: ShardRunOptions, env: CliEnv): Promise<Scenario> {
+  const hardware = await env.loadHardware();
+  const catalogue = await env.loadAlgorithms();
+  return loadScenarioFile(run.file, {
+    cwd: run.cwd,
+    catalogue,
+    resolveMachine: (ref, baseDir) => hardware.resolveMachine(ref, { baseDir, ...hwlocChoice(run.hwlocMachine) }),
+    machineOverride: run.machine,
+    seedOverride: run.seed,
+  });
+}
+
+/** The identity of the sweep `scenario` makes when loaded with `run`. */
+export function scenarioIdentity(scenario: Scenario, run: ShardRunOptions): string {
+  return sweepIdentity(readFileSync(resolve(run.cwd, run.file), 'utf8'), run, sweepPoints(scenario));
+}
+
+/** The points of the sweep in the order runScenario runs them. */
+function sweepPoints(scenario: Scenario): Point[] {
+  return expandScenario(scenario).flatMap((t) => t.rows.flatMap((r) => r.cells.map((c) => c.point)));
+}
+
+async function shardReport(
+  scenario: Scenario,
+  run: ShardRunOptions,
+  shard: ShardSpec,
+  opts: { jobs: number; strict: boolean; onProgress: ProgressListener },
+  env: CliEnv,
+): Promise<string> {
+  const points = sweepPoints(scenario);
+  const results = await runShard(
+    points,
+    shard,
+    opts.jobs > 1 ? { runBatch: await env.loadWorkers(opts.jobs) } : { runner: await env.loadRunner() },
+    opts,
+  );
+  return formatShardFile({
+    format: SHARD_FORMAT,
+    version: SHARD_VERSION,
+    identity: scenarioIdentity(scenario, run),
+    shard,
+    points: points.length,
+    run,
+    results,
+  });
+}
+
+export function formatReport(result: ScenarioResult, args: { format: Format; breakdown: boolean }): string {
   switch (args.format) {
     case 'json':
       return formatJsonReport(result);

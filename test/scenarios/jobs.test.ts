@@ -1,26 +1,12 @@
 // `--jobs N` runs a sweep's points on worker threads. The report must not show it: every format
 // is byte for byte what one thread prints, n/a cells included, and an error raised in a worker
 // reaches the user as it does in-process. Runs the real simulator on small sweeps.
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './run-cli.ts';
+import { writeSmallSweep } from './small-sweep.ts';
 
-const dir = mkdtempSync(join(tmpdir(), 'intranode-jobs-'));
-const file = join(dir, 'jobs.yaml');
 // knem-linear cannot run on broadwell: its cells are n/a.
-writeFileSync(
-  file,
-  `name: jobs
-machine: broadwell
-ranks: 4
-operation: bcast
-algorithms: [basic, binomial, knem-linear]
-sizes: [4KiB, 64KiB, 128KiB]
-iterations: 2
-`,
-);
+const { dir, file } = writeSmallSweep('jobs.yaml');
 
 const run = (argv: string[]) => runCli(argv, { cwd: dir });
 

@@ -1,0 +1,19 @@
+// What makes two shards parts of the same sweep: the scenario's text, the command-line options that
+// change results, and the points themselves (which also cover a machine file the scenario names).
+import { createHash } from 'node:crypto';
+import type { Point } from '../point.ts';
+
+export interface ShardRunOptions {
+  /** Where relative paths of the run (the scenario, --machine FILE) were taken from. */
+  cwd: string;
+  /** The scenario file as given (relative to cwd, so that errors and reports name it as the user did). */
+  file: string;
+  machine?: string;
+  seed?: string;
+  hwlocMachine?: number;
+}
+
+export function sweepIdentity(text: string, run: ShardRunOptions, points: Point[]): string {
+  const { machine, seed, hwlocMachine } = run;
+  return createHash('sha256').update(JSON.stringify({ text, machine, seed, hwlocMachine, points })).digest('hex');
+}
