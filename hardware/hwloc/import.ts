@@ -59,7 +59,8 @@ function importTopology(topology: XmlElement, file: string, options: HwlocImport
   const rootEl = topologyRoot(topology, file);
   const version = /^(\d+)/.exec(topology.attrs.get('version') ?? '');
   const formatMajor = version ? Number(version[1]) : 1;
-  const root = pickMachine(buildObject(rootEl, file), file, options.hwlocMachine);
+  const top = buildObject(rootEl, file);
+  const root = pickMachine(top, file, options.hwlocMachine);
   const tree = readTree(root, file);
   const { attrs } = tree;
 
@@ -74,7 +75,7 @@ function importTopology(topology: XmlElement, file: string, options: HwlocImport
   const io = readIo(root, { attrs, formatMajor, cpusOf: tree.cpusOf, packageOf: tree.packageOf });
   const found: FoundMachine = {
     source: file,
-    name: basename(file).replace(/\.xml$/i, '') || 'hwloc',
+    name: machineName(file, root === top ? undefined : root),
     origin: file,
     packages: readPackages(tree),
     numaNodes: readNumaNodes(tree, readMemoryAttributes(topology, attrs)),
@@ -141,8 +142,19 @@ function pickMachine(root: HwObject, file: string, wanted: number | undefined): 
   return machines[wanted];
 }
 
+/** The file's name; one machine picked out of several adds the name hwloc records for it. */
+function machineName(file: string, picked: HwObject | undefined): string {
+  const base = basename(file).replace(/\.xml$/i, '') || 'hwloc';
+  const own = picked && recordedName(picked);
+  return own ? `${base}/${own}` : base;
+}
+
+function recordedName(machine: HwObject): string | undefined {
+  return machine.infos.get('HostName') ?? machine.infos.get('AssemblerName') ?? machine.el.attrs.get('name');
+}
+
 function describeMachine(machine: HwObject): string {
-  const name = machine.infos.get('HostName') ?? machine.infos.get('AssemblerName') ?? machine.el.attrs.get('name');
+  const name = recordedName(machine);
   let cores = 0;
   const count = (o: HwObject) => {
     if (o.role === 'core') cores++;

@@ -204,6 +204,7 @@ describe('hwloc v1 files holding several machines', () => {
     expect(a.packages).toHaveLength(1);
     expect(b.cores).toHaveLength(4);
     expect(b.packages).toHaveLength(2);
+    expect([a.name, b.name]).toEqual(['cluster/node-a', 'cluster/node-b']);
     expectConsistent(a);
     expectConsistent(b);
   });
