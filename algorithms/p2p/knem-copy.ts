@@ -66,7 +66,7 @@ export function* knemSend(
     const cookie = yield* rank.knem.createRegion(data, { read: true, singleUse: true });
     yield* rank.control.send(to, {
       kind: 'rts',
-      descriptor: { mechanism: 'knem', bytes: data.bytes, info: cookie },
+      descriptor: { mechanism: 'knem', bytes: data.bytes, cookie },
     } satisfies ControlMessage);
     yield* expectControl(rank, to, 'done');
     return;
@@ -111,7 +111,11 @@ export function* knemRecv(
     throw new Error(
       `rank ${rank.id}: receive of ${into.bytes} bytes from rank ${from}, which sent ${descriptor.bytes}`,
     );
-  const theirs = descriptor.info as bigint;
+  if (descriptor.mechanism !== 'knem')
+    throw new Error(
+      `rank ${rank.id}: a KNEM copy strategy received a ${descriptor.mechanism} descriptor from rank ${from}`,
+    );
+  const theirs = descriptor.cookie;
   if (usesRegionCopy(strategy)) {
     const mine = yield* rank.knem.createRegion(into, { write: true, singleUse: true });
     const handle = yield* rank.knem.regionCopy({

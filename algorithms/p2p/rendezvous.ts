@@ -7,22 +7,14 @@
 //   CMA   : the sender's range travels; the receiver calls process_vm_readv.
 //   XPMEM : the sender's buffer is exposed once (segid kept); the receiver attaches, copies, detaches.
 //   LiMIC : the sender's tx descriptor travels; the receiver's rx copies.
-import type { KnemCookie, OffloadMode, Program, Range, Rank, XpmemSegid } from '../../sim/node/rank-api.ts';
+import type { KnemCookie, OffloadMode, Program, Range, Rank } from '../../sim/node/rank-api.ts';
+import type { SingleCopyDescriptor, SingleCopyMechanism } from '../../sim/node/single-copy-descriptor.ts';
 import { exposedSegment } from '../xpmem-segment.ts';
 
-export type Mechanism = 'knem' | 'cma' | 'xpmem' | 'limic';
+export type Mechanism = SingleCopyMechanism;
 
 /** What the sender's side has prepared for readers: sent as is in the ready-to-send message. */
-export interface Descriptor {
-  mechanism: Mechanism;
-  bytes: number;
-  info: unknown;
-}
-
-interface XpmemInfo {
-  segid: XpmemSegid;
-  offset: number;
-}
+export type Descriptor = SingleCopyDescriptor;
 
 export interface RendezvousOptions {
   /** KNEM copy offload: synchronous, a kernel thread, or the I/OAT DMA engine. */
@@ -41,22 +33,22 @@ export function* expose(
   switch (mechanism) {
     case 'knem': {
       const cookie = yield* rank.knem.createRegion(data, { read: true, singleUse: !opts.reusable });
-      return { mechanism, bytes: data.bytes, info: cookie };
+      return { mechanism, bytes: data.bytes, cookie };
     }
     case 'cma':
-      return { mechanism, bytes: data.bytes, info: data };
+      return { mechanism, bytes: data.bytes, remote: data };
     case 'xpmem': {
       const segid = yield* exposedSegment(rank, data.buf);
-      return { mechanism, bytes: data.bytes, info: { segid, offset: data.offset } satisfies XpmemInfo };
+      return { mechanism, bytes: data.bytes, segid, offset: data.offset };
     }
     case 'limic':
-      return { mechanism, bytes: data.bytes, info: yield* rank.limic.txInit(data) };
+      return { mechanism, bytes: data.bytes, descriptor: yield* rank.limic.txInit(data) };
   }
 }
 
 /** Sender side, after every reader is done: releases what `expose` made (a reusable KNEM region). */
 export function* release(rank: Rank, d: Descriptor, opts: RendezvousOptions = {}): Program<void> {
-  if (d.mechanism === 'knem' && opts.reusable) yield* rank.knem.destroyRegion(d.info as KnemCookie);
+  if (d.mechanism === 'knem' && opts.reusable) yield* rank.knem.destroyRegion(d.cookie);
 }
 
 /** Receiver side: copies the exposed bytes of rank `from` into `into` (exactly `d.bytes` long). */
@@ -72,7 +64,7 @@ export function* pull(
   switch (d.mechanism) {
     case 'knem': {
       const handle = yield* rank.knem.inlineCopy({
-        cookie: d.info as KnemCookie,
+        cookie: d.cookie,
         offset: 0,
         local: into,
         direction: 'read',
@@ -82,17 +74,16 @@ export function* pull(
       return;
     }
     case 'cma':
-      yield* rank.cma.readv(from, into, d.info as Range);
+      yield* rank.cma.readv(from, into, d.remote);
       return;
     case 'xpmem': {
-      const { segid, offset } = d.info as XpmemInfo;
-      const view = yield* rank.xpmem.attach(from, segid, offset, d.bytes);
+      const view = yield* rank.xpmem.attach(from, d.segid, d.offset, d.bytes);
       if (d.bytes > 0) yield* rank.copy(view, into, `xpmem copy <-${from}`);
       yield* rank.xpmem.detach(view);
       return;
     }
     case 'limic':
-      yield* rank.limic.rx(d.info, into);
+      yield* rank.limic.rx(d.descriptor, into);
       return;
   }
 }

@@ -3,6 +3,7 @@
 // memory (fastbox, cell, fragment) where its payload lies until the receiver copies it out.
 import type { Program } from '../../engine/program.ts';
 import type { Range } from '../../node/buffer.ts';
+import type { SingleCopyDescriptor } from '../../node/single-copy-descriptor.ts';
 
 export type ShmProtocol = 'nemesis' | 'sm';
 export type SingleCopy = 'none' | 'knem' | 'cma' | 'xpmem' | 'limic';
@@ -29,8 +30,8 @@ export interface PacketHeader {
   /** Bytes of the whole message. */
   total: number;
   path: MessagePath;
-  /** Rendezvous descriptor (cookie, remote range, segment id, LiMIC descriptor). */
-  info?: unknown;
+  /** Single-copy rendezvous: what the receiver copies from (an RTS over a kernel mechanism). */
+  descriptor?: SingleCopyDescriptor;
 }
 
 export interface Packet extends PacketHeader {

@@ -8,7 +8,8 @@
 //   LiMIC : the sender's tx descriptor travels; the receiver's rx copies.
 import type { Program } from '../../engine/program.ts';
 import type { Buffer, Range } from '../../node/buffer.ts';
-import type { Cma, Knem, KnemCookie, Limic, Xpmem, XpmemSegid } from '../../node/rank-api.ts';
+import type { Cma, Knem, Limic, Xpmem, XpmemSegid } from '../../node/rank-api.ts';
+import type { SingleCopyDescriptor } from '../../node/single-copy-descriptor.ts';
 import type { World } from '../../node/world.ts';
 import { lazily, RunState } from '../../node/run-state.ts';
 import { nextPacket } from './delivery.ts';
@@ -23,12 +24,6 @@ export interface SingleCopyMechanisms {
   limic: Limic;
 }
 
-interface XpmemInfo {
-  segid: XpmemSegid;
-  offset: number;
-  bytes: number;
-}
-
 export function* sendSingleCopy(
   world: World,
   t: DoubleCopy,
@@ -38,28 +33,34 @@ export function* sendSingleCopy(
   data: Range,
 ): Program<void> {
   const to = header.to;
-  let info: unknown;
+  const bytes = data.bytes;
+  let descriptor: SingleCopyDescriptor;
   switch (header.path) {
     case 'knem':
-      info = yield* mech.knem.createRegion(data, { read: true, singleUse: true });
+      descriptor = {
+        mechanism: 'knem',
+        bytes,
+        cookie: yield* mech.knem.createRegion(data, { read: true, singleUse: true }),
+      };
       break;
     case 'cma':
-      info = data;
+      descriptor = { mechanism: 'cma', bytes, remote: data };
       break;
     case 'xpmem':
-      info = {
+      descriptor = {
+        mechanism: 'xpmem',
+        bytes,
         segid: yield* exposed(world, me, mech.xpmem, data.buf),
         offset: data.offset,
-        bytes: data.bytes,
-      } satisfies XpmemInfo;
+      };
       break;
     case 'limic':
-      info = yield* mech.limic.txInit(data);
+      descriptor = { mechanism: 'limic', bytes, descriptor: yield* mech.limic.txInit(data) };
       break;
     default:
       throw new Error(`single-copy send over ${header.path}`);
   }
-  yield* t.post({ ...header, kind: 'rts', info });
+  yield* t.post({ ...header, kind: 'rts', descriptor });
   const done = yield* traced(world, me, 'wait', `done<-${to}`, nextPacket(world, header.id, me));
   yield* t.unpack(done);
 }
@@ -75,11 +76,13 @@ export function* recvSingleCopy(
 ): Program<void> {
   const from = rts.from;
   yield* t.unpack(rts);
+  const d = rts.descriptor;
+  if (!d) throw new Error(`rank ${me}: an RTS over ${rts.path} from rank ${from} carries no descriptor`);
   if (into.bytes > 0) {
-    switch (rts.path) {
+    switch (d.mechanism) {
       case 'knem': {
         const handle = yield* mech.knem.inlineCopy({
-          cookie: rts.info as KnemCookie,
+          cookie: d.cookie,
           offset: 0,
           local: into,
           direction: 'read',
@@ -88,20 +91,17 @@ export function* recvSingleCopy(
         break;
       }
       case 'cma':
-        yield* mech.cma.readv(from, into, rts.info as Range);
+        yield* mech.cma.readv(from, into, d.remote);
         break;
       case 'xpmem': {
-        const { segid, offset, bytes } = rts.info as XpmemInfo;
-        const view = yield* mech.xpmem.attach(from, segid, offset, bytes);
+        const view = yield* mech.xpmem.attach(from, d.segid, d.offset, d.bytes);
         yield* world.node.copy(world.cores[me], view, into, { rank: me, label: `xpmem copy <-${from}` });
         yield* mech.xpmem.detach(view);
         break;
       }
       case 'limic':
-        yield* mech.limic.rx(rts.info, into);
+        yield* mech.limic.rx(d.descriptor, into);
         break;
-      default:
-        throw new Error(`single-copy receive over ${rts.path}`);
     }
   }
   yield* t.post(replyTo(rts, 'done'));
