@@ -1,12 +1,10 @@
 // The one place the reproduction suite touches the rest of the scenario layer: loading a scenario
 // file, running its points through the simulator, and the YAML, size and error helpers it shares
 // with the scenario loader. Everything else in scenarios/reproduce/ sees only RunResult.
-import { readFileSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { InputError, didYouMean } from '../../common/input-error.ts';
 import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
-import { loadScenarioText } from '../loader.ts';
+import { loadScenarioFile } from '../loader.ts';
 import {
   runScenario,
   runScenarioBatched,
@@ -40,20 +38,7 @@ export async function simulateScenarioFile(
 }
 
 function loadScenario(path: string): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError(`cannot read scenario file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
-      file: path,
-    });
-  }
-  return loadScenarioText(text, {
-    file: path,
-    cwd: dirname(path),
-    catalogue,
-    resolveMachine: (ref, baseDir) => resolveMachine(ref, { baseDir }),
-  });
+  return loadScenarioFile(path, { catalogue, resolveMachine: (ref, baseDir) => resolveMachine(ref, { baseDir }) });
 }
 
 function toRunResult({ scenario, tables }: ScenarioResult): RunResult {
