@@ -146,15 +146,7 @@ export class Node {
     const flow = this.startFlow(src.bytes, uses, readLatency, info.label);
     yield* wait(flow);
     dst.buf.content.write(dst.offset, snapshot);
-    this.trace.record({
-      rank: info.rank,
-      kind: info.kind ?? 'copy',
-      label: info.label,
-      start,
-      end: this.sim.now,
-      bytes: src.bytes,
-      resource: flow.mainBottleneck()?.name,
-    });
+    this.recordStep(info, 'copy', start, src.bytes, flow);
   }
 
   /**
@@ -176,13 +168,18 @@ export class Node {
     const flow = this.startFlow(src.bytes, uses, latency, info.label);
     yield* wait(flow);
     dst.buf.content.reduceInto(dst.offset, snapshot, op);
+    this.recordStep(info, 'reduce', start, src.bytes, flow);
+  }
+
+  /** The trace event of a copy or reduction that ran from `start` until now, naming what held it. */
+  private recordStep(info: CopyInfo, kind: string, start: number, bytes: number, flow: Flow): void {
     this.trace.record({
       rank: info.rank,
-      kind: info.kind ?? 'reduce',
+      kind: info.kind ?? kind,
       label: info.label,
       start,
       end: this.sim.now,
-      bytes: src.bytes,
+      bytes,
       resource: flow.mainBottleneck()?.name,
     });
   }
