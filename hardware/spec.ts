@@ -29,6 +29,12 @@ export interface NumaNodeSpec {
   bandwidth: number;
   /** Idle load latency of a miss served by this controller from a local core (ns). */
   latencyNs: number;
+  /**
+   * Share of the controller's bandwidth one written byte takes, against one read byte: switching
+   * the DRAM bus between reads and writes (turnarounds) costs time, so a mix delivers less than
+   * reads alone. Absent: 1.
+   */
+  writeCost?: number;
   /** Kind of memory: ordinary DRAM, or high-bandwidth memory exposed as its own node. */
   kind: 'dram' | 'hbm';
 }

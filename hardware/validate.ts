@@ -84,6 +84,8 @@ class Checker {
       this.positive(`${f}.memoryBytes`, n.memoryBytes, 'memory size');
       this.positive(`${f}.bandwidth`, n.bandwidth, 'memory bandwidth');
       this.nonNegative(`${f}.latencyNs`, n.latencyNs, 'memory latency');
+      if (n.writeCost !== undefined && !(n.writeCost >= 1))
+        this.fail(`${f}.writeCost`, `a written byte costs at least one read byte of bandwidth, got ${n.writeCost}`);
       if (n.kind !== 'dram' && n.kind !== 'hbm')
         this.fail(`${f}.kind`, `memory kind must be dram or hbm, got '${String(n.kind)}'`);
     });
