@@ -42,6 +42,8 @@ export interface CoreSpec {
   frequencyGHz: number;
   /** Hardware threads per core (SMT). Ranks are placed on cores, not threads. */
   threads: number;
+  /** Host of a several-host machine (hardware/cluster.ts); absent: 0. */
+  host?: number;
 }
 
 export interface CacheSpec {
@@ -100,6 +102,10 @@ export interface NicSpec {
   bandwidth: number;
   /** Largest DMA transfer the NIC issues; small ones suffer more from a remote path. */
   dmaBytes?: number;
+  /** One-way latency from this NIC to its peer NIC: both NICs' processing and the wire (ns). */
+  latencyNs?: number;
+  /** Host of a several-host machine (hardware/cluster.ts); absent: 0. */
+  host?: number;
 }
 
 export interface CoreCosts {
@@ -156,6 +162,9 @@ export interface MachineSpec {
   distances?: number[][];
   /** Fields that were not in the source and got a documented default, e.g. "numa[0].bandwidth". */
   guessed: string[];
+  /** Number of hosts when the spec is several copies of one host joined by their NICs' wires
+   *  (hardware/cluster.ts); absent: one host. */
+  hosts?: number;
 }
 
 export const packageVertex = (pkg: number): VertexId => `pkg${pkg}`;
