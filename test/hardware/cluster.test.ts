@@ -6,6 +6,12 @@ import { Topology } from '../../sim/node/topology.ts';
 
 const nuioa = loadPreset('opteron-nuioa');
 
+describe('NICs in machine files', () => {
+  it("read a NIC's latency to its peer", () => {
+    expect(nuioa.nics.map((n) => n.latencyNs)).toEqual([1200, 1200]);
+  });
+});
+
 describe('several hosts of one machine', () => {
   const two = clusterOf(nuioa, { hosts: 2 });
 
