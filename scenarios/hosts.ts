@@ -31,18 +31,19 @@ export function readHosts(
   algorithms: readonly ScenarioAlgorithm[],
   algorithmsField: YamlValue,
 ): HostsRequest | undefined {
-  if (!field) return undefined;
-  const request: HostsRequest =
-    field.kind() === 'map'
+  const request: HostsRequest | undefined = !field
+    ? undefined
+    : field.kind() === 'map'
       ? readMapping(field)
       : { count: field.integer(1, 'hosts'), wireLatencyNs: 0, nics: new Map(), field };
-  if (request.count === 1) return request;
+  const entries = algorithmsField.items('algorithms');
+  entries.forEach((entry) => checkRailParams(entry, request?.count ?? 1));
+  if (!request || !field || request.count === 1) return request;
   if (!(HOSTS_OPERATIONS as readonly string[]).includes(operation)) {
     throw field.error(
       `operation '${operation}' cannot run on several hosts; hosts work with ${HOSTS_OPERATIONS.join(', ')}`,
     );
   }
-  const entries = algorithmsField.items('algorithms');
   algorithms.forEach((a, i) => {
     if (!OVER_POINT_TO_POINT.test(a.name)) {
       const what = `${a.name} cannot run on several hosts`;
@@ -52,6 +53,30 @@ export function readHosts(
     }
   });
   return request;
+}
+
+/**
+ * The rail parameters split messages between hosts: on one host they would change nothing, and
+ * `railShare` is read only with `rails: share`; either way the user's value would be dropped.
+ */
+function checkRailParams(entry: YamlValue, hosts: number): void {
+  if (entry.kind() !== 'map') return;
+  const params = entry.entries().get('params');
+  if (!params || params.kind() !== 'map') return;
+  const given = params.entries();
+  for (const name of ['rails', 'railShare']) {
+    const value = given.get(name);
+    if (value && hosts < 2) {
+      throw value.error(`${name} splits messages between hosts, and this scenario runs on one host (see 'hosts')`);
+    }
+  }
+  const share = given.get('railShare');
+  const rails = given.get('rails');
+  if (share && (!rails || rails.scalar() !== 'share')) {
+    throw share.error(
+      `railShare is read only with rails: share, got rails: ${rails ? rails.describe() : 'throughput (the default)'}`,
+    );
+  }
 }
 
 function readMapping(field: YamlValue): HostsRequest {

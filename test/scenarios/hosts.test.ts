@@ -67,6 +67,10 @@ describe('scenarios on several hosts', () => {
     ],
     [BASE.replace('name: shm', 'name: knem'), 'algorithms[0]', /pingpong:knem cannot run on several hosts/],
     [BASE.replace('machine: opteron-nuioa', 'machine: dancer').replace('[0, 8]', '[0, 1]'), 'hosts', /no NIC/],
+    [BASE.replace('hosts: 2\n', ''), 'algorithms[0].params.rails', /one host/],
+    [BASE.replace('hosts: 2', 'hosts: 1'), 'algorithms[0].params.rails', /one host/],
+    [BASE.replace('rails: share, ', ''), 'algorithms[0].params.railShare', /only with rails: share/],
+    [BASE.replace('rails: share', 'rails: even'), 'algorithms[0].params.railShare', /got rails: 'even'/],
   ])('reject a mistake at its field (%#)', (text, field, message) => {
     const e = errorOf(text);
     expect(e.location.field).toBe(field);
