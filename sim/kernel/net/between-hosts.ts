@@ -36,10 +36,11 @@ export function createBetweenHosts(world: World, me: number, rails: RailOptions)
   const myHost = hostOf(me);
   const channel = (what: string, tag: number) => `net-${what}#${tag}`;
 
-  function* control(kind: string, label: string, to: number, what: string, tag: number, value: unknown) {
+  /** A control message over the first rail: the library's bookkeeping, then the wire. */
+  function* control(to: number, what: string, tag: number, value: unknown): Program<void> {
     const start = world.sim.now;
     yield* world.sim.sleep(softwareCosts.controlSideNs);
-    node.trace.record({ rank: me, kind, label, start, end: world.sim.now, bytes: 0 });
+    node.trace.record({ rank: me, kind: 'control', label: `${what}->${to}`, start, end: world.sim.now, bytes: 0 });
     world.deliver(me, to, channel(what, tag), value, nics().railLatency(myHost, 0));
   }
 
@@ -55,7 +56,7 @@ export function createBetweenHosts(world: World, me: number, rails: RailOptions)
 
     *send(to, data, tag) {
       const rts: RequestToSend = { bytes: data.bytes };
-      yield* control('control', `rts->${to}`, to, 'rts', tag, rts);
+      yield* control(to, 'rts', tag, rts);
       const { into } = (yield* receive(to, 'cts', tag, `cts<-${to}`)) as ClearToSend;
       const numa = data.buf.home ?? node.topo.core(myCore).numa;
       const chunks = splitAcrossRails(data.bytes, railWeights(nics(), myHost, numa, rails));
@@ -83,7 +84,7 @@ export function createBetweenHosts(world: World, me: number, rails: RailOptions)
         );
       }
       const cts: ClearToSend = { into: subRange(into, 0, bytes) };
-      yield* control('control', `cts->${from}`, from, 'cts', tag, cts);
+      yield* control(from, 'cts', tag, cts);
       yield* receive(from, 'fin', tag, `rdma<-${from}`);
     },
   };
