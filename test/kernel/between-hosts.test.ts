@@ -9,6 +9,7 @@ import { Simulation } from '../../sim/engine/simulation.ts';
 import { NicDma } from '../../sim/node/nic-dma.ts';
 import { nicCosts } from '../../sim/node/nic-costs.ts';
 import { Node } from '../../sim/node/node.ts';
+import { netCosts } from '../../sim/kernel/net/net-costs.ts';
 import { railWeights, splitAcrossRails } from '../../sim/kernel/net/rails.ts';
 import { propRuns } from '../helpers/prop-runs.ts';
 
@@ -48,6 +49,35 @@ describe('NIC DMA between hosts', () => {
     const link = nuioa.links.find((l) => l.name === 'HT pkg2-pkg0')!;
     const buffers = (nicCosts.linkDmaBuffers * nicCosts.linkPacketBytes) / (2 * link.latencyNs);
     expect(throughput(twoHosts, 4, { rails: 'even' })).toBeCloseTo(buffers, 6);
+  });
+
+  it('sends small messages eagerly in one wire latency, larger ones by a rendezvous of three', () => {
+    const latency = nuioa.nics[0].latencyNs!;
+    const params = { rails: 'even' };
+    for (const bytes of [0, 8, netCosts.eagerLimitBytes]) {
+      expect(pingPong(twoHosts, 0, bytes, params)).toBeGreaterThan(latency);
+      expect(pingPong(twoHosts, 0, bytes, params)).toBeLessThan(2 * latency + bytes);
+    }
+    expect(pingPong(twoHosts, 0, netCosts.eagerLimitBytes + 1, params)).toBeGreaterThan(3 * latency);
+  });
+
+  it('sends an eager message on the heaviest rail', () => {
+    const dma = (share: number) => {
+      const out = runAlgorithm({
+        machine: twoHosts,
+        cores: [0, 8],
+        algorithm: 'pingpong:shm',
+        call: { bytes: 4096, root: 0, params: { rails: 'share', railShare: share } },
+        cache: 'off',
+        iterations: 1,
+        warmup: 0,
+        seed: 'nic',
+        keepTrace: true,
+      });
+      return out.events.filter((e) => e.kind === 'nic-dma').map((e) => e.label.replace(/->\d+/, ''));
+    };
+    expect(dma(0.2)).toEqual(['eager rail 1', 'eager rail 1']);
+    expect(dma(0.8)).toEqual(['eager rail 0', 'eager rail 0']);
   });
 
   it('delivers the right bytes in a pairwise all-to-all spanning both hosts', () => {
