@@ -12,6 +12,11 @@ import { Node } from '../../sim/node/node.ts';
 import { netCosts } from '../../sim/kernel/net/net-costs.ts';
 import { railWeights, splitAcrossRails } from '../../sim/kernel/net/rails.ts';
 import { propRuns } from '../helpers/prop-runs.ts';
+import { runPrograms } from '../helpers/run-programs.ts';
+import { range } from '../../sim/node/buffer.ts';
+import { Content } from '../../sim/node/content.ts';
+import { World } from '../../sim/node/world.ts';
+import { SimRank } from '../../sim/kernel/rank.ts';
 
 const nuioa = loadPreset('opteron-nuioa');
 const twoHosts = clusterOf(nuioa, { hosts: 2 });
@@ -78,6 +83,30 @@ describe('NIC DMA between hosts', () => {
     };
     expect(dma(0.2)).toEqual(['eager rail 1', 'eager rail 1']);
     expect(dma(0.8)).toEqual(['eager rail 0', 'eager rail 0']);
+  });
+
+  it('matches messages in the order they were sent, whatever their sizes and paths', () => {
+    const sim = new Simulation({ seed: 'order' });
+    const world = new World(new Node(sim, twoHosts), [0, 8]);
+    const [a, b] = [0, 1].map((id) => new SimRank(world, id, { rails: 'even' }));
+    const sizes = [MiB, 100, 64 * 1024, 0, 5000];
+    const sent = sizes.map((bytes, i) => {
+      const r = range(a.alloc(`send${i}`, bytes));
+      r.buf.content = Content.fresh(bytes, `m${i}`);
+      return r;
+    });
+    const got = sizes.map((bytes, i) => range(b.alloc(`recv${i}`, bytes)));
+    runPrograms(sim, [
+      (function* () {
+        const pending = [];
+        for (const r of sent) pending.push(yield* a.p2p.isend(1, r, 7));
+        for (const done of pending) yield* done();
+      })(),
+      (function* () {
+        for (const r of got) yield* b.p2p.recv(0, r, 7);
+      })(),
+    ]);
+    got.forEach((r, i) => expect(r.buf.content.equals(Content.fresh(sizes[i], `m${i}`))).toBe(true));
   });
 
   it('delivers the right bytes in a pairwise all-to-all spanning both hosts', () => {
