@@ -45,7 +45,7 @@ export const transportParams: readonly ParamInfo[] = [
     default: 'throughput',
     choices: [...RAIL_POLICIES],
     description:
-      "how a message between hosts is split across the NICs: even, by NIC bandwidth, by the throughput each NIC offers from the process's NUMA node, or railShare on the first",
+      "how a message between hosts is split across the NICs: even, by NIC bandwidth, by the throughput each NIC offers from the process's NUMA node, only on the NICs of its own NUMA node (evenly when none is), or railShare on the first",
   },
   {
     name: 'railShare',

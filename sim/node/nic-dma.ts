@@ -109,6 +109,11 @@ export class NicDma {
     return best;
   }
 
+  /** Whether `rail`'s NIC on `host` sits on an I/O bus of the vertex NUMA node `numa` hangs off. */
+  nearRail(host: number, rail: number, numa: number): boolean {
+    return this.nic(host, rail).bus.attach === this.node.topo.numa(numa).attach;
+  }
+
   /** Moves `from`'s bytes into `to` over `rail`: one flow; content moves as it was at the start. */
   *transfer(rail: number, from: DmaEnd, to: DmaEnd, info: { rank: number; label: string }): Program<void> {
     const src = from.range;

@@ -147,16 +147,23 @@ describe('rails', () => {
     expect(splitAcrossRails(7, [1 / 3, 1 / 3, 1 / 3])).toEqual([2, 3, 2]);
   });
 
-  it('weigh rails evenly, by NIC bandwidth, by the throughput each offers from the NUMA node, or by a share', () => {
+  it('weigh rails evenly, by NIC bandwidth, by the throughput each offers, by nearness, or by a share', () => {
     const mixed = clusterOf(nuioa, { hosts: 2, nics: { ib1: 'myri-10g' } });
     const dma = NicDma.of(new Node(new Simulation({ seed: 'x' }), mixed));
     const ib = nuioa.ioBuses[0].bandwidth * dmaEfficiency(128);
-    const weights = (policy: 'even' | 'throughput' | 'numa' | 'share') =>
+    const weights = (policy: 'even' | 'throughput' | 'numa' | 'nearest' | 'share') =>
       railWeights(dma, 0, 0, { policy, share: 0.7 });
     expect(weights('even')).toEqual([0.5, 0.5]);
     expect(weights('throughput')[0]).toBeCloseTo(2.0 / 3.25, 12);
     expect(weights('numa')[0]).toBeCloseTo(ib / (ib + 1.25), 12);
     expect(weights('share')).toEqual([0.7, expect.closeTo(0.3, 12)]);
+    const nearest = (numa: number) => railWeights(dma, 0, numa, { policy: 'nearest', share: 0.5 });
+    expect([0, 1, 2, 3].map(nearest)).toEqual([
+      [1, 0],
+      [0, 1],
+      [0.5, 0.5],
+      [0.5, 0.5],
+    ]);
   });
 
   it("a split's throughput is highest at the share the mono-rail throughputs predict, when the rails share nothing", () => {

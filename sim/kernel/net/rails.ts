@@ -5,10 +5,12 @@
 //                which ignores where the process runs);
 //   numa       : shares proportional to the throughput each rail offers this process from where
 //                its memory is (Moreaud, Goglin & Namyst 2010, the NUIOA-aware split);
+//   nearest    : only the rails whose NIC is on the process's own NUMA node, evenly; a process near
+//                none splits evenly (the seed's best all-to-all tuning, where contention matters);
 //   share      : `railShare` of the message on the first rail, the rest evenly on the others.
 import type { NicDma } from '../../node/nic-dma.ts';
 
-export const RAIL_POLICIES = ['even', 'throughput', 'numa', 'share'] as const;
+export const RAIL_POLICIES = ['even', 'throughput', 'numa', 'nearest', 'share'] as const;
 export type RailPolicy = (typeof RAIL_POLICIES)[number];
 
 export interface RailOptions {
@@ -29,11 +31,18 @@ export function railWeights(dma: NicDma, host: number, numa: number, opts: RailO
         ? rails.map((nic) => nic.bandwidth)
         : opts.policy === 'numa'
           ? rails.map((_, k) => dma.monoRailThroughput(host, k, numa))
-          : n === 1
-            ? [1]
-            : rails.map((_, k) => (k === 0 ? opts.share : (1 - opts.share) / (n - 1)));
+          : opts.policy === 'nearest'
+            ? nearest(dma, host, numa, n)
+            : n === 1
+              ? [1]
+              : rails.map((_, k) => (k === 0 ? opts.share : (1 - opts.share) / (n - 1)));
   const total = raw.reduce((a, b) => a + b, 0);
   return raw.map((w) => w / total);
+}
+
+function nearest(dma: NicDma, host: number, numa: number, n: number): number[] {
+  const near = Array.from({ length: n }, (_, k) => (dma.nearRail(host, k, numa) ? 1 : 0));
+  return near.some((w) => w > 0) ? near : near.map(() => 1);
 }
 
 /**
