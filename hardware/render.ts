@@ -72,7 +72,7 @@ export function renderMachine(spec: MachineSpec): string {
       w(`  ${b.id} on ${b.attach}, ${num(b.bandwidth)} GB/s per direction`);
       for (const n of spec.nics.filter((x) => x.bus === b.id)) {
         w(
-          `    NIC ${n.id}: ${n.model}, ${num(n.bandwidth)} GB/s${n.dmaBytes !== undefined ? `, DMA ${size(n.dmaBytes)}` : ''}`,
+          `    NIC ${n.id}: ${n.model}, ${num(n.bandwidth)} GB/s${n.dmaBytes !== undefined ? `, DMA ${size(n.dmaBytes)}` : ''}${n.latencyNs !== undefined ? `, ${num(n.latencyNs)} ns to its peer` : ''}`,
         );
       }
     }

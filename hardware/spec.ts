@@ -48,6 +48,8 @@ export interface CoreSpec {
   frequencyGHz: number;
   /** Hardware threads per core (SMT). Ranks are placed on cores, not threads. */
   threads: number;
+  /** Host of a several-host machine (hardware/cluster.ts); absent: 0. */
+  host?: number;
 }
 
 export interface CacheSpec {
@@ -106,6 +108,10 @@ export interface NicSpec {
   bandwidth: number;
   /** Largest DMA transfer the NIC issues; small ones suffer more from a remote path. */
   dmaBytes?: number;
+  /** One-way latency from this NIC to its peer NIC: both NICs' processing and the wire (ns). */
+  latencyNs?: number;
+  /** Host of a several-host machine (hardware/cluster.ts); absent: 0. */
+  host?: number;
 }
 
 export const KERNEL_STORES = ['full-line', 'rfo'] as const;
@@ -187,6 +193,9 @@ export interface MachineSpec {
   distances?: number[][];
   /** Fields that were not in the source and got a documented default, e.g. "numa[0].bandwidth". */
   guessed: string[];
+  /** Number of hosts when the spec is several copies of one host joined by their NICs' wires
+   *  (hardware/cluster.ts); absent: one host. */
+  hosts?: number;
 }
 
 export const packageVertex = (pkg: number): VertexId => `pkg${pkg}`;

@@ -212,6 +212,7 @@ class Checker {
       if (!busIds.has(n.bus)) this.fail(`${f}.bus`, `NIC '${n.id}' sits on I/O bus '${n.bus}', which does not exist`);
       this.positive(`${f}.bandwidth`, n.bandwidth, 'NIC bandwidth');
       if (n.dmaBytes !== undefined) this.positive(`${f}.dmaBytes`, n.dmaBytes, 'NIC DMA size');
+      if (n.latencyNs !== undefined) this.positive(`${f}.latencyNs`, n.latencyNs, 'NIC latency');
     });
   }
 
