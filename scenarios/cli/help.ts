@@ -14,6 +14,8 @@ Usage:
                                      cores; 1 runs them one after another in this process)
       --shard I/N                    run only shard I of N (from 1: the points whose index, from 0,
                                      is I-1 modulo N) and print its partial results as JSON
+      --trace FILE                   also write the run's trace to FILE (Chrome trace event format,
+                                     opens in Perfetto); the points then run in this process
   intranode merge PART... [options]  print the report of a sweep run as shards, as one run prints it
       --format, --json, --csv, --breakdown
                                      as for run
