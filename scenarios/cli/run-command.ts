@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { loadScenarioFile } from '../loader.ts';
+import { loadScenarioFile } from '../scenario-file.ts';
 import { formatCsvReport } from '../report/csv.ts';
 import { formatImbReport } from '../report/imb.ts';
 import { formatJsonReport } from '../report/json.ts';
