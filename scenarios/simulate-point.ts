@@ -11,10 +11,14 @@ export function simulatePoint(point: Point): PointResult {
   return summarise(explainUnavailable(point, () => runAlgorithm(requestFor(point))));
 }
 
-/** The point run with every step and every resource's load kept, for a trace or the visualizer. */
-export function simulatePointTraced(point: Point): { result: PointResult; outcome: RunOutcome } {
+/** The point run with every step and every resource's load kept (and with `flows`, which flows
+ *  crossed each resource when), for a trace or the visualizer. */
+export function simulatePointTraced(
+  point: Point,
+  opts: { flows?: boolean } = {},
+): { result: PointResult; outcome: RunOutcome } {
   const outcome = explainUnavailable(point, () =>
-    runAlgorithm({ ...requestFor(point), keepTrace: true, recordLoads: true }),
+    runAlgorithm({ ...requestFor(point), keepTrace: true, recordLoads: opts.flows ? 'flows' : true }),
   );
   return { result: summarise(outcome), outcome };
 }

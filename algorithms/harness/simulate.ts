@@ -26,8 +26,9 @@ export interface RunRequest {
   warmup: number;
   seed: string;
   keepTrace?: boolean;
-  /** Record every resource's load over the measured iterations (utilisation over time). */
-  recordLoads?: boolean;
+  /** Record every resource's load over the measured iterations (utilisation over time); 'flows'
+   *  also keeps which flows cross each resource. */
+  recordLoads?: boolean | 'flows';
   /**
    * Arrival skew: `startDelays[iteration][rank]` ns before the rank calls the operation (warm-up
    * iterations first). An iteration's time is then the slowest rank's own time in the call, as a
@@ -68,7 +69,9 @@ function runTyped<Op extends OperationName>(
   const sim = new Simulation({ seed: req.seed });
   const node = new Node(sim, req.machine, { keepTrace: req.keepTrace });
   const world = new World(node, req.cores);
-  const loads = req.recordLoads ? new LoadRecorder(node.net, sim.now) : undefined;
+  const loads = req.recordLoads
+    ? new LoadRecorder(node.net, sim.now, { flows: req.recordLoads === 'flows' })
+    : undefined;
   const ranks = req.cores.map((_, id) => new SimRank(world, id, call.params));
   const times: number[] = [];
   const args = ranks.map((rank) => semantics.setup(rank, call));

@@ -33,6 +33,9 @@ Usage:
                                      (slow ones); the report lists them as not run
       --jobs N                       run N points at once on worker threads (default: the number of
                                      cores; 1 runs them one after another in this process)
+  intranode viz [--port N] [--host ADDRESS]
+                                     build the browser visualizer if needed and serve it on
+                                     localhost (port 5183 by default); prints the address, opens nothing
   intranode --help | --version
 
 Exit codes: 0 success, 1 invalid input (scenario, machine file), 2 invalid command line,

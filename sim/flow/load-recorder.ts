@@ -11,15 +11,24 @@ export interface LoadSeries {
   capacity: number;
   times: number[];
   loads: number[];
+  /** With `flows` recording: the labels of the flows crossing it from `times[i]` on. */
+  flows?: string[][];
+}
+
+export interface LoadRecorderOptions {
+  /** Also keep which flows cross each resource at every change (for a viewer; costs memory). */
+  flows?: boolean;
 }
 
 export class LoadRecorder {
   private readonly net: FlowNetwork;
   private series: LoadSeries[] = [];
   private startedAt = 0;
+  private readonly keepFlows: boolean;
 
-  constructor(net: FlowNetwork, now: number) {
+  constructor(net: FlowNetwork, now: number, opts: LoadRecorderOptions = {}) {
     this.net = net;
+    this.keepFlows = opts.flows ?? false;
     this.reset(now);
     net.onLoadChange((resources, at) => {
       for (const r of resources) this.note(r, at);
@@ -34,6 +43,7 @@ export class LoadRecorder {
       capacity: r.capacity,
       times: [now],
       loads: [r.load],
+      ...(this.keepFlows ? { flows: [r.flowLabels()] } : {}),
     }));
   }
 
@@ -45,19 +55,34 @@ export class LoadRecorder {
 
   private note(r: Resource, at: number): void {
     // A resource made after the reset (a DMA engine made on first use) carried nothing before.
-    const s = (this.series[r.id] ??= { resource: r.name, capacity: r.capacity, times: [this.startedAt], loads: [0] });
+    const s = (this.series[r.id] ??= {
+      resource: r.name,
+      capacity: r.capacity,
+      times: [this.startedAt],
+      loads: [0],
+      ...(this.keepFlows ? { flows: [[]] } : {}),
+    });
     const last = s.loads.length - 1;
-    if (s.loads[last] === r.load) return;
+    const flows = s.flows ? r.flowLabels() : undefined;
+    // With flows kept, a new set of flows at the same load is a change too.
+    if (s.loads[last] === r.load && (!flows || sameList(flows, s.flows![last]))) return;
     // Several re-solves at one instant: only the load that holds after them matters.
     if (s.times[last] === at) {
       s.loads[last] = r.load;
-      if (last > 0 && s.loads[last - 1] === r.load) {
+      if (flows) s.flows![last] = flows;
+      if (last > 0 && s.loads[last - 1] === r.load && (!flows || sameList(flows, s.flows![last - 1]))) {
         s.times.pop();
         s.loads.pop();
+        s.flows?.pop();
       }
       return;
     }
     s.times.push(at);
     s.loads.push(r.load);
+    if (flows) s.flows!.push(flows);
   }
+}
+
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  return a.length === b.length && a.every((x, i) => x === b[i]);
 }

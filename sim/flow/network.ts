@@ -19,6 +19,8 @@ export interface Resource {
   readonly activeFlows: number;
   /** Bytes/ns crossing it now (weighted), as of the latest re-solve that touched it. */
   readonly load: number;
+  /** The labels of the flows crossing it now. */
+  flowLabels(): string[];
 }
 
 /** Told, after every re-solve, the resources whose load it may have changed (load-recorder.ts). */

@@ -37,4 +37,18 @@ describe('LoadRecorder', () => {
     sched.runAll();
     expect(rec.used()).toEqual([{ resource: 'link', capacity: 4, times: [10, 20, 22], loads: [0, 4, 0] }]);
   });
+
+  it('names the flows crossing a resource at each change when asked', () => {
+    const sched = new FakeScheduler();
+    const net = new FlowNetwork(sched);
+    const mc = net.addResource('mc0', 10);
+    const slow = net.addResource('slow', 2);
+    const rec = new LoadRecorder(net, 0, { flows: true });
+    net.start({ bytes: 20, uses: [{ resource: mc }, { resource: slow }], label: 'a' });
+    net.start({ bytes: 200, uses: [{ resource: mc }], label: 'b' });
+    sched.runAll();
+    const series = rec.used().find((s) => s.resource === 'mc0')!;
+    expect(series.times).toEqual([0, 10, 22]);
+    expect(series.flows!.map((f) => [...f].sort())).toEqual([['a', 'b'], ['b'], []]);
+  });
 });
