@@ -2,7 +2,7 @@
 // default scenario runs in the worker, and every view shows what the run produced. Screenshots go
 // to test/artifacts/ (not committed). The speed figures the page is meant to reach are measured
 // and printed, never asserted. Skips, saying why, where /usr/bin/chromium is absent.
-import { spawn, type ChildProcess } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -14,6 +14,8 @@ const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const ARTIFACTS = join(ROOT, 'test', 'artifacts');
 const DEFAULT_SCENARIO = readFileSync(join(ROOT, 'scenarios', 'files', 'default.yaml'), 'utf8');
 const present = existsSync(CHROMIUM);
+/** hwloc's lstopo makes a synthetic machine of hundreds of cores to upload. */
+const lstopo = ['/usr/bin/lstopo', '/usr/bin/lstopo-no-graphics'].find((p) => existsSync(p));
 if (!present) console.warn(`viz browser test skipped: ${CHROMIUM} not found (Debian package chromium)`);
 
 let server: ChildProcess | undefined;
@@ -200,6 +202,27 @@ describe.skipIf(!present)(`visualizer in headless Chromium (needs ${CHROMIUM})`,
       await download.saveAs(path);
       check(readFileSync(path, 'latin1'));
     }
+  });
+
+  it.skipIf(lstopo === undefined)('keeps an uploaded 256-core hwloc machine legible (needs lstopo)', async () => {
+    const file = join(ARTIFACTS, 'big-256.xml');
+    execFileSync(lstopo!, ['--input', 'pack:2 [numa] l3:4 core:32 pu:2', '--of', 'xml', '-f', file]);
+    await page.setInputFiles('input[name=upload]', file);
+    await page.waitForFunction(
+      () => (document.querySelector('select[name=machine]') as HTMLSelectElement).value === 'big-256.xml',
+    );
+    await page.waitForSelector('.editor-status.ok');
+    const runs = (await metrics()).runs;
+    await page.click('button[name=run]');
+    await waitForRun(runs);
+    await page.click('nav.tabs button[data-tab=machine]');
+    expect(await page.$$eval('svg.machine-plot g.package', (g) => g.length)).toBe(2);
+    // 128 cores a package: both start collapsed, and open on a click.
+    expect(await page.$$eval('svg.machine-plot rect.core', (r) => r.length)).toBe(0);
+    await shot('machine-256-collapsed');
+    await page.click('svg.machine-plot g.package[data-package="0"] text');
+    expect(await page.$$eval('svg.machine-plot rect.core', (r) => r.length)).toBe(128);
+    await shot('machine-256-open');
   });
 
   it('pans a 64-rank, 100,000-step timeline (measured, not asserted)', async () => {

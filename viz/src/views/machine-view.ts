@@ -58,7 +58,12 @@ export class MachineView {
     this.scrubber.className = 'scrubber';
     this.clock = document.createElement('span');
     this.clock.className = 'clock';
-    bar.append(this.playButton, this.scrubber, this.clock);
+    const scale = document.createElement('span');
+    scale.className = 'scale';
+    const ramp = document.createElement('i');
+    ramp.style.background = `linear-gradient(to right, ${[0.001, 0.25, 0.5, 0.75, 1].map(utilisationColour).join(', ')})`;
+    scale.append('utilisation 0% ', ramp, ' 100%');
+    bar.append(this.playButton, this.scrubber, this.clock, scale);
     this.holder = document.createElement('div');
     this.holder.className = 'machine-holder';
     this.tip = document.createElement('div');
@@ -156,6 +161,10 @@ export class MachineView {
       .attr('font-size', 11);
     svg.selectAll('*').remove();
     svg.append('rect').attr('width', width).attr('height', height).attr('fill', 'white');
+    // Labels drawn over shapes coloured by utilisation keep a white halo, so they stay readable on dark red.
+    svg
+      .append('style')
+      .text('text.on-load { stroke: white; stroke-width: 3px; paint-order: stroke; stroke-linejoin: round; }');
     const root = svg.append('g') as unknown as G;
     // Links first, under the boxes; each direction a line of its own, side by side.
     for (const link of spec.links) {
@@ -193,6 +202,7 @@ export class MachineView {
         .attr('text-anchor', 'middle')
         .attr('fill', '#555')
         .attr('pointer-events', 'none')
+        .attr('class', 'on-load')
         .text(link.name);
     }
     spec.packages.forEach((p, i) => this.drawPackage(root, spec, p.id, vertex.get(`pkg${p.id}`)!, layouts[i], rankOf));
@@ -253,12 +263,14 @@ export class MachineView {
         .attr('x', b.x + 6)
         .attr('y', b.y + 14)
         .attr('pointer-events', 'none')
+        .attr('class', 'on-load')
         .text(`NUMA ${n.id} · mem${n.id}`);
       root
         .append('text')
         .attr('x', b.x + 6)
         .attr('y', b.y + 27)
         .attr('pointer-events', 'none')
+        .attr('class', 'on-load')
         .attr('fill', '#444')
         .text(bandwidthLabel(n.bandwidth));
       if (at && !n.attach.startsWith('pkg'))
@@ -299,7 +311,7 @@ export class MachineView {
 
   private layoutPackage(spec: MachineSpec, pkg: number): { w: number; h: number; cols: number; shared: number } {
     const cores = spec.cores.filter((c) => c.package === pkg);
-    const cols = Math.min(8, Math.max(2, Math.ceil(Math.sqrt(cores.length))));
+    const cols = Math.min(16, Math.max(2, Math.ceil(Math.sqrt(cores.length))));
     const rows = this.collapsed.has(pkg) ? 1 : Math.ceil(cores.length / cols);
     const shared = spec.caches.filter(
       (c) => c.cores.length > 1 && !c.memorySide && cores.some((k) => c.cores.includes(k.id)),
@@ -384,6 +396,7 @@ export class MachineView {
             .attr('text-anchor', 'middle')
             .attr('font-size', 10)
             .attr('pointer-events', 'none')
+            .attr('class', 'on-load')
             .text(rank);
       });
       y += Math.ceil(cores.length / layout.cols) * (CORE + GAP);
@@ -413,6 +426,7 @@ export class MachineView {
         .attr('y', y + 13)
         .attr('font-size', 10)
         .attr('pointer-events', 'none')
+        .attr('class', 'on-load')
         .text(`L${k.level} ${k.id} · ${bytesLabel(k.sizeBytes)}`);
       y += 18;
     }
