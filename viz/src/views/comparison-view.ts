@@ -1,7 +1,8 @@
 // Comparison: time per message size per algorithm, normalised to a chosen baseline, on a log-2 size
 // axis, as the seed papers plot it; the what-if machine's series dashed beside the original.
 // Clicking a point opens its timeline.
-import { axisBottom, axisLeft, format, line, max, min, scaleLog, select } from 'd3';
+import { axisBottom, axisLeft, format, line, max, min, scaleLog } from 'd3';
+import { freshSvg } from './svg.ts';
 import type { PointData, RunData } from '../protocol.ts';
 import { bytesLabel, formatNs } from '../look.ts';
 import { schemeTableau10 } from 'd3';
@@ -101,19 +102,7 @@ export class ComparisonView {
       .domain([Math.min(lo, 1) / 1.15, Math.max(hi, 1) * 1.15])
       .range([H - M.bottom, M.top]);
     const colour = (algorithm: string) => schemeTableau10[run.algorithms.indexOf(algorithm) % 10];
-    const svg = select(this.svgHolder)
-      .selectAll<SVGSVGElement, null>('svg')
-      .data([null])
-      .join('svg')
-      .attr('xmlns', 'http://www.w3.org/2000/svg')
-      .attr('viewBox', `0 0 ${W} ${H}`)
-      .attr('width', W)
-      .attr('height', H)
-      .attr('class', 'comparison-plot')
-      .attr('font-family', 'system-ui, sans-serif')
-      .attr('font-size', 11);
-    svg.selectAll('*').remove();
-    svg.append('rect').attr('width', W).attr('height', H).attr('fill', 'white');
+    const svg = freshSvg(this.svgHolder, 'comparison-plot', W, H);
     svg
       .append('g')
       .attr('transform', `translate(0,${H - M.bottom})`)

@@ -3,7 +3,9 @@
 // the links between them (one line per direction), I/O buses and NICs. A package with many cores
 // starts collapsed and opens on a click. During playback every resource is coloured by its
 // utilisation at the scrubber's time; hovering one shows its capacity and the flows crossing it.
-import { select, type Selection } from 'd3';
+import { type Selection } from 'd3';
+import { describeIds } from '../../../scenarios/placement.ts';
+import { freshSvg, rect, type Box } from './svg.ts';
 import type { MachineSpec } from '../../../hardware/spec.ts';
 import type { LoadSeries } from '../../../sim/flow/load-recorder.ts';
 import type { TraceEvent } from '../../../sim/node/trace.ts';
@@ -14,13 +16,6 @@ const GAP = 3;
 const PAD = 10;
 /** Packages with more cores than this start collapsed. */
 const COLLAPSE_ABOVE = 48;
-
-interface Box {
-  x: number;
-  y: number;
-  w: number;
-  h: number;
-}
 
 type G = Selection<SVGGElement, unknown, null, undefined>;
 
@@ -148,19 +143,7 @@ export class MachineView {
     const numaY = 20 + rows * rowH + (spec.hubs.length > 0 ? 70 : 0);
     const width = Math.max(20 + perRow * colW, 20 + spec.hubs.length * 200, 20 + spec.ioBuses.length * 170) + 20;
     const height = numaY + 70 + (spec.ioBuses.length > 0 ? 60 : 0);
-    const svg = select(this.holder)
-      .selectAll<SVGSVGElement, null>('svg')
-      .data([null])
-      .join('svg')
-      .attr('xmlns', 'http://www.w3.org/2000/svg')
-      .attr('class', 'machine-plot')
-      .attr('viewBox', `0 0 ${width} ${height}`)
-      .attr('width', width)
-      .attr('height', height)
-      .attr('font-family', 'system-ui, sans-serif')
-      .attr('font-size', 11);
-    svg.selectAll('*').remove();
-    svg.append('rect').attr('width', width).attr('height', height).attr('fill', 'white');
+    const svg = freshSvg(this.holder, 'machine-plot', width, height);
     // Labels drawn over shapes coloured by utilisation keep a white halo, so they stay readable on dark red.
     svg
       .append('style')
@@ -208,15 +191,7 @@ export class MachineView {
     spec.packages.forEach((p, i) => this.drawPackage(root, spec, p.id, vertex.get(`pkg${p.id}`)!, layouts[i], rankOf));
     spec.hubs.forEach((h) => {
       const b = vertex.get(h.id)!;
-      root
-        .append('rect')
-        .attr('x', b.x)
-        .attr('y', b.y)
-        .attr('width', b.w)
-        .attr('height', b.h)
-        .attr('rx', 6)
-        .attr('fill', '#e8eef7')
-        .attr('stroke', '#667');
+      rect(root, b, { rx: 6, fill: '#e8eef7', stroke: '#667' });
       root
         .append('text')
         .attr('x', b.x + 8)
@@ -243,15 +218,7 @@ export class MachineView {
         b.w = (at.w - 8 - (siblings.length - 1) * 6) / siblings.length;
         b.x = at.x + 4 + k * (b.w + 6);
       }
-      const el = root
-        .append('rect')
-        .attr('x', b.x)
-        .attr('y', b.y)
-        .attr('width', b.w)
-        .attr('height', b.h)
-        .attr('rx', 4)
-        .attr('stroke', '#444')
-        .attr('class', 'mem');
+      const el = rect(root, b, { rx: 4, stroke: '#444' }).attr('class', 'mem');
       this.hoverable(
         el.node()!,
         `mem${n.id}`,
@@ -284,15 +251,7 @@ export class MachineView {
     });
     spec.ioBuses.forEach((bus, i) => {
       const b = { x: 20 + i * 170, y: height - 50, w: 150, h: 36 };
-      root
-        .append('rect')
-        .attr('x', b.x)
-        .attr('y', b.y)
-        .attr('width', b.w)
-        .attr('height', b.h)
-        .attr('rx', 4)
-        .attr('fill', '#f3efe6')
-        .attr('stroke', '#876');
+      rect(root, b, { rx: 4, fill: '#f3efe6', stroke: '#876' });
       const nics = spec.nics.filter((n) => n.bus === bus.id).map((n) => n.id);
       root
         .append('text')
@@ -334,14 +293,7 @@ export class MachineView {
   ): void {
     const cores = spec.cores.filter((c) => c.package === pkg);
     const g = root.append('g').attr('class', 'package').attr('data-package', pkg);
-    g.append('rect')
-      .attr('x', box.x)
-      .attr('y', box.y)
-      .attr('width', box.w)
-      .attr('height', box.h)
-      .attr('rx', 8)
-      .attr('fill', '#fafbfd')
-      .attr('stroke', '#556');
+    rect(g, box, { rx: 8, fill: '#fafbfd', stroke: '#556' });
     const model = spec.packages.find((p) => p.id === pkg)?.model ?? '';
     const header = g
       .append('text')
@@ -363,7 +315,7 @@ export class MachineView {
         .attr('x', box.x + PAD)
         .attr('y', y + 14)
         .attr('fill', '#444')
-        .text(ranks.length > 0 ? `ranks ${compactList(ranks)}` : 'no ranks');
+        .text(ranks.length > 0 ? `ranks ${describeIds(ranks)}` : 'no ranks');
       y += CORE + GAP;
     } else {
       cores.forEach((c, i) => {
@@ -373,14 +325,7 @@ export class MachineView {
         const own = spec.caches
           .filter((k) => k.cores.length === 1 && k.cores[0] === c.id)
           .map((k) => `${k.id} ${bytesLabel(k.sizeBytes)}`);
-        const el = g
-          .append('rect')
-          .attr('x', cx)
-          .attr('y', cy)
-          .attr('width', CORE)
-          .attr('height', CORE)
-          .attr('rx', 3)
-          .attr('stroke', rank === undefined ? '#bbb' : '#222')
+        const el = rect(g, { x: cx, y: cy, w: CORE, h: CORE }, { rx: 3, stroke: rank === undefined ? '#bbb' : '#222' })
           .attr('stroke-width', rank === undefined ? 1 : 1.6)
           .attr('class', 'core');
         this.hoverable(
@@ -406,15 +351,10 @@ export class MachineView {
     );
     shared.sort((a, b) => a.level - b.level || a.id.localeCompare(b.id));
     for (const k of shared) {
-      const el = g
-        .append('rect')
-        .attr('x', box.x + PAD)
-        .attr('y', y + 2)
-        .attr('width', box.w - 2 * PAD)
-        .attr('height', 14)
-        .attr('rx', 3)
-        .attr('stroke', '#777')
-        .attr('class', 'cache');
+      const el = rect(g, { x: box.x + PAD, y: y + 2, w: box.w - 2 * PAD, h: 14 }, { rx: 3, stroke: '#777' }).attr(
+        'class',
+        'cache',
+      );
       this.hoverable(
         el.node()!,
         `cache ${k.id}`,
@@ -491,16 +431,4 @@ export function at(times: readonly number[], t: number): number {
     else hi = mid;
   }
   return lo - 1;
-}
-
-function compactList(xs: number[]): string {
-  const sorted = [...xs].sort((a, b) => a - b);
-  const parts: string[] = [];
-  for (let i = 0; i < sorted.length;) {
-    let j = i;
-    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
-    parts.push(j > i ? `${sorted[i]}-${sorted[j]}` : String(sorted[i]));
-    i = j + 1;
-  }
-  return parts.join(', ');
 }

@@ -1,7 +1,8 @@
 // Utilisation: every memory controller's and link direction's load over the run, as a share of
 // its capacity. Loads change at every re-solve, thousands of times in a pipelined run, so each line
 // is the load averaged over equal slices of the run (the exact integral of the step function).
-import { axisBottom, axisLeft, curveStepAfter, line, scaleLinear, schemeTableau10, select } from 'd3';
+import { axisBottom, axisLeft, curveStepAfter, line, scaleLinear, schemeTableau10 } from 'd3';
+import { freshSvg } from './svg.ts';
 import type { LoadSeries } from '../../../sim/flow/load-recorder.ts';
 import { formatNs } from '../look.ts';
 
@@ -39,19 +40,7 @@ export class UtilisationView {
     const y = scaleLinear()
       .domain([0, 1])
       .range([H - M.bottom, M.top]);
-    const svg = select(this.element)
-      .selectAll<SVGSVGElement, null>('svg')
-      .data([null])
-      .join('svg')
-      .attr('xmlns', 'http://www.w3.org/2000/svg')
-      .attr('class', 'utilisation-plot')
-      .attr('viewBox', `0 0 ${W} ${H}`)
-      .attr('width', W)
-      .attr('height', H)
-      .attr('font-family', 'system-ui, sans-serif')
-      .attr('font-size', 11);
-    svg.selectAll('*').remove();
-    svg.append('rect').attr('width', W).attr('height', H).attr('fill', 'white');
+    const svg = freshSvg(this.element, 'utilisation-plot', W, H);
     svg
       .append('g')
       .attr('transform', `translate(0,${H - M.bottom})`)
