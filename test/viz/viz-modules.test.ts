@@ -85,6 +85,15 @@ describe('what-if edits', () => {
     expect(() => applyEdits(spec, [{ kind: 'link', id: 'nope', value: 1 }])).toThrow(InputError);
     expect(() => applyEdits(spec, [{ kind: 'numa', id: '0', value: -1 }])).toThrow(/positive/);
   });
+
+  it('keeps fewer memory controllers, their cores and memory going to the ones kept', () => {
+    const spec = loadPreset('dancer');
+    const one = applyEdits(spec, [{ kind: 'controllers', id: '', value: 1 }]);
+    expect(one.numaNodes).toHaveLength(1);
+    expect(one.numaNodes[0].memoryBytes).toBe(spec.numaNodes[0].memoryBytes + spec.numaNodes[1].memoryBytes);
+    expect(new Set(one.cores.map((c) => c.numa))).toEqual(new Set([spec.numaNodes[0].id]));
+    expect(() => applyEdits(spec, [{ kind: 'controllers', id: '', value: 3 }])).toThrow(/2 memory controllers/);
+  });
 });
 
 describe('URL state', () => {

@@ -23,6 +23,9 @@ export function applyEdits(spec: MachineSpec, edits: readonly MachineEdit[]): Ma
       case 'copy':
         out.costs.copyBandwidth = e.value;
         break;
+      case 'controllers':
+        keepControllers(out, e.value, where);
+        break;
     }
   }
   out.name = edits.length > 0 ? `${spec.name} (what-if)` : spec.name;
@@ -34,4 +37,27 @@ function find<T>(list: T[], match: (x: T) => boolean, where: string): T {
   const found = list.find(match);
   if (found === undefined) throw new InputError('no such part in this machine', { field: where });
   return found;
+}
+
+/**
+ * Fewer memory controllers: the first `count` NUMA nodes (in the machine's order) stay; the cores
+ * and memory of every other node go to the kept ones in turn (node k's to kept node k mod count),
+ * as if the board had fewer controllers serving the same cores. Adding controllers would need
+ * constants (bandwidth, latency, where they attach) that no source gives, so it is refused.
+ */
+function keepControllers(spec: MachineSpec, count: number, where: string): void {
+  const nodes = spec.numaNodes;
+  if (!Number.isInteger(count) || count > nodes.length)
+    throw new InputError(
+      `can only keep a whole number of the ${nodes.length} memory controllers there are, got ${count}`,
+      {
+        field: where,
+      },
+    );
+  const kept = nodes.slice(0, count);
+  const home = new Map(nodes.map((n, k) => [n.id, kept[k % count]]));
+  for (const n of nodes.slice(count)) home.get(n.id)!.memoryBytes += n.memoryBytes;
+  for (const core of spec.cores) core.numa = home.get(core.numa)!.id;
+  if (spec.distances) spec.distances = spec.distances.slice(0, count).map((row) => row.slice(0, count));
+  spec.numaNodes = kept;
 }

@@ -5,10 +5,11 @@ import type { TraceEvent } from '../../sim/node/trace.ts';
 
 /** A what-if change to one constant of the machine (machine-edits.ts applies them). */
 export interface MachineEdit {
-  kind: 'link' | 'cache' | 'numa' | 'copy';
-  /** The link's name, the cache's id, the NUMA node's id; empty for the cores' copy bandwidth. */
+  kind: 'link' | 'cache' | 'numa' | 'copy' | 'controllers';
+  /** The link's name, the cache's id, the NUMA node's id; empty for the cores' copy bandwidth and
+   *  for the number of memory controllers. */
   id: string;
-  /** bytes/ns for bandwidths, bytes for a cache's size. */
+  /** bytes/ns for bandwidths, bytes for a cache's size, a count for the memory controllers. */
   value: number;
 }
 

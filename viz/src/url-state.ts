@@ -56,7 +56,7 @@ function isEdit(x: unknown): x is MachineEdit {
   if (typeof x !== 'object' || x === null) return false;
   const e = x as Record<string, unknown>;
   return (
-    ['link', 'cache', 'numa', 'copy'].includes(String(e.kind)) &&
+    ['link', 'cache', 'numa', 'copy', 'controllers'].includes(String(e.kind)) &&
     typeof e.id === 'string' &&
     typeof e.value === 'number'
   );

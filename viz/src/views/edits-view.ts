@@ -19,6 +19,14 @@ function fieldsOf(spec: MachineSpec): Field[] {
   const out: Field[] = [
     { kind: 'copy', id: '', label: 'core copy bandwidth', value: spec.costs.copyBandwidth, scale: 1, unit: 'GB/s' },
   ];
+  out.push({
+    kind: 'controllers',
+    id: '',
+    label: 'memory controllers (fewer: cores share)',
+    value: spec.numaNodes.length,
+    scale: 1,
+    unit: '',
+  });
   for (const n of spec.numaNodes)
     out.push({
       kind: 'numa',
@@ -75,7 +83,7 @@ export class EditsView {
         const row = document.createElement('label');
         const input = document.createElement('input');
         input.type = 'number';
-        input.step = 'any';
+        input.step = f.kind === 'controllers' ? '1' : 'any';
         input.min = '0';
         const original = Number((f.value / f.scale).toPrecision(6));
         const edit = edits.find((e) => e.kind === f.kind && e.id === f.id);
