@@ -81,6 +81,10 @@ describe('what-if edits', () => {
     ]);
     expect(edited.links[0].bandwidth).toBe(3);
     expect(edited.costs.copyBandwidth).toBe(5);
+    const knl = loadPreset('knl');
+    const tiles = applyEdits(knl, [{ kind: 'cache', id: 'level:2', value: 2 << 20 }]);
+    expect(tiles.caches.filter((c) => c.level === 2).every((c) => c.sizeBytes === 2 << 20)).toBe(true);
+    expect(() => applyEdits(knl, [{ kind: 'cache', id: 'level:9', value: 1 }])).toThrow(InputError);
     expect(spec.links[0].bandwidth).not.toBe(3);
     expect(() => applyEdits(spec, [{ kind: 'link', id: 'nope', value: 1 }])).toThrow(InputError);
     expect(() => applyEdits(spec, [{ kind: 'numa', id: '0', value: -1 }])).toThrow(/positive/);

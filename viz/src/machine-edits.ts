@@ -14,9 +14,15 @@ export function applyEdits(spec: MachineSpec, edits: readonly MachineEdit[]): Ma
       case 'link':
         find(out.links, (l) => l.name === e.id, where).bandwidth = e.value;
         break;
-      case 'cache':
-        find(out.caches, (c) => c.id === e.id, where).sizeBytes = e.value;
+      case 'cache': {
+        // `level:N` is every cache of level N (memory-side caches aside), else one cache by id.
+        const level = /^level:(\d+)$/.exec(e.id);
+        const caches = level ? out.caches.filter((c) => c.level === Number(level[1]) && !c.memorySide) : [];
+        if (level && caches.length === 0)
+          throw new InputError('no cache of that level in this machine', { field: where });
+        for (const c of level ? caches : [find(out.caches, (k) => k.id === e.id, where)]) c.sizeBytes = e.value;
         break;
+      }
       case 'numa':
         find(out.numaNodes, (n) => String(n.id) === e.id, where).bandwidth = e.value;
         break;

@@ -38,15 +38,31 @@ function fieldsOf(spec: MachineSpec): Field[] {
     });
   for (const l of spec.links)
     out.push({ kind: 'link', id: l.name, label: `link ${l.name}`, value: l.bandwidth, scale: 1, unit: 'GB/s' });
-  for (const c of spec.caches.filter((k) => k.cores.length > 1))
-    out.push({
-      kind: 'cache',
-      id: c.id,
-      label: `cache ${c.id} (L${c.level})`,
-      value: c.sizeBytes,
-      scale: MIB,
-      unit: 'MiB',
-    });
+  // Shared caches one by one; a level with many (KNL's 34 L2 tiles) as one field for all of them.
+  const shared = spec.caches.filter((k) => k.cores.length > 1 && !k.memorySide);
+  for (const level of [...new Set(shared.map((k) => k.level))].sort()) {
+    const all = spec.caches.filter((k) => k.level === level && !k.memorySide);
+    const mine = shared.filter((k) => k.level === level);
+    if (mine.length > 4)
+      out.push({
+        kind: 'cache',
+        id: `level:${level}`,
+        label: `every L${level} cache (${all.length})`,
+        value: all[0].sizeBytes,
+        scale: MIB,
+        unit: 'MiB',
+      });
+    else
+      for (const c of mine)
+        out.push({
+          kind: 'cache',
+          id: c.id,
+          label: `cache ${c.id} (L${c.level})`,
+          value: c.sizeBytes,
+          scale: MIB,
+          unit: 'MiB',
+        });
+  }
   return out;
 }
 

@@ -14,6 +14,10 @@ import { bandwidthLabel, bytesLabel, formatNs, utilisationColour } from '../look
 const CORE = 20;
 const GAP = 3;
 const PAD = 10;
+/** A package's shared caches are drawn as labelled bars up to this many, as small tiles beyond. */
+const BARS_UP_TO = 6;
+const TILE = 30;
+const TILE_H = 12;
 /** Packages with more cores than this start collapsed. */
 const COLLAPSE_ABOVE = 48;
 
@@ -123,7 +127,11 @@ export class MachineView {
     const spec = this.spec!;
     this.painted = [];
     const rankOf = new Map(this.cores.map((core, rank) => [core, rank]));
-    const perRow = Math.min(4, spec.packages.length);
+    // A square-ish grid: four sockets in a ring or mesh draw as a 2 x 2 square, not a row whose
+    // diagonal links would run under the packages between.
+    // With hubs (a north bridge every socket hangs off), the packages stand in one row above them.
+    const n = spec.packages.length;
+    const perRow = spec.hubs.length > 0 && n <= 8 ? n : Math.max(Math.min(2, n), Math.ceil(Math.sqrt(n)));
     // Lay out every package first to know the sizes.
     const layouts = spec.packages.map((p) => this.layoutPackage(spec, p.id));
     const colW = Math.max(...layouts.map((l) => l.w)) + 130;
@@ -139,7 +147,9 @@ export class MachineView {
       vertex.set(`pkg${p.id}`, box);
     });
     const rows = Math.ceil(spec.packages.length / perRow);
-    spec.hubs.forEach((h, i) => vertex.set(h.id, { x: 20 + i * 200, y: 20 + rows * rowH, w: 150, h: 40 }));
+    // Hubs centred under the packages.
+    const hubsLeft = 20 + Math.max(0, (perRow * colW - 130 - (spec.hubs.length * 200 - 50)) / 2);
+    spec.hubs.forEach((h, i) => vertex.set(h.id, { x: hubsLeft + i * 200, y: 20 + rows * rowH, w: 150, h: 40 }));
     const numaY = 20 + rows * rowH + (spec.hubs.length > 0 ? 70 : 0);
     const width = Math.max(20 + perRow * colW, 20 + spec.hubs.length * 200, 20 + spec.ioBuses.length * 170) + 20;
     const height = numaY + 70 + (spec.ioBuses.length > 0 ? 60 : 0);
@@ -178,6 +188,9 @@ export class MachineView {
           'stroke',
         );
       }
+      // Between two packages the name fits beside the line; links fanning out of a hub are named
+      // in their tooltips only, where the labels would pile up.
+      if (!link.a.startsWith('pkg') || !link.b.startsWith('pkg')) continue;
       root
         .append('text')
         .attr('x', (ax + bx) / 2)
@@ -207,13 +220,13 @@ export class MachineView {
     // Memory controllers under what they hang off.
     spec.numaNodes.forEach((n) => {
       const at = vertex.get(n.attach);
-      const b =
-        at && n.attach.startsWith('pkg')
-          ? { x: at.x + 4 + (n.id % 2) * 6, y: at.y + at.h + 10, w: Math.min(at.w - 8, 170), h: 34 }
-          : { x: 20 + n.id * 190, y: numaY, w: 170, h: 34 };
-      // Several NUMA nodes on one package: side by side.
+      // Several NUMA nodes on one vertex: side by side.
       const siblings = spec.numaNodes.filter((m) => m.attach === n.attach);
       const k = siblings.indexOf(n);
+      const b =
+        at && n.attach.startsWith('pkg')
+          ? { x: at.x + 4, y: at.y + at.h + 10, w: Math.min(at.w - 8, 170), h: 34 }
+          : { x: (at?.x ?? 20) + k * 180, y: numaY, w: 170, h: 34 };
       if (at && n.attach.startsWith('pkg') && siblings.length > 1) {
         b.w = (at.w - 8 - (siblings.length - 1) * 6) / siblings.length;
         b.x = at.x + 4 + k * (b.w + 6);
@@ -268,19 +281,13 @@ export class MachineView {
     this.paint();
   }
 
-  private layoutPackage(spec: MachineSpec, pkg: number): { w: number; h: number; cols: number; shared: number } {
+  private layoutPackage(spec: MachineSpec, pkg: number): { w: number; h: number; cols: number } {
     const cores = spec.cores.filter((c) => c.package === pkg);
     const cols = Math.min(16, Math.max(2, Math.ceil(Math.sqrt(cores.length))));
     const rows = this.collapsed.has(pkg) ? 1 : Math.ceil(cores.length / cols);
-    const shared = spec.caches.filter(
-      (c) => c.cores.length > 1 && !c.memorySide && cores.some((k) => c.cores.includes(k.id)),
-    ).length;
-    return {
-      w: Math.max(170, cols * (CORE + GAP) + 2 * PAD),
-      h: 28 + rows * (CORE + GAP) + shared * 18 + PAD,
-      cols,
-      shared,
-    };
+    const shared = sharedCaches(spec, cores);
+    const w = Math.max(170, cols * (CORE + GAP) + 2 * PAD);
+    return { w, h: 28 + rows * (CORE + GAP) + cachesHeight(shared.length, w) + PAD, cols };
   }
 
   private drawPackage(
@@ -346,30 +353,44 @@ export class MachineView {
       });
       y += Math.ceil(cores.length / layout.cols) * (CORE + GAP);
     }
-    const shared = spec.caches.filter(
-      (k) => k.cores.length > 1 && !k.memorySide && cores.some((c) => k.cores.includes(c.id)),
-    );
-    shared.sort((a, b) => a.level - b.level || a.id.localeCompare(b.id));
-    for (const k of shared) {
-      const el = rect(g, { x: box.x + PAD, y: y + 2, w: box.w - 2 * PAD, h: 14 }, { rx: 3, stroke: '#777' }).attr(
-        'class',
-        'cache',
-      );
+    const shared = sharedCaches(spec, cores);
+    const tiles = shared.length > BARS_UP_TO;
+    if (tiles) {
+      // Many shared caches (KNL's tiles): one line saying what they are, then a small square each.
+      const sizes = [...new Set(shared.map((k) => `L${k.level} ${bytesLabel(k.sizeBytes)}`))].join(', ');
+      g.append('text')
+        .attr('x', box.x + PAD)
+        .attr('y', y + 13)
+        .attr('font-size', 10)
+        .text(`${shared.length} shared caches (${sizes})`);
+      y += 18;
+    }
+    const perRow = tileColumns(box.w);
+    shared.forEach((k, i) => {
+      const place = tiles
+        ? {
+            x: box.x + PAD + (i % perRow) * (TILE + GAP),
+            y: y + Math.floor(i / perRow) * (TILE_H + GAP),
+            w: TILE,
+            h: TILE_H,
+          }
+        : { x: box.x + PAD, y: y + 2 + i * 18, w: box.w - 2 * PAD, h: 14 };
+      const el = rect(g, place, { rx: 3, stroke: '#777' }).attr('class', 'cache');
       this.hoverable(
         el.node()!,
         `cache ${k.id}`,
-        `cache ${k.id} (L${k.level}, ${k.cores.length} cores): ${bytesLabel(k.sizeBytes)}, ${bandwidthLabel(k.bandwidth)}`,
+        `cache ${k.id} (L${k.level}, cores ${describeIds(k.cores)}): ${bytesLabel(k.sizeBytes)}, ${bandwidthLabel(k.bandwidth)}`,
         'fill',
       );
-      g.append('text')
-        .attr('x', box.x + PAD + 4)
-        .attr('y', y + 13)
-        .attr('font-size', 10)
-        .attr('pointer-events', 'none')
-        .attr('class', 'on-load')
-        .text(`L${k.level} ${k.id} · ${bytesLabel(k.sizeBytes)}`);
-      y += 18;
-    }
+      if (!tiles)
+        g.append('text')
+          .attr('x', place.x + 4)
+          .attr('y', place.y + 11)
+          .attr('font-size', 10)
+          .attr('pointer-events', 'none')
+          .attr('class', 'on-load')
+          .text(`L${k.level} ${k.id} · ${bytesLabel(k.sizeBytes)}`);
+    });
   }
 
   private hoverable(node: SVGElement, resource: string, text: string, attr: 'fill' | 'stroke'): void {
@@ -431,4 +452,21 @@ export function at(times: readonly number[], t: number): number {
     else hi = mid;
   }
   return lo - 1;
+}
+
+/** The caches shared by several of `cores` (memory-side ones excepted), by level and natural id order. */
+function sharedCaches(spec: MachineSpec, cores: { id: number }[]): MachineSpec['caches'] {
+  const ids = new Set(cores.map((c) => c.id));
+  return spec.caches
+    .filter((k) => k.cores.length > 1 && !k.memorySide && k.cores.some((c) => ids.has(c)))
+    .sort((a, b) => a.level - b.level || a.id.localeCompare(b.id, undefined, { numeric: true }));
+}
+
+function tileColumns(width: number): number {
+  return Math.max(1, Math.floor((width - 2 * PAD + GAP) / (TILE + GAP)));
+}
+
+function cachesHeight(count: number, width: number): number {
+  if (count <= BARS_UP_TO) return count * 18;
+  return 18 + Math.ceil(count / tileColumns(width)) * (TILE_H + GAP) + 4;
 }
