@@ -36,9 +36,11 @@ export function utilisationColour(u: number): string {
 
 export function formatNs(ns: number): string {
   if (!Number.isFinite(ns)) return 'n/a';
-  if (Math.abs(ns) >= 1e6) return `${(ns / 1e6).toPrecision(4)} ms`;
-  if (Math.abs(ns) >= 1e3) return `${(ns / 1e3).toPrecision(4)} µs`;
-  return `${ns.toPrecision(3)} ns`;
+  if (ns === 0) return '0';
+  const short = (x: number, digits: number) => String(Number(x.toPrecision(digits)));
+  if (Math.abs(ns) >= 1e6) return `${short(ns / 1e6, 4)} ms`;
+  if (Math.abs(ns) >= 1e3) return `${short(ns / 1e3, 4)} µs`;
+  return `${short(ns, 3)} ns`;
 }
 
 export function bytesLabel(bytes: number): string {

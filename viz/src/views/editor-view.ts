@@ -72,15 +72,42 @@ export class EditorView {
     }
     this.marker.hidden = false;
     this.marker.dataset.line = String(error.line);
-    this.marker.textContent = `${error.field ? `${error.field}: ` : ''}${error.message}`;
+    this.marker.textContent = error.message;
+    this.marker.title = error.message;
+    if (error.field) this.marker.dataset.field = error.field;
     this.place();
   }
 
+  /**
+   * Puts the message on its line, after the line's text, where it hides nothing; when the line is
+   * too long for that, under it.
+   */
   private place(): void {
     if (!this.error?.line) return;
-    const top = 4 + this.error.line * LINE_HEIGHT - this.textarea.scrollTop;
+    const lineTop = 4 + (this.error.line - 1) * LINE_HEIGHT - this.textarea.scrollTop;
+    const text = this.textarea.value.split('\n')[this.error.line - 1] ?? '';
+    const gutter = this.gutter.offsetWidth;
+    const after = gutter + 6 + (text.length + 2) * this.charWidth() - this.textarea.scrollLeft;
+    const room = this.textarea.clientWidth + gutter - after;
+    // Beside the text even if it must be cut short (the whole message is under the editor).
+    const beside = room >= Math.min(140, this.marker.scrollWidth + 8);
+    const top = beside ? lineTop : lineTop + LINE_HEIGHT;
     this.marker.style.top = `${top}px`;
+    this.marker.style.left = `${beside ? after : gutter + 8}px`;
+    this.marker.style.maxWidth = `${beside ? room - 4 : this.textarea.clientWidth - 12}px`;
+    this.marker.classList.toggle('beside', beside);
     this.marker.style.visibility = top < 0 || top > this.textarea.clientHeight ? 'hidden' : 'visible';
+  }
+
+  private charWidthPx = 0;
+  /** The width of one character of the monospace font the text area uses. */
+  private charWidth(): number {
+    if (this.charWidthPx > 0) return this.charWidthPx;
+    const ctx = document.createElement('canvas').getContext('2d');
+    if (!ctx) return 7.2;
+    ctx.font = getComputedStyle(this.textarea).font;
+    this.charWidthPx = ctx.measureText('0'.repeat(100)).width / 100 || 7.2;
+    return this.charWidthPx;
   }
 
   private renderGutter(): void {
