@@ -261,6 +261,10 @@ function parseRun(args: string[]): RunArgs {
   }
   if (out.shard !== undefined && out.trace !== undefined)
     throw new UsageError('--trace writes the trace of a whole run: it cannot be combined with --shard');
+  if (out.jobs !== undefined && out.jobs > 1 && out.trace !== undefined)
+    throw new UsageError(
+      '--trace runs the points one after another in this process: it cannot be combined with --jobs',
+    );
   // A shard prints partial results; the report and its format come from `merge`.
   if (out.shard !== undefined && output.flag !== undefined)
     throw new UsageError(`--shard prints partial results: give ${output.flag} to 'intranode merge' instead`);

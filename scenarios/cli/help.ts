@@ -15,7 +15,8 @@ Usage:
       --shard I/N                    run only shard I of N (from 1: the points whose index, from 0,
                                      is I-1 modulo N) and print its partial results as JSON
       --trace FILE                   also write the run's trace to FILE (Chrome trace event format,
-                                     opens in Perfetto); the points then run in this process
+                                     opens in Perfetto); the points then run one after another in
+                                     this process (not with --jobs above 1)
   intranode merge PART... [options]  print the report of a sweep run as shards, as one run prints it
       --format, --json, --csv, --breakdown
                                      as for run

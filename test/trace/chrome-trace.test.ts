@@ -153,10 +153,13 @@ describe('intranode run --trace', () => {
     expect(readFileSync(join(dir, 'again.json'), 'utf8')).toBe(readFileSync(join(dir, 'out.json'), 'utf8'));
   });
 
-  it('refuses --trace with --shard, and a file it cannot write', async () => {
+  it('refuses --trace with --shard or several jobs, and a file it cannot write', async () => {
     const both = await runCli(['run', 's.yaml', '--trace', 't.json', '--shard', '1/2'], { cwd: dir });
     expect(both.code).toBe(2);
     expect(both.stderr).toContain('--trace');
+    const jobs = await runCli(['run', 's.yaml', '--trace', 't.json', '--jobs', '2'], { cwd: dir });
+    expect(jobs.code).toBe(2);
+    expect(jobs.stderr).toContain('--jobs');
     const bad = await runCli(['run', 's.yaml', '--trace', join(dir, 'no', 'such', 'dir.json')], { cwd: dir });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('cannot write the trace');
