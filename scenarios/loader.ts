@@ -7,6 +7,7 @@ import { dirName, fileStem, resolvePath, workingDir } from '../common/paths.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
 import { placeRanks, PlacementError } from './placement.ts';
+import { machineOnHosts, readHosts, type HostsRequest } from './hosts.ts';
 import {
   rankCount,
   type MachineChoice,
@@ -76,7 +77,8 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const baseline = readBaseline(doc.get('baseline'), algorithms, operation);
 
   const baseDir = opts.file ? dirName(resolvePath(opts.cwd ?? workingDir(), opts.file)) : (opts.cwd ?? workingDir());
-  const axes = readAxes(doc, opts, baseDir);
+  const hosts = readHosts(doc.get('hosts'), operation, algorithms, doc.required('algorithms'));
+  const axes = onHosts(readAxes(doc, opts, baseDir), hosts);
   checkCombinations(doc, axes, { rootRank, rootField, counts, countsField, operation, info });
   // The report says which machine ran when it is not the one the file names.
   const replacedMachines =
@@ -151,6 +153,16 @@ interface Axes {
   machines: LocatedMachine[];
   placements: { value: PlacementSpec; field?: YamlValue }[];
   ranks: { value: RankCount; field?: YamlValue }[];
+}
+
+/** Every machine of the sweep as the scenario's hosts of it. */
+function onHosts(axes: Axes, hosts: HostsRequest | undefined): Axes {
+  if (!hosts) return axes;
+  const machines = axes.machines.map((m) => ({
+    ...m,
+    choice: { ...m.choice, spec: machineOnHosts(m.choice.spec, hosts, m.choice.ref) },
+  }));
+  return { ...axes, machines };
 }
 
 function readAxes(doc: ScenarioDocument, opts: LoadOptions, baseDir: string): Axes {
