@@ -119,7 +119,7 @@ export class ComparisonView {
       .attr('transform', `translate(${M.left},0)`)
       .call(
         axisLeft(y)
-          .tickValues(normalisedTicks(y.domain() as [number, number]))
+          .tickValues(normalisedTicks(y, y.domain() as [number, number]))
           .tickFormat(format('.2~f')),
       );
     svg
@@ -203,12 +203,15 @@ function uniqueSorted(values: number[]): number[] {
   return [...new Set(values)].sort((a, b) => a - b);
 }
 
-/** Ticks of a normalised axis: round ratios that fall inside the domain, at most about ten. */
-function normalisedTicks([lo, hi]: [number, number]): number[] {
+/** Ticks of a normalised axis: round ratios inside the domain, 1 always, the others only where
+ *  they keep `gap` pixels from every tick already placed (working outwards from 1). */
+function normalisedTicks(y: (v: number) => number, [lo, hi]: [number, number], gap = 16): number[] {
   const candidates = [
     0.01, 0.02, 0.05, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1, 1.1, 1.2, 1.5, 2, 3, 5, 10, 20, 50, 100,
-  ];
-  const inside = candidates.filter((t) => t >= lo && t <= hi);
-  const step = Math.ceil(inside.length / 10);
-  return inside.filter((t, i) => t === 1 || i % step === 0);
+  ].filter((t) => t >= lo && t <= hi);
+  const kept = [1];
+  const one = candidates.indexOf(1);
+  const outwards = [...candidates.slice(one + 1), ...candidates.slice(0, Math.max(0, one)).reverse()];
+  for (const t of outwards) if (kept.every((k) => Math.abs(y(k) - y(t)) >= gap)) kept.push(t);
+  return kept.sort((a, b) => a - b);
 }
