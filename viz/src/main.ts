@@ -404,6 +404,7 @@ Object.assign(window, {
         }
       }
       selectTab('timeline');
+      pointTitle.textContent = `a made-up timeline of ${ranks} ranks and ${events.length} steps (to measure panning)`;
       timeline.show(
         events,
         Array.from({ length: ranks }, (_, r) => `rank ${r}`),
