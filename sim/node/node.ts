@@ -17,7 +17,7 @@ import { CacheHolders } from './cache-holders.ts';
 import { Buffer, type Range } from './buffer.ts';
 import { Trace } from './trace.ts';
 import { MissQueues, add, type Uses } from './miss-queues.ts';
-import { storeKind, type CopyRoutine, type StoreKind } from './store-kind.ts';
+import { nonTemporalThreshold, storeKind, type CopyRoutine, type StoreKind } from './store-kind.ts';
 import { SharedStreams } from './shared-streams.ts';
 
 export { add, type Uses };
@@ -77,6 +77,10 @@ export class Node {
   private readonly sharedOwn = new Map<number, Set<CacheSpec>>();
   private readonly sharedOwnIds = new Map<number, string[]>();
   private readonly streams = new SharedStreams();
+  /** Per core, the memcpy size from which it stores non-temporally. */
+  private readonly nonTemporalAbove = new Map<number, number>();
+  /** Per NUMA node, the latency of its socket's last-level lookup (0 behind a hub without caches). */
+  private readonly homeLookup = new Map<number, number>();
   /** Every buffer by id, to find the home of what a cache writes back. */
   private readonly buffers = new Map<number, Buffer>();
 
@@ -124,6 +128,10 @@ export class Node {
       (c) =>
         !c.memorySide && !spec.caches.some((o) => !o.memorySide && o.level > c.level && o.cores.includes(c.cores[0])),
     );
+    for (const numa of spec.numaNodes) {
+      const home = this.lastLevel.filter((c) => this.topo.coreVertex(c.cores[0]) === numa.attach);
+      this.homeLookup.set(numa.id, Math.max(0, ...home.map((c) => c.latencyNs)));
+    }
   }
 
   allocate(name: string, bytes: number, owner: number, home?: number): Buffer {
@@ -167,7 +175,10 @@ export class Node {
     const start = this.sim.now;
     const uses: Uses = new Map();
     add(uses, this.coreResource(core), 1 / (info.efficiency ?? 1));
-    const store = storeKind(this.spec, this.topo, core, info.routine ?? 'memcpy', dst.bytes);
+    let threshold = this.nonTemporalAbove.get(core);
+    if (threshold === undefined)
+      this.nonTemporalAbove.set(core, (threshold = nonTemporalThreshold(this.spec, this.topo, core)));
+    const store = storeKind(this.spec, info.routine ?? 'memcpy', dst.bytes, threshold);
     const readLatency = this.planRead(core, src, uses, 1);
     const kept = this.planWrite(core, dst, uses, 1, { store });
     this.touch(core, src, false);
@@ -425,10 +436,7 @@ export class Node {
       // Claiming a line cached nowhere takes a round trip to its home agent, which answers from its
       // snoop results or directory without reading DRAM: the route there and the home socket's
       // last-level lookup.
-      const homeLookup = Math.max(
-        0,
-        ...this.lastLevel.filter((c) => this.topo.coreVertex(c.cores[0]) === numa.attach).map((c) => c.latencyNs),
-      );
+      const homeLookup = this.homeLookup.get(numa.id)!;
       const claimLatency = Math.min(latency, homeLookup + this.topo.routeLatency(numa.attach, coreVertex));
       if (hit > 0)
         parts.push({

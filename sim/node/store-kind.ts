@@ -34,14 +34,9 @@ export function nonTemporalThreshold(spec: MachineSpec, topo: Topology, core: nu
   return (share * last.sizeBytes) / last.cores.length;
 }
 
-export function storeKind(
-  spec: MachineSpec,
-  topo: Topology,
-  core: number,
-  routine: CopyRoutine,
-  bytes: number,
-): StoreKind {
+/** How `routine` stores a copy of `bytes`, given the core's non-temporal threshold. */
+export function storeKind(spec: MachineSpec, routine: CopyRoutine, bytes: number, nonTemporalAbove: number): StoreKind {
   if (routine === 'kernel') return spec.costs.kernelStores === 'full-line' ? 'full-line' : 'rfo';
-  if (bytes >= nonTemporalThreshold(spec, topo, core)) return 'non-temporal';
+  if (bytes >= nonTemporalAbove) return 'non-temporal';
   return 'rfo';
 }
