@@ -1,11 +1,12 @@
 // A scenario becomes tables of points: one table per sweep combination (machine × placement ×
-// ranks × seed, in that nesting), one row per size, one cell per algorithm.
+// ranks × root × seed, in that nesting), one row per size, one cell per algorithm.
 import type { Point } from './point.ts';
 import { placeRanks } from './placement.ts';
 import {
   rankCount,
   type MachineChoice,
   type PlacementSpec,
+  type RootChoice,
   type Scenario,
   type ScenarioAlgorithm,
 } from './scenario.ts';
@@ -25,6 +26,7 @@ export interface Table<C extends Cell = Cell> {
   ranks: number;
   placement: PlacementSpec;
   seed: string;
+  root: RootChoice;
   /** Rank i runs on cores[i]. */
   cores: number[];
   rows: Row<C>[];
@@ -35,8 +37,10 @@ export function expandScenario(s: Scenario): Table[] {
   for (const machine of s.machines) {
     for (const placement of s.placements) {
       for (const count of s.ranks) {
-        for (const seed of s.seedSweep ?? [s.seed]) {
-          tables.push(table(s, machine, placement, rankCount(count, machine.spec), seed));
+        for (const root of s.rootSweep ?? [s.root]) {
+          for (const seed of s.seedSweep ?? [s.seed]) {
+            tables.push(table(s, machine, placement, rankCount(count, machine.spec), root, seed));
+          }
         }
       }
     }
@@ -45,7 +49,14 @@ export function expandScenario(s: Scenario): Table[] {
 }
 
 /** One table of the sweep: a row per size, a cell per algorithm. */
-function table(s: Scenario, machine: MachineChoice, placement: PlacementSpec, ranks: number, seed: string): Table {
+function table(
+  s: Scenario,
+  machine: MachineChoice,
+  placement: PlacementSpec,
+  ranks: number,
+  root: RootChoice,
+  seed: string,
+): Table {
   // The loader has checked every combination, so this cannot fail for a loaded scenario.
   const cores = placeRanks(machine.spec, ranks, placement, seed);
   const rows = s.sizes.map((bytes) => ({
@@ -62,7 +73,7 @@ function table(s: Scenario, machine: MachineChoice, placement: PlacementSpec, ra
         params: { ...algorithm.params },
         bytes,
         ...(s.counts ? { counts: [...s.counts] } : {}),
-        root: s.root,
+        root,
         cache: s.cache,
         iterations: s.iterations,
         warmup: s.warmup,
@@ -71,7 +82,7 @@ function table(s: Scenario, machine: MachineChoice, placement: PlacementSpec, ra
       },
     })),
   }));
-  return { machine, ranks, placement, seed, cores, rows };
+  return { machine, ranks, placement, seed, root, cores, rows };
 }
 
 export function countPoints(tables: Table[]): number {

@@ -13,6 +13,7 @@ import {
   type MachineChoice,
   type PlacementSpec,
   type RankCount,
+  type RootChoice,
   type Scenario,
   type ScenarioAlgorithm,
 } from './scenario.ts';
@@ -75,9 +76,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const { operation, info } = readOperation(doc.required('operation'), opts.catalogue);
   const algorithms = readAlgorithms(doc.required('algorithms'), operation, opts.catalogue);
   const sizes = readSizes(doc.required('sizes'));
-  const rootField = doc.get('root');
-  if (rootField && !info.rooted) throw rootField.error(`operation '${operation}' has no root`);
-  const rootRank = rootField?.integer(0, 'root') ?? DEFAULTS.root;
+  const roots = readRoots(doc.values('root'), operation, info);
   const countsField = doc.get('counts');
   const counts = countsField && readCounts(countsField, operation, info, opts.catalogue);
   const cache = readCache(doc.get('cache'));
@@ -92,7 +91,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
 
   const baseDir = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : (opts.cwd ?? process.cwd());
   const axes = readAxes(doc, opts, baseDir);
-  checkCombinations(doc, axes, { rootRank, rootField, counts, countsField, operation, info });
+  checkCombinations(doc, axes, { roots, counts, countsField, operation, info });
   // The report says which machine ran when it is not the one the file names.
   const replacedMachines =
     opts.machineOverride !== undefined ? (doc.values('machine') ?? []).map((m) => m.string('machine')) : undefined;
@@ -105,7 +104,8 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     rooted: info.rooted,
     algorithms,
     sizes,
-    root: rootRank,
+    root: roots[0].value,
+    ...(roots.length > 1 ? { rootSweep: roots.map((r) => r.value) } : {}),
     ...(counts ? { counts } : {}),
     cache,
     iterations,
@@ -185,8 +185,7 @@ function readAxes(doc: ScenarioDocument, opts: LoadOptions, baseDir: string): Ax
 }
 
 interface RankChecks {
-  rootRank: number;
-  rootField: YamlValue | undefined;
+  roots: LocatedRoot[];
   counts: number[] | undefined;
   countsField: YamlValue | undefined;
   operation: string;
@@ -198,10 +197,12 @@ function checkCombinations(doc: ScenarioDocument, axes: Axes, c: RankChecks): vo
   for (const m of axes.machines) {
     for (const r of axes.ranks) {
       const n = rankCount(r.value, m.choice.spec);
-      if (c.rootRank >= n) {
-        throw (c.rootField ?? r.field ?? doc.root).error(
-          `root ${c.rootRank} is outside the communicator of ${n} ranks (0..${n - 1})`,
-        );
+      for (const root of c.roots) {
+        if (root.value !== 'all' && root.value >= n) {
+          throw (root.field ?? r.field ?? doc.root).error(
+            `root ${root.value} is outside the communicator of ${n} ranks (0..${n - 1})`,
+          );
+        }
       }
       if (c.counts && c.countsField) {
         const wanted = c.info.counts === 'per-pair' ? n * n : n;
@@ -218,6 +219,33 @@ function checkCombinations(doc: ScenarioDocument, axes: Axes, c: RankChecks): vo
       for (const p of axes.placements) checkPlacement(m, p, r, doc.root, axes.machines.length > 1);
     }
   }
+}
+
+interface LocatedRoot {
+  value: RootChoice;
+  field?: YamlValue;
+}
+
+/** `root` (or `sweep.root`): rank numbers, or 'all' for every root in turn. */
+function readRoots(fields: YamlValue[] | undefined, operation: string, info: OperationInfo): LocatedRoot[] {
+  if (!fields) return [{ value: DEFAULTS.root }];
+  if (!info.rooted) throw fields[0].error(`operation '${operation}' has no root`);
+  const roots = fields.map((field): LocatedRoot => {
+    const v = field.scalar();
+    if (v === 'all') return { value: 'all', field };
+    if (typeof v === 'string') {
+      const hint = didYouMean(v, ['all']);
+      throw field.error(
+        `root must be a rank number or 'all', got ${field.describe()}${hint ? ` (did you mean 'all'?)` : ''}`,
+      );
+    }
+    return { value: field.integer(0, 'root'), field };
+  });
+  roots.forEach((r, i) => {
+    const earlier = roots.findIndex((o) => o.value === r.value);
+    if (earlier < i) throw r.field!.error(`root ${r.value} is listed twice`);
+  });
+  return roots;
 }
 
 function readSizes(field: YamlValue): number[] {

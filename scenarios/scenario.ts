@@ -32,7 +32,10 @@ export interface Scenario {
   algorithms: ScenarioAlgorithm[];
   /** Ascending, without repeats. */
   sizes: number[];
-  root: number;
+  /** Root rank of a rooted operation, or 'all': every root in turn, the time the mean over them. The first of `rootSweep` when swept. */
+  root: RootChoice;
+  /** `sweep.root` of more than one value: one table per root (between the rank-count and seed axes). */
+  rootSweep?: RootChoice[];
   /** v-variants: counts in units of each size, one per rank (per pair for alltoallv). */
   counts?: number[];
   cache: 'on' | 'off';
@@ -56,6 +59,13 @@ export interface Scenario {
 }
 
 export type RankCount = number | 'all';
+
+/** A root rank, or 'all': the operation is called from every root in turn (applications cycle them). */
+export type RootChoice = number | 'all';
+
+export function rootName(root: RootChoice): string {
+  return root === 'all' ? 'all (mean over every root in turn)' : String(root);
+}
 
 export function rankCount(ranks: RankCount, machine: MachineSpec): number {
   return ranks === 'all' ? machine.cores.length : ranks;

@@ -8,6 +8,8 @@ import { UnavailableError, type Point, type PointResult } from './point.ts';
 import { arrivalDelays } from './skew.ts';
 
 export function simulatePoint(point: Point): PointResult {
+  const roots = point.root === 'all' ? point.cores.map((_, r) => r) : undefined;
+  const calls = (point.warmup + point.iterations) * (roots?.length ?? 1);
   const outcome = explainUnavailable(point, () =>
     runAlgorithm({
       machine: point.machine,
@@ -15,7 +17,7 @@ export function simulatePoint(point: Point): PointResult {
       algorithm: point.algorithm,
       call: {
         bytes: point.bytes,
-        root: point.root,
+        root: roots ? 0 : (point.root as number),
         params: point.params,
         counts: point.counts?.map((c) => c * point.bytes),
       },
@@ -23,9 +25,8 @@ export function simulatePoint(point: Point): PointResult {
       iterations: point.iterations,
       warmup: point.warmup,
       seed: point.seed,
-      ...(point.skewNs
-        ? { startDelays: arrivalDelays(point.seed, point.skewNs, point.warmup + point.iterations, point.cores.length) }
-        : {}),
+      ...(roots ? { roots } : {}),
+      ...(point.skewNs ? { startDelays: arrivalDelays(point.seed, point.skewNs, calls, point.cores.length) } : {}),
     }),
   );
   const mean = outcome.times.reduce((a, b) => a + b, 0) / outcome.times.length;

@@ -26,17 +26,22 @@ export interface RunRequest {
   seed: string;
   keepTrace?: boolean;
   /**
-   * Arrival skew: `startDelays[iteration][rank]` ns before the rank calls the operation (warm-up
-   * iterations first). An iteration's time is then the slowest rank's own time in the call, as a
+   * Arrival skew: `startDelays[call][rank]` ns before the rank calls the operation (warm-up
+   * iterations first; with several `roots`, one entry per root of each iteration). An iteration's time is then the slowest rank's own time in the call, as a
    * benchmark reporting the maximum over ranks measures it, instead of the span of the iteration.
    */
   startDelays?: number[][];
   /** Where `algorithm` is looked up; default: every catalogued algorithm. */
   catalogue?: Catalogue;
+  /**
+   * Roots an application cycles through (`root: all`): every iteration calls the operation once
+   * per root, in this order, each call timed on its own. Default: `call.root` alone.
+   */
+  roots?: number[];
 }
 
 export interface RunOutcome {
-  /** Span of each measured iteration as the operation reports it (ns). */
+  /** Span of each measured call as the operation reports it (ns): one per iteration and root. */
   times: number[];
   /** Rank-time per kind of step over the measured iterations (ns). */
   totals: Record<string, number>;
@@ -65,15 +70,20 @@ function runTyped<Op extends OperationName>(
   const world = new World(node, req.cores);
   const ranks = req.cores.map((_, id) => new SimRank(world, id, call.params));
   const times: number[] = [];
-  const args = ranks.map((rank) => semantics.setup(rank, call));
-  for (let it = 0; it < req.warmup + req.iterations; it++) {
-    // Every iteration starts from fresh inputs in the same buffers (so reductions do not pile up
-    // terms, and a cache-on run finds last iteration's data still cached).
+  // One call per root of each iteration; each root's buffers are set up once, as an application
+  // keeps them (a gather's receive buffer at each root).
+  const calls = (req.roots ?? [call.root]).map((root) => ({ ...call, root }));
+  const argsOf = calls.map((c) => ranks.map((rank) => semantics.setup(rank, c)));
+  for (let k = 0; k < (req.warmup + req.iterations) * calls.length; k++) {
+    const c = calls[k % calls.length];
+    const args = argsOf[k % calls.length];
+    // Every call starts from fresh inputs in the same buffers (so reductions do not pile up
+    // terms, and a cache-on run finds last call's data still cached).
     if (req.cache === 'off') node.clearCaches();
-    if (it === req.warmup) node.trace.reset();
-    ranks.forEach((rank, i) => semantics.fill(rank, args[i], call));
+    if (k === req.warmup * calls.length) node.trace.reset();
+    ranks.forEach((rank, i) => semantics.fill(rank, args[i], c));
     const start = sim.now;
-    const delays = req.startDelays?.[it];
+    const delays = req.startDelays?.[k];
     const own: number[] = [];
     const procs = ranks.map((rank, i) => {
       const program = info.program(rank, args[i]);
@@ -85,8 +95,9 @@ function runTyped<Op extends OperationName>(
     sim.run();
     for (const p of procs) if (!p.done) throw new Error(`${info.name}: rank process ${p.name} did not finish`);
     const span = delays ? Math.max(...own) : sim.now - start;
-    if (it >= req.warmup) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
-    semantics.verify(args, call);
+    if (k >= req.warmup * calls.length) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
+    semantics.verify(args, c);
   }
+  const args = argsOf[argsOf.length - 1];
   return { times, totals: node.trace.totalsByKind(), events: node.trace.events, args };
 }

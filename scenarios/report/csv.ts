@@ -46,7 +46,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
           t.ranks,
           placement,
           s.operation,
-          s.rooted ? s.root : '',
+          s.rooted ? t.root : '',
           s.cache,
           c.algorithm.name,
           c.algorithm.label,

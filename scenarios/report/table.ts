@@ -2,7 +2,7 @@
 // per size (bytes, as an integer) with each algorithm's time in µs and its time relative to the
 // baseline, and for point-to-point operations its bandwidth in MB/s.
 import type { Scenario } from '../scenario.ts';
-import { placementName } from '../scenario.ts';
+import { placementName, rootName } from '../scenario.ts';
 import { unavailableNotes, type ResultTable, type ScenarioResult } from '../run.ts';
 import { megabytesPerSecond, reportsBandwidth } from './bandwidth.ts';
 import { alignColumns } from './columns.ts';
@@ -36,7 +36,7 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
     `# Ranks: ${t.ranks}`,
     `# Placement: ${placementName(t.placement)} (cores ${t.cores.join(' ')})`,
     `# Cache: ${s.cache}`,
-    `# Operation: ${s.operation}${s.rooted ? `, root ${s.root}` : ''}; ${s.iterations} iterations after ${s.warmup} warm-up`,
+    `# Operation: ${s.operation}${s.rooted ? `, root ${rootName(t.root)}` : ''}; ${s.iterations} iterations after ${s.warmup} warm-up`,
     `# Baseline: ${s.baseline}`,
   );
   if (s.seedSweep) lines.push(`# Seed: ${t.seed}`);
