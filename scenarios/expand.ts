@@ -75,6 +75,7 @@ function table(
         ...(s.counts ? { counts: [...s.counts] } : {}),
         root,
         cache: s.cache,
+        ...(s.buffers === 'fresh' ? { buffers: 'fresh' as const } : {}),
         iterations: s.iterations,
         warmup: s.warmup,
         seed,

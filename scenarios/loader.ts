@@ -10,6 +10,7 @@ import { readAlgorithms } from './algorithm-entries.ts';
 import { placeRanks, PlacementError } from './placement.ts';
 import {
   rankCount,
+  type BufferMode,
   type MachineChoice,
   type PlacementSpec,
   type RankCount,
@@ -46,6 +47,7 @@ export const DEFAULTS = {
   warmup: 1,
   seed: 'intranode',
   placement: 'compact',
+  buffers: 'reused',
 } as const;
 
 export function loadScenarioFile(path: string, opts: Omit<LoadOptions, 'file'>): Scenario {
@@ -80,6 +82,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const countsField = doc.get('counts');
   const counts = countsField && readCounts(countsField, operation, info, opts.catalogue);
   const cache = readCache(doc.get('cache'));
+  const buffers = readBuffers(doc.get('buffers'));
   const iterations = doc.get('iterations')?.integer(1, 'iterations') ?? DEFAULTS.iterations;
   const warmup = doc.get('warmup')?.integer(0, 'warmup') ?? DEFAULTS.warmup;
   const seeds =
@@ -108,6 +111,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     ...(roots.length > 1 ? { rootSweep: roots.map((r) => r.value) } : {}),
     ...(counts ? { counts } : {}),
     cache,
+    buffers,
     iterations,
     warmup,
     seed: seeds[0],
@@ -282,6 +286,16 @@ function readCache(field: YamlValue | undefined): 'on' | 'off' {
   if (v === 'on' || v === true) return 'on';
   if (v === 'off' || v === false) return 'off';
   throw field.error(`cache must be 'on' or 'off', got ${field.describe()}`);
+}
+
+function readBuffers(field: YamlValue | undefined): BufferMode {
+  if (!field) return DEFAULTS.buffers;
+  const v = field.scalar();
+  if (v === 'reused' || v === 'fresh') return v;
+  const hint = typeof v === 'string' ? didYouMean(v, ['reused', 'fresh']) : undefined;
+  throw field.error(
+    `buffers must be 'reused' or 'fresh', got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`,
+  );
 }
 
 function readSkew(field: YamlValue | undefined): number {

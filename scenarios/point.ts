@@ -22,6 +22,8 @@ export interface Point {
   root: RootChoice;
   /** 'off' makes every iteration start with cold caches, as IMB's -off_cache. */
   cache: 'on' | 'off';
+  /** Present only as 'fresh': every call allocates new buffers (absent: reused). */
+  buffers?: 'fresh';
   iterations: number;
   warmup: number;
   seed: string;

@@ -14,6 +14,7 @@ export const SCENARIO_KEYS = [
   'root',
   'counts',
   'cache',
+  'buffers',
   'iterations',
   'warmup',
   'seed',

@@ -39,6 +39,8 @@ export interface Scenario {
   /** v-variants: counts in units of each size, one per rank (per pair for alltoallv). */
   counts?: number[];
   cache: 'on' | 'off';
+  /** 'fresh': every call allocates new buffers, paying first-touch faults and registrations again. */
+  buffers: BufferMode;
   iterations: number;
   warmup: number;
   /** Drives `placement: random` and the arrival skew; nothing else in the model is random. The first of `seedSweep` when swept. */
@@ -59,6 +61,8 @@ export interface Scenario {
 }
 
 export type RankCount = number | 'all';
+
+export type BufferMode = 'reused' | 'fresh';
 
 /** A root rank, or 'all': the operation is called from every root in turn (applications cycle them). */
 export type RootChoice = number | 'all';

@@ -22,6 +22,7 @@ export function simulatePoint(point: Point): PointResult {
         counts: point.counts?.map((c) => c * point.bytes),
       },
       cache: point.cache,
+      ...(point.buffers ? { buffers: point.buffers } : {}),
       iterations: point.iterations,
       warmup: point.warmup,
       seed: point.seed,

@@ -14,6 +14,7 @@ import type { ArgsOf, OperationName } from '../operations.ts';
 import type { OperationCall, OperationSemantics } from '../semantics.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { TraceEvent } from '../../sim/node/trace.ts';
+import type { Buffer } from '../../sim/node/buffer.ts';
 
 export interface RunRequest {
   machine: MachineSpec;
@@ -38,6 +39,12 @@ export interface RunRequest {
    * per root, in this order, each call timed on its own. Default: `call.root` alone.
    */
   roots?: number[];
+  /**
+   * 'fresh': every call allocates new buffers, as applications that malloc their buffers per call
+   * do; their pages are absent until first touched (sim/node/first-touch.ts), except the inputs the
+   * application fills before the call. Default 'reused': the same buffers call after call.
+   */
+  buffers?: 'reused' | 'fresh';
 }
 
 export interface RunOutcome {
@@ -73,15 +80,21 @@ function runTyped<Op extends OperationName>(
   // One call per root of each iteration; each root's buffers are set up once, as an application
   // keeps them (a gather's receive buffer at each root).
   const calls = (req.roots ?? [call.root]).map((root) => ({ ...call, root }));
-  const argsOf = calls.map((c) => ranks.map((rank) => semantics.setup(rank, c)));
+  const fresh = req.buffers === 'fresh';
+  if (fresh) node.pages.trackNewBuffers();
+  const setup = (c: OperationCall) => ranks.map((rank) => semantics.setup(rank, c));
+  const argsOf = fresh ? [] : calls.map(setup);
   for (let k = 0; k < (req.warmup + req.iterations) * calls.length; k++) {
     const c = calls[k % calls.length];
+    if (fresh) argsOf[k % calls.length] = setup(c);
     const args = argsOf[k % calls.length];
     // Every call starts from fresh inputs in the same buffers (so reductions do not pile up
     // terms, and a cache-on run finds last call's data still cached).
     if (req.cache === 'off') node.clearCaches();
     if (k === req.warmup * calls.length) node.trace.reset();
     ranks.forEach((rank, i) => semantics.fill(rank, args[i], c));
+    // The application wrote its inputs before calling: their pages fault outside the timed call.
+    if (fresh) for (const buf of node.pages.absentBuffers()) if (holdsData(buf)) node.pages.present(buf);
     const start = sim.now;
     const delays = req.startDelays?.[k];
     const own: number[] = [];
@@ -100,4 +113,8 @@ function runTyped<Op extends OperationName>(
   }
   const args = argsOf[argsOf.length - 1];
   return { times, totals: node.trace.totalsByKind(), events: node.trace.events, args };
+}
+
+function holdsData(buf: Buffer): boolean {
+  return buf.content.pieces().some((p) => p.origin !== null);
 }

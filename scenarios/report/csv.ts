@@ -31,6 +31,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
     ...kinds.map((k) => `share_${k}`),
     ...(reasons ? ['unavailable'] : []),
     ...(s.seedSweep ? ['seed'] : []),
+    ...(s.buffers === 'fresh' ? ['buffers'] : []),
   ];
   const lines = [header.map(quote).join(',')];
   for (const t of result.tables) {
@@ -56,6 +57,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
           ...kinds.map((k) => (na ? '' : (c.result.breakdown[k] ?? 0))),
           ...(reasons ? [c.unavailable ?? ''] : []),
           ...(s.seedSweep ? [t.seed] : []),
+          ...(s.buffers === 'fresh' ? [s.buffers] : []),
         ];
         lines.push(fields.map((f) => quote(String(f))).join(','));
       }

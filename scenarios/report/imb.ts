@@ -24,7 +24,7 @@ function algorithmBlock(s: Scenario, t: ResultTable, index: number): string {
     RULE,
     `# Benchmarking ${alg.name}${alg.label !== alg.name.split(':')[1] ? ` (${alg.label})` : ''}`,
     `# #processes = ${t.ranks}`,
-    `# Machine: ${t.machine.spec.name}; placement ${placementName(t.placement)} (cores ${t.cores.join(' ')}); cache ${s.cache}${s.seedSweep ? `; seed ${t.seed}` : ''}`,
+    `# Machine: ${t.machine.spec.name}; placement ${placementName(t.placement)} (cores ${t.cores.join(' ')}); cache ${s.cache}${s.buffers === 'fresh' ? '; fresh buffers' : ''}${s.seedSweep ? `; seed ${t.seed}` : ''}`,
     RULE,
   ];
   const unavailable = cells.find((c) => c.unavailable !== undefined)?.unavailable;

@@ -17,6 +17,7 @@ export function formatJsonReport(result: ScenarioResult): string {
       // Swept roots are per table.
       root: s.rooted && !s.rootSweep ? s.root : null,
       cache: s.cache,
+      ...(s.buffers === 'fresh' ? { buffers: s.buffers } : {}),
       iterations: s.iterations,
       warmup: s.warmup,
       // Swept seeds are per table.

@@ -39,6 +39,10 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
     `# Operation: ${s.operation}${s.rooted ? `, root ${rootName(t.root)}` : ''}; ${s.iterations} iterations after ${s.warmup} warm-up`,
     `# Baseline: ${s.baseline}`,
   );
+  if (s.buffers === 'fresh')
+    lines.push(
+      '# Buffers: fresh (new send and receive buffers every call: first-touch faults and registrations each time)',
+    );
   if (s.seedSweep) lines.push(`# Seed: ${t.seed}`);
   if (s.skewNs)
     lines.push(

@@ -16,6 +16,8 @@ import { CacheState } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
 import { Buffer, type Range } from './buffer.ts';
 import { Trace } from './trace.ts';
+import { PageTable } from './page-table.ts';
+import { faultIn } from './first-touch.ts';
 
 export interface NodeOptions {
   /** Keep every trace event (for callers that read the steps themselves), not only per-kind totals. */
@@ -40,6 +42,8 @@ export class Node {
   readonly topo: Topology;
   readonly net: FlowNetwork;
   readonly trace: Trace;
+  /** Pages of freshly allocated buffers not yet faulted in (first-touch.ts). */
+  readonly pages: PageTable;
   private readonly coreEngine = new Map<number, Resource>();
   private readonly missSlots = new Map<number, Resource>();
   private readonly cacheBandwidth = new Map<string, Resource>();
@@ -64,6 +68,7 @@ export class Node {
     this.topo = new Topology(spec);
     this.net = new FlowNetwork(sim);
     this.trace = new Trace(opts.keepTrace ?? false);
+    this.pages = new PageTable(spec.kernel.pageBytes);
     for (const core of spec.cores) {
       this.coreEngine.set(core.id, this.net.addResource(`core${core.id}`, spec.costs.copyBandwidth));
       if (spec.costs.missConcurrency !== undefined)
@@ -102,6 +107,7 @@ export class Node {
   allocate(name: string, bytes: number, owner: number, home?: number): Buffer {
     const buf = new Buffer(this.nextBufferId++, name, bytes, owner, home);
     if (owner >= 0) this.userBuffers.add(buf.id);
+    this.pages.allocated(buf);
     return buf;
   }
 
@@ -135,6 +141,7 @@ export class Node {
   *copy(core: number, src: Range, dst: Range, info: CopyInfo): Program<void> {
     if (src.bytes !== dst.bytes)
       throw new RangeError(`copy ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
+    if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
     const snapshot = src.buf.content.slice(src.offset, src.bytes);
     const start = this.sim.now;
     const uses: Uses = new Map();
@@ -156,6 +163,7 @@ export class Node {
   *reduce(core: number, op: string, src: Range, dst: Range, info: CopyInfo): Program<void> {
     if (src.bytes !== dst.bytes)
       throw new RangeError(`reduce ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
+    if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
     const snapshot = src.buf.content.slice(src.offset, src.bytes);
     const start = this.sim.now;
     const uses: Uses = new Map();
