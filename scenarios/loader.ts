@@ -12,6 +12,7 @@ import {
   rankCount,
   type BufferMode,
   type MachineChoice,
+  type PlacedOn,
   type PlacementSpec,
   type RankCount,
   type RootChoice,
@@ -93,8 +94,11 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const baseline = readBaseline(doc.get('baseline'), algorithms, operation);
 
   const baseDir = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : (opts.cwd ?? process.cwd());
+  const smtField = doc.get('smt');
+  const smt = readSmt(smtField);
   const axes = readAxes(doc, opts, baseDir);
-  checkCombinations(doc, axes, { roots, counts, countsField, operation, info });
+  if (smt) checkSmt(axes.machines, smtField!);
+  checkCombinations(doc, axes, { roots, counts, countsField, operation, info, smt });
   // The report says which machine ran when it is not the one the file names.
   const replacedMachines =
     opts.machineOverride !== undefined ? (doc.values('machine') ?? []).map((m) => m.string('machine')) : undefined;
@@ -121,6 +125,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     machines: axes.machines.map((m) => m.choice),
     ...(replacedMachines ? { replacedMachines } : {}),
     placements: axes.placements.map((p) => p.value),
+    smt,
     ranks: axes.ranks.map((r) => r.value),
   };
 }
@@ -194,13 +199,14 @@ interface RankChecks {
   countsField: YamlValue | undefined;
   operation: string;
   info: OperationInfo;
+  smt: boolean;
 }
 
 /** What depends on the communicator size holds for every machine and rank count of the sweep. */
 function checkCombinations(doc: ScenarioDocument, axes: Axes, c: RankChecks): void {
   for (const m of axes.machines) {
     for (const r of axes.ranks) {
-      const n = rankCount(r.value, m.choice.spec);
+      const n = rankCount(r.value, m.choice.spec, c.smt);
       for (const root of c.roots) {
         if (root.value !== 'all' && root.value >= n) {
           throw (root.field ?? r.field ?? doc.root).error(
@@ -220,7 +226,7 @@ function checkCombinations(doc: ScenarioDocument, axes: Axes, c: RankChecks): vo
           );
         }
       }
-      for (const p of axes.placements) checkPlacement(m, p, r, doc.root, axes.machines.length > 1);
+      for (const p of axes.placements) checkPlacement(m, p, r, doc.root, axes.machines.length > 1, c.smt);
     }
   }
 }
@@ -311,9 +317,38 @@ function readSkew(field: YamlValue | undefined): number {
   }
 }
 
+/** One entry of a core list: a core index, or `{ core: C, thread: T }` for one of its hardware threads. */
+function readPlacedOn(item: YamlValue): PlacedOn {
+  if (item.kind() !== 'map') return item.integer(0, 'a core index');
+  const fields = item.entries('a hardware thread', ['core', 'thread']);
+  const core = fields.get('core');
+  const thread = fields.get('thread');
+  if (!core?.present || !thread?.present)
+    throw item.error("a hardware thread needs both 'core' and 'thread', e.g. { core: 3, thread: 1 }");
+  return { core: core.integer(0, 'core'), thread: thread.integer(0, 'thread') };
+}
+
+function readSmt(field: YamlValue | undefined): boolean {
+  if (!field) return false;
+  const v = field.scalar();
+  if (v === 'on' || v === true) return true;
+  if (v === 'off' || v === false) return false;
+  throw field.error(`smt must be 'on' or 'off', got ${field.describe()}`);
+}
+
+/** `smt: on` means something only on a machine whose cores have several hardware threads. */
+function checkSmt(machines: LocatedMachine[], field: YamlValue): void {
+  for (const m of machines) {
+    if (m.choice.spec.cores.some((c) => c.threads > 1)) continue;
+    throw field.error(
+      `smt: on, but machine '${m.choice.ref}' has one hardware thread per core; ranks can only go on its cores (smt: off)`,
+    );
+  }
+}
+
 function readPlacement(field: YamlValue): PlacementSpec {
   if (field.kind() === 'seq') {
-    const cores = field.items('placement').map((item) => item.integer(0, 'a core index'));
+    const cores = field.items('placement').map(readPlacedOn);
     if (cores.length === 0) throw field.error('the core list is empty');
     return cores;
   }
@@ -374,9 +409,10 @@ function checkPlacement(
   r: { value: RankCount; field?: YamlValue },
   root: YamlValue,
   several: boolean,
+  smt: boolean,
 ): void {
   try {
-    placeRanks(m.choice.spec, rankCount(r.value, m.choice.spec), p.value);
+    placeRanks(m.choice.spec, rankCount(r.value, m.choice.spec, smt), p.value, '', smt);
   } catch (e) {
     if (!(e instanceof PlacementError)) throw e;
     const where =

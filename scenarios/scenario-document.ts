@@ -8,6 +8,7 @@ export const SCENARIO_KEYS = [
   'machine',
   'ranks',
   'placement',
+  'smt',
   'operation',
   'algorithms',
   'sizes',

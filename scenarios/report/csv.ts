@@ -1,5 +1,6 @@
 // CSV: a header line, then one row per point. Times stay in ns, the project's unit.
 import type { ScenarioResult } from '../run.ts';
+import { threadName } from '../scenario.ts';
 import { breakdownKinds, normalised } from './normalise.ts';
 
 export interface CsvReportOptions {
@@ -35,7 +36,10 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
   ];
   const lines = [header.map(quote).join(',')];
   for (const t of result.tables) {
-    const placement = typeof t.placement === 'string' ? t.placement : t.placement.join(' ');
+    const placement =
+      typeof t.placement === 'string'
+        ? t.placement
+        : t.placement.map((e) => (typeof e === 'number' ? String(e) : threadName(e))).join(' ');
     for (const row of t.rows) {
       for (const c of row.cells) {
         const n = normalised(c, row.cells, s.baseline);

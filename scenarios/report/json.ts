@@ -34,6 +34,7 @@ export function formatJsonReport(result: ScenarioResult): string {
       seed: t.seed,
       ...(s.rootSweep ? { root: t.root } : {}),
       cores: t.cores,
+      ...(t.threads ? { threads: t.threads } : {}),
       rows: t.rows.map((row) => ({
         bytes: row.bytes,
         results: row.cells.map((c) =>
