@@ -44,14 +44,8 @@ export function randomOrder(machine: MachineSpec, seed: string): number[] {
 }
 
 /** `seed` matters only to `random`. Rank i runs on the i-th core returned (cores may repeat with SMT). */
-export function placeRanks(
-  machine: MachineSpec,
-  ranks: number,
-  placement: PlacementSpec,
-  seed = '',
-  smt = false,
-): number[] {
-  return placeThreads(machine, ranks, placement, seed, smt).map((t) => t.core);
+export function placeRanks(...args: Parameters<typeof placeThreads>): number[] {
+  return placeThreads(...args).map((t) => t.core);
 }
 
 /**

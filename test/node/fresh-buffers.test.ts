@@ -13,7 +13,7 @@ import { pageFaultDefaults } from '../../sim/node/page-fault-costs.ts';
 import { runPrograms } from '../helpers/run-programs.ts';
 import { tinyMachine } from '../helpers/machines.ts';
 import { propRuns } from '../helpers/prop-runs.ts';
-import { caseArbitrary, defaultMachines } from '../collectives/driver.ts';
+import { caseArbitrary, defaultMachines, machineOf } from '../collectives/driver.ts';
 
 describe('page table', () => {
   const node = () => new Node(new Simulation({ seed: 'pages' }), tinyMachine());
@@ -131,7 +131,7 @@ describe('fresh buffers never cost less than reused ones', () => {
             caseArbitrary(name, { machines, maxRanks: 8, maxBytes: 64 * 1024 }).map((c) => ({ name, c })),
           ),
         ({ name, c }) => {
-          const machine = machines[Number(c.machine.slice(0, c.machine.indexOf(':')))];
+          const machine = machineOf(c, machines);
           const steps = (buffers: 'reused' | 'fresh') => {
             const out = runAlgorithm({
               machine,
