@@ -10,7 +10,7 @@ import { InputError, didYouMean, type InputLocation } from '../../common/input-e
 import { subRange, type Range } from '../node/buffer.ts';
 import type { PointToPoint } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';
-import { nemesisCosts, singleCopyThresholdBytes } from './shm/costs.ts';
+import { nemesisCosts, singleCopyThresholdBytes, smBtlCosts } from './shm/costs.ts';
 import { matcherOf, newMessage } from './shm/delivery.ts';
 import { recvEager, sendEager } from './shm/fragments.ts';
 import { createNemesis, type NemesisCosts } from './shm/nemesis.ts';
@@ -45,6 +45,8 @@ export interface PointToPointOptions {
   lmt?: boolean;
   /** Nemesis only: chunk of the LMT copy-buffer pipeline; default 64 KiB. */
   lmtChunk?: number;
+  /** sm BTL only: max fragment of the rendezvous pipeline (btl_sm_max_send_size); default 32 KiB. */
+  smFragment?: number;
 }
 
 /** The options that configure Nemesis alone: given with the sm BTL, they would change nothing. */
@@ -66,8 +68,12 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
   for (const name of NEMESIS_OPTIONS)
     if (protocol === 'sm' && options[name] !== undefined)
       throw new RangeError(`point-to-point: ${name} configures Nemesis, not the sm BTL`);
+  if (protocol !== 'sm' && options.smFragment !== undefined)
+    throw new RangeError('point-to-point: smFragment configures the sm BTL, not Nemesis');
   const transport: DoubleCopy =
-    protocol === 'sm' ? createSmBtl(world, me) : createNemesis(world, me, nemesisCostsFor(options));
+    protocol === 'sm'
+      ? createSmBtl(world, me, { ...smBtlCosts, maxFragmentBytes: options.smFragment ?? smBtlCosts.maxFragmentBytes })
+      : createNemesis(world, me, nemesisCostsFor(options));
 
   function checkPeer(peer: number, what: string): void {
     if (!Number.isInteger(peer) || peer < 0 || peer >= world.size)
@@ -175,6 +181,8 @@ export function parsePointToPointOptions(
   if (params.eagerLimit !== undefined)
     out.eagerLimit = wholeBytes('eagerLimit', params.eagerLimit, 0, field('eagerLimit'));
   if (params.lmtChunk !== undefined) out.lmtChunk = wholeBytes('lmtChunk', params.lmtChunk, 1, field('lmtChunk'));
+  if (params.smFragment !== undefined)
+    out.smFragment = wholeBytes('smFragment', params.smFragment, 1, field('smFragment'));
   if (params.lmt !== undefined) {
     if (typeof params.lmt !== 'boolean')
       throw new InputError(`lmt must be true or false, got ${JSON.stringify(params.lmt)}`, field('lmt'));
@@ -199,6 +207,11 @@ export function transportConflict(params: Record<string, unknown>): { param: str
         message: `${given} configures Nemesis, but shm is 'sm' (Open MPI's sm BTL has its own limits)`,
       };
   }
+  if (params.shm !== 'sm' && params.smFragment !== undefined)
+    return {
+      param: 'smFragment',
+      message: `smFragment configures Open MPI's sm BTL, but shm is ${JSON.stringify(params.shm ?? 'nemesis')}; add shm: sm`,
+    };
   if (params.lmt === false && params.single !== undefined && params.single !== 'none')
     return {
       param: 'lmt',

@@ -4,7 +4,7 @@
 // `intranode algorithms`; a run that leaves one out gets the transport's default.
 import type { ParamInfo } from '../node/params.ts';
 import { DEFAULT_REGCACHE_CAPACITY } from './kernel-costs.ts';
-import { nemesisCosts, singleCopyThresholdBytes } from './shm/costs.ts';
+import { nemesisCosts, singleCopyThresholdBytes, smBtlCosts } from './shm/costs.ts';
 import { SHM_PROTOCOLS, SINGLE_COPY } from './shm/packet.ts';
 
 export const transportParams: readonly ParamInfo[] = [
@@ -51,6 +51,13 @@ export const transportParams: readonly ParamInfo[] = [
     default: nemesisCosts.lmtChunkBytes,
     min: 1,
     description: 'Nemesis: chunk of the LMT copy-buffer pipeline (MPICH2 MPID_NEM_COPY_BUF_LEN)',
+  },
+  {
+    name: 'smFragment',
+    kind: 'bytes',
+    default: smBtlCosts.maxFragmentBytes,
+    min: 1,
+    description: "sm BTL: fragment of the rendezvous pipeline, as Open MPI's btl_sm_max_send_size (only with shm: sm)",
   },
   { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },
   {

@@ -68,7 +68,9 @@ export const smBtlCosts = {
    * btl_sm_component.c, `btl_rndv_eager_limit = 4*1024`.
    */
   rndvEagerBytes: 4 * 1024,
-  /** Size of a large ("max") fragment. Source: Open MPI btl_sm_component.c, `btl_max_send_size = 32*1024`. */
+  /** Size of a large ("max") fragment, the chunk of the rendezvous pipeline (the transport
+   *  parameter `smFragment`, Open MPI's MCA parameter btl_sm_max_send_size). Source: Open MPI
+   *  btl_sm_component.c, `btl_max_send_size = 32*1024`. */
   maxFragmentBytes: 32 * 1024,
   /** Fragments a free list starts with. Source: Open MPI btl_sm_component.c, `free_list_num` default 8. */
   freeListInitial: 8,

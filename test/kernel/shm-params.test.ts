@@ -10,7 +10,7 @@ import { nemesisCopyBuffers } from '../../sim/kernel/shm/nemesis.ts';
 import { tinyMachine } from '../helpers/machines.ts';
 import { runPrograms } from '../helpers/run-programs.ts';
 
-/** One message of `bytes` from rank 0 to rank 1 over Nemesis with `options`; what it left behind. */
+/** One message of `bytes` from rank 0 to rank 1 with `options` (Nemesis unless they say); what it left behind. */
 function send(bytes: number, options: PointToPointOptions) {
   const sim = new Simulation({ seed: 'nemesis params' });
   const node = new Node(sim, tinyMachine(), { keepTrace: true });
@@ -25,11 +25,12 @@ function send(bytes: number, options: PointToPointOptions) {
     delivered: dst.content.equals(Content.fresh(bytes, 'r0.src')),
     copyBuffers: nemesisCopyBuffers(world),
     lmtCopies: node.trace.events.filter((e) => e.label.startsWith('lmt copy-in')).map((e) => e.bytes),
+    packs: node.trace.events.filter((e) => e.label === 'pack frag->1').map((e) => e.bytes),
     rts: node.trace.events.some((e) => e.label === 'post rts->1'),
   };
 }
 
-describe('Nemesis transport parameters', () => {
+describe('shared-memory transport parameters', () => {
   it('sends up to eagerLimit eagerly and above it through the LMT', () => {
     const under = send(200_000, { eagerLimit: 256 * 1024 });
     expect(under.delivered).toBe(true);
@@ -60,6 +61,13 @@ describe('Nemesis transport parameters', () => {
     expect(r.lmtCopies).toEqual([30_000, 30_000, 30_000, 10_000]);
   });
 
+  it("pipelines the sm BTL's rendezvous in fragments of smFragment", () => {
+    const r = send(20_000, { shm: 'sm', smFragment: 6000 });
+    expect(r.delivered).toBe(true);
+    // The rendezvous header carries the first 4 KiB (btl_rndv_eager_limit), the rest follows.
+    expect(r.packs).toEqual([4096, 6000, 6000, 3904]);
+  });
+
   it('reads and checks the parameters, naming the one at fault', () => {
     expect(parsePointToPointOptions({ eagerLimit: 0, lmt: false, lmtChunk: 4096 })).toEqual({
       eagerLimit: 0,
@@ -83,11 +91,14 @@ describe('Nemesis transport parameters', () => {
     fails({ shm: 'sm', lmt: true }, 'lmt', /configures Nemesis/);
     fails({ shm: 'sm', eagerLimit: 4096 }, 'eagerLimit', /configures Nemesis/);
     fails({ lmt: false, single: 'knem' }, 'lmt', /single is "knem"/);
+    fails({ smFragment: 8192 }, 'smFragment', /configures Open MPI's sm BTL, but shm is "nemesis"/);
+    fails({ shm: 'sm', smFragment: 0 }, 'smFragment', /at least 1/);
   });
 
   it('refuses a Nemesis option over the sm BTL when called directly', () => {
     const sim = new Simulation({ seed: 'x' });
     const world = new World(new Node(sim, tinyMachine()), [0, 1]);
     expect(() => createPointToPoint(world, 0, { shm: 'sm', lmtChunk: 4096 })).toThrow(/configures Nemesis/);
+    expect(() => createPointToPoint(world, 0, { smFragment: 4096 })).toThrow(/configures the sm BTL/);
   });
 });
