@@ -7,12 +7,11 @@ import type { OperationInfo } from '../algorithms/operations.ts';
 import { didYouMean, InputError } from '../common/input-error.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
-import { placeRanks, PlacementError } from './placement.ts';
+import { checkPlacement, checkSmt, readPlacement, readSmt } from './placement-fields.ts';
 import {
   rankCount,
   type BufferMode,
   type MachineChoice,
-  type PlacedOn,
   type PlacementSpec,
   type RankCount,
   type RootChoice,
@@ -317,50 +316,7 @@ function readSkew(field: YamlValue | undefined): number {
   }
 }
 
-/** One entry of a core list: a core index, or `{ core: C, thread: T }` for one of its hardware threads. */
-function readPlacedOn(item: YamlValue): PlacedOn {
-  if (item.kind() !== 'map') return item.integer(0, 'a core index');
-  const fields = item.entries('a hardware thread', ['core', 'thread']);
-  const core = fields.get('core');
-  const thread = fields.get('thread');
-  if (!core?.present || !thread?.present)
-    throw item.error("a hardware thread needs both 'core' and 'thread', e.g. { core: 3, thread: 1 }");
-  return { core: core.integer(0, 'core'), thread: thread.integer(0, 'thread') };
-}
-
-function readSmt(field: YamlValue | undefined): boolean {
-  if (!field) return false;
-  const v = field.scalar();
-  if (v === 'on' || v === true) return true;
-  if (v === 'off' || v === false) return false;
-  throw field.error(`smt must be 'on' or 'off', got ${field.describe()}`);
-}
-
-/** `smt: on` means something only on a machine whose cores have several hardware threads. */
-function checkSmt(machines: LocatedMachine[], field: YamlValue): void {
-  for (const m of machines) {
-    if (m.choice.spec.cores.some((c) => c.threads > 1)) continue;
-    throw field.error(
-      `smt: on, but machine '${m.choice.ref}' has one hardware thread per core; ranks can only go on its cores (smt: off)`,
-    );
-  }
-}
-
-function readPlacement(field: YamlValue): PlacementSpec {
-  if (field.kind() === 'seq') {
-    const cores = field.items('placement').map(readPlacedOn);
-    if (cores.length === 0) throw field.error('the core list is empty');
-    return cores;
-  }
-  const v = field.scalar();
-  if (v === 'compact' || v === 'scatter' || v === 'random') return v;
-  const hint = typeof v === 'string' ? didYouMean(v, ['compact', 'scatter', 'random']) : undefined;
-  throw field.error(
-    `placement must be compact, scatter, random or a list of cores such as [0, 4, 8], got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`,
-  );
-}
-
-interface LocatedMachine {
+export interface LocatedMachine {
   choice: MachineChoice;
   field?: YamlValue;
 }
@@ -400,27 +356,5 @@ function resolveWith(
     // The resolver knows the machine file but not where the scenario names it; say both.
     const message = e instanceof Error ? e.message : String(e);
     throw fail(`machine '${ref}': ${message}`);
-  }
-}
-
-function checkPlacement(
-  m: LocatedMachine,
-  p: { value: PlacementSpec; field?: YamlValue },
-  r: { value: RankCount; field?: YamlValue },
-  root: YamlValue,
-  several: boolean,
-  smt: boolean,
-): void {
-  try {
-    placeRanks(m.choice.spec, rankCount(r.value, m.choice.spec, smt), p.value, '', smt);
-  } catch (e) {
-    if (!(e instanceof PlacementError)) throw e;
-    const where =
-      e.index !== undefined && p.field
-        ? p.field.items('placement')[e.index]
-        : typeof p.value === 'string'
-          ? r.field
-          : p.field;
-    throw (where ?? m.field ?? root).error(several ? `on machine '${m.choice.ref}': ${e.message}` : e.message);
   }
 }

@@ -17,7 +17,7 @@ export function simulatePoint(point: Point): PointResult {
       algorithm: point.algorithm,
       call: {
         bytes: point.bytes,
-        root: roots ? 0 : (point.root as number),
+        root: point.root === 'all' ? 0 : point.root,
         params: point.params,
         counts: point.counts?.map((c) => c * point.bytes),
       },

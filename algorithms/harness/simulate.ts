@@ -28,8 +28,9 @@ export interface RunRequest {
   keepTrace?: boolean;
   /**
    * Arrival skew: `startDelays[call][rank]` ns before the rank calls the operation (warm-up
-   * iterations first; with several `roots`, one entry per root of each iteration). An iteration's time is then the slowest rank's own time in the call, as a
-   * benchmark reporting the maximum over ranks measures it, instead of the span of the iteration.
+   * iterations first; with several `roots`, one entry per root of each iteration). A call's time
+   * is then the slowest rank's own time in it, as a benchmark reporting the maximum over ranks
+   * measures it, instead of the span of the call.
    */
   startDelays?: number[][];
   /** Where `algorithm` is looked up; default: every catalogued algorithm. */
@@ -88,8 +89,8 @@ function runTyped<Op extends OperationName>(
     const c = calls[k % calls.length];
     if (fresh) argsOf[k % calls.length] = setup(c);
     const args = argsOf[k % calls.length];
-    // Every call starts from fresh inputs in the same buffers (so reductions do not pile up
-    // terms, and a cache-on run finds last call's data still cached).
+    // Every call starts from fresh inputs, in the same buffers unless they are fresh (so
+    // reductions do not pile up terms, and a cache-on run finds last call's data still cached).
     if (req.cache === 'off') node.clearCaches();
     if (k === req.warmup * calls.length) node.trace.reset();
     ranks.forEach((rank, i) => semantics.fill(rank, args[i], c));
