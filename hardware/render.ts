@@ -44,7 +44,7 @@ export function renderMachine(spec: MachineSpec): string {
   for (const n of spec.numaNodes) {
     const local = spec.cores.filter((c) => c.numa === n.id).map((c) => c.id);
     w(
-      `  NUMA ${n.id}: ${size(n.memoryBytes)} ${n.kind}, ${num(n.bandwidth)} GB/s, ${num(n.latencyNs)} ns, attached to ${n.attach}, local cores ${local.length ? ranges(local) : 'none'}`,
+      `  NUMA ${n.id}: ${size(n.memoryBytes)} ${n.kind}, ${num(n.bandwidth)} GB/s${n.writeCost !== undefined ? ` (a written byte costs ${num(n.writeCost)})` : ''}, ${num(n.latencyNs)} ns, attached to ${n.attach}, local cores ${local.length ? ranges(local) : 'none'}`,
     );
   }
 
@@ -72,7 +72,7 @@ export function renderMachine(spec: MachineSpec): string {
       w(`  ${b.id} on ${b.attach}, ${num(b.bandwidth)} GB/s per direction`);
       for (const n of spec.nics.filter((x) => x.bus === b.id)) {
         w(
-          `    NIC ${n.id}: ${n.model}, ${num(n.bandwidth)} GB/s${n.dmaBytes !== undefined ? `, DMA ${size(n.dmaBytes)}` : ''}`,
+          `    NIC ${n.id}: ${n.model}, ${num(n.bandwidth)} GB/s${n.dmaBytes !== undefined ? `, DMA ${size(n.dmaBytes)}` : ''}${n.latencyNs !== undefined ? `, ${num(n.latencyNs)} ns to its peer` : ''}`,
         );
       }
     }
@@ -83,8 +83,11 @@ export function renderMachine(spec: MachineSpec): string {
     spec.costs.missConcurrency === undefined
       ? ''
       : `, ${spec.costs.missConcurrency} misses in flight of ${spec.costs.lineBytes ?? DEFAULT_LINE_BYTES} B`;
+  const streams =
+    spec.costs.streamConcurrency === undefined ? '' : `, ${spec.costs.streamConcurrency} prefetched in a stream`;
+  const stores = `; kernel copies store ${spec.costs.kernelStores ?? 'rfo'}, memcpy ${spec.costs.memcpyNonTemporalShare === undefined ? 'stores through the cache' : `goes non-temporal above ${num(spec.costs.memcpyNonTemporalShare)} of a thread's last-level cache share`}`;
   w(
-    `Core costs: copy ${num(spec.costs.copyBandwidth)} GB/s, reduce ${num(spec.costs.reduceBandwidth)} GB/s (per core)${misses}`,
+    `Core costs: copy ${num(spec.costs.copyBandwidth)} GB/s, reduce ${num(spec.costs.reduceBandwidth)} GB/s (per core)${misses}${streams}${stores}`,
   );
   const k = spec.kernel;
   const mechanisms = Object.entries(k.mechanisms).sort(([a], [b]) => a.localeCompare(b));

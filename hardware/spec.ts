@@ -29,6 +29,12 @@ export interface NumaNodeSpec {
   bandwidth: number;
   /** Idle load latency of a miss served by this controller from a local core (ns). */
   latencyNs: number;
+  /**
+   * Share of the controller's bandwidth one written byte takes, against one read byte: switching
+   * the DRAM bus between reads and writes (turnarounds) costs time, so a mix delivers less than
+   * reads alone. Absent: 1.
+   */
+  writeCost?: number;
   /** Kind of memory: ordinary DRAM, or high-bandwidth memory exposed as its own node. */
   kind: 'dram' | 'hbm';
 }
@@ -42,6 +48,8 @@ export interface CoreSpec {
   frequencyGHz: number;
   /** Hardware threads per core (SMT). Ranks go on a core's first thread unless a scenario asks for SMT. */
   threads: number;
+  /** Host of a several-host machine (hardware/cluster.ts); absent: 0. */
+  host?: number;
 }
 
 export interface CacheSpec {
@@ -100,7 +108,14 @@ export interface NicSpec {
   bandwidth: number;
   /** Largest DMA transfer the NIC issues; small ones suffer more from a remote path. */
   dmaBytes?: number;
+  /** One-way latency from this NIC to its peer NIC: both NICs' processing and the wire (ns). */
+  latencyNs?: number;
+  /** Host of a several-host machine (hardware/cluster.ts); absent: 0. */
+  host?: number;
 }
+
+export const KERNEL_STORES = ['full-line', 'rfo'] as const;
+export type KernelStores = (typeof KERNEL_STORES)[number];
 
 export interface CoreCosts {
   /** Sustained memcpy bandwidth of one core when source and destination are in its caches (bytes/ns). */
@@ -113,6 +128,28 @@ export interface CoreCosts {
    * lineBytes / latency. Absent: no such bound (only the copy bandwidth and shared resources).
    */
   missConcurrency?: number;
+  /**
+   * Cache-line misses one core keeps in flight beyond its L2 for a sequential stream once the L2's
+   * hardware prefetcher has trained on it (Intel's L2 superqueue, AMD's L2 miss queue). The L2
+   * streamer runs ahead of the loads, so the L1 fill buffers then wait only for the L2 while these
+   * entries wait for the far level: a stream runs at streamConcurrency x lineBytes / latency instead
+   * of missConcurrency x lineBytes / latency. Absent: no prefetcher is modelled.
+   */
+  streamConcurrency?: number;
+  /**
+   * How the kernel's copy loop (copy_to_user, copy_from_user, the copies of CMA, KNEM and LiMIC)
+   * stores: 'full-line' when its `rep movs` writes whole lines without reading them first (Intel's
+   * fast strings), 'rfo' when each destination line is read for ownership before it is written.
+   * Absent: 'rfo'.
+   */
+  kernelStores?: KernelStores;
+  /**
+   * The C library's memcpy switches to non-temporal stores, which neither read the destination nor
+   * leave it in cache, for copies larger than this fraction of the per-thread share of the core's
+   * last-level cache (glibc on x86-64: one half up to 2.23, three quarters from 2.33). Absent:
+   * memcpy always stores through the cache.
+   */
+  memcpyNonTemporalShare?: number;
   /** Cache line size (bytes); DEFAULT_LINE_BYTES when absent. */
   lineBytes?: number;
 }
@@ -156,6 +193,9 @@ export interface MachineSpec {
   distances?: number[][];
   /** Fields that were not in the source and got a documented default, e.g. "numa[0].bandwidth". */
   guessed: string[];
+  /** Number of hosts when the spec is several copies of one host joined by their NICs' wires
+   *  (hardware/cluster.ts); absent: one host. */
+  hosts?: number;
 }
 
 export const packageVertex = (pkg: number): VertexId => `pkg${pkg}`;

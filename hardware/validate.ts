@@ -84,6 +84,8 @@ class Checker {
       this.positive(`${f}.memoryBytes`, n.memoryBytes, 'memory size');
       this.positive(`${f}.bandwidth`, n.bandwidth, 'memory bandwidth');
       this.nonNegative(`${f}.latencyNs`, n.latencyNs, 'memory latency');
+      if (n.writeCost !== undefined && !(n.writeCost >= 1))
+        this.fail(`${f}.writeCost`, `a written byte costs at least one read byte of bandwidth, got ${n.writeCost}`);
       if (n.kind !== 'dram' && n.kind !== 'hbm')
         this.fail(`${f}.kind`, `memory kind must be dram or hbm, got '${String(n.kind)}'`);
     });
@@ -210,6 +212,7 @@ class Checker {
       if (!busIds.has(n.bus)) this.fail(`${f}.bus`, `NIC '${n.id}' sits on I/O bus '${n.bus}', which does not exist`);
       this.positive(`${f}.bandwidth`, n.bandwidth, 'NIC bandwidth');
       if (n.dmaBytes !== undefined) this.positive(`${f}.dmaBytes`, n.dmaBytes, 'NIC DMA size');
+      if (n.latencyNs !== undefined) this.positive(`${f}.latencyNs`, n.latencyNs, 'NIC latency');
     });
   }
 
@@ -218,6 +221,14 @@ class Checker {
     this.positive('costs.reduceBandwidth', this.spec.costs.reduceBandwidth, 'core reduce bandwidth');
     if (this.spec.costs.missConcurrency !== undefined)
       this.positive('costs.missConcurrency', this.spec.costs.missConcurrency, 'misses in flight per core');
+    if (this.spec.costs.streamConcurrency !== undefined)
+      this.positive('costs.streamConcurrency', this.spec.costs.streamConcurrency, 'stream misses in flight per core');
+    if (this.spec.costs.memcpyNonTemporalShare !== undefined)
+      this.positive(
+        'costs.memcpyNonTemporalShare',
+        this.spec.costs.memcpyNonTemporalShare,
+        'non-temporal threshold share',
+      );
     if (this.spec.costs.lineBytes !== undefined)
       this.positive('costs.lineBytes', this.spec.costs.lineBytes, 'cache line size');
   }

@@ -8,6 +8,7 @@ import { didYouMean, InputError } from '../common/input-error.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
 import { checkPlacement, checkSmt, readPlacement, readSmt } from './placement-fields.ts';
+import { machineOnHosts, readHosts, type HostsRequest } from './hosts.ts';
 import {
   rankCount,
   type BufferMode,
@@ -93,9 +94,10 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const baseline = readBaseline(doc.get('baseline'), algorithms, operation);
 
   const baseDir = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : (opts.cwd ?? process.cwd());
+  const hosts = readHosts(doc.get('hosts'), operation, algorithms, doc.required('algorithms'));
   const smtField = doc.get('smt');
   const smt = readSmt(smtField);
-  const axes = readAxes(doc, opts, baseDir);
+  const axes = onHosts(readAxes(doc, opts, baseDir), hosts);
   if (smt) checkSmt(axes.machines, smtField!);
   checkCombinations(doc, axes, { roots, counts, countsField, operation, info, smt });
   // The report says which machine ran when it is not the one the file names.
@@ -174,6 +176,16 @@ interface Axes {
   machines: LocatedMachine[];
   placements: { value: PlacementSpec; field?: YamlValue }[];
   ranks: { value: RankCount; field?: YamlValue }[];
+}
+
+/** Every machine of the sweep as the scenario's hosts of it. */
+function onHosts(axes: Axes, hosts: HostsRequest | undefined): Axes {
+  if (!hosts) return axes;
+  const machines = axes.machines.map((m) => ({
+    ...m,
+    choice: { ...m.choice, spec: machineOnHosts(m.choice.spec, hosts, m.choice.ref) },
+  }));
+  return { ...axes, machines };
 }
 
 function readAxes(doc: ScenarioDocument, opts: LoadOptions, baseDir: string): Axes {

@@ -6,6 +6,7 @@ import type { Program } from '../engine/program.ts';
 import type { Range } from './buffer.ts';
 import type { Node, Uses } from './node.ts';
 import { pageFaultNs } from './page-fault-costs.ts';
+import { storeKind } from './store-kind.ts';
 
 export function* faultIn(node: Node, core: number, ranges: Range[], rank: number): Program<void> {
   for (const r of ranges) {
@@ -17,7 +18,8 @@ export function* faultIn(node: Node, core: number, ranges: Range[], rank: number
     const offset = firstPage * pageBytes;
     const zeroed: Range = { buf: r.buf, offset, bytes: Math.min(pages * pageBytes, r.buf.size - offset) };
     const uses: Uses = new Map([[node.coreResource(core), 1]]);
-    node.planWrite(core, zeroed, uses, 1);
+    // clear_page is the kernel's own store loop: it stores as the kernel's copy loop does.
+    node.planWrite(core, zeroed, uses, 1, { store: storeKind(node.spec, node.topo, core, 'kernel', zeroed.bytes) });
     yield* node.flow(zeroed.bytes, uses, 0, `zero ${pages} pages of ${r.buf.name}`);
     node.trace.record({
       rank,
