@@ -98,7 +98,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const smtField = doc.get('smt');
   const smt = readSmt(smtField);
   const axes = onHosts(readAxes(doc, opts, baseDir), hosts);
-  if (smt) checkSmt(axes.machines, smtField!);
+  if (smt) checkSmt(axes, smtField!);
   checkCombinations(doc, axes, { roots, counts, countsField, operation, info, smt });
   // The report says which machine ran when it is not the one the file names.
   const replacedMachines =

@@ -26,8 +26,16 @@ export function readSmt(field: YamlValue | undefined): boolean {
 }
 
 /** `smt: on` means something only on a machine whose cores have several hardware threads. */
-export function checkSmt(machines: LocatedMachine[], field: YamlValue): void {
-  for (const m of machines) {
+export function checkSmt(
+  axes: { machines: LocatedMachine[]; placements: { value: PlacementSpec }[]; ranks: { value: RankCount }[] },
+  field: YamlValue,
+): void {
+  // Core lists name their threads themselves: smt: on would change nothing for them.
+  if (axes.placements.every((p) => typeof p.value !== 'string') && axes.ranks.every((r) => r.value !== 'all'))
+    throw field.error(
+      'smt: on changes only compact, scatter, random and ranks: all, but the placement is a core list; name hardware threads in it as { core: C, thread: T } instead',
+    );
+  for (const m of axes.machines) {
     if (m.choice.spec.cores.some((c) => c.threads > 1)) continue;
     throw field.error(
       `smt: on, but machine '${m.choice.ref}' has one hardware thread per core; ranks can only go on its cores (smt: off)`,

@@ -109,6 +109,10 @@ sizes: 1KiB
       "(placement[0].threads): unknown key 'threads' in a hardware thread (did you mean 'thread'?)",
     ],
     [`machine: smt\nplacement: [{ core: 0, thread: -1 }]\n${BASE}`, '(placement[0].thread)'],
+    [
+      `machine: smt\nplacement: [0, 1]\nsmt: on\n${BASE}`,
+      '(smt): smt: on changes only compact, scatter, random and ranks: all',
+    ],
   ])('rejects %j', (text, message) => {
     expect(inputErrorOf(() => load(text)).message).toContain(message);
   });
