@@ -244,6 +244,8 @@ export function transportConflict(params: Record<string, unknown>): { param: str
       param: 'smFragment',
       message: `smFragment configures Open MPI's sm BTL, but shm is ${JSON.stringify(params.shm ?? 'nemesis')}; add shm: sm`,
     };
+  if (params.lmt === false && params.lmtChunk !== undefined)
+    return { param: 'lmtChunk', message: 'lmtChunk sizes the LMT pipeline, but lmt is false' };
   if (params.lmt === false && params.single !== undefined && params.single !== 'none')
     return {
       param: 'lmt',

@@ -69,11 +69,8 @@ describe('shared-memory transport parameters', () => {
   });
 
   it('reads and checks the parameters, naming the one at fault', () => {
-    expect(parsePointToPointOptions({ eagerLimit: 0, lmt: false, lmtChunk: 4096 })).toEqual({
-      eagerLimit: 0,
-      lmt: false,
-      lmtChunk: 4096,
-    });
+    expect(parsePointToPointOptions({ eagerLimit: 0, lmt: false })).toEqual({ eagerLimit: 0, lmt: false });
+    expect(parsePointToPointOptions({ lmtChunk: 4096, shm: 'nemesis' })).toEqual({ lmtChunk: 4096, shm: 'nemesis' });
     const where = { file: 'x.yaml', field: 'algorithms[0].params' };
     const fails = (params: Record<string, unknown>, field: string, message: RegExp) => {
       try {
@@ -91,6 +88,7 @@ describe('shared-memory transport parameters', () => {
     fails({ shm: 'sm', lmt: true }, 'lmt', /configures Nemesis/);
     fails({ shm: 'sm', eagerLimit: 4096 }, 'eagerLimit', /configures Nemesis/);
     fails({ lmt: false, single: 'knem' }, 'lmt', /single is "knem"/);
+    fails({ lmt: false, lmtChunk: 8192 }, 'lmtChunk', /but lmt is false/);
     fails({ smFragment: 8192 }, 'smFragment', /configures Open MPI's sm BTL, but shm is "nemesis"/);
     fails({ shm: 'sm', smFragment: 0 }, 'smFragment', /at least 1/);
   });
