@@ -19,5 +19,13 @@ async function loadMain() {
   return (await import(pathToFileURL(`${dir}/scenarios/cli/main.js`).href)).main;
 }
 
-const main = await loadMain();
-process.exitCode = await main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+if (argv[0] === 'viz') {
+  // The visualizer sits above the CLI's layers, so its command is dispatched here.
+  const { vizCommand } = await import('../viz/serve.mjs');
+  const code = await vizCommand(argv.slice(1));
+  if (code !== undefined) process.exitCode = code;
+} else {
+  const main = await loadMain();
+  process.exitCode = await main(argv);
+}

@@ -2,9 +2,8 @@
 // where it is not. The format is documented in docs/machine-format.md. Every mistake becomes an
 // InputError naming the file, line, column and field.
 
-import { readFileSync } from 'node:fs';
-import { basename, extname } from 'node:path';
 import { InputError } from '../common/input-error.ts';
+import { fileStem } from '../common/paths.ts';
 import { buildCompute } from './machine-file/build-compute.ts';
 import { buildInterconnect } from './machine-file/build-interconnect.ts';
 import { buildCosts, buildKernel } from './machine-file/build-kernel.ts';
@@ -13,6 +12,7 @@ import { Origins } from './machine-file/origins.ts';
 import { parseYaml } from '../common/yaml/parse.ts';
 import type { MachineSpec } from './spec.ts';
 import { validateMachine } from './validate.ts';
+import { readBandwidth } from './machine-file/units.ts';
 
 export const MACHINE_KEYS = [
   'name',
@@ -28,7 +28,11 @@ export const MACHINE_KEYS = [
   'kernel',
   'distances',
   'guessed',
+  'measured',
 ] as const;
+
+/** Measurements a machine file may cite to check the model against; the model never reads them. */
+const MEASURED_KEYS = ['oneCoreCopy'] as const;
 
 export interface ParseOptions {
   /** Recorded as MachineSpec.origin; defaults to the file name. */
@@ -42,7 +46,7 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
   const root = rootNode.map(MACHINE_KEYS);
   const origins = new Origins(rootNode);
 
-  const name = root.get('name')?.text() ?? basename(file, extname(file));
+  const name = root.get('name')?.text() ?? fileStem(file);
   const description = root.get('description')?.text() ?? '';
   const compute = buildCompute(root, origins);
   const interconnect = buildInterconnect(root, origins);
@@ -61,6 +65,13 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
       });
     });
   }
+  const measuredNode = root.get('measured');
+  let measured: MachineSpec['measured'];
+  if (measuredNode) {
+    const m = measuredNode.map(MEASURED_KEYS);
+    const copy = m.get('oneCoreCopy');
+    measured = copy ? { oneCoreCopy: readBandwidth(copy) } : {};
+  }
   origins.set('name', root.get('name'));
   origins.set('packages', root.get('packages'));
   origins.set('numaNodes', root.get('numa'));
@@ -75,21 +86,10 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
     costs,
     kernel,
     ...(distances ? { distances } : {}),
+    ...(measured ? { measured } : {}),
     guessed: [],
   };
   validateMachine(spec, (field) => origins.locate(field));
   spec.guessed = readGuessed(root.get('guessed')?.items() ?? [], rootNode);
   return spec;
-}
-
-/** Reads a machine file from disk; a missing or unreadable file is an InputError too. */
-export function loadMachineFile(path: string, options: ParseOptions = {}): MachineSpec {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    throw new InputError(`cannot read machine file: ${reason}`, { file: path });
-  }
-  return parseMachineYaml(text, path, options);
 }

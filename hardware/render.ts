@@ -101,6 +101,8 @@ export function renderMachine(spec: MachineSpec): string {
   );
   const params = Object.keys(k.params).sort();
   if (params.length) w(`  params: ${params.map((p) => `${p}=${num(k.params[p])}`).join(', ')}`);
+  if (spec.measured?.oneCoreCopy !== undefined)
+    w(`Measured on the real machine (not read by the model): one core copies ${num(spec.measured.oneCoreCopy)} GB/s`);
 
   if (spec.distances) {
     w();

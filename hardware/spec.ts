@@ -191,6 +191,12 @@ export interface MachineSpec {
   kernel: KernelSpec;
   /** NUMA distance matrix (hwloc/ACPI SLIT), indexed by NUMA node position; absent if unknown. */
   distances?: number[][];
+  /**
+   * Measurements of the real machine the file cites (with their sources), to check the model
+   * against; the model never reads them. oneCoreCopy: one core's memcpy of a buffer far larger
+   * than the last-level cache, bytes copied per ns.
+   */
+  measured?: { oneCoreCopy?: number };
   /** Fields that were not in the source and got a documented default, e.g. "numa[0].bandwidth". */
   guessed: string[];
   /** Number of hosts when the spec is several copies of one host joined by their NICs' wires

@@ -15,6 +15,7 @@ import type { OperationCall, OperationSemantics } from '../semantics.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { TraceEvent } from '../../sim/node/trace.ts';
 import type { Buffer } from '../../sim/node/buffer.ts';
+import { LoadRecorder, type LoadSeries } from '../../sim/flow/load-recorder.ts';
 
 export interface RunRequest {
   machine: MachineSpec;
@@ -26,6 +27,9 @@ export interface RunRequest {
   warmup: number;
   seed: string;
   keepTrace?: boolean;
+  /** Record every resource's load over the measured iterations (utilisation over time); 'flows'
+   *  also keeps which flows cross each resource. */
+  recordLoads?: boolean | 'flows';
   /**
    * Arrival skew: `startDelays[call][rank]` ns before the rank calls the operation (warm-up
    * iterations first; with several `roots`, one entry per root of each iteration). A call's time
@@ -54,6 +58,8 @@ export interface RunOutcome {
   /** Rank-time per kind of step over the measured iterations (ns). */
   totals: Record<string, number>;
   events: TraceEvent[];
+  /** With recordLoads: the load of every resource that carried bytes, over the measured iterations. */
+  loads?: LoadSeries[];
   /** Per-rank argument objects after the last iteration, for data checks. */
   args: unknown[];
 }
@@ -76,6 +82,9 @@ function runTyped<Op extends OperationName>(
   const sim = new Simulation({ seed: req.seed });
   const node = new Node(sim, req.machine, { keepTrace: req.keepTrace });
   const world = new World(node, req.cores);
+  const loads = req.recordLoads
+    ? new LoadRecorder(node.net, sim.now, { flows: req.recordLoads === 'flows' })
+    : undefined;
   const ranks = req.cores.map((_, id) => new SimRank(world, id, call.params));
   const times: number[] = [];
   // One call per root of each iteration; each root's buffers are set up once, as an application
@@ -92,7 +101,10 @@ function runTyped<Op extends OperationName>(
     // Every call starts from fresh inputs, in the same buffers unless they are fresh (so
     // reductions do not pile up terms, and a cache-on run finds last call's data still cached).
     if (req.cache === 'off') node.clearCaches();
-    if (k === req.warmup * calls.length) node.trace.reset();
+    if (k === req.warmup * calls.length) {
+      node.trace.reset();
+      loads?.reset(sim.now);
+    }
     ranks.forEach((rank, i) => semantics.fill(rank, args[i], c));
     // The application wrote its inputs before calling: their pages fault outside the timed call.
     if (fresh) for (const buf of node.pages.absentBuffers()) if (holdsData(buf)) node.pages.present(buf);
@@ -112,8 +124,13 @@ function runTyped<Op extends OperationName>(
     if (k >= req.warmup * calls.length) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
     semantics.verify(args, c);
   }
-  const args = argsOf[argsOf.length - 1];
-  return { times, totals: node.trace.totalsByKind(), events: node.trace.events, args };
+  return {
+    times,
+    totals: node.trace.totalsByKind(),
+    events: node.trace.events,
+    ...(loads ? { loads: loads.used() } : {}),
+    args: argsOf[argsOf.length - 1],
+  };
 }
 
 function holdsData(buf: Buffer): boolean {

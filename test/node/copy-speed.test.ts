@@ -269,3 +269,15 @@ describe('memory controllers under many streams', () => {
     expect(time(1.32) / time(1)).toBeGreaterThan(1.1);
   });
 });
+
+describe('one core against the real machine', () => {
+  it("one core's cold 64 MiB memcpy lies within 20 % of the copy rate the preset cites", () => {
+    const cited = [...specs].filter(([, spec]) => spec.measured?.oneCoreCopy !== undefined);
+    expect(cited.length).toBeGreaterThan(0);
+    for (const [machine, spec] of cited) {
+      const c: Case = { machine, bytes: 64 * MiB, core: 0, srcCore: 0, dstCore: 0, routine: 'memcpy' };
+      const rate = c.bytes / copyTime(c, 0).ns;
+      expect(Math.abs(rate / spec.measured!.oneCoreCopy! - 1)).toBeLessThan(0.2);
+    }
+  });
+});
