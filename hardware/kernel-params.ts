@@ -21,4 +21,5 @@ export const KERNEL_PARAMS: Readonly<Record<string, string>> = {
   xpmemDetachNs: 'xpmem_detach (ns)',
   regcacheLookupNs: 'XPMEM registration cache, cost per tree level of a lookup (ns)',
   regcacheCapacity: 'XPMEM registration cache entries before FIFO eviction',
+  pageFaultNs: 'first-touch page fault of a fresh buffer, besides zeroing the page (ns)',
 };

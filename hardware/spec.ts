@@ -46,7 +46,7 @@ export interface CoreSpec {
   /** NUMA node whose memory is local to this core. */
   numa: number;
   frequencyGHz: number;
-  /** Hardware threads per core (SMT). Ranks are placed on cores, not threads. */
+  /** Hardware threads per core (SMT). Ranks go on a core's first thread unless a scenario asks for SMT. */
   threads: number;
   /** Host of a several-host machine (hardware/cluster.ts); absent: 0. */
   host?: number;

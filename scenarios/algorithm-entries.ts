@@ -9,6 +9,7 @@ import {
 } from '../algorithms/algorithm.ts';
 import type { Listing } from '../algorithms/listing.ts';
 import { withTransportParams } from '../sim/kernel/transport-params.ts';
+import { transportConflict } from '../sim/kernel/p2p.ts';
 import { didYouMean } from '../common/input-error.ts';
 import type { ScenarioAlgorithm } from './scenario.ts';
 import { formatSize, parseSize, SizeError } from './sizes.ts';
@@ -56,6 +57,9 @@ function readEntry(item: YamlValue, operation: string, catalogue: Listing): Scen
       params[key] = readParam(value, param, info);
       given.push(`${key}=${showParam(param, params[key])}`);
     }
+    const conflict = transportConflict(params);
+    if (conflict)
+      throw paramsField.entries(`the parameters of ${info.name}`, known).get(conflict.param)!.error(conflict.message);
   }
   const labelField = fields.get('label');
   let label = given.length ? `${shortName(info)}(${given.join(',')})` : shortName(info);

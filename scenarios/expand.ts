@@ -1,13 +1,15 @@
 // A scenario becomes tables of points: one table per sweep combination (machine × placement ×
-// ranks × seed, in that nesting), one row per size, one cell per algorithm.
+// ranks × root × seed, in that nesting), one row per size, one cell per algorithm.
 import type { Point } from './point.ts';
-import { placeRanks } from './placement.ts';
+import { placeThreads } from './placement.ts';
 import {
   rankCount,
   type MachineChoice,
   type PlacementSpec,
+  type RootChoice,
   type Scenario,
   type ScenarioAlgorithm,
+  threadName,
 } from './scenario.ts';
 
 export interface Cell {
@@ -25,8 +27,11 @@ export interface Table<C extends Cell = Cell> {
   ranks: number;
   placement: PlacementSpec;
   seed: string;
-  /** Rank i runs on cores[i]. */
+  root: RootChoice;
+  /** Rank i runs on cores[i] (with SMT, a core may appear several times). */
   cores: number[];
+  /** With SMT or a list naming hardware threads: rank i runs on thread threads[i] of cores[i]. */
+  threads?: number[];
   rows: Row<C>[];
 }
 
@@ -35,8 +40,10 @@ export function expandScenario(s: Scenario): Table[] {
   for (const machine of s.machines) {
     for (const placement of s.placements) {
       for (const count of s.ranks) {
-        for (const seed of s.seedSweep ?? [s.seed]) {
-          tables.push(table(s, machine, placement, rankCount(count, machine.spec), seed));
+        for (const root of s.rootSweep ?? [s.root]) {
+          for (const seed of s.seedSweep ?? [s.seed]) {
+            tables.push(table(s, machine, placement, rankCount(count, machine.spec, s.smt), root, seed));
+          }
         }
       }
     }
@@ -45,9 +52,18 @@ export function expandScenario(s: Scenario): Table[] {
 }
 
 /** One table of the sweep: a row per size, a cell per algorithm. */
-function table(s: Scenario, machine: MachineChoice, placement: PlacementSpec, ranks: number, seed: string): Table {
+function table(
+  s: Scenario,
+  machine: MachineChoice,
+  placement: PlacementSpec,
+  ranks: number,
+  root: RootChoice,
+  seed: string,
+): Table {
   // The loader has checked every combination, so this cannot fail for a loaded scenario.
-  const cores = placeRanks(machine.spec, ranks, placement, seed);
+  const placed = placeThreads(machine.spec, ranks, placement, seed, s.smt);
+  const cores = placed.map((t) => t.core);
+  const onThreads = s.smt || (typeof placement !== 'string' && placement.some((e) => typeof e !== 'number'));
   const rows = s.sizes.map((bytes) => ({
     bytes,
     cells: s.algorithms.map((algorithm) => ({
@@ -62,8 +78,9 @@ function table(s: Scenario, machine: MachineChoice, placement: PlacementSpec, ra
         params: { ...algorithm.params },
         bytes,
         ...(s.counts ? { counts: [...s.counts] } : {}),
-        root: s.root,
+        root,
         cache: s.cache,
+        ...(s.buffers === 'fresh' ? { buffers: 'fresh' as const } : {}),
         iterations: s.iterations,
         warmup: s.warmup,
         seed,
@@ -71,7 +88,22 @@ function table(s: Scenario, machine: MachineChoice, placement: PlacementSpec, ra
       },
     })),
   }));
-  return { machine, ranks, placement, seed, cores, rows };
+  return {
+    machine,
+    ranks,
+    placement,
+    seed,
+    root,
+    cores,
+    ...(onThreads ? { threads: placed.map((t) => t.thread) } : {}),
+    rows,
+  };
+}
+
+/** Where the table's ranks run, as reports print it: "cores 0 1 2" or "hardware threads 0.0 0.1". */
+export function placedOn(t: Pick<Table, 'cores' | 'threads'>): string {
+  if (!t.threads) return `cores ${t.cores.join(' ')}`;
+  return `hardware threads ${t.cores.map((core, i) => threadName({ core, thread: t.threads![i] })).join(' ')}`;
 }
 
 export function countPoints(tables: Table[]): number {

@@ -6,13 +6,15 @@ import { didYouMean, InputError } from '../common/input-error.ts';
 import { dirName, fileStem, resolvePath, workingDir } from '../common/paths.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
-import { placeRanks, PlacementError } from './placement.ts';
+import { checkPlacement, checkSmt, readPlacement, readSmt } from './placement-fields.ts';
 import { machineOnHosts, readHosts, type HostsRequest } from './hosts.ts';
 import {
   rankCount,
+  type BufferMode,
   type MachineChoice,
   type PlacementSpec,
   type RankCount,
+  type RootChoice,
   type Scenario,
   type ScenarioAlgorithm,
 } from './scenario.ts';
@@ -45,6 +47,7 @@ export const DEFAULTS = {
   warmup: 1,
   seed: 'intranode',
   placement: 'compact',
+  buffers: 'reused',
 } as const;
 
 export { SCENARIO_KEYS } from './scenario-document.ts';
@@ -61,12 +64,11 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const { operation, info } = readOperation(doc.required('operation'), opts.catalogue);
   const algorithms = readAlgorithms(doc.required('algorithms'), operation, opts.catalogue);
   const sizes = readSizes(doc.required('sizes'));
-  const rootField = doc.get('root');
-  if (rootField && !info.rooted) throw rootField.error(`operation '${operation}' has no root`);
-  const rootRank = rootField?.integer(0, 'root') ?? DEFAULTS.root;
+  const roots = readRoots(doc.values('root'), operation, info);
   const countsField = doc.get('counts');
   const counts = countsField && readCounts(countsField, operation, info, opts.catalogue);
   const cache = readCache(doc.get('cache'));
+  const buffers = readBuffers(doc.get('buffers'));
   const iterations = doc.get('iterations')?.integer(1, 'iterations') ?? DEFAULTS.iterations;
   const warmup = doc.get('warmup')?.integer(0, 'warmup') ?? DEFAULTS.warmup;
   const seeds =
@@ -78,8 +80,11 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
 
   const baseDir = opts.file ? dirName(resolvePath(opts.cwd ?? workingDir(), opts.file)) : (opts.cwd ?? workingDir());
   const hosts = readHosts(doc.get('hosts'), operation, algorithms, doc.required('algorithms'));
+  const smtField = doc.get('smt');
+  const smt = readSmt(smtField);
   const axes = onHosts(readAxes(doc, opts, baseDir), hosts);
-  checkCombinations(doc, axes, { rootRank, rootField, counts, countsField, operation, info });
+  if (smt) checkSmt(axes, smtField!);
+  checkCombinations(doc, axes, { roots, counts, countsField, operation, info, smt });
   // The report says which machine ran when it is not the one the file names.
   const replacedMachines =
     opts.machineOverride !== undefined ? (doc.values('machine') ?? []).map((m) => m.string('machine')) : undefined;
@@ -92,9 +97,11 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     rooted: info.rooted,
     algorithms,
     sizes,
-    root: rootRank,
+    root: roots[0].value,
+    ...(roots.length > 1 ? { rootSweep: roots.map((r) => r.value) } : {}),
     ...(counts ? { counts } : {}),
     cache,
+    buffers,
     iterations,
     warmup,
     seed: seeds[0],
@@ -104,6 +111,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     machines: axes.machines.map((m) => m.choice),
     ...(replacedMachines ? { replacedMachines } : {}),
     placements: axes.placements.map((p) => p.value),
+    smt,
     ranks: axes.ranks.map((r) => r.value),
   };
 }
@@ -182,23 +190,25 @@ function readAxes(doc: ScenarioDocument, opts: LoadOptions, baseDir: string): Ax
 }
 
 interface RankChecks {
-  rootRank: number;
-  rootField: YamlValue | undefined;
+  roots: LocatedRoot[];
   counts: number[] | undefined;
   countsField: YamlValue | undefined;
   operation: string;
   info: OperationInfo;
+  smt: boolean;
 }
 
 /** What depends on the communicator size holds for every machine and rank count of the sweep. */
 function checkCombinations(doc: ScenarioDocument, axes: Axes, c: RankChecks): void {
   for (const m of axes.machines) {
     for (const r of axes.ranks) {
-      const n = rankCount(r.value, m.choice.spec);
-      if (c.rootRank >= n) {
-        throw (c.rootField ?? r.field ?? doc.root).error(
-          `root ${c.rootRank} is outside the communicator of ${n} ranks (0..${n - 1})`,
-        );
+      const n = rankCount(r.value, m.choice.spec, c.smt);
+      for (const root of c.roots) {
+        if (root.value !== 'all' && root.value >= n) {
+          throw (root.field ?? r.field ?? doc.root).error(
+            `root ${root.value} is outside the communicator of ${n} ranks (0..${n - 1})`,
+          );
+        }
       }
       if (c.counts && c.countsField) {
         const wanted = c.info.counts === 'per-pair' ? n * n : n;
@@ -212,9 +222,36 @@ function checkCombinations(doc: ScenarioDocument, axes: Axes, c: RankChecks): vo
           );
         }
       }
-      for (const p of axes.placements) checkPlacement(m, p, r, doc.root, axes.machines.length > 1);
+      for (const p of axes.placements) checkPlacement(m, p, r, doc.root, axes.machines.length > 1, c.smt);
     }
   }
+}
+
+interface LocatedRoot {
+  value: RootChoice;
+  field?: YamlValue;
+}
+
+/** `root` (or `sweep.root`): rank numbers, or 'all' for every root in turn. */
+function readRoots(fields: YamlValue[] | undefined, operation: string, info: OperationInfo): LocatedRoot[] {
+  if (!fields) return [{ value: DEFAULTS.root }];
+  if (!info.rooted) throw fields[0].error(`operation '${operation}' has no root`);
+  const roots = fields.map((field): LocatedRoot => {
+    const v = field.scalar();
+    if (v === 'all') return { value: 'all', field };
+    if (typeof v === 'string') {
+      const hint = didYouMean(v, ['all']);
+      throw field.error(
+        `root must be a rank number or 'all', got ${field.describe()}${hint ? ` (did you mean 'all'?)` : ''}`,
+      );
+    }
+    return { value: field.integer(0, 'root'), field };
+  });
+  roots.forEach((r, i) => {
+    const earlier = roots.findIndex((o) => o.value === r.value);
+    if (earlier < i) throw r.field!.error(`root ${r.value} is listed twice`);
+  });
+  return roots;
 }
 
 function readSizes(field: YamlValue): number[] {
@@ -253,6 +290,16 @@ function readCache(field: YamlValue | undefined): 'on' | 'off' {
   throw field.error(`cache must be 'on' or 'off', got ${field.describe()}`);
 }
 
+function readBuffers(field: YamlValue | undefined): BufferMode {
+  if (!field) return DEFAULTS.buffers;
+  const v = field.scalar();
+  if (v === 'reused' || v === 'fresh') return v;
+  const hint = typeof v === 'string' ? didYouMean(v, ['reused', 'fresh']) : undefined;
+  throw field.error(
+    `buffers must be 'reused' or 'fresh', got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`,
+  );
+}
+
 function readSkew(field: YamlValue | undefined): number {
   if (!field) return 0;
   const v = field.scalar();
@@ -266,21 +313,7 @@ function readSkew(field: YamlValue | undefined): number {
   }
 }
 
-function readPlacement(field: YamlValue): PlacementSpec {
-  if (field.kind() === 'seq') {
-    const cores = field.items('placement').map((item) => item.integer(0, 'a core index'));
-    if (cores.length === 0) throw field.error('the core list is empty');
-    return cores;
-  }
-  const v = field.scalar();
-  if (v === 'compact' || v === 'scatter' || v === 'random') return v;
-  const hint = typeof v === 'string' ? didYouMean(v, ['compact', 'scatter', 'random']) : undefined;
-  throw field.error(
-    `placement must be compact, scatter, random or a list of cores such as [0, 4, 8], got ${field.describe()}${hint ? ` (did you mean '${hint}'?)` : ''}`,
-  );
-}
-
-interface LocatedMachine {
+export interface LocatedMachine {
   choice: MachineChoice;
   field?: YamlValue;
 }
@@ -320,26 +353,5 @@ function resolveWith(
     // The resolver knows the machine file but not where the scenario names it; say both.
     const message = e instanceof Error ? e.message : String(e);
     throw fail(`machine '${ref}': ${message}`);
-  }
-}
-
-function checkPlacement(
-  m: LocatedMachine,
-  p: { value: PlacementSpec; field?: YamlValue },
-  r: { value: RankCount; field?: YamlValue },
-  root: YamlValue,
-  several: boolean,
-): void {
-  try {
-    placeRanks(m.choice.spec, rankCount(r.value, m.choice.spec), p.value);
-  } catch (e) {
-    if (!(e instanceof PlacementError)) throw e;
-    const where =
-      e.index !== undefined && p.field
-        ? p.field.items('placement')[e.index]
-        : typeof p.value === 'string'
-          ? r.field
-          : p.field;
-    throw (where ?? m.field ?? root).error(several ? `on machine '${m.choice.ref}': ${e.message}` : e.message);
   }
 }

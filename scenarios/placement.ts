@@ -1,6 +1,6 @@
 // Which core each rank runs on. Rank i runs on the i-th core of the returned list (OS indices).
 import type { CoreSpec, MachineSpec } from '../hardware/spec.ts';
-import type { PlacementSpec } from './scenario.ts';
+import { threadName, type HardwareThread, type PlacementSpec } from './scenario.ts';
 import { seededStream, shuffled } from './seeded.ts';
 
 export class PlacementError extends Error {
@@ -43,34 +43,86 @@ export function randomOrder(machine: MachineSpec, seed: string): number[] {
   return shuffled(compactOrder(machine), seededStream(seed, 'placement'));
 }
 
-/** `seed` matters only to `random`. */
-export function placeRanks(machine: MachineSpec, ranks: number, placement: PlacementSpec, seed = ''): number[] {
-  const total = machine.cores.length;
+/** `seed` matters only to `random`. Rank i runs on the i-th core returned (cores may repeat with SMT). */
+export function placeRanks(...args: Parameters<typeof placeThreads>): number[] {
+  return placeThreads(...args).map((t) => t.core);
+}
+
+/**
+ * Rank i runs on the i-th hardware thread returned. Without `smt`, named placements use each
+ * core's first thread only; with it, every thread: `compact` fills a core's threads before the next
+ * core, `scatter` gives every core (in scatter order) one rank before any gets a second, `random`
+ * shuffles all threads.
+ */
+export function placeThreads(
+  machine: MachineSpec,
+  ranks: number,
+  placement: PlacementSpec,
+  seed = '',
+  smt = false,
+): HardwareThread[] {
   if (typeof placement === 'string') {
-    if (ranks > total) {
-      throw new PlacementError(`${ranks} ranks do not fit on machine '${machine.name}', which has ${total} cores`);
+    const order = namedOrder(machine, placement, seed, smt);
+    if (ranks > order.length) {
+      const room = smt ? `${order.length} hardware threads` : `${order.length} cores`;
+      throw new PlacementError(`${ranks} ranks do not fit on machine '${machine.name}', which has ${room}`);
     }
-    const order =
-      placement === 'compact'
-        ? compactOrder(machine)
-        : placement === 'scatter'
-          ? scatterOrder(machine)
-          : randomOrder(machine, seed);
     return order.slice(0, ranks);
   }
-  const known = new Set(machine.cores.map((c) => c.id));
-  const seen = new Set<number>();
-  placement.forEach((core, i) => {
-    if (!known.has(core)) {
-      throw new PlacementError(`machine '${machine.name}' has no core ${core} (cores: ${describeIds([...known])})`, i);
+  const cores = new Map(machine.cores.map((c) => [c.id, c]));
+  const seen = new Set<string>();
+  const threads = placement.map((entry, i) => {
+    const t = typeof entry === 'number' ? { core: entry, thread: 0 } : entry;
+    const core = cores.get(t.core);
+    if (!core) {
+      throw new PlacementError(
+        `machine '${machine.name}' has no core ${t.core} (cores: ${describeIds([...cores.keys()])})`,
+        i,
+      );
     }
-    if (seen.has(core)) throw new PlacementError(`core ${core} is listed twice`, i);
-    seen.add(core);
+    if (t.thread >= core.threads) {
+      throw new PlacementError(
+        `core ${t.core} of machine '${machine.name}' has ${core.threads} hardware thread${core.threads === 1 ? '' : 's'} (0..${core.threads - 1}), not thread ${t.thread}`,
+        i,
+      );
+    }
+    const key = threadName(t);
+    if (seen.has(key))
+      throw new PlacementError(
+        typeof entry === 'number' ? `core ${t.core} is listed twice` : `hardware thread ${key} is listed twice`,
+        i,
+      );
+    seen.add(key);
+    return t;
   });
   if (placement.length < ranks) {
     throw new PlacementError(`the core list names ${placement.length} cores but the scenario runs ${ranks} ranks`);
   }
-  return placement.slice(0, ranks);
+  return threads.slice(0, ranks);
+}
+
+function namedOrder(
+  machine: MachineSpec,
+  placement: 'compact' | 'scatter' | 'random',
+  seed: string,
+  smt: boolean,
+): HardwareThread[] {
+  const threadsOf = new Map(machine.cores.map((c) => [c.id, smt ? c.threads : 1]));
+  const firstThreads = (cores: number[]) => cores.map((core) => ({ core, thread: 0 }));
+  if (placement === 'compact') {
+    return compactOrder(machine).flatMap((core) =>
+      Array.from({ length: threadsOf.get(core)! }, (_, thread) => ({ core, thread })),
+    );
+  }
+  if (placement === 'scatter') {
+    const cores = scatterOrder(machine);
+    const order: HardwareThread[] = [];
+    for (let thread = 0; thread < Math.max(...threadsOf.values()); thread++)
+      for (const core of cores) if (thread < threadsOf.get(core)!) order.push({ core, thread });
+    return order;
+  }
+  if (!smt) return firstThreads(randomOrder(machine, seed));
+  return shuffled(namedOrder(machine, 'compact', seed, true), seededStream(seed, 'placement'));
 }
 
 /** "0-7" or "0-3, 8-11": short enough for an error message. */

@@ -2,6 +2,7 @@
 import type { MachineSpec } from '../hardware/spec.ts';
 import type { ParamValue } from '../algorithms/algorithm.ts';
 import { InputError } from '../common/input-error.ts';
+import type { RootChoice } from './scenario.ts';
 
 export interface Point {
   scenario: string;
@@ -17,9 +18,12 @@ export interface Point {
   bytes: number;
   /** v-variants: per-rank (or per-pair) counts in units of `bytes`; absent: the operation's rule. */
   counts?: number[];
-  root: number;
+  /** 'all': every root in turn, each call timed (root: all). */
+  root: RootChoice;
   /** 'off' makes every iteration start with cold caches, as IMB's -off_cache. */
   cache: 'on' | 'off';
+  /** Present only as 'fresh': every call allocates new buffers (absent: reused). */
+  buffers?: 'fresh';
   iterations: number;
   warmup: number;
   seed: string;

@@ -9,12 +9,14 @@ export const SCENARIO_KEYS = [
   'hosts',
   'ranks',
   'placement',
+  'smt',
   'operation',
   'algorithms',
   'sizes',
   'root',
   'counts',
   'cache',
+  'buffers',
   'iterations',
   'warmup',
   'seed',
@@ -23,7 +25,7 @@ export const SCENARIO_KEYS = [
   'sweep',
 ] as const;
 /** Keys that may be given as a list of values under `sweep:`, one table per value. */
-export const SWEEP_KEYS = ['ranks', 'machine', 'placement', 'seed'] as const;
+export const SWEEP_KEYS = ['ranks', 'machine', 'placement', 'root', 'seed'] as const;
 
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
 export type SweepKey = (typeof SWEEP_KEYS)[number];

@@ -3,8 +3,19 @@
 import type { MachineSpec } from '../hardware/spec.ts';
 import type { ParamValue } from '../algorithms/algorithm.ts';
 
-/** `compact`, `scatter`, `random` (a seeded shuffle of the cores), or rank i on core list[i] (OS indices). */
-export type PlacementSpec = 'compact' | 'scatter' | 'random' | number[];
+/**
+ * `compact`, `scatter`, `random` (a seeded shuffle), or rank i on list[i]: a core (OS index; its
+ * first hardware thread) or one hardware thread of a core.
+ */
+export type PlacementSpec = 'compact' | 'scatter' | 'random' | PlacedOn[];
+
+/** A hardware thread: thread `thread` (from 0) of core `core` (OS index of its first thread). */
+export interface HardwareThread {
+  core: number;
+  thread: number;
+}
+
+export type PlacedOn = number | HardwareThread;
 
 export interface ScenarioAlgorithm {
   /** Full catalogue name, "<operation>:<algorithm>". */
@@ -32,10 +43,15 @@ export interface Scenario {
   algorithms: ScenarioAlgorithm[];
   /** Ascending, without repeats. */
   sizes: number[];
-  root: number;
+  /** Root rank of a rooted operation, or 'all': every root in turn, the time the mean over them. The first of `rootSweep` when swept. */
+  root: RootChoice;
+  /** `sweep.root` of more than one value: one table per root (between the rank-count and seed axes). */
+  rootSweep?: RootChoice[];
   /** v-variants: counts in units of each size, one per rank (per pair for alltoallv). */
   counts?: number[];
   cache: 'on' | 'off';
+  /** 'fresh': every call allocates new buffers, paying first-touch faults and registrations again. */
+  buffers: BufferMode;
   iterations: number;
   warmup: number;
   /** Drives `placement: random` and the arrival skew; nothing else in the model is random. The first of `seedSweep` when swept. */
@@ -51,16 +67,36 @@ export interface Scenario {
   /** Set when `--machine` replaced the scenario's machines: the references the file gives (empty if none). */
   replacedMachines?: string[];
   placements: PlacementSpec[];
+  /** `smt: on`: named placements and `ranks: all` use every hardware thread, not only each core's first. */
+  smt: boolean;
   /** 'all': one rank on every core of the machine. */
   ranks: RankCount[];
 }
 
 export type RankCount = number | 'all';
 
-export function rankCount(ranks: RankCount, machine: MachineSpec): number {
-  return ranks === 'all' ? machine.cores.length : ranks;
+export type BufferMode = 'reused' | 'fresh';
+
+/** A root rank, or 'all': the operation is called from every root in turn (applications cycle them). */
+export type RootChoice = number | 'all';
+
+export function rootName(root: RootChoice): string {
+  return root === 'all' ? 'all (mean over every root in turn)' : String(root);
+}
+
+/** `all` is every core, or with SMT every hardware thread. */
+export function rankCount(ranks: RankCount, machine: MachineSpec, smt = false): number {
+  if (ranks !== 'all') return ranks;
+  return smt ? machine.cores.reduce((n, c) => n + c.threads, 0) : machine.cores.length;
+}
+
+/** A hardware thread as reports name it: "core.thread". */
+export function threadName(t: HardwareThread): string {
+  return `${t.core}.${t.thread}`;
 }
 
 export function placementName(p: PlacementSpec): string {
-  return typeof p === 'string' ? p : `[${p.join(', ')}]`;
+  return typeof p === 'string'
+    ? p
+    : `[${p.map((e) => (typeof e === 'number' ? String(e) : threadName(e))).join(', ')}]`;
 }

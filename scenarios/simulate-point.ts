@@ -24,23 +24,26 @@ export function simulatePointTraced(
 }
 
 function requestFor(point: Point): RunRequest {
+  // root: all runs every root in turn, each call its own arrival delays.
+  const roots = point.root === 'all' ? point.cores.map((_, r) => r) : undefined;
+  const calls = (point.warmup + point.iterations) * (roots?.length ?? 1);
   return {
     machine: point.machine,
     cores: point.cores,
     algorithm: point.algorithm,
     call: {
       bytes: point.bytes,
-      root: point.root,
+      root: point.root === 'all' ? 0 : point.root,
       params: point.params,
       counts: point.counts?.map((c) => c * point.bytes),
     },
     cache: point.cache,
+    ...(point.buffers ? { buffers: point.buffers } : {}),
     iterations: point.iterations,
     warmup: point.warmup,
     seed: point.seed,
-    ...(point.skewNs
-      ? { startDelays: arrivalDelays(point.seed, point.skewNs, point.warmup + point.iterations, point.cores.length) }
-      : {}),
+    ...(roots ? { roots } : {}),
+    ...(point.skewNs ? { startDelays: arrivalDelays(point.seed, point.skewNs, calls, point.cores.length) } : {}),
   };
 }
 

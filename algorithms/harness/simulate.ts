@@ -14,6 +14,7 @@ import type { ArgsOf, OperationName } from '../operations.ts';
 import type { OperationCall, OperationSemantics } from '../semantics.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { TraceEvent } from '../../sim/node/trace.ts';
+import type { Buffer } from '../../sim/node/buffer.ts';
 import { LoadRecorder, type LoadSeries } from '../../sim/flow/load-recorder.ts';
 
 export interface RunRequest {
@@ -30,17 +31,29 @@ export interface RunRequest {
    *  also keeps which flows cross each resource. */
   recordLoads?: boolean | 'flows';
   /**
-   * Arrival skew: `startDelays[iteration][rank]` ns before the rank calls the operation (warm-up
-   * iterations first). An iteration's time is then the slowest rank's own time in the call, as a
-   * benchmark reporting the maximum over ranks measures it, instead of the span of the iteration.
+   * Arrival skew: `startDelays[call][rank]` ns before the rank calls the operation (warm-up
+   * iterations first; with several `roots`, one entry per root of each iteration). A call's time
+   * is then the slowest rank's own time in it, as a benchmark reporting the maximum over ranks
+   * measures it, instead of the span of the call.
    */
   startDelays?: number[][];
   /** Where `algorithm` is looked up; default: every catalogued algorithm. */
   catalogue?: Catalogue;
+  /**
+   * Roots an application cycles through (`root: all`): every iteration calls the operation once
+   * per root, in this order, each call timed on its own. Default: `call.root` alone.
+   */
+  roots?: number[];
+  /**
+   * 'fresh': every call allocates new buffers, as applications that malloc their buffers per call
+   * do; their pages are absent until first touched (sim/node/first-touch.ts), except the inputs the
+   * application fills before the call. Default 'reused': the same buffers call after call.
+   */
+  buffers?: 'reused' | 'fresh';
 }
 
 export interface RunOutcome {
-  /** Span of each measured iteration as the operation reports it (ns). */
+  /** Span of each measured call as the operation reports it (ns): one per iteration and root. */
   times: number[];
   /** Rank-time per kind of step over the measured iterations (ns). */
   totals: Record<string, number>;
@@ -74,18 +87,29 @@ function runTyped<Op extends OperationName>(
     : undefined;
   const ranks = req.cores.map((_, id) => new SimRank(world, id, call.params));
   const times: number[] = [];
-  const args = ranks.map((rank) => semantics.setup(rank, call));
-  for (let it = 0; it < req.warmup + req.iterations; it++) {
-    // Every iteration starts from fresh inputs in the same buffers (so reductions do not pile up
-    // terms, and a cache-on run finds last iteration's data still cached).
+  // One call per root of each iteration; each root's buffers are set up once, as an application
+  // keeps them (a gather's receive buffer at each root).
+  const calls = (req.roots ?? [call.root]).map((root) => ({ ...call, root }));
+  const fresh = req.buffers === 'fresh';
+  if (fresh) node.pages.trackNewBuffers();
+  const setup = (c: OperationCall) => ranks.map((rank) => semantics.setup(rank, c));
+  const argsOf = fresh ? [] : calls.map(setup);
+  for (let k = 0; k < (req.warmup + req.iterations) * calls.length; k++) {
+    const c = calls[k % calls.length];
+    if (fresh) argsOf[k % calls.length] = setup(c);
+    const args = argsOf[k % calls.length];
+    // Every call starts from fresh inputs, in the same buffers unless they are fresh (so
+    // reductions do not pile up terms, and a cache-on run finds last call's data still cached).
     if (req.cache === 'off') node.clearCaches();
-    if (it === req.warmup) {
+    if (k === req.warmup * calls.length) {
       node.trace.reset();
       loads?.reset(sim.now);
     }
-    ranks.forEach((rank, i) => semantics.fill(rank, args[i], call));
+    ranks.forEach((rank, i) => semantics.fill(rank, args[i], c));
+    // The application wrote its inputs before calling: their pages fault outside the timed call.
+    if (fresh) for (const buf of node.pages.absentBuffers()) if (holdsData(buf)) node.pages.present(buf);
     const start = sim.now;
-    const delays = req.startDelays?.[it];
+    const delays = req.startDelays?.[k];
     const own: number[] = [];
     const procs = ranks.map((rank, i) => {
       const program = info.program(rank, args[i]);
@@ -97,14 +121,18 @@ function runTyped<Op extends OperationName>(
     sim.run();
     for (const p of procs) if (!p.done) throw new Error(`${info.name}: rank process ${p.name} did not finish`);
     const span = delays ? Math.max(...own) : sim.now - start;
-    if (it >= req.warmup) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
-    semantics.verify(args, call);
+    if (k >= req.warmup * calls.length) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
+    semantics.verify(args, c);
   }
   return {
     times,
     totals: node.trace.totalsByKind(),
     events: node.trace.events,
     ...(loads ? { loads: loads.used() } : {}),
-    args,
+    args: argsOf[argsOf.length - 1],
   };
+}
+
+function holdsData(buf: Buffer): boolean {
+  return buf.content.pieces().some((p) => p.origin !== null);
 }

@@ -1,5 +1,6 @@
 // CSV: a header line, then one row per point. Times stay in ns, the project's unit.
 import type { ScenarioResult } from '../run.ts';
+import { threadName } from '../scenario.ts';
 import { breakdownKinds, normalised } from './normalise.ts';
 
 export interface CsvReportOptions {
@@ -31,10 +32,14 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
     ...kinds.map((k) => `share_${k}`),
     ...(reasons ? ['unavailable'] : []),
     ...(s.seedSweep ? ['seed'] : []),
+    ...(s.buffers === 'fresh' ? ['buffers'] : []),
   ];
   const lines = [header.map(quote).join(',')];
   for (const t of result.tables) {
-    const placement = typeof t.placement === 'string' ? t.placement : t.placement.join(' ');
+    const placement =
+      typeof t.placement === 'string'
+        ? t.placement
+        : t.placement.map((e) => (typeof e === 'number' ? String(e) : threadName(e))).join(' ');
     for (const row of t.rows) {
       for (const c of row.cells) {
         const n = normalised(c, row.cells, s.baseline);
@@ -46,7 +51,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
           t.ranks,
           placement,
           s.operation,
-          s.rooted ? s.root : '',
+          s.rooted ? t.root : '',
           s.cache,
           c.algorithm.name,
           c.algorithm.label,
@@ -56,6 +61,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
           ...kinds.map((k) => (na ? '' : (c.result.breakdown[k] ?? 0))),
           ...(reasons ? [c.unavailable ?? ''] : []),
           ...(s.seedSweep ? [t.seed] : []),
+          ...(s.buffers === 'fresh' ? [s.buffers] : []),
         ];
         lines.push(fields.map((f) => quote(String(f))).join(','));
       }

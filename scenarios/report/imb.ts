@@ -4,6 +4,7 @@
 // slowest measured iteration (the time of an iteration already spans every rank). Mbytes/sec
 // (10^6 bytes per second) appears for the point-to-point operations, as IMB prints it only there.
 import { placementName } from '../scenario.ts';
+import { placedOn } from '../expand.ts';
 import type { ResultCell, ResultTable, ScenarioResult } from '../run.ts';
 import type { Scenario } from '../scenario.ts';
 import { megabytesPerSecond, reportsBandwidth } from './bandwidth.ts';
@@ -24,7 +25,7 @@ function algorithmBlock(s: Scenario, t: ResultTable, index: number): string {
     RULE,
     `# Benchmarking ${alg.name}${alg.label !== alg.name.split(':')[1] ? ` (${alg.label})` : ''}`,
     `# #processes = ${t.ranks}`,
-    `# Machine: ${t.machine.spec.name}; placement ${placementName(t.placement)} (cores ${t.cores.join(' ')}); cache ${s.cache}${s.seedSweep ? `; seed ${t.seed}` : ''}`,
+    `# Machine: ${t.machine.spec.name}; placement ${placementName(t.placement)}${s.smt ? ', smt' : ''} (${placedOn(t)}); cache ${s.cache}${s.buffers === 'fresh' ? '; fresh buffers' : ''}${s.rooted && (s.rootSweep || t.root === 'all') ? `; root ${t.root}` : ''}${s.seedSweep ? `; seed ${t.seed}` : ''}`,
     RULE,
   ];
   const unavailable = cells.find((c) => c.unavailable !== undefined)?.unavailable;

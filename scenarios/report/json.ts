@@ -14,8 +14,10 @@ export function formatJsonReport(result: ScenarioResult): string {
       // The file name alone: the path as typed would make the same run differ by working directory.
       file: s.file === undefined ? null : basename(s.file),
       operation: s.operation,
-      root: s.rooted ? s.root : null,
+      // Swept roots are per table.
+      root: s.rooted && !s.rootSweep ? s.root : null,
       cache: s.cache,
+      ...(s.buffers === 'fresh' ? { buffers: s.buffers } : {}),
       iterations: s.iterations,
       warmup: s.warmup,
       // Swept seeds are per table.
@@ -30,7 +32,9 @@ export function formatJsonReport(result: ScenarioResult): string {
       ranks: t.ranks,
       placement: t.placement,
       seed: t.seed,
+      ...(s.rootSweep ? { root: t.root } : {}),
       cores: t.cores,
+      ...(t.threads ? { threads: t.threads } : {}),
       rows: t.rows.map((row) => ({
         bytes: row.bytes,
         results: row.cells.map((c) =>

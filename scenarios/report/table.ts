@@ -2,7 +2,8 @@
 // per size (bytes, as an integer) with each algorithm's time in µs and its time relative to the
 // baseline, and for point-to-point operations its bandwidth in MB/s.
 import type { Scenario } from '../scenario.ts';
-import { placementName } from '../scenario.ts';
+import { placementName, rootName } from '../scenario.ts';
+import { placedOn } from '../expand.ts';
 import { unavailableNotes, type ResultTable, type ScenarioResult } from '../run.ts';
 import { megabytesPerSecond, reportsBandwidth } from './bandwidth.ts';
 import { alignColumns } from './columns.ts';
@@ -34,11 +35,15 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
   lines.push(
     `# Machine: ${m.name} (${count(m.packages.length, 'package')}, ${count(m.numaNodes.length, 'NUMA node')}, ${count(m.cores.length, 'core')})${replaced(s)}`,
     `# Ranks: ${t.ranks}`,
-    `# Placement: ${placementName(t.placement)} (cores ${t.cores.join(' ')})`,
+    `# Placement: ${placementName(t.placement)}${s.smt ? ', smt' : ''} (${placedOn(t)})`,
     `# Cache: ${s.cache}`,
-    `# Operation: ${s.operation}${s.rooted ? `, root ${s.root}` : ''}; ${s.iterations} iterations after ${s.warmup} warm-up`,
+    `# Operation: ${s.operation}${s.rooted ? `, root ${rootName(t.root)}` : ''}; ${s.iterations} iterations after ${s.warmup} warm-up`,
     `# Baseline: ${s.baseline}`,
   );
+  if (s.buffers === 'fresh')
+    lines.push(
+      '# Buffers: fresh (new send and receive buffers every call: first-touch faults and registrations each time)',
+    );
   if (s.seedSweep) lines.push(`# Seed: ${t.seed}`);
   if (s.skewNs)
     lines.push(

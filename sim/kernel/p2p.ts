@@ -10,10 +10,10 @@ import { InputError, didYouMean, type InputLocation } from '../../common/input-e
 import { subRange, type Range } from '../node/buffer.ts';
 import type { PointToPoint } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';
-import { singleCopyThresholdBytes } from './shm/costs.ts';
+import { nemesisCosts, singleCopyThresholdBytes, smBtlCosts } from './shm/costs.ts';
 import { matcherOf, newMessage } from './shm/delivery.ts';
 import { recvEager, sendEager } from './shm/fragments.ts';
-import { createNemesis } from './shm/nemesis.ts';
+import { createNemesis, type NemesisCosts } from './shm/nemesis.ts';
 import {
   SHM_PROTOCOLS,
   SINGLE_COPY,
@@ -41,9 +41,20 @@ export interface PointToPointOptions {
   singleThreshold?: number;
   /** The rank's mechanism objects; required when `single` is not 'none'. */
   mechanisms?: SingleCopyMechanisms;
+  /** Nemesis only: largest eager message (MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ); default 64 KiB. */
+  eagerLimit?: number;
+  /** Nemesis only: large messages through the shared-memory LMT (true) or ch3's rendezvous through cells. */
+  lmt?: boolean;
+  /** Nemesis only: chunk of the LMT copy-buffer pipeline; default 64 KiB. */
+  lmtChunk?: number;
+  /** sm BTL only: max fragment of the rendezvous pipeline (btl_sm_max_send_size); default 32 KiB. */
+  smFragment?: number;
   /** How messages to ranks on other hosts are split across the NICs; default by NIC bandwidth. */
   rails?: Partial<RailOptions>;
 }
+
+/** The options that configure Nemesis alone: given with the sm BTL, they would change nothing. */
+export const NEMESIS_OPTIONS = ['eagerLimit', 'lmt', 'lmtChunk'] as const;
 
 export function createPointToPoint(world: World, me: number, options: PointToPointOptions = {}): PointToPoint {
   const protocol = options.shm ?? 'nemesis';
@@ -58,7 +69,15 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
   if (single !== 'none' && !options.mechanisms)
     throw new Error(`point-to-point over ${single} needs the rank's mechanism objects`);
   const mechanisms = options.mechanisms;
-  const transport: DoubleCopy = protocol === 'sm' ? createSmBtl(world, me) : createNemesis(world, me);
+  for (const name of NEMESIS_OPTIONS)
+    if (protocol === 'sm' && options[name] !== undefined)
+      throw new RangeError(`point-to-point: ${name} configures Nemesis, not the sm BTL`);
+  if (protocol !== 'sm' && options.smFragment !== undefined)
+    throw new RangeError('point-to-point: smFragment configures the sm BTL, not Nemesis');
+  const transport: DoubleCopy =
+    protocol === 'sm'
+      ? createSmBtl(world, me, { ...smBtlCosts, maxFragmentBytes: options.smFragment ?? smBtlCosts.maxFragmentBytes })
+      : createNemesis(world, me, nemesisCostsFor(options));
   // Ranks on other hosts of a several-host machine are reached through the NICs.
   const between =
     (world.node.spec.hosts ?? 1) > 1
@@ -149,6 +168,17 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
   };
 }
 
+/** Nemesis's calibration with the run's eager limit, LMT switch and LMT chunk over the defaults. */
+function nemesisCostsFor(options: PointToPointOptions): NemesisCosts {
+  const costs: NemesisCosts = { ...nemesisCosts };
+  return {
+    ...costs,
+    eagerLimitBytes: options.eagerLimit ?? costs.eagerLimitBytes,
+    lmt: options.lmt ?? costs.lmt,
+    lmtChunkBytes: options.lmtChunk ?? costs.lmtChunkBytes,
+  };
+}
+
 /**
  * Reads the point-to-point choices from a run's free-form parameters (`shm`, `single`,
  * `singleThreshold`, `rails`, `railShare`), ignoring every other key. `where` locates the parameters in the user's file.
@@ -180,7 +210,54 @@ export function parsePointToPointOptions(
     rails.share = v;
   }
   if (rails.policy !== undefined || rails.share !== undefined) out.rails = rails;
+  if (params.eagerLimit !== undefined)
+    out.eagerLimit = wholeBytes('eagerLimit', params.eagerLimit, 0, field('eagerLimit'));
+  if (params.lmtChunk !== undefined) out.lmtChunk = wholeBytes('lmtChunk', params.lmtChunk, 1, field('lmtChunk'));
+  if (params.smFragment !== undefined)
+    out.smFragment = wholeBytes('smFragment', params.smFragment, 1, field('smFragment'));
+  if (params.lmt !== undefined) {
+    if (typeof params.lmt !== 'boolean')
+      throw new InputError(`lmt must be true or false, got ${JSON.stringify(params.lmt)}`, field('lmt'));
+    out.lmt = params.lmt;
+  }
+  const conflict = transportConflict(params);
+  if (conflict) throw new InputError(conflict.message, field(conflict.param));
   return out;
+}
+
+/**
+ * A combination of transport parameters that cannot mean what it says: a Nemesis option over the
+ * sm BTL, or the LMT switched off under a single-copy mechanism (in MPICH the kernel mechanisms
+ * are LMT implementations, so without the LMT there is none). Names the parameter at fault.
+ */
+export function transportConflict(params: Record<string, unknown>): { param: string; message: string } | undefined {
+  if (params.shm === 'sm') {
+    const given = NEMESIS_OPTIONS.find((name) => params[name] !== undefined);
+    if (given)
+      return {
+        param: given,
+        message: `${given} configures Nemesis, but shm is 'sm' (Open MPI's sm BTL has its own limits)`,
+      };
+  }
+  if (params.shm !== 'sm' && params.smFragment !== undefined)
+    return {
+      param: 'smFragment',
+      message: `smFragment configures Open MPI's sm BTL, but shm is ${JSON.stringify(params.shm ?? 'nemesis')}; add shm: sm`,
+    };
+  if (params.lmt === false && params.lmtChunk !== undefined)
+    return { param: 'lmtChunk', message: 'lmtChunk sizes the LMT pipeline, but lmt is false' };
+  if (params.lmt === false && params.single !== undefined && params.single !== 'none')
+    return {
+      param: 'lmt',
+      message: `lmt: false leaves Nemesis without a large-message transfer, but single is ${JSON.stringify(params.single)}, which Nemesis runs as its LMT; use single: none`,
+    };
+  return undefined;
+}
+
+function wholeBytes(name: string, v: unknown, min: number, loc: InputLocation): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min)
+    throw new InputError(`${name} must be a whole number of bytes of at least ${min}, got ${JSON.stringify(v)}`, loc);
+  return v;
 }
 
 function oneOf<T extends string>(name: string, value: unknown, allowed: readonly T[], loc: InputLocation): T {

@@ -4,7 +4,7 @@
 // `intranode algorithms`; a run that leaves one out gets the transport's default.
 import type { ParamInfo } from '../node/params.ts';
 import { DEFAULT_REGCACHE_CAPACITY } from './kernel-costs.ts';
-import { singleCopyThresholdBytes } from './shm/costs.ts';
+import { nemesisCosts, singleCopyThresholdBytes, smBtlCosts } from './shm/costs.ts';
 import { SHM_PROTOCOLS, SINGLE_COPY } from './shm/packet.ts';
 import { RAIL_POLICIES } from './net/rails.ts';
 
@@ -30,6 +30,35 @@ export const transportParams: readonly ParamInfo[] = [
     min: 0,
     description:
       'messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)',
+  },
+  {
+    name: 'eagerLimit',
+    kind: 'bytes',
+    default: nemesisCosts.eagerLimitBytes,
+    min: 0,
+    description:
+      "Nemesis: largest message sent eagerly through cells, as MPICH's MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ (not with shm: sm)",
+  },
+  {
+    name: 'lmt',
+    kind: 'boolean',
+    default: nemesisCosts.lmt,
+    description:
+      "Nemesis: larger messages through the shared-memory LMT pipeline (true) or ch3's rendezvous through cells (false; not with a single-copy mechanism)",
+  },
+  {
+    name: 'lmtChunk',
+    kind: 'bytes',
+    default: nemesisCosts.lmtChunkBytes,
+    min: 1,
+    description: 'Nemesis: chunk of the LMT copy-buffer pipeline (MPICH2 MPID_NEM_COPY_BUF_LEN)',
+  },
+  {
+    name: 'smFragment',
+    kind: 'bytes',
+    default: smBtlCosts.maxFragmentBytes,
+    min: 1,
+    description: "sm BTL: fragment of the rendezvous pipeline, as Open MPI's btl_sm_max_send_size (only with shm: sm)",
   },
   { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },
   {

@@ -19,6 +19,8 @@ import { Trace } from './trace.ts';
 import { MissQueues, add, type Uses } from './miss-queues.ts';
 import { nonTemporalThreshold, storeKind, type CopyRoutine, type StoreKind } from './store-kind.ts';
 import { SharedStreams } from './shared-streams.ts';
+import { PageTable } from './page-table.ts';
+import { faultIn } from './first-touch.ts';
 
 export { add, type Uses };
 
@@ -56,6 +58,8 @@ export class Node {
   readonly topo: Topology;
   readonly net: FlowNetwork;
   readonly trace: Trace;
+  /** Pages of freshly allocated buffers not yet faulted in (first-touch.ts). */
+  readonly pages: PageTable;
   private readonly coreEngine = new Map<number, Resource>();
   private readonly queues: MissQueues;
   private readonly cacheBandwidth = new Map<string, Resource>();
@@ -90,6 +94,7 @@ export class Node {
     this.topo = new Topology(spec);
     this.net = new FlowNetwork(sim);
     this.trace = new Trace(opts.keepTrace ?? false);
+    this.pages = new PageTable(spec.kernel.pageBytes);
     for (const core of spec.cores) {
       this.coreEngine.set(core.id, this.net.addResource(`core${core.id}`, spec.costs.copyBandwidth));
     }
@@ -138,6 +143,7 @@ export class Node {
     const buf = new Buffer(this.nextBufferId++, name, bytes, owner, home);
     if (owner >= 0) this.userBuffers.add(buf.id);
     this.buffers.set(buf.id, buf);
+    this.pages.allocated(buf);
     return buf;
   }
 
@@ -171,6 +177,7 @@ export class Node {
   *copy(core: number, src: Range, dst: Range, info: CopyInfo): Program<void> {
     if (src.bytes !== dst.bytes)
       throw new RangeError(`copy ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
+    if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
     const snapshot = src.buf.content.slice(src.offset, src.bytes);
     const start = this.sim.now;
     const uses: Uses = new Map();
@@ -202,6 +209,7 @@ export class Node {
   *reduce(core: number, op: string, src: Range, dst: Range, info: CopyInfo): Program<void> {
     if (src.bytes !== dst.bytes)
       throw new RangeError(`reduce ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
+    if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
     const snapshot = src.buf.content.slice(src.offset, src.bytes);
     const start = this.sim.now;
     const uses: Uses = new Map();

@@ -178,7 +178,7 @@ export function caseArbitrary(name: string, opts: PropertyOptions = {}): fc.Arbi
   });
 }
 
-function machineOf(c: AlgorithmCase, machines: MachineSpec[]): MachineSpec {
+export function machineOf(c: AlgorithmCase, machines: MachineSpec[]): MachineSpec {
   return machines[Number(c.machine.slice(0, c.machine.indexOf(':')))];
 }
 

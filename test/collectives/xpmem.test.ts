@@ -103,3 +103,29 @@ describe('partitions', () => {
     }
   });
 });
+
+describe('bcast:xpmem chunk', () => {
+  const run = (chunk: number | undefined, bytes: number) =>
+    runAlgorithm({
+      machine: tinyMachine({ packages: 2, coresPerPackage: 4 }),
+      cores: [0, 1, 2, 3, 4, 5, 6, 7],
+      algorithm: 'bcast:xpmem',
+      call: { bytes, root: 3, params: chunk === undefined ? {} : { chunk } },
+      cache: 'off',
+      iterations: 2,
+      warmup: 1,
+      seed: 'bcast chunk',
+      keepTrace: true,
+    });
+  const reads = (out: ReturnType<typeof run>) =>
+    out.events.filter((e) => e.label === 'bcast: xpmem read' && e.rank === 0).map((e) => e.bytes);
+
+  it('copies the whole message at once by default and with chunk 0', () => {
+    expect(reads(run(undefined, 10_000))).toEqual([10_000, 10_000]);
+    expect(run(0, 10_000).times).toEqual(run(undefined, 10_000).times);
+  });
+
+  it('copies chunk after chunk, the last one shorter, and still delivers the root data (checked by the harness)', () => {
+    expect(reads(run(4096, 10_000))).toEqual([4096, 4096, 1808, 4096, 4096, 1808]);
+  });
+});

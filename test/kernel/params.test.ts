@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { KERNEL_PARAMS } from '../../hardware/kernel-params.ts';
 import { knemDefaults } from '../../sim/kernel/knem/costs.ts';
 import { kernelCosts } from '../../sim/kernel/kernel-costs.ts';
+import { pageFaultDefaults } from '../../sim/node/page-fault-costs.ts';
 import { parseMachineYaml } from '../../hardware/machine-file.ts';
 import { InputError } from '../../common/input-error.ts';
 import { loadPreset, presetPath } from '../../hardware/presets.ts';
@@ -10,7 +11,11 @@ import { readFileSync } from 'node:fs';
 
 describe('kernel parameters', () => {
   it('the machine format lists exactly the constants the kernel models read', () => {
-    const read = [...Object.keys(knemDefaults), ...Object.keys(kernelCosts(loadPreset('westmere')))].sort();
+    const read = [
+      ...Object.keys(knemDefaults),
+      ...Object.keys(kernelCosts(loadPreset('westmere'))),
+      ...Object.keys(pageFaultDefaults),
+    ].sort();
     expect(Object.keys(KERNEL_PARAMS).sort()).toEqual(read);
   });
 

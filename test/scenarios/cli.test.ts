@@ -189,6 +189,10 @@ every algorithm also takes the transport parameters:
     shm (choice, default nemesis, one of nemesis|sm): shared-memory double-copy protocol of point-to-point messages (MPICH2 Nemesis or Open MPI sm BTL)
     single (choice, default none, one of none|knem|cma|xpmem|limic): single-copy mechanism point-to-point uses for large messages
     singleThreshold (bytes, default 16KiB, min 0B): messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)
+    eagerLimit (bytes, default 64KiB, min 0B): Nemesis: largest message sent eagerly through cells, as MPICH's MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ (not with shm: sm)
+    lmt (boolean, default true): Nemesis: larger messages through the shared-memory LMT pipeline (true) or ch3's rendezvous through cells (false; not with a single-copy mechanism)
+    lmtChunk (bytes, default 64KiB, min 1B): Nemesis: chunk of the LMT copy-buffer pipeline (MPICH2 MPID_NEM_COPY_BUF_LEN)
+    smFragment (bytes, default 32KiB, min 1B): sm BTL: fragment of the rendezvous pipeline, as Open MPI's btl_sm_max_send_size (only with shm: sm)
     regcache (boolean, default true): XPMEM registration cache on or off
     regcacheCapacity (integer, default 4096, min 1): XPMEM registration cache entries, all peers together, before FIFO eviction
     rails (choice, default throughput, one of even|throughput|numa|nearest|share): how a message between hosts is split across the NICs: even, by NIC bandwidth, by the throughput each NIC offers from the process's NUMA node, only on the NICs of its own NUMA node (evenly when none is), or railShare on the first

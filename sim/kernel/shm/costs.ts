@@ -26,9 +26,18 @@ export const nemesisCosts = {
   /**
    * Largest message sent eagerly through cells; larger ones use the large-message transfer (LMT).
    * Source: Goglin & Moreaud, JPDC 2013, §4.4: "NEMESIS uses two different code paths for small
-   * (up to 64 KiB) and large messages".
+   * (up to 64 KiB) and large messages". MPICH exposes it as MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ
+   * ("the message size at which Nemesis switches from eager to rendezvous mode for shared memory",
+   * mpid_nem_init.c); the transport parameter `eagerLimit` sets it per run.
    */
   eagerLimitBytes: 64 * 1024,
+  /**
+   * Whether messages above the eager limit take the shared-memory LMT (copy-buffer pipeline). Off,
+   * they take ch3's generic rendezvous instead: RTS, CTS, then the body as packets through the
+   * receive queue's cells (MPICH2 ch3u_rndv.c, the path a channel without an LMT uses; seed 003,
+   * slide 14: "No LMT / LMT Only / LMT + KNEM"). The transport parameter `lmt` sets it per run.
+   */
+  lmt: true as boolean,
   /**
    * Chunk of the default shared-memory LMT pipeline. Source: Goglin & Moreaud, JPDC 2013, §4.4:
    * "The default LMT consists in copying across a shared memory buffer with a pipeline of 64 KiB
@@ -59,7 +68,9 @@ export const smBtlCosts = {
    * btl_sm_component.c, `btl_rndv_eager_limit = 4*1024`.
    */
   rndvEagerBytes: 4 * 1024,
-  /** Size of a large ("max") fragment. Source: Open MPI btl_sm_component.c, `btl_max_send_size = 32*1024`. */
+  /** Size of a large ("max") fragment, the chunk of the rendezvous pipeline (the transport
+   *  parameter `smFragment`, Open MPI's MCA parameter btl_sm_max_send_size). Source: Open MPI
+   *  btl_sm_component.c, `btl_max_send_size = 32*1024`. */
   maxFragmentBytes: 32 * 1024,
   /** Fragments a free list starts with. Source: Open MPI btl_sm_component.c, `free_list_num` default 8. */
   freeListInitial: 8,

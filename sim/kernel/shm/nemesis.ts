@@ -1,9 +1,10 @@
 // MPICH2 Nemesis shared-memory transport (Buntinas, Mercier & Gropp; seed 003 slides 4-9; seed 004
 // §4.4). Each process owns one lock-free receive queue and one free queue of cells; each ordered
-// pair has a one-cell fastbox the sender tries first. Eager messages (up to 64 KiB) are copied into
-// a fastbox or cells and out again; larger ones take the shared-memory LMT: RTS, CTS, then a
-// pipeline of 64 KiB chunks through a per-pair copy buffer, the sender filling one chunk while the
-// receiver drains the other.
+// pair has a one-cell fastbox the sender tries first. Eager messages (up to 64 KiB by default, the
+// run's `eagerLimit`) are copied into a fastbox or cells and out again; larger ones take the
+// shared-memory LMT: RTS, CTS, then a pipeline of 64 KiB chunks (`lmtChunk`) through a per-pair
+// copy buffer, the sender filling one chunk while the receiver drains the other. With the LMT off
+// (`lmt: false`) they take ch3's generic rendezvous: RTS, CTS, then the body through cells.
 //
 // Cells, fastboxes and copy buffers are real buffers of the node model: nobody owns them, their
 // pages land where they are first written, and copies through them take cache space and memory
@@ -17,11 +18,19 @@ import type { World } from '../../node/world.ts';
 import { lazily, RunState } from '../../node/run-state.ts';
 import { nemesisCosts } from './costs.ts';
 import { arrive, nextNotice, nextPacket, notify } from './delivery.ts';
+import { postPieces, unpackPieces } from './fragments.ts';
 import { lineTransfer, QueueLines } from './lines.ts';
 import { payloadBytes, replyTo, traceKind, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
 import { step, traced, type DoubleCopy } from './transport.ts';
 
-export type NemesisCosts = typeof nemesisCosts;
+/** The calibration table with its sizes and switches open to the run's transport parameters. */
+export type NemesisCosts = {
+  readonly [K in keyof typeof nemesisCosts]: (typeof nemesisCosts)[K] extends number
+    ? number
+    : (typeof nemesisCosts)[K] extends boolean
+      ? boolean
+      : (typeof nemesisCosts)[K];
+};
 
 /** A process's cells: its free queue (it dequeues, receivers return cells) and its receive queue. */
 interface Process {
@@ -165,13 +174,15 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       yield* transport.post({ ...header, kind: 'rts' });
       const cts = yield* traced(world, me, 'wait', `cts<-${to}`, nextPacket(world, header.id, me));
       yield* transport.unpack(cts);
-      yield* lmtPush(world, costs, me, header, data);
+      if (costs.lmt) yield* lmtPush(world, costs, me, header, data);
+      else yield* postPieces(transport, header, data, 0, 'frag');
     },
 
     *recvLarge(rts: Packet, into: Range): Program<void> {
       yield* transport.unpack(rts);
       yield* transport.post(replyTo(rts, 'cts'));
-      yield* lmtPull(world, costs, rts, me, into);
+      if (costs.lmt) yield* lmtPull(world, costs, rts, me, into);
+      else yield* unpackPieces(world, transport, me, rts.id, rts.from, into, 0);
     },
   };
 

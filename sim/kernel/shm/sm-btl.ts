@@ -23,7 +23,10 @@ import { lineTransfer } from './lines.ts';
 import { payloadBytes, replyTo, traceKind, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
 import { step, traced, type DoubleCopy } from './transport.ts';
 
-export type SmBtlCosts = typeof smBtlCosts;
+/** The calibration table with its sizes open to the run's transport parameters. */
+export type SmBtlCosts = {
+  readonly [K in keyof typeof smBtlCosts]: number;
+};
 
 interface FreeList {
   name: string;

@@ -1,0 +1,102 @@
+import { describe, expect, it } from 'vitest';
+import { Simulation } from '../../sim/engine/simulation.ts';
+import { Node } from '../../sim/node/node.ts';
+import { World } from '../../sim/node/world.ts';
+import { Content } from '../../sim/node/content.ts';
+import { range } from '../../sim/node/buffer.ts';
+import { InputError } from '../../common/input-error.ts';
+import { createPointToPoint, parsePointToPointOptions, type PointToPointOptions } from '../../sim/kernel/p2p.ts';
+import { nemesisCopyBuffers } from '../../sim/kernel/shm/nemesis.ts';
+import { tinyMachine } from '../helpers/machines.ts';
+import { runPrograms } from '../helpers/run-programs.ts';
+
+/** One message of `bytes` from rank 0 to rank 1 with `options` (Nemesis unless they say); what it left behind. */
+function send(bytes: number, options: PointToPointOptions) {
+  const sim = new Simulation({ seed: 'nemesis params' });
+  const node = new Node(sim, tinyMachine(), { keepTrace: true });
+  const world = new World(node, [0, 1]);
+  const p2p = [0, 1].map((r) => createPointToPoint(world, r, options));
+  const src = node.allocate('r0.src', bytes, 0, 0);
+  src.content = Content.fresh(bytes, 'r0.src');
+  const dst = node.allocate('r1.dst', bytes, 1, 0);
+  const [end] = runPrograms(sim, [p2p[0].send(1, range(src)), p2p[1].recv(0, range(dst))]);
+  return {
+    end,
+    delivered: dst.content.equals(Content.fresh(bytes, 'r0.src')),
+    copyBuffers: nemesisCopyBuffers(world),
+    lmtCopies: node.trace.events.filter((e) => e.label.startsWith('lmt copy-in')).map((e) => e.bytes),
+    packs: node.trace.events.filter((e) => e.label === 'pack frag->1').map((e) => e.bytes),
+    rts: node.trace.events.some((e) => e.label === 'post rts->1'),
+  };
+}
+
+describe('shared-memory transport parameters', () => {
+  it('sends up to eagerLimit eagerly and above it through the LMT', () => {
+    const under = send(200_000, { eagerLimit: 256 * 1024 });
+    expect(under.delivered).toBe(true);
+    expect(under.rts).toBe(false);
+    expect(under.copyBuffers).toEqual([]);
+    const over = send(200_000, { eagerLimit: 100_000 });
+    expect(over.delivered).toBe(true);
+    expect(over.copyBuffers).toEqual(['0>1']);
+  });
+
+  it('with eagerLimit 0, every non-empty message takes the rendezvous', () => {
+    const r = send(1, { eagerLimit: 0 });
+    expect(r.delivered).toBe(true);
+    expect(r.rts).toBe(true);
+  });
+
+  it('with the LMT off, a large message goes RTS, CTS, then through cells, and no copy buffer is made', () => {
+    const r = send(300_000, { lmt: false });
+    expect(r.delivered).toBe(true);
+    expect(r.rts).toBe(true);
+    expect(r.copyBuffers).toEqual([]);
+    expect(r.lmtCopies).toEqual([]);
+  });
+
+  it('pipelines the LMT in chunks of lmtChunk', () => {
+    const r = send(100_000, { lmtChunk: 30_000 });
+    expect(r.delivered).toBe(true);
+    expect(r.lmtCopies).toEqual([30_000, 30_000, 30_000, 10_000]);
+  });
+
+  it("pipelines the sm BTL's rendezvous in fragments of smFragment", () => {
+    const r = send(20_000, { shm: 'sm', smFragment: 6000 });
+    expect(r.delivered).toBe(true);
+    // The rendezvous header carries the first 4 KiB (btl_rndv_eager_limit), the rest follows.
+    expect(r.packs).toEqual([4096, 6000, 6000, 3904]);
+  });
+
+  it('reads and checks the parameters, naming the one at fault', () => {
+    expect(parsePointToPointOptions({ eagerLimit: 0, lmt: false })).toEqual({ eagerLimit: 0, lmt: false });
+    expect(parsePointToPointOptions({ lmtChunk: 4096, shm: 'nemesis' })).toEqual({ lmtChunk: 4096, shm: 'nemesis' });
+    const where = { file: 'x.yaml', field: 'algorithms[0].params' };
+    const fails = (params: Record<string, unknown>, field: string, message: RegExp) => {
+      try {
+        parsePointToPointOptions(params, where);
+        expect.unreachable();
+      } catch (e) {
+        expect(e).toBeInstanceOf(InputError);
+        expect((e as InputError).message).toMatch(message);
+        expect((e as InputError).location.field).toBe(`algorithms[0].params.${field}`);
+      }
+    };
+    fails({ eagerLimit: -1 }, 'eagerLimit', /whole number of bytes/);
+    fails({ lmtChunk: 0 }, 'lmtChunk', /at least 1/);
+    fails({ lmt: 'no' }, 'lmt', /true or false/);
+    fails({ shm: 'sm', lmt: true }, 'lmt', /configures Nemesis/);
+    fails({ shm: 'sm', eagerLimit: 4096 }, 'eagerLimit', /configures Nemesis/);
+    fails({ lmt: false, single: 'knem' }, 'lmt', /single is "knem"/);
+    fails({ lmt: false, lmtChunk: 8192 }, 'lmtChunk', /but lmt is false/);
+    fails({ smFragment: 8192 }, 'smFragment', /configures Open MPI's sm BTL, but shm is "nemesis"/);
+    fails({ shm: 'sm', smFragment: 0 }, 'smFragment', /at least 1/);
+  });
+
+  it('refuses a Nemesis option over the sm BTL when called directly', () => {
+    const sim = new Simulation({ seed: 'x' });
+    const world = new World(new Node(sim, tinyMachine()), [0, 1]);
+    expect(() => createPointToPoint(world, 0, { shm: 'sm', lmtChunk: 4096 })).toThrow(/configures Nemesis/);
+    expect(() => createPointToPoint(world, 0, { smFragment: 4096 })).toThrow(/configures the sm BTL/);
+  });
+});
