@@ -1,7 +1,7 @@
 // This host's topology from Linux sysfs (and /proc), as a MachineSpec. Reads the same facts hwloc
 // gathers on Linux: packages, cores and their hardware threads, caches and who shares them, NUMA
 // nodes with their memory and distances, InfiniBand adapters and their NUMA locality. Missing
-// numbers get IMPORT_DEFAULTS and are listed in `guessed`, as for hwloc XML.
+// numbers come from the processor table, else IMPORT_DEFAULTS (listed in `guessed`), as for hwloc XML.
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { assembleMachine } from './hwloc/assemble.ts';

@@ -1,6 +1,7 @@
 // Turns what an importer found into a MachineSpec: decides where each memory node and I/O bus hangs
-// in the interconnect graph, which links exist, and fills every missing number from
-// IMPORT_DEFAULTS, recording the field path of each filled value in `guessed`.
+// in the interconnect graph, which links exist, and fills every missing number from the processor
+// table's row for the machine's processor, else from IMPORT_DEFAULTS, recording the field path of
+// each default in `guessed`.
 import { InputError } from '../../common/input-error.ts';
 import { IMPORT_DEFAULTS, cacheDefaults } from '../import-defaults.ts';
 import {
