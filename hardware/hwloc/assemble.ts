@@ -284,12 +284,11 @@ class Assembly {
       perLevel.set(cache.level, n + 1);
       const index = caches.length;
       const clock = cores.find((c) => c.id === sharers[0])?.frequencyGHz ?? cores[0].frequencyGHz;
-      const { row } = this;
-      const figures = !row
+      const figures: { bandwidth: number; latencyNs: number; victim?: true } | undefined = !this.row
         ? undefined
         : cache.memorySide
-          ? row.memorySideCache && packageShare(row.memorySideCache, perPackage)
-          : cacheFigures(row, cache.level, sharers.length, clock);
+          ? this.row.memorySideCache && packageShare(this.row.memorySideCache, perPackage)
+          : cacheFigures(this.row, cache.level, sharers.length, clock);
       const d = figures ?? cacheDefaults(cache.level);
       if (!figures) this.guessed.push(`caches[${index}].bandwidth`, `caches[${index}].latencyNs`);
       caches.push({
@@ -300,7 +299,7 @@ class Assembly {
         bandwidth: d.bandwidth,
         latencyNs: d.latencyNs,
         ...(cache.memorySide ? { memorySide: true } : {}),
-        ...(figures && 'victim' in figures && figures.victim ? { victim: true } : {}),
+        ...(figures?.victim ? { victim: true } : {}),
       });
     }
     return caches;
