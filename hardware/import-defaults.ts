@@ -1,6 +1,7 @@
-// Values an imported machine gets where its source (hwloc XML, Linux sysfs) says nothing: hwloc and
-// sysfs describe the shape of a node (who shares what) but not how fast anything is. Each value is
-// a middle-of-the-road figure for a two-socket x86 server of the Nehalem..Skylake generations, the
+// Values an imported machine gets where its source (hwloc XML, Linux sysfs) says nothing and the
+// processor table (processor-rows.ts) has no row for its processor, or no figure for the field:
+// hwloc and sysfs describe the shape of a node (who shares what) but not how fast anything is.
+// Each value is a middle-of-the-road figure for a two-socket x86 server of the Nehalem..Skylake generations, the
 // machines of the seed papers; an import lists in `spec.guessed` every field that took one, so a
 // user knows which numbers to measure or override before trusting a result.
 // Units: ns, bytes, bytes/ns (= GB/s).

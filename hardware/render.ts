@@ -11,6 +11,7 @@ export function renderMachine(spec: MachineSpec): string {
 
   w(`Machine ${spec.name}${spec.description ? `: ${spec.description}` : ''}`);
   w(`  origin: ${spec.origin}`);
+  if (spec.processor) w(`  speeds from the processor table: ${spec.processor}`);
   const threads = spec.cores.reduce((n, c) => n + c.threads, 0);
   w(
     `  ${plural(spec.packages.length, 'package')}, ${plural(spec.cores.length, 'core')} (${plural(threads, 'hardware thread')}), ${plural(spec.numaNodes.length, 'NUMA node')}`,

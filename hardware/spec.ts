@@ -197,6 +197,8 @@ export interface MachineSpec {
    * than the last-level cache, bytes copied per ns.
    */
   measured?: { oneCoreCopy?: number };
+  /** Processor-table row an imported machine took its speeds from (hardware/processor-rows.ts). */
+  processor?: string;
   /** Fields that were not in the source and got a documented default, e.g. "numa[0].bandwidth". */
   guessed: string[];
   /** Number of hosts when the spec is several copies of one host joined by their NICs' wires

@@ -1,7 +1,7 @@
 // This host's topology from Linux sysfs (and /proc), as a MachineSpec. Reads the same facts hwloc
 // gathers on Linux: packages, cores and their hardware threads, caches and who shares them, NUMA
 // nodes with their memory and distances, InfiniBand adapters and their NUMA locality. Missing
-// numbers get IMPORT_DEFAULTS and are listed in `guessed`, as for hwloc XML.
+// numbers come from the processor table, else IMPORT_DEFAULTS (listed in `guessed`), as for hwloc XML.
 import { existsSync, readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { assembleMachine } from './hwloc/assemble.ts';
@@ -34,7 +34,7 @@ export function detectHost(root = '/sys', options: DetectHostOptions = {}): Mach
   if (!fs.isDir(cpuDir)) throw new InputError(`no ${cpuDir} under ${root}: not a Linux sysfs tree`, { file: root });
 
   const cpuinfoPath = options.cpuinfo ?? (real ? '/proc/cpuinfo' : undefined);
-  const models = cpuinfoPath ? readCpuinfo(cpuinfoPath) : new Map<number, string>();
+  const models = cpuinfoPath ? readCpuinfo(cpuinfoPath) : new Map<number, CpuinfoEntry>();
 
   const cpus = fs
     .list(cpuDir)
@@ -56,8 +56,8 @@ export function detectHost(root = '/sys', options: DetectHostOptions = {}): Mach
     // -1 where firmware does not say (virtual machines, some ARM boards): one package.
     const pkg = rawPkg < 0 ? 0 : rawPkg;
     if (!packages.has(pkg)) {
-      const model = models.get(cpu);
-      packages.set(pkg, { id: pkg, ...(model ? { model } : {}) });
+      const { name: model, ...identity } = models.get(cpu) ?? {};
+      packages.set(pkg, { id: pkg, ...(model ? { model } : {}), ...identity });
     }
     const siblings = (
       fs.cpuList(`${topo}/thread_siblings_list`) ??
@@ -66,7 +66,8 @@ export function detectHost(root = '/sys', options: DetectHostOptions = {}): Mach
     const key = siblings.join(',');
     if (!cores.has(key)) {
       const maxKHz = fs.int(`${cpuDir}/cpu${cpu}/cpufreq/cpuinfo_max_freq`, true);
-      const fromModel = models.has(cpu) ? frequencyFromModel(models.get(cpu)!) : undefined;
+      const name = models.get(cpu)?.name;
+      const fromModel = name ? frequencyFromModel(name) : undefined;
       const frequencyGHz = maxKHz !== undefined && maxKHz > 0 ? maxKHz / 1e6 : fromModel;
       cores.set(key, {
         pus: siblings.length > 0 ? siblings : [cpu],
@@ -189,20 +190,38 @@ function readMechanisms(fs: SysfsReader): FoundMachine['mechanisms'] {
   return mechanisms;
 }
 
-/** cpu -> model name from /proc/cpuinfo ("processor : N" ... "model name : X"). */
-function readCpuinfo(path: string): Map<number, string> {
-  const models = new Map<number, string>();
+/** What /proc/cpuinfo says of one CPU's processor. */
+interface CpuinfoEntry {
+  name?: string;
+  vendor?: string;
+  family?: number;
+  modelNumber?: number;
+}
+
+/**
+ * cpu -> model name ("model name", or "cpu" on POWER), vendor_id, "cpu family" and "model" from
+ * /proc/cpuinfo.
+ */
+function readCpuinfo(path: string): Map<number, CpuinfoEntry> {
+  const entries = new Map<number, CpuinfoEntry>();
   const text = readOptional(path);
-  if (!text) return models;
-  let cpu: number | undefined;
+  if (!text) return entries;
+  let entry: CpuinfoEntry | undefined;
   for (const line of text.split('\n')) {
     const m = /^([^:]+?)\s*:\s*(.*)$/.exec(line);
     if (!m) continue;
-    if (m[1] === 'processor' && /^\d+$/.test(m[2])) cpu = Number(m[2]);
-    else if ((m[1] === 'model name' || m[1] === 'cpu') && cpu !== undefined && m[2].trim() && !models.has(cpu))
-      models.set(cpu, m[2].trim());
+    const [key, value] = [m[1], m[2].trim()];
+    if (key === 'processor' && /^\d+$/.test(value)) {
+      entry = {};
+      entries.set(Number(value), entry);
+    } else if (entry === undefined || value === '') continue;
+    else if ((key === 'model name' || key === 'cpu') && entry.name === undefined) entry.name = value;
+    else if (key === 'vendor_id') entry.vendor = value;
+    // x86 numbers family and model; POWER's "model" names the machine ("8335-GTB"), not the processor.
+    else if (key === 'cpu family' && /^\d+$/.test(value)) entry.family = Number(value);
+    else if (key === 'model' && /^\d+$/.test(value)) entry.modelNumber = Number(value);
   }
-  return models;
+  return entries;
 }
 
 function readOptional(path: string): string | undefined {

@@ -1,6 +1,7 @@
 // Turns what an importer found into a MachineSpec: decides where each memory node and I/O bus hangs
-// in the interconnect graph, which links exist, and fills every missing number from
-// IMPORT_DEFAULTS, recording the field path of each filled value in `guessed`.
+// in the interconnect graph, which links exist, and fills every missing number from the processor
+// table's row for the machine's processor, else from IMPORT_DEFAULTS, recording the field path of
+// each default in `guessed`.
 import { InputError } from '../../common/input-error.ts';
 import { IMPORT_DEFAULTS, cacheDefaults } from '../import-defaults.ts';
 import {
@@ -15,8 +16,10 @@ import {
   type PackageSpec,
   type VertexId,
 } from '../spec.ts';
+import type { ProcessorRow } from '../processor-table.ts';
 import type { FoundMachine, FoundNuma } from './found.ts';
 import { buildLinks, type LinkVertex } from './links.ts';
+import { cacheFigures, coreCosts, dramFigures, machineProcessor, packageShare } from './processor-figures.ts';
 
 export function assembleMachine(found: FoundMachine): MachineSpec {
   if (found.cores.length === 0) {
@@ -39,10 +42,11 @@ export function assembleMachine(found: FoundMachine): MachineSpec {
     a.linkVertices,
     distances ? { ids: numaNodes.map((n) => n.id), values: distances } : undefined,
     a.guessed,
+    a.row?.link,
   );
 
   const frequency = cores[0].frequencyGHz;
-  a.guessed.push('costs.copyBandwidth', 'costs.reduceBandwidth', 'costs.missConcurrency');
+  if (!a.row) a.guessed.push('costs.copyBandwidth', 'costs.reduceBandwidth', 'costs.missConcurrency');
   const kernel = kernelSpec(found, a.guessed);
   const machine: MachineSpec = {
     name: found.name,
@@ -57,15 +61,18 @@ export function assembleMachine(found: FoundMachine): MachineSpec {
     routing: { kind: 'shortest' },
     ioBuses,
     nics,
-    costs: {
-      copyBandwidth: IMPORT_DEFAULTS.core.copyBytesPerCycle * frequency,
-      reduceBandwidth: IMPORT_DEFAULTS.core.reduceBytesPerCycle * frequency,
-      missConcurrency: IMPORT_DEFAULTS.core.missConcurrency,
-    },
+    costs: a.row
+      ? coreCosts(a.row, frequency)
+      : {
+          copyBandwidth: IMPORT_DEFAULTS.core.copyBytesPerCycle * frequency,
+          reduceBandwidth: IMPORT_DEFAULTS.core.reduceBytesPerCycle * frequency,
+          missConcurrency: IMPORT_DEFAULTS.core.missConcurrency,
+        },
     kernel,
     guessed: a.guessed,
   };
   if (distances) machine.distances = distances;
+  if (a.row) machine.processor = a.row.name;
   return machine;
 }
 
@@ -74,6 +81,8 @@ class Assembly {
   readonly guessed: string[] = [];
   readonly hubs: HubSpec[] = [];
   readonly linkVertices: LinkVertex[] = [];
+  /** The processor-table row of the machine's processor, once packages() has found it. */
+  row: ProcessorRow | undefined;
   /** Packages with cores, in OS order. */
   private osPackages: FoundMachine['packages'] = [];
   private renumber = new Map<number, number>();
@@ -107,6 +116,7 @@ class Assembly {
       .filter((p) => found.cores.some((c) => c.package === p.id));
     this.renumber = new Map(this.osPackages.map((p, i) => [p.id, i]));
     this.foundPackages = this.osPackages.map((p, i) => ({ ...p, id: i }));
+    this.row = machineProcessor(this.foundPackages);
     if (this.foundPackages.length === 0) {
       this.foundPackages.push({ id: 0 });
       guessed.push('packages[0]');
@@ -155,16 +165,13 @@ class Assembly {
       this.foundNuma.push({ id: 0, cpus: [...this.coreOfCpu.keys()], kind: 'dram' });
       guessed.push('numaNodes[0]');
     }
+    const placed = this.foundNuma.map((node) => this.placeNuma(node));
+    const figures = this.memoryFigures(placed);
     return this.foundNuma.map((node, i) => {
-      const covered = this.packagesOfCpus(node.cpus);
-      let attach: VertexId;
-      if (covered.length === 1) attach = packageVertex(covered[0]);
-      else if (covered.length === 0 && this.packageHint(node.packageHint) !== undefined) {
-        attach = packageVertex(this.packageHint(node.packageHint)!);
-      } else {
+      const { attach, covered, on } = placed[i];
+      if (on !== 'package') {
         // Shared by several packages (a front-side-bus memory hub) or local to none (memory-only).
-        attach = `numa${node.id}`;
-        const shared = covered.length > 1;
+        const shared = on === 'shared';
         this.hubs.push({
           id: attach,
           description: shared
@@ -179,18 +186,60 @@ class Assembly {
         });
       }
       this.vertexOf(attach).numa.push(node.id);
-      const defaults = node.kind === 'hbm' ? IMPORT_DEFAULTS.hbm : IMPORT_DEFAULTS.memory;
+      const defaults = figures[i] ?? (node.kind === 'hbm' ? IMPORT_DEFAULTS.hbm : IMPORT_DEFAULTS.memory);
       if (node.memoryBytes === undefined) guessed.push(`numaNodes[${i}].memoryBytes`);
-      if (node.bandwidth === undefined) guessed.push(`numaNodes[${i}].bandwidth`);
-      if (node.latencyNs === undefined) guessed.push(`numaNodes[${i}].latencyNs`);
+      if (node.bandwidth === undefined && !figures[i]) guessed.push(`numaNodes[${i}].bandwidth`);
+      if (node.latencyNs === undefined && !figures[i]) guessed.push(`numaNodes[${i}].latencyNs`);
+      const writeCost = node.kind === 'dram' ? figures[i]?.writeCost : undefined;
       return {
         id: node.id,
         attach,
         memoryBytes: node.memoryBytes ?? IMPORT_DEFAULTS.memory.bytes,
         bandwidth: node.bandwidth ?? defaults.bandwidth,
         latencyNs: node.latencyNs ?? defaults.latencyNs,
+        ...(writeCost !== undefined ? { writeCost } : {}),
         kind: node.kind,
       };
+    });
+  }
+
+  /** Where a NUMA node hangs: on the one package it is local to, else on a hub of its own. */
+  private placeNuma(node: FoundNuma): {
+    attach: VertexId;
+    covered: number[];
+    on: 'package' | 'shared' | 'memory-only';
+  } {
+    const covered = this.packagesOfCpus(node.cpus);
+    if (covered.length === 1) return { attach: packageVertex(covered[0]), covered, on: 'package' };
+    const hinted = covered.length === 0 ? this.packageHint(node.packageHint) : undefined;
+    if (hinted !== undefined) return { attach: packageVertex(hinted), covered, on: 'package' };
+    return { attach: `numa${node.id}`, covered, on: covered.length > 1 ? 'shared' : 'memory-only' };
+  }
+
+  /**
+   * Each node's bandwidth and latency from the processor table: DRAM nodes on one package split
+   * its channels; a memory hub shared over front-side buses is the chipset's memory; a memory-only
+   * DRAM node is one socket's; high-bandwidth nodes split their package's. Undefined where the
+   * table says nothing.
+   */
+  private memoryFigures(
+    placed: { attach: VertexId; on: 'package' | 'shared' | 'memory-only' }[],
+  ): ({ bandwidth: number; latencyNs: number; writeCost?: number } | undefined)[] {
+    const { row } = this;
+    const dramOn = new Map<VertexId, number>();
+    let hbmNodes = 0;
+    this.foundNuma.forEach((node, i) => {
+      if (node.kind === 'hbm') hbmNodes++;
+      else if (placed[i].on === 'package') dramOn.set(placed[i].attach, (dramOn.get(placed[i].attach) ?? 0) + 1);
+    });
+    return this.foundNuma.map((node, i) => {
+      if (!row) return undefined;
+      if (node.kind === 'hbm') {
+        return row.hbm ? packageShare(row.hbm, hbmNodes / Math.max(1, this.foundPackages.length)) : undefined;
+      }
+      const { on, attach } = placed[i];
+      if (on === 'shared' && row.link.kind !== 'fsb') return undefined;
+      return dramFigures(row, on === 'package' ? dramOn.get(attach)! : 1);
     });
   }
 
@@ -213,13 +262,13 @@ class Assembly {
         id,
         package: pkg,
         numa,
-        frequencyGHz: frequency ?? IMPORT_DEFAULTS.core.frequencyGHz,
+        frequencyGHz: frequency ?? this.row?.clockGHz ?? IMPORT_DEFAULTS.core.frequencyGHz,
         threads: core.pus.length,
       };
     });
   }
 
-  /** Data caches by level, then by first core; bandwidth and latency always come from the defaults. */
+  /** Data caches by level, then by first core; bandwidth and latency from the processor table, else the defaults. */
   caches(cores: CoreSpec[]): CacheSpec[] {
     const allCoreIds = cores.map((c) => c.id);
     const perLevel = new Map<number, number>();
@@ -228,12 +277,20 @@ class Assembly {
       .map((cache) => ({ cache, cores: coresOf(cache.cpus, this.coreOfCpu) }))
       .filter(({ cache, cores: cs }) => cache.memorySide || cs.length > 0)
       .sort((a, b) => a.cache.level - b.cache.level || (a.cores[0] ?? -1) - (b.cores[0] ?? -1));
+    const memorySideCount = sortedCaches.filter(({ cache }) => cache.memorySide).length;
+    const perPackage = memorySideCount / Math.max(1, this.foundPackages.length);
     for (const { cache, cores: sharers } of sortedCaches) {
       const n = perLevel.get(cache.level) ?? 0;
       perLevel.set(cache.level, n + 1);
       const index = caches.length;
-      const d = cacheDefaults(cache.level);
-      this.guessed.push(`caches[${index}].bandwidth`, `caches[${index}].latencyNs`);
+      const clock = cores.find((c) => c.id === sharers[0])?.frequencyGHz ?? cores[0].frequencyGHz;
+      const figures: { bandwidth: number; latencyNs: number; victim?: true } | undefined = !this.row
+        ? undefined
+        : cache.memorySide
+          ? this.row.memorySideCache && packageShare(this.row.memorySideCache, perPackage)
+          : cacheFigures(this.row, cache.level, sharers.length, clock);
+      const d = figures ?? cacheDefaults(cache.level);
+      if (!figures) this.guessed.push(`caches[${index}].bandwidth`, `caches[${index}].latencyNs`);
       caches.push({
         id: `L${cache.level}${cache.memorySide ? 'm' : ''}.${n}`,
         level: cache.level,
@@ -242,6 +299,7 @@ class Assembly {
         bandwidth: d.bandwidth,
         latencyNs: d.latencyNs,
         ...(cache.memorySide ? { memorySide: true } : {}),
+        ...(figures?.victim ? { victim: true } : {}),
       });
     }
     return caches;

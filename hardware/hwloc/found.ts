@@ -5,6 +5,10 @@ export interface FoundPackage {
   /** OS index; the assembled machine renumbers packages 0..n-1 in this order. */
   id: number;
   model?: string;
+  /** Processor identity, when the source gives it (hwloc CPUVendor/CPUFamilyNumber/CPUModelNumber, /proc/cpuinfo). */
+  vendor?: string;
+  family?: number;
+  modelNumber?: number;
   /** Clock read from the model string or from cpufreq. */
   frequencyGHz?: number;
 }

@@ -240,8 +240,41 @@ function readPackages(tree: Tree): FoundPackage[] {
   return [...tree.packageIds].map(([o, id]) => {
     const model = o.infos.get('CPUModel')?.trim() || o.el.attrs.get('name')?.trim() || undefined;
     const frequencyGHz = model ? frequencyFromModel(model) : undefined;
-    return { id, ...(model ? { model } : {}), ...(frequencyGHz ? { frequencyGHz } : {}) };
+    return { id, ...(model ? { model } : {}), ...(frequencyGHz ? { frequencyGHz } : {}), ...identityOf(o, tree) };
   });
+}
+
+/**
+ * Vendor, family and model numbers of a package's processor (hwloc 1.11 and later on x86), from
+ * the package or, where an older export put them there, the machine above it.
+ */
+function identityOf(o: HwObject, tree: Tree): Pick<FoundPackage, 'vendor' | 'family' | 'modelNumber'> {
+  const find = (name: string): { value: string; el: XmlElement } | undefined => {
+    for (let p: HwObject | undefined = o; p; p = p.parent) {
+      const el = p.el.children.find((c) => c.name === 'info' && c.attrs.get('name') === name);
+      const value = el?.attrs.get('value')?.trim();
+      if (el && value) return { value, el };
+    }
+    return undefined;
+  };
+  const number = (name: string): number | undefined => {
+    const found = find(name);
+    if (found === undefined) return undefined;
+    if (!/^\d+$/.test(found.value))
+      throw new InputError(
+        `${name}="${found.value}" is not a decimal number`,
+        at(found.el, tree.attrs.file, `info[name=${name}].value`),
+      );
+    return Number(found.value);
+  };
+  const vendor = find('CPUVendor')?.value;
+  const family = number('CPUFamilyNumber');
+  const modelNumber = number('CPUModelNumber');
+  return {
+    ...(vendor ? { vendor } : {}),
+    ...(family !== undefined ? { family } : {}),
+    ...(modelNumber !== undefined ? { modelNumber } : {}),
+  };
 }
 
 /** Cores, or PUs outside any core (some v1 exports list bare PUs). */

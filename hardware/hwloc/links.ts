@@ -4,8 +4,10 @@
 // pair whose distance is explained by a path through a third package gets no direct link: on a
 // four-socket Opteron ring (local 10, neighbours 16, opposite 22) the opposite pair's excess of 12
 // equals two neighbour hops of 6. Each kept link's latency is the one-hop latency scaled by its
-// excess relative to the closest pair.
+// excess relative to the closest pair. A link of the kind the processor table's row describes (a
+// socket-to-socket link, or a front-side bus to a shared memory hub) takes the row's figures.
 import { IMPORT_DEFAULTS } from '../import-defaults.ts';
+import type { ProcessorRow } from '../processor-table.ts';
 import type { LinkSpec, VertexId } from '../spec.ts';
 
 export interface LinkVertex {
@@ -25,6 +27,8 @@ interface Candidate {
   a: LinkVertex;
   b: LinkVertex;
   bandwidth: number;
+  /** Which of the processor table's link kinds this is, if any (an I/O hub's links are none). */
+  kind?: ProcessorRow['link']['kind'];
   /** Distance above local between the two ends, when a matrix says. */
   excess?: number;
   /** Whether the distance rule may drop it. */
@@ -35,6 +39,7 @@ export function buildLinks(
   vertices: LinkVertex[],
   distances: { ids: number[]; values: number[][] } | undefined,
   guessed: string[],
+  figures?: ProcessorRow['link'],
 ): LinkSpec[] {
   const packages = vertices.filter((v) => v.kind === 'package');
   const pkgOf = (id: number) => packages.find((p) => idOf(p) === id);
@@ -61,7 +66,14 @@ export function buildLinks(
       const b = packages[j];
       // Packages behind one memory hub talk through it (front-side bus), not directly.
       if (sharedHubs.some((h) => h.packages.includes(idOf(a)) && h.packages.includes(idOf(b)))) continue;
-      candidates.push({ a, b, bandwidth: IMPORT_DEFAULTS.link.bandwidth, excess: excessOf(a, b), derivable: true });
+      candidates.push({
+        a,
+        b,
+        bandwidth: IMPORT_DEFAULTS.link.bandwidth,
+        kind: 'point-to-point',
+        excess: excessOf(a, b),
+        derivable: true,
+      });
     }
   }
   for (const hub of vertices) {
@@ -73,6 +85,8 @@ export function buildLinks(
         a: pkg,
         b: hub,
         bandwidth: hub.kind === 'shared-memory' ? IMPORT_DEFAULTS.link.hubBandwidth : IMPORT_DEFAULTS.link.bandwidth,
+        ...(hub.kind === 'shared-memory' ? { kind: 'fsb' as const } : {}),
+        ...(hub.kind === 'memory-only' ? { kind: 'point-to-point' as const } : {}),
         excess: hub.kind === 'memory-only' ? excessOf(pkg, hub) : undefined,
         derivable: hub.kind === 'memory-only',
       });
@@ -97,14 +111,15 @@ export function buildLinks(
   const positive = kept.map((c) => c.excess).filter((e): e is number => e !== undefined && e > 0);
   const nearest = positive.length > 0 ? Math.min(...positive) : undefined;
   return kept.map((c, index) => {
-    guessed.push(`links[${index}].bandwidth`, `links[${index}].latencyNs`);
+    const known = figures !== undefined && figures.kind === c.kind ? figures : undefined;
+    if (!known) guessed.push(`links[${index}].bandwidth`, `links[${index}].latencyNs`);
     const scale = c.excess !== undefined && c.excess > 0 && nearest !== undefined ? c.excess / nearest : 1;
     return {
       name: `${c.a.id}-${c.b.id}`,
       a: c.a.id,
       b: c.b.id,
-      bandwidth: c.bandwidth,
-      latencyNs: IMPORT_DEFAULTS.link.latencyNs * scale,
+      bandwidth: known?.bandwidth ?? c.bandwidth,
+      latencyNs: (known?.latencyNs ?? IMPORT_DEFAULTS.link.latencyNs) * scale,
     };
   });
 }

@@ -6,6 +6,8 @@ import { importHwlocXml } from '../../hardware/hwloc/import.ts';
 import { buildLinks, type LinkVertex } from '../../hardware/hwloc/links.ts';
 import { parseXml } from '../../hardware/hwloc/xml.ts';
 import { IMPORT_DEFAULTS } from '../../hardware/import-defaults.ts';
+import { memoryBandwidth, type ProcessorRow } from '../../hardware/processor-table.ts';
+import { PROCESSOR_ROWS } from '../../hardware/processor-rows.ts';
 import { InputError } from '../../common/input-error.ts';
 import { packageVertex, type MachineSpec } from '../../hardware/spec.ts';
 import { validateMachine } from '../../hardware/validate.ts';
@@ -15,6 +17,7 @@ const fixtures = fileURLToPath(new URL('../fixtures/hwloc/', import.meta.url));
 const realDir = fileURLToPath(new URL('../../../shared/topologies/hwloc/', import.meta.url));
 const fixture = (name: string) => readFileSync(fixtures + name, 'utf8');
 const load = (name: string) => importHwlocXml(fixture(name), name);
+const row = (id: string): ProcessorRow => PROCESSOR_ROWS.find((r) => r.id === id)!;
 
 /** Structural facts every imported machine must satisfy for the node model to use it. */
 function expectConsistent(m: MachineSpec): void {
@@ -90,9 +93,12 @@ describe('hwloc v2 XML', () => {
       [0, 'pkg0', 16 * 2 ** 30, 'dram'],
       [1, 'pkg1', 8 * 2 ** 30, 'dram'],
     ]);
-    expect(m.numaNodes[0].bandwidth).toBe(IMPORT_DEFAULTS.memory.bandwidth);
-    expect(m.guessed).toContain('numaNodes[0].bandwidth');
-    expect(m.guessed).toContain('numaNodes[1].latencyNs');
+    // The E5-2670 is in the processor table: its socket's memory figures replace the defaults.
+    expect(m.processor).toBe(row('sandy-bridge-ep').name);
+    expect(m.numaNodes[0].bandwidth).toBeCloseTo(memoryBandwidth(row('sandy-bridge-ep')), 9);
+    expect(m.numaNodes[1].latencyNs).toBe(row('sandy-bridge-ep').memory.latencyNs);
+    expect(m.guessed).not.toContain('numaNodes[0].bandwidth');
+    expect(m.guessed).not.toContain('numaNodes[1].latencyNs');
     expect(m.guessed).not.toContain('numaNodes[0].memoryBytes');
   });
 
@@ -117,7 +123,9 @@ describe('hwloc v2 XML', () => {
       [21, 10],
     ]);
     expect(m.links.map((l) => [l.a, l.b])).toEqual([['pkg0', 'pkg1']]);
-    expect(m.guessed).toContain('links[0].bandwidth');
+    // Sandy Bridge-EP's two QPI links, from the processor table.
+    expect(m.links[0].bandwidth).toBe(row('sandy-bridge-ep').link.bandwidth);
+    expect(m.guessed).not.toContain('links[0].bandwidth');
   });
 
   it('puts host bridges under their package and network adapters on their bus', () => {
@@ -182,7 +190,8 @@ describe('hwloc v1 XML', () => {
   it('knows a 2.6.32 kernel predates CMA, and guesses the clock it cannot read', () => {
     expect(m.kernel.version).toBe('2.6.32-431.el6.x86_64');
     expect(m.kernel.mechanisms.cma).toBe(false);
-    expect(m.cores[0].frequencyGHz).toBe(IMPORT_DEFAULTS.core.frequencyGHz);
+    // AMD model strings name no clock; the Opteron 2356 is a Barcelona, whose row gives its reference clock.
+    expect(m.cores[0].frequencyGHz).toBe(row('k10-barcelona').clockGHz);
     expect(m.guessed).toContain('cores[0].frequencyGHz');
   });
 });
@@ -242,7 +251,8 @@ describe('unusual trees', () => {
     ]);
     const hbm = m.numaNodes.find((n) => n.id === 1)!;
     expect(hbm.kind).toBe('hbm');
-    expect(hbm.bandwidth).toBe(IMPORT_DEFAULTS.hbm.bandwidth);
+    // A Xeon Phi 7210: the Knights Landing row gives its one MCDRAM node the whole chip's bandwidth.
+    expect(hbm.bandwidth).toBe(row('knights-landing').hbm!.bandwidth);
     expect(m.hubs.map((h) => h.id)).toEqual([hbm.attach]);
     expect(m.links.map((l) => [l.a, l.b])).toEqual([['pkg0', hbm.attach]]);
     const memSide = m.caches.filter((c) => c.memorySide);
