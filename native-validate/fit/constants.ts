@@ -1,0 +1,268 @@
+// The model's constants calibration fits, in the order it fits them, each from its training
+// measurement. A later fit sees the values of the earlier ones. To fit a new constant, add one
+// entry to FITTED_CONSTANTS: what it sets, from which training data, and how.
+//
+// The procedure, "model in the loop": wherever the model's prediction depends on a constant through
+// other bounds too (a copy is limited by the core, the cache it reads, the misses in flight...), the
+// constant is the value at which the model reproduces its measurement, found by bisection; where the
+// model is linear in constants (CMA's syscall and per-page pinning), by weighted least squares of
+// relative errors against the model run with those constants at zero. Latencies are measured
+// directly. Each fitted value says which measurement it came from.
+import type { MachineSpec } from '../../hardware/spec.ts';
+import type { NativeStats } from '../backend.ts';
+import { modelAlgorithm, predictNs } from '../predict.ts';
+import type { TrainingData } from '../training.ts';
+import { modelCopyNs } from './model-copy.ts';
+import { nonNegativeFit2, solveDecreasing } from './solve.ts';
+
+export interface FittedValue {
+  /** Field path in the MachineSpec, e.g. `caches[2].bandwidth`, `kernel.syscallNs`. */
+  field: string;
+  value: number | string;
+  /** The measurement it came from and how, written beside the value in the machine file. */
+  source: string;
+}
+
+export interface FittedConstant {
+  name: string;
+  /** Sets the constant on `spec` (the calibration's working copy) and says what it set. */
+  fit(spec: MachineSpec, data: TrainingData): FittedValue[];
+}
+
+const fmt = (ns: number) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} us` : `${ns.toFixed(1)} ns`);
+const gbs = (bytes: number, ns: number) => `${(bytes / ns).toFixed(2)} GB/s`;
+const sizeText = (b: number) => (b >= 1 << 20 ? `${b / (1 << 20)} MiB` : `${b / 1024} KiB`);
+const spread = (s: NativeStats) => `median of ${s.samples}, IQR ${fmt(s.q1Ns)}..${fmt(s.q3Ns)}`;
+
+/** Fits a bandwidth so the model's copy time at this measurement equals the measured median. */
+function fitBandwidth(
+  spec: MachineSpec,
+  set: (bw: number) => void,
+  cores: number[],
+  bytes: number,
+  measured: NativeStats,
+): { value: number; note: string } {
+  const target = measured.medianNs;
+  const { x, reached } = solveDecreasing(
+    (bw) => {
+      set(bw);
+      return modelCopyNs(spec, cores, bytes);
+    },
+    target,
+    0.05,
+    5000,
+  );
+  const value = reached ? round(x) : round((bytes * cores.length) / target);
+  set(value);
+  const note = reached
+    ? 'model-in-the-loop fit to'
+    : 'other bounds keep the model slower than measured at any value; set to the measured rate of';
+  return { value, note };
+}
+
+function round(x: number): number {
+  return Number(x.toPrecision(4));
+}
+
+const latencies: FittedConstant = {
+  name: 'load latency per cache level and memory',
+  fit(spec, data) {
+    return data.levels.map((level, i) => {
+      const m = data.latency[i];
+      // The fastest iteration: a dependent load chain can only be slowed by what else runs on the
+      // core or its caches (another tenant, an interrupt), never sped up.
+      const value = round(m.minNs);
+      const source = `measured: pointer chase over ${sizeText(level.workingSet)} on core ${data.cores[0]}, fastest of ${m.samples} iterations ${fmt(m.minNs)} per load (median ${fmt(m.medianNs)})`;
+      if (level.cacheIndex === undefined) {
+        for (const n of spec.numaNodes) n.latencyNs = value;
+        return { field: 'numaNodes[*].latencyNs', value, source };
+      }
+      const level0 = spec.caches[level.cacheIndex].level;
+      spec.caches.forEach((c) => c.level === level0 && !c.memorySide && (c.latencyNs = value));
+      return { field: `caches[L${level0}].latencyNs`, value, source };
+    });
+  },
+};
+
+const copyBandwidth: FittedConstant = {
+  name: 'in-cache copy bandwidth of a core (and its L1)',
+  fit(spec, data) {
+    const l1 = data.levels[0];
+    const m = data.copyOne[0];
+    if (l1.cacheIndex === undefined) return [];
+    const level = spec.caches[l1.cacheIndex].level;
+    const { value, note } = fitBandwidth(
+      spec,
+      (bw) => {
+        spec.costs.copyBandwidth = bw;
+        spec.caches.forEach((c) => c.level === level && (c.bandwidth = bw));
+      },
+      [data.cores[0]],
+      l1.workingSet / 2,
+      m,
+    );
+    const source = `measured: memcpy of ${sizeText(l1.workingSet / 2)} warm in L${level}, one core, ${gbs(l1.workingSet / 2, m.medianNs)} (${spread(m)}); ${note} it`;
+    return [
+      { field: 'costs.copyBandwidth', value, source },
+      { field: `caches[L${level}].bandwidth`, value, source },
+    ];
+  },
+};
+
+const cacheBandwidths: FittedConstant = {
+  name: 'bandwidth of each outer cache level',
+  fit(spec, data) {
+    const out: FittedValue[] = [];
+    data.levels.forEach((probe, i) => {
+      if (i === 0 || probe.cacheIndex === undefined) return;
+      const level = spec.caches[probe.cacheIndex].level;
+      const m = data.copyOne[i];
+      const bytes = probe.workingSet / 2;
+      const { value, note } = fitBandwidth(
+        spec,
+        (bw) => spec.caches.forEach((c) => c.level === level && !c.memorySide && (c.bandwidth = bw)),
+        [data.cores[0]],
+        bytes,
+        m,
+      );
+      out.push({
+        field: `caches[L${level}].bandwidth`,
+        value,
+        source: `measured: memcpy of ${sizeText(bytes)} warm in L${level}, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); ${note} it`,
+      });
+    });
+    return out;
+  },
+};
+
+const missConcurrency: FittedConstant = {
+  name: 'cache misses one core keeps in flight',
+  fit(spec, data) {
+    const i = data.levels.length - 1;
+    const bytes = data.levels[i].workingSet / 2;
+    const m = data.copyOne[i];
+    // Integer by definition: the smallest count at which the model is as fast as the measurement.
+    let best = 1;
+    for (let n = 1; n <= 64; n++) {
+      spec.costs.missConcurrency = n;
+      best = n;
+      if (modelCopyNs(spec, [data.cores[0]], bytes) <= m.medianNs) break;
+    }
+    spec.costs.missConcurrency = best;
+    return [
+      {
+        field: 'costs.missConcurrency',
+        value: best,
+        source: `measured: memcpy of ${sizeText(bytes)} from memory, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); smallest count at which the model is as fast`,
+      },
+    ];
+  },
+};
+
+const memoryBandwidth: FittedConstant = {
+  name: 'memory controller bandwidth',
+  fit(spec, data) {
+    const run = data.copyAll;
+    const i = data.levels.length - 1;
+    const bytes = data.levels[i].workingSet / 2;
+    const cores = run ? run.cores : [data.cores[0]];
+    const m = run ? run.results[0] : data.copyOne[i];
+    const { value, note } = fitBandwidth(
+      spec,
+      (bw) => spec.numaNodes.forEach((n) => (n.bandwidth = bw)),
+      cores,
+      bytes,
+      m,
+    );
+    return [
+      {
+        field: 'numaNodes[*].bandwidth',
+        value,
+        source: `measured: memcpy of ${sizeText(bytes)} from memory on ${cores.length} core(s) at once, ${gbs(bytes * cores.length, m.medianNs)} together (${spread(m)}); ${note} it`,
+      },
+    ];
+  },
+};
+
+const cmaSyscallAndPin: FittedConstant = {
+  name: 'system call and per-page pinning cost (CMA)',
+  fit(spec, data) {
+    const sweep = data.cmaSweep;
+    if (!sweep) return [];
+    const algorithm = modelAlgorithm('onetoall', 'cma-read')!;
+    const cores = sweep.cores;
+    const at = (syscallNs: number, pinPerPageNs: number, bytes: number) => {
+      spec.kernel.syscallNs = syscallNs;
+      spec.kernel.pinPerPageNs = pinPerPageNs;
+      return predictNs(spec, algorithm, cores, bytes, 'on');
+    };
+    // The model is linear in both: its time with both at zero, plus each one's effect per unit.
+    const points = sweep.results.map((r) => {
+      const base = at(0, 0, r.bytes);
+      return {
+        a: (at(1000, 0, r.bytes) - base) / 1000,
+        b: (at(0, 1000, r.bytes) - base) / 1000,
+        y: r.medianNs - base,
+        w: 1 / r.medianNs ** 2,
+      };
+    });
+    const { p, q } = nonNegativeFit2(points);
+    spec.kernel.syscallNs = round(p);
+    spec.kernel.pinPerPageNs = round(q);
+    const sizes = sweep.results.map((r) => `${sizeText(r.bytes)} ${fmt(r.medianNs)}`).join(', ');
+    const source = `measured: process_vm_readv by one reader, warm, ${sizes}; weighted least squares of relative error against the model with both at zero`;
+    return [
+      { field: 'kernel.syscallNs', value: spec.kernel.syscallNs, source },
+      { field: 'kernel.pinPerPageNs', value: spec.kernel.pinPerPageNs, source },
+    ];
+  },
+};
+
+const cmaLock: FittedConstant = {
+  name: 'CMA address-space lock: exclusive or shared',
+  fit(spec, data) {
+    if (data.cmaReaders.length === 0) return [];
+    const algorithm = modelAlgorithm('onetoall', 'cma-read')!;
+    const error = (mode: 'exclusive' | 'shared') => {
+      spec.kernel.cmaLockMode = mode;
+      let sum = 0;
+      for (const run of data.cmaReaders)
+        for (const r of run.results) sum += ((predictNs(spec, algorithm, run.cores, r.bytes, 'on') - r.medianNs) / r.medianNs) ** 2;
+      return sum;
+    };
+    const exclusive = error('exclusive');
+    const shared = error('shared');
+    spec.kernel.cmaLockMode = exclusive <= shared ? 'exclusive' : 'shared';
+    const readers = data.cmaReaders.map((r) => r.ranks - 1).join(', ');
+    return [
+      {
+        field: 'kernel.cmaLockMode',
+        value: spec.kernel.cmaLockMode,
+        source: `measured: ${readers} readers of one process over CMA; the mode with the smaller squared relative error (exclusive ${exclusive.toFixed(3)}, shared ${shared.toFixed(3)})`,
+      },
+    ];
+  },
+};
+
+export const FITTED_CONSTANTS: FittedConstant[] = [
+  latencies,
+  copyBandwidth,
+  cacheBandwidths,
+  missConcurrency,
+  memoryBandwidth,
+  cmaSyscallAndPin,
+  cmaLock,
+];
+
+/** Constants the training set cannot determine on this host, and why (printed by calibrate). */
+export function unfitted(data: TrainingData): string[] {
+  const out = [
+    'costs.reduceBandwidth: no reduction benchmark in the training set; the import default stays',
+    'kernel.params.kernelCopyEfficiency: confounded with pinPerPage in a one-reader CMA sweep (both grow with size); stays 1',
+  ];
+  if (data.cores.length < 2) out.push('kernel.syscallNs, kernel.pinPerPageNs: CMA needs two cores; import defaults stay');
+  else if (!data.cmaSweep) out.push(`kernel.syscallNs, kernel.pinPerPageNs: CMA refused (${data.cma?.cma ?? 'not probed'}); import defaults stay`);
+  if (data.cmaReaders.length === 0)
+    out.push('kernel.cmaLockMode: two readers of one process need three cores; the import default stays');
+  return out;
+}
