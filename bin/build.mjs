@@ -32,8 +32,7 @@ function sourceFiles() {
       const path = join(dir, entry.name);
       if (entry.isDirectory()) {
         if (!SKIP_DIRS.includes(path)) walk(path);
-      }
-      else if (entry.isFile()) files.push(path);
+      } else if (entry.isFile()) files.push(path);
     }
   };
   for (const dir of SOURCE_DIRS) walk(dir);

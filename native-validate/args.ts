@@ -57,7 +57,9 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
         break;
       case '--sizes':
         try {
-          args.sizes = [...new Set(value.split(',').flatMap((part) => parseSizeSpec(part.trim())))].sort((a, b) => a - b);
+          args.sizes = [...new Set(value.split(',').flatMap((part) => parseSizeSpec(part.trim())))].sort(
+            (a, b) => a - b,
+          );
         } catch (e) {
           if (e instanceof SizeError) throw new UsageError(`--sizes: ${e.message}`);
           throw e;
@@ -69,7 +71,8 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
 }
 
 function positive(flag: string, value: string, min: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < min) throw new UsageError(`${flag} takes a whole number of at least ${min}, got '${value}'`);
+  if (!/^\d+$/.test(value) || Number(value) < min)
+    throw new UsageError(`${flag} takes a whole number of at least ${min}, got '${value}'`);
   return Number(value);
 }
 
@@ -82,6 +85,7 @@ export function parseCores(value: string): number[] {
     const last = m[2] === undefined ? Number(m[1]) : Number(m[2]);
     for (let c = Number(m[1]); c <= last; c++) cores.push(c);
   }
-  if (new Set(cores).size !== cores.length) throw new UsageError('--cores: a core is listed twice (two ranks on one core would oversubscribe it)');
+  if (new Set(cores).size !== cores.length)
+    throw new UsageError('--cores: a core is listed twice (two ranks on one core would oversubscribe it)');
   return cores;
 }

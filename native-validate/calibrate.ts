@@ -32,10 +32,18 @@ export function calibrate(detected: MachineSpec, opts: CalibrateOptions): Calibr
     notes.push(
       `CMA refused by the kernel (${data.cma.cma}: ${data.cma.cmaError}); the machine file marks it absent and validation runs the shared-memory cases only`,
     );
-    fitted.push({ field: 'kernel.mechanisms', value: 'cma refused', source: `measured: process_vm_readv between two ranks failed with ${data.cma.cma}` });
+    fitted.push({
+      field: 'kernel.mechanisms',
+      value: 'cma refused',
+      source: `measured: process_vm_readv between two ranks failed with ${data.cma.cma}`,
+    });
   } else if (data.cma) {
     spec.kernel.mechanisms.cma = true;
-    fitted.push({ field: 'kernel.mechanisms', value: 'cma works', source: 'detected: sysfs; CMA measured working between two ranks' });
+    fitted.push({
+      field: 'kernel.mechanisms',
+      value: 'cma works',
+      source: 'detected: sysfs; CMA measured working between two ranks',
+    });
   }
   for (const c of FITTED_CONSTANTS) {
     opts.progress(`fitting: ${c.name}`);

@@ -30,11 +30,16 @@ const defaultEnv = (): NativeCliEnv => ({
 
 export const NATIVE_COMMANDS = ['calibrate', 'validate'];
 
-export async function nativeMain(argv: string[], overrides: Partial<NativeCliEnv> = {}): Promise<number> {
+/** The launcher awaits every command's main; these two run synchronously. */
+export function nativeMain(argv: string[], overrides: Partial<NativeCliEnv> = {}): Promise<number> {
+  return Promise.resolve(nativeCommand(argv, overrides));
+}
+
+function nativeCommand(argv: string[], overrides: Partial<NativeCliEnv>): number {
   const env = { ...defaultEnv(), ...overrides };
   try {
     const args = parseNativeArgs(argv);
-    return await (args.command === 'calibrate' ? calibrateCommand(args, env) : validateCommand(args, env));
+    return args.command === 'calibrate' ? calibrateCommand(args, env) : validateCommand(args, env);
   } catch (e) {
     if (e instanceof UsageError) {
       env.stderr(`intranode: ${e.message}\nTry 'intranode --help'.\n`);
@@ -73,7 +78,7 @@ function runCalibration(args: NativeArgs, env: NativeCliEnv, spec: MachineSpec, 
   return calibrate(spec, { cores, iterations: args.iterations, progress: progress(env) });
 }
 
-async function calibrateCommand(args: NativeArgs, env: NativeCliEnv): Promise<number> {
+function calibrateCommand(args: NativeArgs, env: NativeCliEnv): number {
   const host = detectThisHost();
   const cores = chooseCores(host.spec, args);
   const cal = runCalibration(args, env, host.spec, cores);
@@ -83,7 +88,10 @@ async function calibrateCommand(args: NativeArgs, env: NativeCliEnv): Promise<nu
   // The file must load as any machine file does.
   resolveMachine(out);
   if (args.json) {
-    env.stdout(JSON.stringify({ machineFile: out, fitted: cal.fitted, unfitted: cal.unfitted, notes: cal.notes }, null, 2) + '\n');
+    env.stdout(
+      JSON.stringify({ machineFile: out, fitted: cal.fitted, unfitted: cal.unfitted, notes: cal.notes }, null, 2) +
+        '\n',
+    );
   } else {
     for (const f of cal.fitted) env.stdout(`${f.field} = ${f.value}\n    ${f.source}\n`);
     for (const u of cal.unfitted) env.stdout(`not fitted: ${u}\n`);
@@ -93,10 +101,11 @@ async function calibrateCommand(args: NativeArgs, env: NativeCliEnv): Promise<nu
   return 0;
 }
 
-async function validateCommand(args: NativeArgs, env: NativeCliEnv): Promise<number> {
+function validateCommand(args: NativeArgs, env: NativeCliEnv): number {
   const host = detectThisHost();
   const cores = chooseCores(host.spec, args);
-  if (cores.length < 2) throw new InputError('validation needs at least two cores (one rank per core)', { field: '--cores' });
+  if (cores.length < 2)
+    throw new InputError('validation needs at least two cores (one rank per core)', { field: '--cores' });
   const notes: string[] = [];
   let spec: MachineSpec;
   let rows: Row[] = [];
@@ -125,11 +134,32 @@ async function validateCommand(args: NativeArgs, env: NativeCliEnv): Promise<num
   const sizes = args.sizes ?? DEFAULT_TEST_SIZES;
   const cases = testCases({ cores, ranks, sizes, cma });
   rows.push(...caseRows(spec, cases, { iterations: args.iterations, progress: progress(env) }));
-  if (args.mpi) rows.push(...(await mpiRows(spec, { cores: cores.slice(0, ranks), sizes, iterations: args.iterations, allowRunAsRoot: args.allowRunAsRoot, cma, progress: progress(env), notes })));
+  if (args.mpi)
+    rows.push(
+      ...mpiRows(spec, {
+        cores: cores.slice(0, ranks),
+        sizes,
+        iterations: args.iterations,
+        allowRunAsRoot: args.allowRunAsRoot,
+        cma,
+        progress: progress(env),
+        notes,
+      }),
+    );
   const report: Report = buildReport({
-    host: { name: host.spec.name, description: host.spec.description, via: host.via, kernel: host.spec.kernel.version, cores },
+    host: {
+      name: host.spec.name,
+      description: host.spec.description,
+      via: host.via,
+      kernel: host.spec.kernel.version,
+      cores,
+    },
     machine,
-    native: { iterations: args.iterations, warmup: 2, cache: 'test cases cold (buffers rotated over twice the last-level cache, as IMB -off_cache)' },
+    native: {
+      iterations: args.iterations,
+      warmup: 2,
+      cache: 'test cases cold (buffers rotated over twice the last-level cache, as IMB -off_cache)',
+    },
     notes,
     rows,
   });
@@ -139,7 +169,9 @@ async function validateCommand(args: NativeArgs, env: NativeCliEnv): Promise<num
     env.stdout(formatReport(report));
     const worst = worstMechanism(report);
     if (report.summary.test.targetMet === false && worst)
-      env.stdout(`# Largest errors: ${worst.mechanism} (median |error| ${worst.summary.medianAbsErrorPct}%); see docs/validation.md for what its model lacks\n`);
+      env.stdout(
+        `# Largest errors: ${worst.mechanism} (median |error| ${worst.summary.medianAbsErrorPct}%); see docs/validation.md for what its model lacks\n`,
+      );
   }
   return 0;
 }

@@ -35,10 +35,12 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
     lines.push(`    size: ${c.sizeBytes}`.padEnd(34) + '# detected (bytes)');
     lines.push(`    cores: [${c.cores.join(', ')}]`.padEnd(34) + '# detected');
     lines.push(
-      `    bandwidth: ${c.bandwidth}`.padEnd(34) + `# ${note(`caches[L${c.level}].bandwidth`, `caches[${i}].bandwidth`, 'detected')}`,
+      `    bandwidth: ${c.bandwidth}`.padEnd(34) +
+        `# ${note(`caches[L${c.level}].bandwidth`, `caches[${i}].bandwidth`, 'detected')}`,
     );
     lines.push(
-      `    latency: ${c.latencyNs}`.padEnd(34) + `# ${note(`caches[L${c.level}].latencyNs`, `caches[${i}].latencyNs`, 'detected')}`,
+      `    latency: ${c.latencyNs}`.padEnd(34) +
+        `# ${note(`caches[L${c.level}].latencyNs`, `caches[${i}].latencyNs`, 'detected')}`,
     );
     if (c.memorySide) lines.push('    memorySide: true');
     if (c.victim) lines.push('    victim: true');
@@ -46,10 +48,21 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
   lines.push('', 'numa:');
   spec.numaNodes.forEach((n, i) => {
     lines.push(`  - attach: ${n.attach}`);
-    lines.push(`    cores: [${spec.cores.filter((c) => c.numa === n.id).map((c) => c.id).join(', ')}]`);
+    lines.push(
+      `    cores: [${spec.cores
+        .filter((c) => c.numa === n.id)
+        .map((c) => c.id)
+        .join(', ')}]`,
+    );
     lines.push(`    memory: ${n.memoryBytes}`.padEnd(34) + '# detected (bytes)');
-    lines.push(`    bandwidth: ${n.bandwidth}`.padEnd(34) + `# ${note('numaNodes[*].bandwidth', `numaNodes[${i}].bandwidth`, 'detected')}`);
-    lines.push(`    latency: ${n.latencyNs}`.padEnd(34) + `# ${note('numaNodes[*].latencyNs', `numaNodes[${i}].latencyNs`, 'detected')}`);
+    lines.push(
+      `    bandwidth: ${n.bandwidth}`.padEnd(34) +
+        `# ${note('numaNodes[*].bandwidth', `numaNodes[${i}].bandwidth`, 'detected')}`,
+    );
+    lines.push(
+      `    latency: ${n.latencyNs}`.padEnd(34) +
+        `# ${note('numaNodes[*].latencyNs', `numaNodes[${i}].latencyNs`, 'detected')}`,
+    );
     lines.push(`    kind: ${n.kind}`);
   });
   if (spec.hubs.length > 0) {
@@ -60,8 +73,13 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
     lines.push('', 'links:');
     spec.links.forEach((l, i) => {
       lines.push(`  - between: [${l.a}, ${l.b}]`, `    name: ${JSON.stringify(l.name)}`);
-      lines.push(`    bandwidth: ${l.bandwidth}`.padEnd(34) + `# ${note('links.bandwidth', `links[${i}].bandwidth`, 'detected')}`);
-      lines.push(`    latency: ${l.latencyNs}`.padEnd(34) + `# ${note('links.latencyNs', `links[${i}].latencyNs`, 'detected')}`);
+      lines.push(
+        `    bandwidth: ${l.bandwidth}`.padEnd(34) +
+          `# ${note('links.bandwidth', `links[${i}].bandwidth`, 'detected')}`,
+      );
+      lines.push(
+        `    latency: ${l.latencyNs}`.padEnd(34) + `# ${note('links.latencyNs', `links[${i}].latencyNs`, 'detected')}`,
+      );
     });
   }
   if (spec.ioBuses.length > 0) {
@@ -74,34 +92,51 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
       for (const n of nics) {
         const k = spec.nics.indexOf(n);
         lines.push(`      - id: ${JSON.stringify(n.id)}`, `        model: ${JSON.stringify(n.model)}`);
-        lines.push(`        bandwidth: ${n.bandwidth}`.padEnd(34) + `# ${note('nic', `nics[${k}].bandwidth`, 'detected')}`);
+        lines.push(
+          `        bandwidth: ${n.bandwidth}`.padEnd(34) + `# ${note('nic', `nics[${k}].bandwidth`, 'detected')}`,
+        );
       }
     });
   }
   const k = spec.kernel;
   const mechanisms = (Object.keys(k.mechanisms) as (keyof typeof k.mechanisms)[]).filter((m) => k.mechanisms[m]);
   lines.push('', 'costs:');
-  lines.push(`  copyBandwidth: ${spec.costs.copyBandwidth}`.padEnd(34) + `# ${note('costs.copyBandwidth', 'costs.copyBandwidth', 'detected')}`);
   lines.push(
-    `  reduceBandwidth: ${spec.costs.reduceBandwidth}`.padEnd(34) + `# ${note('costs.reduceBandwidth', 'costs.reduceBandwidth', 'detected')}`,
+    `  copyBandwidth: ${spec.costs.copyBandwidth}`.padEnd(34) +
+      `# ${note('costs.copyBandwidth', 'costs.copyBandwidth', 'detected')}`,
+  );
+  lines.push(
+    `  reduceBandwidth: ${spec.costs.reduceBandwidth}`.padEnd(34) +
+      `# ${note('costs.reduceBandwidth', 'costs.reduceBandwidth', 'detected')}`,
   );
   if (spec.costs.missConcurrency !== undefined)
     lines.push(
       `  missConcurrency: ${spec.costs.missConcurrency}`.padEnd(34) +
         `# ${note('costs.missConcurrency', 'costs.missConcurrency', 'detected')}`,
     );
-  if (spec.costs.lineBytes !== undefined) lines.push(`  lineSize: ${spec.costs.lineBytes}`.padEnd(34) + '# detected (bytes)');
+  if (spec.costs.lineBytes !== undefined)
+    lines.push(`  lineSize: ${spec.costs.lineBytes}`.padEnd(34) + '# detected (bytes)');
   lines.push('', 'kernel:');
   lines.push(`  version: ${JSON.stringify(k.version)}`.padEnd(34) + '# detected: uname');
-  lines.push(`  mechanisms: [${mechanisms.join(', ')}]`.padEnd(34) + `# ${sourceOf('kernel.mechanisms') ?? 'detected: sysfs'}`);
-  lines.push(`  syscall: ${k.syscallNs}ns`.padEnd(34) + `# ${note('kernel.syscallNs', 'kernel.syscallNs', 'detected')}`);
+  lines.push(
+    `  mechanisms: [${mechanisms.join(', ')}]`.padEnd(34) + `# ${sourceOf('kernel.mechanisms') ?? 'detected: sysfs'}`,
+  );
+  lines.push(
+    `  syscall: ${k.syscallNs}ns`.padEnd(34) + `# ${note('kernel.syscallNs', 'kernel.syscallNs', 'detected')}`,
+  );
   lines.push(`  pageSize: ${k.pageBytes}`.padEnd(34) + `# ${note('kernel.pageBytes', 'kernel.pageBytes', 'detected')}`);
-  lines.push(`  pinPerPage: ${k.pinPerPageNs}ns`.padEnd(34) + `# ${note('kernel.pinPerPageNs', 'kernel.pinPerPageNs', 'detected')}`);
-  lines.push(`  cmaLock: ${k.cmaLockMode}`.padEnd(34) + `# ${note('kernel.cmaLockMode', 'kernel.cmaLockMode', 'detected')}`);
+  lines.push(
+    `  pinPerPage: ${k.pinPerPageNs}ns`.padEnd(34) +
+      `# ${note('kernel.pinPerPageNs', 'kernel.pinPerPageNs', 'detected')}`,
+  );
+  lines.push(
+    `  cmaLock: ${k.cmaLockMode}`.padEnd(34) + `# ${note('kernel.cmaLockMode', 'kernel.cmaLockMode', 'detected')}`,
+  );
   const params = Object.entries(k.params);
   if (params.length > 0) {
     lines.push('  params:');
-    for (const [name, v] of params) lines.push(`    ${name}: ${v}`.padEnd(34) + `# ${sourceOf(`kernel.params.${name}`) ?? 'detected'}`);
+    for (const [name, v] of params)
+      lines.push(`    ${name}: ${v}`.padEnd(34) + `# ${sourceOf(`kernel.params.${name}`) ?? 'detected'}`);
   }
   return lines.join('\n') + '\n';
 }

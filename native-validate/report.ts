@@ -43,10 +43,16 @@ export function buildReport(base: Omit<Report, 'summary'>): Report {
   for (const m of [...new Set(test.map((r) => r.mechanism))].sort())
     byMechanism[m] = summarise(test.filter((r) => r.mechanism === m));
   const targetMet =
-    t.medianAbsErrorPct === null ? null : t.medianAbsErrorPct <= TARGET.medianPct && (t.maxAbsErrorPct ?? 0) <= TARGET.maxPct;
+    t.medianAbsErrorPct === null
+      ? null
+      : t.medianAbsErrorPct <= TARGET.medianPct && (t.maxAbsErrorPct ?? 0) <= TARGET.maxPct;
   return {
     ...base,
-    summary: { test: { ...t, targetMet }, training: summarise(base.rows.filter((r) => r.set === 'training')), byMechanism },
+    summary: {
+      test: { ...t, targetMet },
+      training: summarise(base.rows.filter((r) => r.set === 'training')),
+      byMechanism,
+    },
   };
 }
 
@@ -58,9 +64,7 @@ export function formatReport(r: Report): string {
   out.push(`# Host: ${r.host.name}: ${r.host.description} (detected via ${r.host.via}), kernel ${r.host.kernel}`);
   out.push(`# Cores used: ${r.host.cores.join(', ')}`);
   out.push(`# Machine: ${r.machine}`);
-  out.push(
-    `# Native: median of ${r.native.iterations} iterations after ${r.native.warmup} warm-up; ${r.native.cache}`,
-  );
+  out.push(`# Native: median of ${r.native.iterations} iterations after ${r.native.warmup} warm-up; ${r.native.cache}`);
   for (const n of r.notes) out.push(`# ${n}`);
   const header = ['set', 'case', 'ranks', 'bytes', 'measured(us)', 'IQR(us)', 'predicted(us)', 'error'];
   const table = r.rows.map((row) => [
@@ -75,14 +79,19 @@ export function formatReport(r: Report): string {
   ]);
   const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
   const line = (cells: string[]) =>
-    cells.map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i]))).join('  ').trimEnd();
+    cells
+      .map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
   out.push(line(header), ...table.map(line));
   const s = r.summary;
   out.push(
     `# Test set: ${s.test.cases} cases, median |error| ${pct(s.test.medianAbsErrorPct)}, max |error| ${pct(s.test.maxAbsErrorPct)} (target: median <= ${TARGET.medianPct}%, max <= ${TARGET.maxPct}%): ${s.test.targetMet === null ? 'no cases' : s.test.targetMet ? 'met' : 'NOT met'}`,
   );
   for (const [m, e] of Object.entries(s.byMechanism))
-    out.push(`#   ${m}: ${e.cases} cases, median |error| ${pct(e.medianAbsErrorPct)}, max |error| ${pct(e.maxAbsErrorPct)}`);
+    out.push(
+      `#   ${m}: ${e.cases} cases, median |error| ${pct(e.medianAbsErrorPct)}, max |error| ${pct(e.maxAbsErrorPct)}`,
+    );
   out.push(
     `# Training set (fitted on; not evidence of accuracy): ${s.training.cases} cases, median |error| ${pct(s.training.medianAbsErrorPct)}, max |error| ${pct(s.training.maxAbsErrorPct)}`,
   );
@@ -93,6 +102,7 @@ export function formatReport(r: Report): string {
 export function worstMechanism(r: Report): { mechanism: string; summary: ErrorSummary } | undefined {
   let worst: { mechanism: string; summary: ErrorSummary } | undefined;
   for (const [mechanism, summary] of Object.entries(r.summary.byMechanism))
-    if (!worst || (summary.medianAbsErrorPct ?? 0) > (worst.summary.medianAbsErrorPct ?? 0)) worst = { mechanism, summary };
+    if (!worst || (summary.medianAbsErrorPct ?? 0) > (worst.summary.medianAbsErrorPct ?? 0))
+      worst = { mechanism, summary };
   return worst;
 }

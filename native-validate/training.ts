@@ -34,7 +34,10 @@ export function levelProbes(spec: MachineSpec, core: number): LevelProbe[] {
     probes.push({ name: `L${c.level}`, cacheIndex: i, workingSet: roundTo(ws, 4 * KiB) });
     below = c.sizeBytes;
   }
-  probes.push({ name: 'memory', workingSet: roundTo(Math.min(MEMORY_WORKING_SET_CAP, Math.max(4 * below, 64 * MiB)), MiB) });
+  probes.push({
+    name: 'memory',
+    workingSet: roundTo(Math.min(MEMORY_WORKING_SET_CAP, Math.max(4 * below, 64 * MiB)), MiB),
+  });
   return probes;
 }
 
@@ -67,7 +70,12 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
   const levels = levelProbes(spec, cores[0]);
   const it = { iterations: opts.iterations, warmup: 2 };
   opts.progress('training: load latency by working set');
-  const latency = runNative({ bench: 'latency', cores: [cores[0]], sizes: levels.map((l) => l.workingSet), ...it }).results;
+  const latency = runNative({
+    bench: 'latency',
+    cores: [cores[0]],
+    sizes: levels.map((l) => l.workingSet),
+    ...it,
+  }).results;
   opts.progress('training: memcpy bandwidth by working set, one core');
   const copyOne = runNative({
     bench: 'memcpy',
@@ -93,7 +101,14 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
   for (let n = 3; n <= Math.min(cores.length, 9); n++) {
     opts.progress(`training: CMA, ${n - 1} readers of one process`);
     data.cmaReaders.push(
-      runNative({ bench: 'onetoall', mech: 'cma-read', cores: cores.slice(0, n), sizes: [256 * KiB, 1 * MiB], cache: 'on', ...it }),
+      runNative({
+        bench: 'onetoall',
+        mech: 'cma-read',
+        cores: cores.slice(0, n),
+        sizes: [256 * KiB, 1 * MiB],
+        cache: 'on',
+        ...it,
+      }),
     );
   }
   return data;

@@ -26,10 +26,7 @@ export function errorPct(predicted: number, measured: number): number {
   return ((predicted - measured) / measured) * 100;
 }
 
-export function row(
-  base: Omit<Row, 'errorPct' | 'predictedNs'>,
-  predictedNs: number | undefined,
-): Row {
+export function row(base: Omit<Row, 'errorPct' | 'predictedNs'>, predictedNs: number | undefined): Row {
   return predictedNs === undefined
     ? base
     : { ...base, predictedNs, errorPct: errorPct(predictedNs, base.measured.medianNs) };
@@ -42,7 +39,14 @@ export function trainingRows(cal: Calibration): Row[] {
     const bytes = level.workingSet / 2;
     rows.push(
       row(
-        { set: 'training', name: `memcpy ${level.name}`, mechanism: 'memory', ranks: 1, bytes, measured: data.copyOne[i] },
+        {
+          set: 'training',
+          name: `memcpy ${level.name}`,
+          mechanism: 'memory',
+          ranks: 1,
+          bytes,
+          measured: data.copyOne[i],
+        },
         modelCopyNs(spec, [data.cores[0]], bytes),
       ),
     );
@@ -51,7 +55,14 @@ export function trainingRows(cal: Calibration): Row[] {
     const m = data.copyAll.results[0];
     rows.push(
       row(
-        { set: 'training', name: 'memcpy memory', mechanism: 'memory', ranks: data.copyAll.ranks, bytes: m.bytes, measured: m },
+        {
+          set: 'training',
+          name: 'memcpy memory',
+          mechanism: 'memory',
+          ranks: data.copyAll.ranks,
+          bytes: m.bytes,
+          measured: m,
+        },
         modelCopyNs(spec, data.copyAll.cores, m.bytes),
       ),
     );
@@ -79,12 +90,27 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
     const algorithm = modelAlgorithm(c.bench, c.mech);
     const label = algorithm ? algorithm.replace(':', ' ') : `${c.bench} ${c.mech}`;
     opts.progress(`${c.set}: ${label} on ${c.cores.length} ranks, native`);
-    const run = runNative({ bench: c.bench, mech: c.mech, cores: c.cores, sizes: c.sizes, cache: c.cache, iterations: opts.iterations, warmup: 2 });
+    const run = runNative({
+      bench: c.bench,
+      mech: c.mech,
+      cores: c.cores,
+      sizes: c.sizes,
+      cache: c.cache,
+      iterations: opts.iterations,
+      warmup: 2,
+    });
     opts.progress(`${c.set}: ${label} on ${c.cores.length} ranks, simulated`);
     for (const m of run.results) {
       rows.push(
         row(
-          { set: c.set, name: label, mechanism: c.mech === 'shm' ? 'shm' : 'cma', ranks: c.cores.length, bytes: m.bytes, measured: m },
+          {
+            set: c.set,
+            name: label,
+            mechanism: c.mech === 'shm' ? 'shm' : 'cma',
+            ranks: c.cores.length,
+            bytes: m.bytes,
+            measured: m,
+          },
           algorithm ? predictNs(spec, algorithm, c.cores, m.bytes, c.cache) : undefined,
         ),
       );

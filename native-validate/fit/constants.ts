@@ -227,7 +227,8 @@ const cmaLock: FittedConstant = {
       spec.kernel.cmaLockMode = mode;
       let sum = 0;
       for (const run of data.cmaReaders)
-        for (const r of run.results) sum += ((predictNs(spec, algorithm, run.cores, r.bytes, 'on') - r.medianNs) / r.medianNs) ** 2;
+        for (const r of run.results)
+          sum += ((predictNs(spec, algorithm, run.cores, r.bytes, 'on') - r.medianNs) / r.medianNs) ** 2;
       return sum;
     };
     const exclusive = error('exclusive');
@@ -260,8 +261,12 @@ export function unfitted(data: TrainingData): string[] {
     'costs.reduceBandwidth: no reduction benchmark in the training set; the import default stays',
     'kernel.params.kernelCopyEfficiency: confounded with pinPerPage in a one-reader CMA sweep (both grow with size); stays 1',
   ];
-  if (data.cores.length < 2) out.push('kernel.syscallNs, kernel.pinPerPageNs: CMA needs two cores; import defaults stay');
-  else if (!data.cmaSweep) out.push(`kernel.syscallNs, kernel.pinPerPageNs: CMA refused (${data.cma?.cma ?? 'not probed'}); import defaults stay`);
+  if (data.cores.length < 2)
+    out.push('kernel.syscallNs, kernel.pinPerPageNs: CMA needs two cores; import defaults stay');
+  else if (!data.cmaSweep)
+    out.push(
+      `kernel.syscallNs, kernel.pinPerPageNs: CMA refused (${data.cma?.cma ?? 'not probed'}); import defaults stay`,
+    );
   if (data.cmaReaders.length === 0)
     out.push('kernel.cmaLockMode: two readers of one process need three cores; the import default stays');
   return out;

@@ -27,9 +27,7 @@ export function solveDecreasing(
  * errors: w = 1 / measured²). With two unknowns, the constrained optimum is the free one if both
  * are non-negative, else the better of the two one-parameter fits.
  */
-export function nonNegativeFit2(
-  points: { a: number; b: number; y: number; w: number }[],
-): { p: number; q: number } {
+export function nonNegativeFit2(points: { a: number; b: number; y: number; w: number }[]): { p: number; q: number } {
   let saa = 0,
     sab = 0,
     sbb = 0,

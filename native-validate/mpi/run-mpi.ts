@@ -32,7 +32,11 @@ const COMPONENTS = ['basic', 'tuned', 'han', 'xhc'];
 
 function run(cmd: string, args: string[]): { ok: boolean; stdout: string; stderr: string } {
   const out = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
-  return { ok: !out.error && out.status === 0, stdout: out.stdout ?? '', stderr: out.stderr ?? out.error?.message ?? '' };
+  return {
+    ok: !out.error && out.status === 0,
+    stdout: out.stdout ?? '',
+    stderr: out.stderr ?? out.error?.message ?? '',
+  };
 }
 
 function buildTiming(): string {
@@ -46,7 +50,8 @@ function buildTiming(): string {
 function singleCopyParameter(): { btl: string; param: string } {
   const info = run('ompi_info', ['--param', 'btl', 'all', '--level', '9']);
   const m = /parameter "btl_(\w+)_single_copy_mechanism"/.exec(info.stdout);
-  if (!m) throw new NativeError('ompi_info lists no btl_*_single_copy_mechanism parameter: cannot switch CMA on and off');
+  if (!m)
+    throw new NativeError('ompi_info lists no btl_*_single_copy_mechanism parameter: cannot switch CMA on and off');
   return { btl: m[1], param: `btl_${m[1]}_single_copy_mechanism` };
 }
 
@@ -56,7 +61,7 @@ function collComponents(): string[] {
   return COMPONENTS.filter((c) => have.has(c));
 }
 
-export async function mpiRows(spec: MachineSpec, opts: MpiOptions): Promise<Row[]> {
+export function mpiRows(spec: MachineSpec, opts: MpiOptions): Row[] {
   for (const tool of ['mpicc', 'mpirun', 'ompi_info'])
     if (!run('sh', ['-c', `command -v ${tool}`]).ok)
       throw new NativeError(`--mpi needs Open MPI: ${tool} not found (Debian: apt install openmpi-bin libopenmpi-dev)`);
@@ -66,7 +71,9 @@ export async function mpiRows(spec: MachineSpec, opts: MpiOptions): Promise<Row[
   const binary = buildTiming();
   const { btl, param } = singleCopyParameter();
   const components = collComponents();
-  opts.notes.push(`Open MPI: components ${components.join(', ')}; CMA switched with ${param}; han and xhc rows have no model counterpart`);
+  opts.notes.push(
+    `Open MPI: components ${components.join(', ')}; CMA switched with ${param}; han and xhc rows have no model counterpart`,
+  );
   const llc = Math.max(...spec.caches.map((c) => c.sizeBytes));
   const rows: Row[] = [];
   for (const component of components) {
@@ -76,15 +83,29 @@ export async function mpiRows(spec: MachineSpec, opts: MpiOptions): Promise<Row[
         const args = [
           ...(root ? ['--allow-run-as-root'] : []),
           '--nooversubscribe',
-          '-np', String(opts.cores.length),
-          '--cpu-set', opts.cores.join(','),
-          '--bind-to', 'core',
-          '--mca', 'btl', `${btl},self`,
-          '--mca', param, cma ? 'cma' : 'none',
-          '--mca', 'coll', `${component === 'basic' ? '' : `${component},`}basic,self,libnbc`,
+          '-np',
+          String(opts.cores.length),
+          '--cpu-set',
+          opts.cores.join(','),
+          '--bind-to',
+          'core',
+          '--mca',
+          'btl',
+          `${btl},self`,
+          '--mca',
+          param,
+          cma ? 'cma' : 'none',
+          '--mca',
+          'coll',
+          `${component === 'basic' ? '' : `${component},`}basic,self,libnbc`,
           ...(component === 'han' ? ['--mca', 'coll_han_priority', '100'] : []),
           ...(component === 'xhc' ? ['--mca', 'coll_xhc_priority', '100'] : []),
-          binary, op, opts.sizes.join(','), String(opts.iterations), '2', String(llc),
+          binary,
+          op,
+          opts.sizes.join(','),
+          String(opts.iterations),
+          '2',
+          String(llc),
         ];
         const out = run('mpirun', args);
         if (!out.ok) throw new NativeError(`mpirun ${args.join(' ')} failed: ${out.stderr.trim().slice(0, 800)}`);
@@ -94,7 +115,14 @@ export async function mpiRows(spec: MachineSpec, opts: MpiOptions): Promise<Row[
         for (const m of result.results) {
           rows.push(
             row(
-              { set: 'test', name: `MPI_${op} ${component} ${cma ? 'cma' : 'no-cma'}`, mechanism: `mpi ${cma ? 'cma' : 'shm'}`, ranks: opts.cores.length, bytes: m.bytes, measured: m },
+              {
+                set: 'test',
+                name: `MPI_${op} ${component} ${cma ? 'cma' : 'no-cma'}`,
+                mechanism: `mpi ${cma ? 'cma' : 'shm'}`,
+                ranks: opts.cores.length,
+                bytes: m.bytes,
+                measured: m,
+              },
               algorithm ? predictNs(spec, algorithm, opts.cores, m.bytes, 'off', params) : undefined,
             ),
           );

@@ -97,6 +97,7 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--timeout")) o.timeout_s = (int)number(v, a);
     else if (!strcmp(a, "--llc")) o.llc_bytes = (size_t)number(v, a);
     else if (!strcmp(a, "--hold-ms")) o.hold_ms = number(v, a);
+    else if (!strcmp(a, "--test-corrupt")) o.corrupt = (int)number(v, a);
     else {
       fprintf(stderr, "intranode-native: unknown option %s\n", a);
       return 1;

@@ -30,6 +30,7 @@ struct options {
   int timeout_s;
   size_t llc_bytes; /* last-level cache, for the cache-off rotation */
   long hold_ms;     /* test hook: every rank sleeps this long after setup (cleanup tests) */
+  int corrupt;      /* test hook: rank 1 spoils one received byte before checking (data-check tests) */
 };
 
 /* Per ordered pair (src -> dst): a ring of `slots` fragments of `frag` bytes. */
