@@ -59,7 +59,7 @@ export function calibrate(detected: MachineSpec, opts: CalibrateOptions): Calibr
 /** The concrete spec paths a fitted field covers: `caches[L2].bandwidth` is every level-2 cache's. */
 export function coveredPaths(spec: MachineSpec, fitted: FittedValue[]): Set<string> {
   const out = new Set<string>();
-  for (const f of fitted) {
+  for (const f of fitted.filter((v) => !v.kept)) {
     const level = /^caches\[L(\d+)\]\.(\w+)$/.exec(f.field);
     const numa = /^numaNodes\[\*\]\.(\w+)$/.exec(f.field);
     if (level) spec.caches.forEach((c, i) => c.level === Number(level[1]) && out.add(`caches[${i}].${level[2]}`));

@@ -39,7 +39,7 @@ function nativeCommand(argv: string[], overrides: Partial<NativeCliEnv>): number
   const env = { ...defaultEnv(), ...overrides };
   try {
     const args = parseNativeArgs(argv);
-    return args.command === 'calibrate' ? calibrateCommand(args, env) : validateCommand(args, env);
+    return args.command === 'calibrate' ? calibrateCommand(args, env) : validateCommand(args, env, argv);
   } catch (e) {
     if (e instanceof UsageError) {
       env.stderr(`intranode: ${e.message}\nTry 'intranode --help'.\n`);
@@ -101,7 +101,7 @@ function calibrateCommand(args: NativeArgs, env: NativeCliEnv): number {
   return 0;
 }
 
-function validateCommand(args: NativeArgs, env: NativeCliEnv): number {
+function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): number {
   const host = detectThisHost();
   const cores = chooseCores(host.spec, args);
   if (cores.length < 2)
@@ -111,6 +111,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv): number {
   let rows: Row[] = [];
   let machine: string;
   let cma: boolean;
+  let fitted: Pick<Report, 'fitted' | 'unfitted'> = {};
   if (args.machine) {
     spec = resolveMachine(args.machine, { baseDir: env.cwd });
     machine = `${args.machine} (given; its training cases are not re-run)`;
@@ -122,6 +123,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv): number {
     spec = cal.spec;
     notes.push(...cal.notes);
     rows = trainingRows(cal);
+    fitted = { fitted: cal.fitted, unfitted: cal.unfitted };
     cma = cal.spec.kernel.mechanisms.cma;
     machine = 'calibrated in this run on the training set (rows marked training)';
     if (args.out) {
@@ -154,6 +156,8 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv): number {
       kernel: host.spec.kernel.version,
       cores,
     },
+    command: ['intranode', ...argv].join(' '),
+    ...fitted,
     machine,
     native: {
       iterations: args.iterations,

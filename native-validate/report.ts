@@ -1,6 +1,7 @@
 // The validation report: one row per case and size (measured median with its interquartile range,
 // prediction, error), training and test marked, then the error summary per set and per mechanism
 // against the target (median |error| at most 10 %, maximum at most 25 % on the test set).
+import type { FittedValue } from './fit/constants.ts';
 import type { Row } from './validate.ts';
 
 export const TARGET = { medianPct: 10, maxPct: 25 };
@@ -25,6 +26,11 @@ function round(x: number): number {
 
 export interface Report {
   host: { name: string; description: string; via: string; kernel: string; cores: number[] };
+  /** The command that produced it. */
+  command: string;
+  /** Constants fitted in this run (absent with --machine FILE), and those left as they were. */
+  fitted?: FittedValue[];
+  unfitted?: string[];
   machine: string;
   native: { iterations: number; warmup: number; cache: string };
   notes: string[];

@@ -21,6 +21,8 @@ export interface FittedValue {
   value: number | string;
   /** The measurement it came from and how, written beside the value in the machine file. */
   source: string;
+  /** The measurement could not move the model there: the value is the one it had before. */
+  kept?: boolean;
 }
 
 export interface FittedConstant {
@@ -34,14 +36,21 @@ const gbs = (bytes: number, ns: number) => `${(bytes / ns).toFixed(2)} GB/s`;
 const sizeText = (b: number) => (b >= 1 << 20 ? `${b / (1 << 20)} MiB` : `${b / 1024} KiB`);
 const spread = (s: NativeStats) => `median of ${s.samples}, IQR ${fmt(s.q1Ns)}..${fmt(s.q3Ns)}`;
 
-/** Fits a bandwidth so the model's copy time at this measurement equals the measured median. */
+/**
+ * Fits a bandwidth so the model's copy time at this measurement equals the measured median. Where
+ * no value gets the model there (another bound holds it back at this working set), the constant
+ * does not decide the model's time there: `onUnreachable` says what to keep.
+ */
 function fitBandwidth(
   spec: MachineSpec,
+  get: () => number,
   set: (bw: number) => void,
   cores: number[],
   bytes: number,
   measured: NativeStats,
-): { value: number; note: string } {
+  onUnreachable: 'keep' | 'measured',
+): { value: number; note: string; kept?: boolean } {
+  const before = get();
   const target = measured.medianNs;
   const { x, reached } = solveDecreasing(
     (bw) => {
@@ -52,12 +61,17 @@ function fitBandwidth(
     0.05,
     5000,
   );
-  const value = reached ? round(x) : round((bytes * cores.length) / target);
+  if (reached) {
+    set(round(x));
+    return { value: round(x), note: 'model-in-the-loop fit to it' };
+  }
+  set(before);
+  const bound = modelCopyNs(spec, cores, bytes);
+  const why = `the model stays at ${fmt(bound)} there whatever this value (another resource bounds it)`;
+  if (onUnreachable === 'keep') return { value: before, note: `not fitted: ${why}; kept ${before}`, kept: true };
+  const value = round((bytes * cores.length) / target);
   set(value);
-  const note = reached
-    ? 'model-in-the-loop fit to'
-    : 'other bounds keep the model slower than measured at any value; set to the measured rate of';
-  return { value, note };
+  return { value, note: `${why}; set to the measured rate` };
 }
 
 function round(x: number): number {
@@ -91,8 +105,9 @@ const copyBandwidth: FittedConstant = {
     const m = data.copyOne[0];
     if (l1.cacheIndex === undefined) return [];
     const level = spec.caches[l1.cacheIndex].level;
-    const { value, note } = fitBandwidth(
+    const { value, note, kept } = fitBandwidth(
       spec,
+      () => spec.costs.copyBandwidth,
       (bw) => {
         spec.costs.copyBandwidth = bw;
         spec.caches.forEach((c) => c.level === level && (c.bandwidth = bw));
@@ -100,35 +115,41 @@ const copyBandwidth: FittedConstant = {
       [data.cores[0]],
       l1.workingSet / 2,
       m,
+      'measured',
     );
-    const source = `measured: memcpy of ${sizeText(l1.workingSet / 2)} warm in L${level}, one core, ${gbs(l1.workingSet / 2, m.medianNs)} (${spread(m)}); ${note} it`;
+    const source = `measured: memcpy of ${sizeText(l1.workingSet / 2)} warm in L${level}, one core, ${gbs(l1.workingSet / 2, m.medianNs)} (${spread(m)}); ${note}`;
     return [
-      { field: 'costs.copyBandwidth', value, source },
-      { field: `caches[L${level}].bandwidth`, value, source },
+      { field: 'costs.copyBandwidth', value, source, kept },
+      { field: `caches[L${level}].bandwidth`, value, source, kept },
     ];
   },
 };
 
 const cacheBandwidths: FittedConstant = {
   name: 'bandwidth of each outer cache level',
+  // Outermost first: the model writes a copy's destination to the outermost cache, so an outer
+  // level's bandwidth bounds the copies measured in the inner ones, not the other way round.
   fit(spec, data) {
     const out: FittedValue[] = [];
-    data.levels.forEach((probe, i) => {
+    [...data.levels.entries()].reverse().forEach(([i, probe]) => {
       if (i === 0 || probe.cacheIndex === undefined) return;
       const level = spec.caches[probe.cacheIndex].level;
       const m = data.copyOne[i];
       const bytes = probe.workingSet / 2;
-      const { value, note } = fitBandwidth(
+      const { value, note, kept } = fitBandwidth(
         spec,
+        () => spec.caches[probe.cacheIndex!].bandwidth,
         (bw) => spec.caches.forEach((c) => c.level === level && !c.memorySide && (c.bandwidth = bw)),
         [data.cores[0]],
         bytes,
         m,
+        'keep',
       );
       out.push({
         field: `caches[L${level}].bandwidth`,
         value,
-        source: `measured: memcpy of ${sizeText(bytes)} warm in L${level}, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); ${note} it`,
+        source: `measured: memcpy of ${sizeText(bytes)} warm in L${level}, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); ${note}`,
+        kept,
       });
     });
     return out;
@@ -142,18 +163,23 @@ const missConcurrency: FittedConstant = {
     const bytes = data.levels[i].workingSet / 2;
     const m = data.copyOne[i];
     // Integer by definition: the smallest count at which the model is as fast as the measurement.
-    let best = 1;
-    for (let n = 1; n <= 64; n++) {
+    const before = spec.costs.missConcurrency;
+    let best: number | undefined;
+    for (let n = 1; n <= 64 && best === undefined; n++) {
       spec.costs.missConcurrency = n;
-      best = n;
-      if (modelCopyNs(spec, [data.cores[0]], bytes) <= m.medianNs) break;
+      if (modelCopyNs(spec, [data.cores[0]], bytes) <= m.medianNs) best = n;
     }
-    spec.costs.missConcurrency = best;
+    spec.costs.missConcurrency = best ?? before;
+    const how =
+      best !== undefined
+        ? 'smallest count at which the model is as fast'
+        : `not fitted: no count up to 64 makes the model as fast (another resource bounds it); kept ${before}`;
     return [
       {
         field: 'costs.missConcurrency',
-        value: best,
-        source: `measured: memcpy of ${sizeText(bytes)} from memory, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); smallest count at which the model is as fast`,
+        value: spec.costs.missConcurrency ?? 'none',
+        source: `measured: memcpy of ${sizeText(bytes)} from memory, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); ${how}`,
+        kept: best === undefined,
       },
     ];
   },
@@ -167,18 +193,21 @@ const memoryBandwidth: FittedConstant = {
     const bytes = data.levels[i].workingSet / 2;
     const cores = run ? run.cores : [data.cores[0]];
     const m = run ? run.results[0] : data.copyOne[i];
-    const { value, note } = fitBandwidth(
+    const { value, note, kept } = fitBandwidth(
       spec,
+      () => spec.numaNodes[0].bandwidth,
       (bw) => spec.numaNodes.forEach((n) => (n.bandwidth = bw)),
       cores,
       bytes,
       m,
+      'keep',
     );
     return [
       {
         field: 'numaNodes[*].bandwidth',
         value,
-        source: `measured: memcpy of ${sizeText(bytes)} from memory on ${cores.length} core(s) at once, ${gbs(bytes * cores.length, m.medianNs)} together (${spread(m)}); ${note} it`,
+        source: `measured: memcpy of ${sizeText(bytes)} from memory on ${cores.length} core(s) at once, ${gbs(bytes * cores.length, m.medianNs)} together (${spread(m)}); ${note}`,
+        kept,
       },
     ];
   },
@@ -247,8 +276,8 @@ const cmaLock: FittedConstant = {
 
 export const FITTED_CONSTANTS: FittedConstant[] = [
   latencies,
-  copyBandwidth,
   cacheBandwidths,
+  copyBandwidth,
   missConcurrency,
   memoryBandwidth,
   cmaSyscallAndPin,
