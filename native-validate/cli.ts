@@ -6,7 +6,7 @@ import { resolve } from 'node:path';
 import { InputError } from '../common/input-error.ts';
 import { resolveMachine } from '../hardware/index.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
-import { UsageError } from '../scenarios/cli/args.ts';
+import { reportError } from '../scenarios/cli/main.ts';
 import { parseNativeArgs, type NativeArgs } from './args.ts';
 import { NativeError, probeNative } from './backend.ts';
 import { calibrate, calibrationFile, type Calibration } from './calibrate.ts';
@@ -41,20 +41,11 @@ function nativeCommand(argv: string[], overrides: Partial<NativeCliEnv>): number
     const args = parseNativeArgs(argv);
     return args.command === 'calibrate' ? calibrateCommand(args, env) : validateCommand(args, env, argv);
   } catch (e) {
-    if (e instanceof UsageError) {
-      env.stderr(`intranode: ${e.message}\nTry 'intranode --help'.\n`);
-      return 2;
-    }
-    if (e instanceof InputError) {
-      env.stderr(`intranode: ${e.message}\n`);
-      return 1;
-    }
     if (e instanceof NativeError) {
       env.stderr(`intranode: ${e.message}\n`);
       return 5;
     }
-    env.stderr(`intranode: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    return 3;
+    return reportError(e, env.stderr);
   }
 }
 

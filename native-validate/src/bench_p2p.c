@@ -88,19 +88,18 @@ static void pingping_run(struct team *t, void *p, int rot) {
     break;
   }
   case CMA_READ:
-    mail_post(t, peer, (uint64_t)(uintptr_t)send_of(c, rot), c->bytes, 0);
+  case CMA_WRITE: {
+    /* Each side posts the buffer the other's call needs (its send buffer to be read, or its
+     * receive buffer to be written), copies, then both say done. */
+    int reading = c->mech == CMA_READ;
+    mail_post(t, peer, (uint64_t)(uintptr_t)(reading ? send_of(c, rot) : recv_of(c, rot)), c->bytes, 0);
     mail_wait(t, peer, w);
-    cma_read(t, peer, w[0], recv_of(c, rot), c->bytes);
+    if (reading) cma_read(t, peer, w[0], recv_of(c, rot), c->bytes);
+    else cma_write(t, peer, w[0], send_of(c, rot), c->bytes);
     mail_post(t, peer, 0, 0, 0);
     mail_wait(t, peer, w);
     break;
-  case CMA_WRITE:
-    mail_post(t, peer, (uint64_t)(uintptr_t)recv_of(c, rot), c->bytes, 0);
-    mail_wait(t, peer, w);
-    cma_write(t, peer, w[0], send_of(c, rot), c->bytes);
-    mail_post(t, peer, 0, 0, 0);
-    mail_wait(t, peer, w);
-    break;
+  }
   }
 }
 
@@ -111,7 +110,8 @@ static void p2p_check(struct team *t, void *p, int rot) {
   memset(recv_of(c, rot), 0, c->bytes);
 }
 
-static int p2p_bench(struct team *t, FILE *out, void (*run)(struct team *, void *, int), double divisor) {
+static int p2p_bench(struct team *t, FILE *out, void (*run)(struct team *, void *, int),
+                     void (*check)(struct team *, void *, int), double divisor) {
   if (t->size < 2) fail(t, "%s needs at least 2 ranks", t->opt->bench);
   json_header(t, out);
   for (int i = 0; i < t->opt->nsizes; i++) {
@@ -121,7 +121,7 @@ static int p2p_bench(struct team *t, FILE *out, void (*run)(struct team *, void 
     c.recv_off = (c.bytes + 4095) / 4096 * 4096;
     arena_make(t, &c.arena, c.recv_off + c.bytes);
     for (int r = 0; r < c.arena.count; r++) fill_block(send_of(&c, r), c.bytes, t->rank, 0, r);
-    struct case_ops ops = {run, p2p_check, &c, divisor};
+    struct case_ops ops = {run, check, &c, divisor};
     measure(t, out, c.bytes, &ops, i == 0);
     arena_free(&c.arena);
   }
@@ -129,8 +129,8 @@ static int p2p_bench(struct team *t, FILE *out, void (*run)(struct team *, void 
   return 0;
 }
 
-int bench_pingpong(struct team *t, FILE *out) { return p2p_bench(t, out, pingpong_run, 2.0); }
-int bench_pingping(struct team *t, FILE *out) { return p2p_bench(t, out, pingping_run, 1.0); }
+int bench_pingpong(struct team *t, FILE *out) { return p2p_bench(t, out, pingpong_run, p2p_check, 2.0); }
+int bench_pingping(struct team *t, FILE *out) { return p2p_bench(t, out, pingping_run, p2p_check, 1.0); }
 
 /* One-to-all: every other rank reads rank 0's buffer at once. Over CMA all readers pin the root's
  * pages under its address-space lock (the contention case); over shm the root sends to all. */
@@ -166,20 +166,6 @@ static void onetoall_check(struct team *t, void *p, int rot) {
 }
 
 int bench_onetoall(struct team *t, FILE *out) {
-  if (t->size < 2) fail(t, "onetoall needs at least 2 ranks");
   if (mech_of(t) == CMA_WRITE) fail(t, "onetoall reads: use cma-read or shm");
-  json_header(t, out);
-  for (int i = 0; i < t->opt->nsizes; i++) {
-    struct p2p_ctx c;
-    c.bytes = t->opt->sizes[i];
-    c.mech = mech_of(t);
-    c.recv_off = (c.bytes + 4095) / 4096 * 4096;
-    arena_make(t, &c.arena, c.recv_off + c.bytes);
-    for (int r = 0; r < c.arena.count; r++) fill_block(send_of(&c, r), c.bytes, t->rank, 0, r);
-    struct case_ops ops = {onetoall_run, onetoall_check, &c, 1.0};
-    measure(t, out, c.bytes, &ops, i == 0);
-    arena_free(&c.arena);
-  }
-  json_footer(t, out);
-  return 0;
+  return p2p_bench(t, out, onetoall_run, onetoall_check, 1.0);
 }

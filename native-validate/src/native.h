@@ -31,6 +31,7 @@ struct options {
   size_t llc_bytes; /* last-level cache, for the cache-off rotation */
   long hold_ms;     /* test hook: every rank sleeps this long after setup (cleanup tests) */
   int corrupt;      /* test hook: rank 1 spoils one received byte before checking (data-check tests) */
+  int nodump;       /* test hook: ranks make themselves non-dumpable, so CMA needs CAP_SYS_PTRACE */
 };
 
 /* Per ordered pair (src -> dst): a ring of `slots` fragments of `frag` bytes. */

@@ -64,7 +64,7 @@ void relax(unsigned *spins) {
 #endif
     return;
   }
-  if (self && self->hdr->failed) fail(NULL, "another rank failed");
+  if (self && self->hdr->failed) fail(self, "stopping: another rank failed");
   sched_yield();
 }
 
@@ -145,6 +145,7 @@ static void map_team(struct team *t, void *base) {
 static int child(const struct options *opt, int rank, const char *name, int (*body)(struct team *, FILE *),
                  FILE *out) {
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (opt->nodump) prctl(PR_SET_DUMPABLE, 0);
   signal(SIGINT, SIG_DFL);
   signal(SIGTERM, SIG_DFL);
   signal(SIGHUP, SIG_DFL);

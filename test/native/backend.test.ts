@@ -76,3 +76,40 @@ describe('build', () => {
     expect(out.stderr).toMatch(/no C compiler/);
   });
 });
+
+// A kernel that refuses CMA: ranks made non-dumpable, run without CAP_SYS_PTRACE, get EPERM from
+// process_vm_readv exactly as under a ptrace restriction.
+const setpriv = spawnSync('sh', ['-c', 'command -v setpriv']).status === 0;
+const refused = { ...process.env, INTRANODE_NATIVE_TEST_NODUMP: '1' };
+const withoutPtrace = ['--inh-caps=-sys_ptrace', '--bounding-set=-sys_ptrace', '--'];
+
+describe.runIf(setpriv && cma)('CMA refused by the kernel', () => {
+  it('the probe reports EPERM', () => {
+    const out = spawnSync('setpriv', [...withoutPtrace, BINARY, 'probe', '--ranks', '2'], {
+      encoding: 'utf8',
+      env: refused,
+    });
+    expect(out.status).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ cma: 'EPERM' });
+  });
+  it('a CMA benchmark fails naming the call and the error, and cleans up', () => {
+    const args = ['pingpong', '--ranks', '2', '--mech', 'cma-read', '--sizes', '4096'];
+    const out = spawnSync('setpriv', [...withoutPtrace, BINARY, ...args], { encoding: 'utf8', env: refused });
+    expect(out.status).toBe(2);
+    expect(out.stderr).toMatch(/process_vm_readv from rank 0: Operation not permitted/);
+    expect(orphanSegments()).toEqual([]);
+  });
+  it('validate reports the refusal and still runs the shared-memory cases', () => {
+    const launcher = join(import.meta.dirname, '../../bin/intranode.mjs');
+    const args = ['validate', '--machine', 'host', '--ranks', '2', '--sizes', '4KiB', '--iterations', '1', '--json'];
+    const out = spawnSync('setpriv', [...withoutPtrace, process.execPath, launcher, ...args], {
+      encoding: 'utf8',
+      env: refused,
+    });
+    expect(out.status).toBe(0);
+    const report = JSON.parse(out.stdout) as { notes: string[]; rows: { mechanism: string }[] };
+    expect(report.notes.join('\n')).toMatch(/CMA refused by the kernel \(EPERM/);
+    expect(report.rows.length).toBeGreaterThan(0);
+    expect(report.rows.every((r) => r.mechanism === 'shm')).toBe(true);
+  }, 120_000);
+});
