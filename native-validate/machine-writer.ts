@@ -138,7 +138,43 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
     for (const [name, v] of params)
       lines.push(`    ${name}: ${v}`.padEnd(34) + `# ${sourceOf(`kernel.params.${name}`) ?? 'detected'}`);
   }
+  const guessedPaths = [...new Set(spec.guessed.flatMap((g) => filePath(spec, g)))];
+  if (guessedPaths.length > 0) lines.push('', `guessed: [${guessedPaths.map((g) => JSON.stringify(g)).join(', ')}]`);
   return lines.join('\n') + '\n';
+}
+
+/** Where a `guessed` path of the MachineSpec sits in the file this module writes. */
+function filePath(spec: MachineSpec, guess: string): string[] {
+  const m = /^(\w+)\[(\d+)\]\.(\w+)$/.exec(guess);
+  const renames: Record<string, string> = { latencyNs: 'latency', frequencyGHz: 'frequency' };
+  if (m) {
+    const [, list, index, field] = m;
+    const key = renames[field] ?? field;
+    if (list === 'caches' && ['bandwidth', 'latency'].includes(key)) return [`caches[${index}].${key}`];
+    if (list === 'numaNodes' && ['bandwidth', 'latency'].includes(key)) return [`numa[${index}].${key}`];
+    if (list === 'ioBuses' && key === 'bandwidth') return [`ioBuses[${index}].bandwidth`];
+    if (list === 'links' && ['bandwidth', 'latency'].includes(key)) return [`links[${index}].${key}`];
+    if (list === 'cores' && key === 'frequency')
+      return [`packages[${spec.cores[Number(index)]?.package ?? 0}].frequency`];
+    if (list === 'nics' && key === 'bandwidth') {
+      const nic = spec.nics[Number(index)];
+      const bus = spec.ioBuses.findIndex((b) => b.id === nic?.bus);
+      const j = spec.nics.filter((n) => n.bus === nic?.bus).indexOf(nic);
+      return bus >= 0 ? [`ioBuses[${bus}].nics[${j}].bandwidth`] : [];
+    }
+    return [];
+  }
+  const kernel: Record<string, string> = {
+    'kernel.syscallNs': 'kernel.syscall',
+    'kernel.pinPerPageNs': 'kernel.pinPerPage',
+    'kernel.pageBytes': 'kernel.pageSize',
+    'kernel.cmaLockMode': 'kernel.cmaLock',
+    'kernel.version': 'kernel.version',
+  };
+  if (guess in kernel) return [kernel[guess]];
+  if (guess.startsWith('kernel.mechanisms')) return ['kernel.mechanisms'];
+  if (['costs.copyBandwidth', 'costs.reduceBandwidth', 'costs.missConcurrency'].includes(guess)) return [guess];
+  return [];
 }
 
 /** The file format numbers cores from 0, package after package; a host numbered otherwise cannot be written. */

@@ -78,6 +78,15 @@ describe('machine file writer', () => {
     expect(back.numaNodes.map((n) => n.bandwidth)).toEqual(spec.numaNodes.map((n) => n.bandwidth));
     expect(back.costs).toEqual(spec.costs);
   });
+  it("lists the values still at their import defaults as guessed, in the file's own paths", () => {
+    const spec = structuredClone(loadPreset('dancer'));
+    spec.guessed = ['caches[0].bandwidth', 'numaNodes[1].latencyNs', 'kernel.syscallNs'];
+    const text = writeMachineFile(spec, () => undefined, []);
+    expect(text).toMatch(/^guessed: \["caches\[0\].bandwidth", "numa\[1\].latency", "kernel.syscall"\]$/m);
+    const file = join(mkdtempSync(join(tmpdir(), 'intranode-native-test-')), 'm.yaml');
+    writeFileSync(file, text);
+    expect(loadMachineFile(file).guessed.length).toBe(3);
+  });
   it('expands level-wide fitted fields into every cache of that level', () => {
     const spec = loadPreset('dancer');
     const covered = coveredPaths(spec, [{ field: 'caches[L3].latencyNs', value: 1, source: '' }]);
