@@ -33,6 +33,34 @@ export function validationDoc(report: Report, cpu: string): string {
     'predicts it with the simulator on the calibrated machine, and prints measured, predicted and error.',
     '',
   );
+  out.push(
+    '## What runs natively',
+    '',
+    "`native-validate/src/` is built by `native-validate/build.sh` with the machine's `cc` (exit status 3 and a",
+    'message when there is none; `calibrate` and `validate` build it when it is missing or older than a source).',
+    'The program forks one process per rank, pins each to its core (`sched_setaffinity`), lets each first-touch',
+    'its own buffers, and synchronises the ranks through one POSIX shared-memory segment (barriers, one mailbox',
+    'per ordered pair for addresses and "done" notices, and the double-copy rings).',
+    '',
+    "- Double copy (`shm`): per ordered pair, a ring of two 64 KiB fragments (MPICH2 Nemesis's LMT geometry); the",
+    '  sender copies a fragment in while the receiver copies the previous one out. Predicted with the Nemesis',
+    '  transport (`shm: nemesis`, no single copy).',
+    "- CMA: every transfer carries its own rendezvous, as an MPI library's would: the buffer's address goes",
+    '  through the mailbox, the peer calls `process_vm_readv` (or `process_vm_writev`), then says done.',
+    '- Collectives from root 0: over CMA, the linear single-copy designs of Ma et al. (seed 000) predicted by',
+    "  the `cma-linear` algorithms; over the double copy, Open MPI `basic`'s linear designs, predicted by `basic`.",
+    "- An iteration is timed from the earliest rank's start to the latest rank's end after a barrier, as the",
+    '  simulator times it; ping-pong reports half the round trip. The table gives the median and the',
+    '  interquartile range; test cases rotate their buffers over twice the last-level cache (IMB',
+    '  `-off_cache`). Every rank checks every byte it received after each iteration, outside the timing.',
+    "- Nothing is left behind: on success, a rank's failure, the timeout, SIGINT, SIGTERM or SIGHUP the parent",
+    '  kills and reaps every rank and unlinks the segment; ranks die with a parent killed outright',
+    '  (`PR_SET_PDEATHSIG`), whose segment the next run removes (test/native/cleanup.test.ts kills runs and counts',
+    '  what remains in /dev/shm and the process table).',
+    '- CMA refused by the kernel (EPERM under ptrace restrictions, ENOSYS) is found by a probe before any CMA case;',
+    '  the report says so and the shared-memory cases still run.',
+    '',
+  );
   out.push('## Host', '');
   out.push(`- CPU: ${cpu}; ${report.host.description}`);
   out.push(`- Kernel ${report.host.kernel}; detected via ${report.host.via}`);
