@@ -56,16 +56,13 @@ void fail(struct team *t, const char *fmt, ...) {
 }
 
 void relax(unsigned *spins) {
-  /* Spin briefly (the peer is normally on another core), then yield: on a shared or oversubscribed
-   * host a pure spin would starve the peer it waits for. */
-  if (++*spins < 2000) {
+  /* Busy-poll, as MPI libraries do on cores of their own (Open MPI yields only when oversubscribed,
+   * which the backend refuses): yielding would hand the core to other work and time the scheduler,
+   * not the transfer. Every so often, see whether another rank failed. */
 #if defined(__x86_64__) || defined(__i386__)
-    __builtin_ia32_pause();
+  __builtin_ia32_pause();
 #endif
-    return;
-  }
-  if (self && self->hdr->failed) fail(self, "stopping: another rank failed");
-  sched_yield();
+  if (++*spins % 4096 == 0 && self && self->hdr->failed) fail(self, "stopping: another rank failed");
 }
 
 void team_barrier(struct team *t) {
