@@ -83,8 +83,11 @@ export function renderMachine(spec: MachineSpec): string {
     spec.costs.missConcurrency === undefined
       ? ''
       : `, ${spec.costs.missConcurrency} misses in flight of ${spec.costs.lineBytes ?? DEFAULT_LINE_BYTES} B`;
+  const streams =
+    spec.costs.streamConcurrency === undefined ? '' : `, ${spec.costs.streamConcurrency} prefetched in a stream`;
+  const stores = `; kernel copies store ${spec.costs.kernelStores ?? 'rfo'}, memcpy ${spec.costs.memcpyNonTemporalShare === undefined ? 'stores through the cache' : `goes non-temporal above ${num(spec.costs.memcpyNonTemporalShare)} of a thread's last-level cache share`}`;
   w(
-    `Core costs: copy ${num(spec.costs.copyBandwidth)} GB/s, reduce ${num(spec.costs.reduceBandwidth)} GB/s (per core)${misses}`,
+    `Core costs: copy ${num(spec.costs.copyBandwidth)} GB/s, reduce ${num(spec.costs.reduceBandwidth)} GB/s (per core)${misses}${streams}${stores}`,
   );
   const k = spec.kernel;
   const mechanisms = Object.entries(k.mechanisms).sort(([a], [b]) => a.localeCompare(b));

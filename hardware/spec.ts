@@ -102,6 +102,9 @@ export interface NicSpec {
   dmaBytes?: number;
 }
 
+export const KERNEL_STORES = ['full-line', 'rfo'] as const;
+export type KernelStores = (typeof KERNEL_STORES)[number];
+
 export interface CoreCosts {
   /** Sustained memcpy bandwidth of one core when source and destination are in its caches (bytes/ns). */
   copyBandwidth: number;
@@ -113,6 +116,28 @@ export interface CoreCosts {
    * lineBytes / latency. Absent: no such bound (only the copy bandwidth and shared resources).
    */
   missConcurrency?: number;
+  /**
+   * Cache-line misses one core keeps in flight beyond its L2 for a sequential stream once the L2's
+   * hardware prefetcher has trained on it (Intel's L2 superqueue, AMD's L2 miss queue). The L2
+   * streamer runs ahead of the loads, so the L1 fill buffers then wait only for the L2 while these
+   * entries wait for the far level: a stream runs at streamConcurrency x lineBytes / latency instead
+   * of missConcurrency x lineBytes / latency. Absent: no prefetcher is modelled.
+   */
+  streamConcurrency?: number;
+  /**
+   * How the kernel's copy loop (copy_to_user, copy_from_user, the copies of CMA, KNEM and LiMIC)
+   * stores: 'full-line' when its `rep movs` writes whole lines without reading them first (Intel's
+   * fast strings), 'rfo' when each destination line is read for ownership before it is written.
+   * Absent: 'rfo'.
+   */
+  kernelStores?: KernelStores;
+  /**
+   * The C library's memcpy switches to non-temporal stores, which neither read the destination nor
+   * leave it in cache, for copies larger than this fraction of the per-thread share of the core's
+   * last-level cache (glibc on x86-64: one half up to 2.23, three quarters from 2.33). Absent:
+   * memcpy always stores through the cache.
+   */
+  memcpyNonTemporalShare?: number;
   /** Cache line size (bytes); DEFAULT_LINE_BYTES when absent. */
   lineBytes?: number;
 }

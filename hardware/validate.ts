@@ -218,6 +218,14 @@ class Checker {
     this.positive('costs.reduceBandwidth', this.spec.costs.reduceBandwidth, 'core reduce bandwidth');
     if (this.spec.costs.missConcurrency !== undefined)
       this.positive('costs.missConcurrency', this.spec.costs.missConcurrency, 'misses in flight per core');
+    if (this.spec.costs.streamConcurrency !== undefined)
+      this.positive('costs.streamConcurrency', this.spec.costs.streamConcurrency, 'stream misses in flight per core');
+    if (this.spec.costs.memcpyNonTemporalShare !== undefined)
+      this.positive(
+        'costs.memcpyNonTemporalShare',
+        this.spec.costs.memcpyNonTemporalShare,
+        'non-temporal threshold share',
+      );
     if (this.spec.costs.lineBytes !== undefined)
       this.positive('costs.lineBytes', this.spec.costs.lineBytes, 'cache line size');
   }

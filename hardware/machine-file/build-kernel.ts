@@ -1,6 +1,6 @@
 // Core costs and the kernel section of a machine file.
 
-import type { CoreCosts, KernelSpec } from '../spec.ts';
+import { KERNEL_STORES, type CoreCosts, type KernelSpec } from '../spec.ts';
 import { MECHANISMS } from '../validate.ts';
 import { KERNEL_PARAMS } from '../kernel-params.ts';
 import { didYouMean } from '../../common/input-error.ts';
@@ -8,7 +8,15 @@ import type { Origins } from './origins.ts';
 import { readBandwidth, readSize, readTime } from './units.ts';
 import type { MapReader } from '../../common/yaml/value.ts';
 
-const COST_KEYS = ['copyBandwidth', 'reduceBandwidth', 'missConcurrency', 'lineSize'] as const;
+const COST_KEYS = [
+  'copyBandwidth',
+  'reduceBandwidth',
+  'missConcurrency',
+  'streamConcurrency',
+  'kernelStores',
+  'memcpyNonTemporalShare',
+  'lineSize',
+] as const;
 const KERNEL_KEYS = ['version', 'mechanisms', 'syscall', 'pageSize', 'pinPerPage', 'cmaLock', 'params'] as const;
 const CMA_LOCK_MODES = ['exclusive', 'shared'] as const;
 
@@ -26,6 +34,21 @@ export function buildCosts(root: MapReader, origins: Origins): CoreCosts {
   if (misses) {
     origins.set('costs.missConcurrency', misses);
     costs.missConcurrency = misses.integer(1);
+  }
+  const stream = m.get('streamConcurrency');
+  if (stream) {
+    origins.set('costs.streamConcurrency', stream);
+    costs.streamConcurrency = stream.integer(1);
+  }
+  const kernelStores = m.get('kernelStores');
+  if (kernelStores) {
+    origins.set('costs.kernelStores', kernelStores);
+    costs.kernelStores = kernelStores.oneOf(KERNEL_STORES);
+  }
+  const nonTemporal = m.get('memcpyNonTemporalShare');
+  if (nonTemporal) {
+    origins.set('costs.memcpyNonTemporalShare', nonTemporal);
+    costs.memcpyNonTemporalShare = nonTemporal.number();
   }
   const line = m.get('lineSize');
   if (line) {

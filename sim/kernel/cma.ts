@@ -70,6 +70,7 @@ function* processVm(
           rank: me,
           label,
           kind: 'kernel-copy',
+          routine: 'kernel',
           efficiency: costs.kernelCopyEfficiency,
         });
         done += piece.bytes;

@@ -84,6 +84,7 @@ export function createLimic(world: World, me: number): Limic {
           rank: me,
           label: `limic rx <-${data.buf.owner}`,
           kind: 'kernel-copy',
+          routine: 'kernel',
           efficiency: kernelCosts(spec).kernelCopyEfficiency,
         },
       );

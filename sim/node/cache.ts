@@ -3,6 +3,10 @@
 // within one range the lower addresses are the older ones: eviction trims a range from its front,
 // and a range bigger than the cache leaves its tail behind. This is exactly a per-byte LRU whose
 // timestamps rise with address inside each touch, kept as a few hundred ranges instead of bytes.
+//
+// A range written by a core is dirty: when it is evicted, its bytes must be written back to memory.
+// The cache counts what it evicts dirty, per buffer, until its owner takes the count to charge
+// that write-back to the access that caused the eviction.
 
 import type { CacheHolders } from './cache-holders.ts';
 
@@ -16,6 +20,7 @@ interface Entry {
   readonly buf: number;
   start: number;
   length: number;
+  readonly dirty: boolean;
   prev: Entry | null; // older
   next: Entry | null; // newer
 }
@@ -31,6 +36,8 @@ export class CacheState {
   private byBuffer = new Map<number, Entry[]>();
   /** Told when this cache starts or stops holding a buffer, if the machine keeps such an index. */
   private readonly holders: CacheHolders | undefined;
+  /** Dirty bytes evicted since the last takeWritebacks(), per buffer. */
+  private writebacks: Map<number, number> | undefined;
 
   constructor(name: string, capacityBytes: number, holders?: CacheHolders) {
     if (!Number.isInteger(capacityBytes) || capacityBytes < 0) {
@@ -62,9 +69,10 @@ export class CacheState {
   /**
    * Marks the range most recently used, inserting what is missing and evicting LRU ranges (or their
    * fronts) until the total fits. A range larger than the capacity leaves only its last
-   * `capacityBytes` bytes resident.
+   * `capacityBytes` bytes resident. `dirty`: the range was written and must be written back when
+   * evicted.
    */
-  touch(buf: number, start: number, length: number): void {
+  touch(buf: number, start: number, length: number, dirty = false): void {
     checkRange(this.name, start, length);
     if (length > this.capacityBytes) {
       // The head of the range would be evicted by its own tail before the touch ends.
@@ -72,18 +80,47 @@ export class CacheState {
       length = this.capacityBytes;
     }
     if (length === 0) return;
+    // Reading written bytes does not clean them: they keep their dirtiness in their new LRU place.
+    const segments = dirty ? undefined : this.dirtyParts(buf, start, length);
     this.cut(buf, start, length);
+    if (segments === undefined) this.place(buf, start, length, dirty);
+    else for (const [s, l, d] of segments) this.place(buf, s, l, d);
+    this.used += length;
+    this.evict();
+  }
+
+  /** Appends a range as the most recently used, merging it with the newest range it continues. */
+  private place(buf: number, start: number, length: number, dirty: boolean): void {
     const last = this.tail;
-    if (last !== null && last.buf === buf && last.start + last.length === start) {
+    if (last !== null && last.buf === buf && last.dirty === dirty && last.start + last.length === start) {
       // Still ascending in address and time: one streamed range.
       last.length += length;
     } else {
-      const e: Entry = { buf, start, length, prev: null, next: null };
+      const e: Entry = { buf, start, length, dirty, prev: null, next: null };
       this.append(e);
       this.insertSorted(e);
     }
-    this.used += length;
-    this.evict();
+  }
+
+  /** [start, length, dirty] pieces covering the range in address order, or undefined when none of it is dirty. */
+  private dirtyParts(buf: number, start: number, length: number): Array<[number, number, boolean]> | undefined {
+    const list = this.byBuffer.get(buf);
+    if (list === undefined) return undefined;
+    const end = start + length;
+    let parts: Array<[number, number, boolean]> | undefined;
+    let at = start;
+    for (let i = firstEndingAfter(list, start); i < list.length && list[i].start < end; i++) {
+      const e = list[i];
+      if (!e.dirty) continue;
+      const from = Math.max(e.start, start);
+      const to = Math.min(e.start + e.length, end);
+      parts ??= [];
+      if (from > at) parts.push([at, from - at, false]);
+      parts.push([from, to - from, true]);
+      at = to;
+    }
+    if (parts !== undefined && at < end) parts.push([at, end - at, false]);
+    return parts;
   }
 
   /** A buffer freed: none of its bytes stay resident. */
@@ -101,6 +138,13 @@ export class CacheState {
   invalidateRange(buf: number, start: number, length: number): void {
     checkRange(this.name, start, length);
     this.cut(buf, start, length);
+  }
+
+  /** Dirty bytes evicted since the last call, per buffer (undefined when none), and forgets them. */
+  takeWritebacks(): Map<number, number> | undefined {
+    const taken = this.writebacks;
+    this.writebacks = undefined;
+    return taken;
   }
 
   /** Everything out, as IMB's -off_cache does between iterations. */
@@ -131,7 +175,7 @@ export class CacheState {
       this.used -= e.length - leftLen - rightLen;
       if (leftLen > 0 && rightLen > 0) {
         // Split in two: both halves keep e's age, the left one older (lower addresses stream first).
-        const right: Entry = { buf, start: end, length: rightLen, prev: e, next: e.next };
+        const right: Entry = { buf, start: end, length: rightLen, dirty: e.dirty, prev: e, next: e.next };
         if (e.next !== null) e.next.prev = right;
         else this.tail = right;
         e.next = right;
@@ -157,6 +201,11 @@ export class CacheState {
     while (this.used > this.capacityBytes && this.head !== null) {
       const e = this.head;
       const excess = this.used - this.capacityBytes;
+      const out = Math.min(e.length, excess);
+      if (e.dirty) {
+        this.writebacks ??= new Map();
+        this.writebacks.set(e.buf, (this.writebacks.get(e.buf) ?? 0) + out);
+      }
       if (e.length <= excess) {
         this.unlink(e);
         this.removeSorted(e);

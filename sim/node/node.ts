@@ -10,12 +10,16 @@ import type { Simulation } from '../engine/simulation.ts';
 import type { Program } from '../engine/program.ts';
 import { wait } from '../engine/program.ts';
 import { FlowNetwork, type Flow, type Resource } from '../flow/network.ts';
-import { DEFAULT_LINE_BYTES, type CacheSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
+import type { CacheSpec, MachineSpec, VertexId } from '../../hardware/spec.ts';
 import { Topology } from './topology.ts';
 import { CacheState } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
 import { Buffer, type Range } from './buffer.ts';
 import { Trace } from './trace.ts';
+import { MissQueues, add, type Uses } from './miss-queues.ts';
+import { storeKind, type CopyRoutine, type StoreKind } from './store-kind.ts';
+
+export { add, type Uses };
 
 export interface NodeOptions {
   /** Keep every trace event (for callers that read the steps themselves), not only per-kind totals. */
@@ -29,10 +33,18 @@ export interface CopyInfo {
   kind?: string;
   /** Relative speed of this copy loop against the core's plain memcpy (kernel copy paths differ). */
   efficiency?: number;
+  /** Which code copies, which decides how it stores (sim/node/store-kind.ts); default memcpy. */
+  routine?: CopyRoutine;
 }
 
-/** Resources a flow crosses, with the share of its bytes that crosses each. */
-export type Uses = Map<Resource, number>;
+/** One place the bytes of a range are, as seen from a core. */
+interface Part {
+  bytes: number;
+  latency: number;
+  resources: Resource[];
+  /** Served beyond the level the core's prefetcher fills (an L3, another socket, memory). */
+  far: boolean;
+}
 
 export class Node {
   readonly sim: Simulation;
@@ -41,7 +53,7 @@ export class Node {
   readonly net: FlowNetwork;
   readonly trace: Trace;
   private readonly coreEngine = new Map<number, Resource>();
-  private readonly missSlots = new Map<number, Resource>();
+  private readonly queues: MissQueues;
   private readonly cacheBandwidth = new Map<string, Resource>();
   private readonly memory = new Map<number, Resource>();
   private readonly linkDirection = new Map<string, Resource>();
@@ -57,6 +69,8 @@ export class Node {
   private readonly memorySideIds: Set<string>;
   private nextBufferId = 0;
   private readonly userBuffers = new Set<number>();
+  /** Every buffer by id, to find the home of what a cache writes back. */
+  private readonly buffers = new Map<number, Buffer>();
 
   constructor(sim: Simulation, spec: MachineSpec, opts: NodeOptions = {}) {
     this.sim = sim;
@@ -66,9 +80,8 @@ export class Node {
     this.trace = new Trace(opts.keepTrace ?? false);
     for (const core of spec.cores) {
       this.coreEngine.set(core.id, this.net.addResource(`core${core.id}`, spec.costs.copyBandwidth));
-      if (spec.costs.missConcurrency !== undefined)
-        this.missSlots.set(core.id, this.net.addResource(`core${core.id} misses in flight`, 1));
     }
+    this.queues = new MissQueues(spec, this.topo, this.net);
     for (const cache of spec.caches) {
       this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
       this.cacheState.set(cache.id, new CacheState(cache.id, cache.sizeBytes, this.holders));
@@ -102,6 +115,7 @@ export class Node {
   allocate(name: string, bytes: number, owner: number, home?: number): Buffer {
     const buf = new Buffer(this.nextBufferId++, name, bytes, owner, home);
     if (owner >= 0) this.userBuffers.add(buf.id);
+    this.buffers.set(buf.id, buf);
     return buf;
   }
 
@@ -139,10 +153,12 @@ export class Node {
     const start = this.sim.now;
     const uses: Uses = new Map();
     add(uses, this.coreResource(core), 1 / (info.efficiency ?? 1));
+    const store = storeKind(this.spec, this.topo, core, info.routine ?? 'memcpy', dst.bytes);
     const readLatency = this.planRead(core, src, uses, 1);
-    this.planWrite(core, dst, uses, 1);
+    const kept = this.planWrite(core, dst, uses, 1, { store });
     this.touch(core, src, false);
-    this.touch(core, dst, true);
+    this.touch(core, dst, true, store, kept);
+    this.chargeWritebacks(core, uses, src.bytes);
     const flow = this.startFlow(src.bytes, uses, readLatency, info.label);
     yield* wait(flow);
     dst.buf.content.write(dst.offset, snapshot);
@@ -162,13 +178,35 @@ export class Node {
     add(uses, this.coreResource(core), this.spec.costs.copyBandwidth / this.spec.costs.reduceBandwidth);
     const latency = Math.max(this.planRead(core, src, uses, 1), this.planRead(core, dst, uses, 1));
     // The store hits the line the load of dst just brought in: no second fetch, only the upgrade.
-    this.planWrite(core, dst, uses, 1, { justRead: true });
+    const kept = this.planWrite(core, dst, uses, 1, { justRead: true });
     this.touch(core, src, false);
-    this.touch(core, dst, true);
+    this.touch(core, dst, true, 'rfo', kept);
+    this.chargeWritebacks(core, uses, src.bytes);
     const flow = this.startFlow(src.bytes, uses, latency, info.label);
     yield* wait(flow);
     dst.buf.content.reduceInto(dst.offset, snapshot, op);
     this.recordStep(info, 'reduce', start, src.bytes, flow);
+  }
+
+  /**
+   * Dirty lines this core's outermost cache evicted to make room for an access go back to their
+   * home memory while the access streams: that traffic is part of the access's flow, `bytes` being
+   * what the flow moves.
+   */
+  private chargeWritebacks(core: number, uses: Uses, bytes: number): void {
+    const local = this.topo.cachesOf(core);
+    const outer = local[local.length - 1];
+    const evicted = outer && bytes > 0 ? this.cacheState.get(outer.id)!.takeWritebacks() : undefined;
+    if (evicted === undefined) return;
+    const coreVertex = this.topo.coreVertex(core);
+    for (const [id, written] of evicted) {
+      const home = this.buffers.get(id)?.home;
+      if (home === undefined) continue;
+      const numa = this.topo.numa(home);
+      const share = written / bytes;
+      add(uses, this.memory.get(numa.id)!, share);
+      for (const link of this.routeResources(coreVertex, numa.attach)) add(uses, link, share);
+    }
   }
 
   /** The trace event of a copy or reduction that ran from `start` until now, naming what held it. */
@@ -204,53 +242,55 @@ export class Node {
     for (const part of parts) {
       const share = (scale * part.bytes) / r.bytes;
       for (const resource of part.resources) add(uses, resource, share);
-      this.addMissTime(core, uses, share, part.latency);
+      this.queues.charge(uses, core, share, part.latency, part.far, r.bytes);
     }
     return parts[0].latency;
   }
 
   /**
-   * Adds the resources writing `r` from `core` costs. Writes allocate in the core's outermost cache;
-   * what cannot stay there (half of it: the source competes for the same space) streams to the
-   * destination's memory across the route. Each written line is first owned by this core (read for
-   * ownership): a line held by another socket's cache is invalidated there, a line cached nowhere is
-   * fetched from memory, and that latency occupies the core's miss slots like a read's. With
-   * `justRead` the core has just loaded these lines itself (a reduction's destination, charged by
-   * planRead): the store then fetches nothing again and pays only the invalidation of other
-   * sockets' copies.
+   * Adds the resources writing `r` from `core` costs, by how the routine stores (store-kind.ts).
+   *
+   * Cached stores allocate in the core's outermost cache; what cannot stay there (half of it: the
+   * source competes for the same space) streams to the destination's memory across the route.
+   * Each written line is first owned by this core: a line another socket's cache holds is
+   * invalidated there (a round trip to that cache), and the ownership request waits as long as a
+   * read from where the line is, holding the core's miss queues like a load. An 'rfo' store also
+   * reads the line's old bytes from there (the read-for-ownership's traffic); a 'full-line' store
+   * claims the line without its data. A 'non-temporal' store sends every byte to memory through a
+   * write-combining buffer, leaves nothing in cache and reads nothing. With `justRead` the core has
+   * just loaded these lines itself (a reduction's destination, charged by planRead): the store then
+   * fetches nothing again and pays only the invalidation of other sockets' copies. Returns the bytes
+   * the outermost cache keeps dirty (their write-back is charged when they are evicted).
    */
-  planWrite(core: number, r: Range, uses: Uses, scale: number, opts: { justRead?: boolean } = {}): void {
+  planWrite(
+    core: number,
+    r: Range,
+    uses: Uses,
+    scale: number,
+    opts: { justRead?: boolean; store?: StoreKind } = {},
+  ): number {
     const n = r.bytes;
-    if (n === 0) return;
+    if (n === 0) return 0;
     if (r.buf.home === undefined) r.buf.home = this.topo.core(core).numa;
+    const store = opts.store ?? 'rfo';
+    const coreVertex = this.topo.coreVertex(core);
+    const numa = this.topo.numa(r.buf.home);
     const local = this.topo.cachesOf(core);
     const outer = local[local.length - 1];
-    const kept = outer ? Math.min(n, outer.sizeBytes / 2) : 0;
+    const kept = outer && store !== 'non-temporal' ? Math.min(n, outer.sizeBytes / 2) : 0;
     if (kept > 0) add(uses, this.cacheBandwidth.get(outer.id)!, (scale * kept) / n);
     const spilled = n - kept;
     if (spilled > 0) {
       const share = (scale * spilled) / n;
-      const numa = this.topo.numa(r.buf.home);
       add(uses, this.memory.get(numa.id)!, share);
-      for (const link of this.routeResources(this.topo.coreVertex(core), numa.attach)) add(uses, link, share);
+      for (const link of this.routeResources(coreVertex, numa.attach)) add(uses, link, share);
     }
-    // Ownership: a line another socket's cache also holds must be invalidated there first, which
-    // costs a round trip to that cache however near the line's data is.
-    const coreVertex = this.topo.coreVertex(core);
-    const own = this.ownCaches.get(core);
-    let sharer: CacheSpec | undefined;
-    let shared = 0;
-    for (const cache of this.lastLevel) {
-      if (own?.has(cache)) continue;
-      const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
-      if (resident > shared) {
-        shared = resident;
-        sharer = cache;
-      }
+    const { shared, invalidation } = this.sharedElsewhere(core, r);
+    if (store === 'non-temporal') {
+      const toMemory = numa.latencyNs + this.topo.routeLatency(coreVertex, numa.attach);
+      this.queues.chargeUnprefetched(uses, core, scale, Math.max(toMemory, (shared / n) * invalidation));
+      return 0;
     }
-    const invalidation = sharer
-      ? sharer.latencyNs + this.topo.routeLatency(coreVertex, this.topo.coreVertex(sharer.cores[0]))
-      : 0;
     let counted = 0;
     for (const part of this.locate(core, r)) {
       // Parts come nearest first; the shared bytes are taken as the nearest ones (a buffer a peer
@@ -258,12 +298,37 @@ export class Node {
       const invalidated = Math.max(0, Math.min(part.bytes, shared - counted));
       counted += part.bytes;
       if (opts.justRead) {
-        this.addMissTime(core, uses, (scale * invalidated) / n, invalidation);
+        this.queues.charge(uses, core, (scale * invalidated) / n, invalidation, true, n);
         continue;
       }
-      this.addMissTime(core, uses, (scale * invalidated) / n, Math.max(part.latency, invalidation));
-      this.addMissTime(core, uses, (scale * (part.bytes - invalidated)) / n, part.latency);
+      const share = (scale * part.bytes) / n;
+      if (store === 'rfo') for (const resource of part.resources) add(uses, resource, share);
+      this.queues.charge(uses, core, (scale * invalidated) / n, Math.max(part.latency, invalidation), true, n);
+      this.queues.charge(uses, core, (scale * (part.bytes - invalidated)) / n, part.latency, part.far, n);
     }
+    return kept;
+  }
+
+  /**
+   * How much of `r` another socket's last-level cache holds, and the round trip to invalidate it
+   * there before this core may own the lines.
+   */
+  private sharedElsewhere(core: number, r: Range): { shared: number; invalidation: number } {
+    const own = this.ownCaches.get(core);
+    let sharer: CacheSpec | undefined;
+    let shared = 0;
+    for (const cache of this.lastLevel) {
+      if (own?.has(cache)) continue;
+      const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, r.bytes);
+      if (resident > shared) {
+        shared = resident;
+        sharer = cache;
+      }
+    }
+    const invalidation = sharer
+      ? sharer.latencyNs + this.topo.routeLatency(this.topo.coreVertex(core), this.topo.coreVertex(sharer.cores[0]))
+      : 0;
+    return { shared, invalidation };
   }
 
   /**
@@ -271,10 +336,10 @@ export class Node {
    * socket's last-level cache, in a memory-side cache, or in memory. Each part lists the resources
    * its bytes cross and the latency of reaching them.
    */
-  private locate(core: number, r: Range): Array<{ bytes: number; latency: number; resources: Resource[] }> {
+  private locate(core: number, r: Range): Part[] {
     const n = r.bytes;
     if (r.buf.home === undefined) r.buf.home = this.topo.core(core).numa;
-    const parts: Array<{ bytes: number; latency: number; resources: Resource[] }> = [];
+    const parts: Part[] = [];
     const local = this.topo.cachesOf(core);
     let found = 0;
     for (const cache of local) {
@@ -284,6 +349,7 @@ export class Node {
           bytes: resident - found,
           latency: cache.latencyNs,
           resources: [this.cacheBandwidth.get(cache.id)!],
+          far: this.queues.beyondPrefetch(cache.level),
         });
         found = resident;
       }
@@ -312,6 +378,7 @@ export class Node {
         bytes: remote,
         latency: bestRemote.latencyNs + this.topo.routeLatency(from, coreVertex),
         resources: [this.cacheBandwidth.get(bestRemote.id)!, ...this.routeResources(from, coreVertex)],
+        far: true,
       });
       found += remote;
     }
@@ -325,23 +392,12 @@ export class Node {
       const hit = memSide
         ? Math.min(missing, this.cacheState.get(memSide.id)!.residentBytes(r.buf.id, r.offset, n))
         : 0;
-      if (hit > 0) parts.push({ bytes: hit, latency, resources: [this.cacheBandwidth.get(memSide.id)!, ...route] });
+      if (hit > 0)
+        parts.push({ bytes: hit, latency, resources: [this.cacheBandwidth.get(memSide.id)!, ...route], far: true });
       if (missing > hit)
-        parts.push({ bytes: missing - hit, latency, resources: [this.memory.get(numa.id)!, ...route] });
+        parts.push({ bytes: missing - hit, latency, resources: [this.memory.get(numa.id)!, ...route], far: true });
     }
     return parts;
-  }
-
-  /**
-   * Little's law: a core with M misses in flight of L-byte lines streams at most M·L/latency bytes/ns
-   * from where the latency is. The core's miss slots are a resource of capacity 1 (the fraction of
-   * time they are busy); each byte fetched from that distance occupies latency/(M·L) of it.
-   */
-  private addMissTime(core: number, uses: Uses, share: number, latency: number): void {
-    const slots = this.missSlots.get(core);
-    if (!slots || latency <= 0) return;
-    const { missConcurrency, lineBytes = DEFAULT_LINE_BYTES } = this.spec.costs;
-    add(uses, slots, (share * latency) / (missConcurrency! * lineBytes));
   }
 
   /**
@@ -351,18 +407,28 @@ export class Node {
    *
    * After an access: the range is now most recently used in the core's caches; a write makes
    *  every other cache's copy stale. */
-  private touch(core: number, r: Range, written: boolean): void {
+  private touch(core: number, r: Range, written: boolean, store: StoreKind = 'rfo', keptDirty = 0): void {
     if (r.bytes === 0) return;
+    if (store === 'non-temporal') {
+      // Written around the caches: no cache keeps a copy, this core's own included.
+      for (const state of [...(this.holders.of(r.buf.id) ?? [])]) state.invalidateRange(r.buf.id, r.offset, r.bytes);
+      return;
+    }
     const local = this.topo.cachesOf(core);
+    const outer = local[local.length - 1];
     for (const cache of local) {
-      if (!cache.victim) {
-        this.cacheState.get(cache.id)!.touch(r.buf.id, r.offset, r.bytes);
-        continue;
+      let length = r.bytes;
+      if (cache.victim) {
+        // A victim cache only receives what the caches below it evict: the head of a stream longer
+        // than they hold, pushed out as its tail comes in.
+        const below = Math.max(0, ...local.filter((c) => c.level < cache.level).map((c) => c.sizeBytes));
+        length = Math.max(0, r.bytes - below);
       }
-      // A victim cache only receives what the caches below it evict: the head of a stream longer
-      // than they hold, pushed out as its tail comes in.
-      const below = Math.max(0, ...local.filter((c) => c.level < cache.level).map((c) => c.sizeBytes));
-      if (r.bytes > below) this.cacheState.get(cache.id)!.touch(r.buf.id, r.offset, r.bytes - below);
+      const state = this.cacheState.get(cache.id)!;
+      // The written bytes the outermost cache keeps are dirty there: memory gets them when evicted.
+      const dirty = cache === outer && written ? Math.min(length, keptDirty) : 0;
+      if (length > dirty) state.touch(r.buf.id, r.offset, length - dirty);
+      if (dirty > 0) state.touch(r.buf.id, r.offset + length - dirty, dirty, true);
     }
     for (const memSide of this.memorySideStates) memSide.touch(r.buf.id, r.offset, r.bytes);
     if (!written) return;
@@ -377,8 +443,4 @@ export class Node {
       state.invalidateRange(r.buf.id, r.offset, r.bytes);
     }
   }
-}
-
-export function add(uses: Uses, resource: Resource, weight: number): void {
-  uses.set(resource, (uses.get(resource) ?? 0) + weight);
 }

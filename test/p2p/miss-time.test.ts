@@ -33,11 +33,12 @@ function cold(machine: string, op: 'copy' | 'reduce'): { ns: number; bound?: str
 describe('miss slots', () => {
   it("a reduction fetches each destination line once: its load, not again for the store's ownership", () => {
     // Both fetch two lines from memory per line of output (copy: source and the destination's read
-    // for ownership; reduction: source and destination), and both are bound by the miss slots.
+    // for ownership; reduction: source and destination), and both are bound by the lines the core's
+    // prefetcher keeps in flight.
     const copy = cold('broadwell', 'copy');
     const reduce = cold('broadwell', 'reduce');
-    expect(copy.bound).toBe('core0 misses in flight');
-    expect(reduce.bound).toBe('core0 misses in flight');
+    expect(copy.bound).toBe('core0 stream prefetches in flight');
+    expect(reduce.bound).toBe('core0 stream prefetches in flight');
     expect(reduce.ns / copy.ns).toBeCloseTo(1, 6);
   });
 });

@@ -105,7 +105,7 @@ function* coreCopy(c: KnemCaller, pieces: Piece[], label: string, eff: number, k
       kmapPages * knemParam(spec, 'knemKmapPerPageNs'),
     );
   for (const { src, dst } of pieces)
-    yield* node.copy(core, src, dst, { rank: me, label, kind: 'kernel-copy', efficiency: eff });
+    yield* node.copy(core, src, dst, { rank: me, label, kind: 'kernel-copy', routine: 'kernel', efficiency: eff });
 }
 
 /** What reading the status word costs: the kernel thread left it in this core's nearest cache,

@@ -1,0 +1,202 @@
+// Properties of how fast one core copies (docs/model.md, "How a core streams" and "How a copy
+// stores"): over random presets, sizes, placements and store kinds, never against typed-in times.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { Simulation } from '../../sim/engine/simulation.ts';
+import { Node } from '../../sim/node/node.ts';
+import { range, type Buffer } from '../../sim/node/buffer.ts';
+import { Content } from '../../sim/node/content.ts';
+import { loadPreset, presetNames } from '../../hardware/presets.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
+import type { CopyRoutine } from '../../sim/node/store-kind.ts';
+import { untrainedShare } from '../../sim/node/miss-queues.ts';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+const specs = new Map(presetNames().map((name) => [name, loadPreset(name)]));
+
+interface Case {
+  machine: string;
+  bytes: number;
+  /** Index into the machine's cores of the copying core, and of the cores whose memory holds each buffer. */
+  core: number;
+  srcCore: number;
+  dstCore: number;
+  routine: CopyRoutine;
+}
+
+const arbCase: fc.Arbitrary<Case> = fc.record({
+  machine: fc.constantFrom(...specs.keys()),
+  bytes: fc.integer({ min: 1, max: 4 * MiB }),
+  core: fc.nat(),
+  srcCore: fc.nat(),
+  dstCore: fc.nat(),
+  routine: fc.constantFrom<CopyRoutine>('memcpy', 'kernel'),
+});
+
+function pick(spec: MachineSpec, i: number) {
+  return spec.cores[i % spec.cores.length];
+}
+
+/** Runs `warmups` untimed copies first (each warming what it touches), then the timed one. */
+function copyTime(c: Case, warmups: number): { ns: number; node: Node; dst: Buffer } {
+  const spec = specs.get(c.machine)!;
+  const sim = new Simulation({ seed: 'copy-speed' });
+  const node = new Node(sim, spec);
+  const core = pick(spec, c.core).id;
+  const src = node.allocate('src', c.bytes, 0, pick(spec, c.srcCore).numa);
+  src.content = Content.fresh(c.bytes, 'src');
+  const dst = node.allocate('dst', c.bytes, 0, pick(spec, c.dstCore).numa);
+  let ns = 0;
+  sim.spawn(
+    'copy',
+    (function* () {
+      for (let i = 0; i < warmups; i++)
+        yield* node.copy(core, range(src), range(dst), { rank: 0, label: 'warm-up', routine: c.routine });
+      const start = sim.now;
+      yield* node.copy(core, range(src), range(dst), { rank: 0, label: 'timed', routine: c.routine });
+      ns = sim.now - start;
+    })(),
+  );
+  sim.run();
+  return { ns, node, dst };
+}
+
+describe('how fast one core copies', () => {
+  it('a warm copy is never slower than a cold one', () => {
+    fc.assert(
+      fc.property(arbCase, (c) => {
+        const cold = copyTime(c, 0).ns;
+        const warm = copyTime(c, 1).ns;
+        expect(warm).toBeLessThanOrEqual(cold * (1 + 1e-9));
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('copies from a cache the data sits in run faster than from memory', () => {
+    // 64 KiB fits every preset's L2: the second copy reads and writes lines already there.
+    for (const machine of specs.keys()) {
+      const c: Case = { machine, bytes: 64 * KiB, core: 0, srcCore: 0, dstCore: 0, routine: 'memcpy' };
+      expect(copyTime(c, 1).ns).toBeLessThan(copyTime(c, 0).ns);
+    }
+  });
+
+  it('a trained prefetcher lets one core stream from memory faster than its L1 fill buffers alone allow', () => {
+    for (const [machine, spec] of specs) {
+      const { missConcurrency, streamConcurrency } = spec.costs;
+      if (streamConcurrency === undefined || missConcurrency === undefined) continue;
+      const numa = spec.numaNodes[spec.cores[0].numa];
+      // Each line copied waits twice for memory (the source, the destination's ownership): the fill
+      // buffers alone would allow M x L / (2 x latency).
+      const l1Bound = (missConcurrency * (spec.costs.lineBytes ?? 64)) / (2 * numa.latencyNs);
+      const c: Case = { machine, bytes: 64 * MiB, core: 0, srcCore: 0, dstCore: 0, routine: 'kernel' };
+      expect(c.bytes / copyTime(c, 0).ns).toBeGreaterThan(l1Bound * 1.01);
+    }
+  });
+
+  it('the prefetcher trains on the first lines of every 4 KiB region, so short streams gain least', () => {
+    expect(untrainedShare(64, 64)).toBe(1);
+    expect(untrainedShare(4 * KiB, 64)).toBeCloseTo(2 / 64, 12);
+    expect(untrainedShare(64 * KiB, 64)).toBeCloseTo(2 / 64, 12);
+    expect(untrainedShare(256, 64)).toBe(0.5);
+  });
+});
+
+describe('how a copy stores', () => {
+  /** Bytes the destination's memory controller carried for one copy from a warm source. */
+  function destinationMemoryBytes(machine: string, routine: CopyRoutine, bytes: number, cores: [number, number]) {
+    const spec = specs.get(machine)!;
+    const sim = new Simulation({ seed: 'stores' });
+    const node = new Node(sim, spec);
+    const [core, dstCore] = cores.map((i) => pick(spec, i));
+    // Source in a NUMA node other than the destination's when the machine has two, and warm.
+    const srcNuma = spec.numaNodes.length > 1 && dstCore.numa === 0 ? 1 : 0;
+    const src = node.allocate('src', bytes, 0, srcNuma);
+    src.content = Content.fresh(bytes, 'src');
+    const dst = node.allocate('dst', bytes, 0, dstCore.numa);
+    const mem = node.memoryResource(dstCore.numa);
+    let before = 0;
+    sim.spawn(
+      'copy',
+      (function* () {
+        before = mem.bytesCarried;
+        yield* node.copy(core.id, range(src), range(dst), { rank: 0, label: 'copy', routine });
+      })(),
+    );
+    sim.run();
+    const sameNode = srcNuma === dstCore.numa;
+    return { carried: mem.bytesCarried - before - (sameNode ? bytes : 0), spec };
+  }
+
+  it('a non-temporal or full-line store never reads the destination; an ordinary store reads it once', () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...specs.keys()),
+        fc.integer({ min: 64 * KiB, max: 32 * MiB }),
+        fc.nat(),
+        fc.nat(),
+        (machine, bytes, a, b) => {
+          const spec = specs.get(machine)!;
+          for (const routine of ['memcpy', 'kernel'] as const) {
+            const { carried } = destinationMemoryBytes(machine, routine, bytes, [a, b]);
+            const kind =
+              routine === 'kernel'
+                ? (spec.costs.kernelStores ?? 'rfo')
+                : spec.costs.memcpyNonTemporalShare !== undefined && bytes >= 8 * MiB
+                  ? 'maybe-nt'
+                  : 'rfo';
+            // Writes alone never exceed the bytes written; a read for ownership adds them once more.
+            if (kind === 'full-line') expect(carried).toBeLessThanOrEqual(bytes * (1 + 1e-9));
+            if (kind === 'rfo') expect(carried).toBeGreaterThan(bytes * (1 - 1e-9));
+          }
+        },
+      ),
+      { numRuns: 40 },
+    );
+  });
+
+  it('memcpy above its non-temporal threshold sends every byte to memory and leaves nothing in cache', () => {
+    const spec = specs.get('westmere')!;
+    const bytes = 16 * MiB; // above half of a 12 MiB L3's six-thread share
+    const { carried } = destinationMemoryBytes('westmere', 'memcpy', bytes, [0, 0]);
+    expect(carried).toBeCloseTo(bytes, 0);
+    const c: Case = { machine: 'westmere', bytes, core: 0, srcCore: 0, dstCore: 0, routine: 'memcpy' };
+    const { node, dst } = copyTime(c, 0);
+    for (const cache of spec.caches) expect(node.cache(cache.id).residentBytes(dst.id, 0, bytes)).toBe(0);
+  });
+
+  it('dirty lines evicted by a later copy cost their write-back to memory', () => {
+    // Write 768 KiB into the L3 (kept dirty; below memcpy's 1 MiB non-temporal threshold on
+    // Westmere), then stream 64 MiB through it: the second copy carries the first one's write-back
+    // too, on top of what it moves itself.
+    const spec = specs.get('westmere')!;
+    const run = (firstBytes: number) => {
+      const sim = new Simulation({ seed: 'wb' });
+      const node = new Node(sim, spec);
+      const a = node.allocate('a', 4 * MiB, 0, 0);
+      a.content = Content.fresh(4 * MiB, 'a');
+      const b = node.allocate('b', 4 * MiB, 0, 0);
+      const big = node.allocate('big', 64 * MiB, 0, 0);
+      big.content = Content.fresh(64 * MiB, 'big');
+      const big2 = node.allocate('big2', 64 * MiB, 0, 0);
+      let carried = 0;
+      sim.spawn(
+        'copies',
+        (function* () {
+          if (firstBytes > 0)
+            yield* node.copy(0, range(a, 0, firstBytes), range(b, 0, firstBytes), { rank: 0, label: 'dirty' });
+          const before = node.memoryResource(0).bytesCarried;
+          yield* node.copy(0, range(big), range(big2), { rank: 0, label: 'stream', routine: 'kernel' });
+          carried = node.memoryResource(0).bytesCarried - before;
+        })(),
+      );
+      sim.run();
+      return carried;
+    };
+    const clean = run(0);
+    const afterDirty = run(768 * KiB);
+    expect(afterDirty - clean).toBeGreaterThan(760 * KiB);
+    expect(afterDirty - clean).toBeLessThan(776 * KiB);
+  });
+});
