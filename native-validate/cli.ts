@@ -1,7 +1,7 @@
 // `intranode calibrate` and `intranode validate`. Exit status: 0 success, 1 invalid input (a machine
 // file, cores the host lacks), 2 invalid command line, 3 internal error, 5 the native backend failed
 // (no C compiler, a rank failed, CMA refused where it was required, Open MPI missing for --mpi).
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../common/input-error.ts';
 import { resolveMachine } from '../hardware/index.ts';
@@ -92,7 +92,17 @@ function calibrateCommand(args: NativeArgs, env: NativeCliEnv): number {
   return 0;
 }
 
+/** The 1, 5 and 15 minute load averages: how much else the host was running. */
+function loadAverage(): string {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  } catch {
+    return 'unknown';
+  }
+}
+
 function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): number {
+  const loadAtStart = loadAverage();
   const host = detectThisHost();
   const cores = chooseCores(host.spec, args);
   if (cores.length < 2)
@@ -147,6 +157,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
       kernel: host.spec.kernel.version,
       cores,
     },
+    load: { start: loadAtStart, end: loadAverage() },
     command: ['intranode', ...argv].join(' '),
     ...fitted,
     machine,

@@ -114,6 +114,21 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
       `  missConcurrency: ${spec.costs.missConcurrency}`.padEnd(34) +
         `# ${note('costs.missConcurrency', 'costs.missConcurrency', 'detected')}`,
     );
+  if (spec.costs.streamConcurrency !== undefined)
+    lines.push(
+      `  streamConcurrency: ${spec.costs.streamConcurrency}`.padEnd(34) +
+        `# ${note('costs.streamConcurrency', 'costs.streamConcurrency', 'detected')}`,
+    );
+  if (spec.costs.kernelStores !== undefined)
+    lines.push(
+      `  kernelStores: ${spec.costs.kernelStores}`.padEnd(34) +
+        `# ${note('costs.kernelStores', 'costs.kernelStores', 'detected')}`,
+    );
+  if (spec.costs.memcpyNonTemporalShare !== undefined)
+    lines.push(
+      `  memcpyNonTemporalShare: ${spec.costs.memcpyNonTemporalShare}`.padEnd(34) +
+        `# ${note('costs.memcpyNonTemporalShare', 'costs.memcpyNonTemporalShare', 'detected')}`,
+    );
   if (spec.costs.lineBytes !== undefined)
     lines.push(`  lineSize: ${spec.costs.lineBytes}`.padEnd(34) + '# detected (bytes)');
   lines.push('', 'kernel:');
@@ -173,7 +188,7 @@ function filePath(spec: MachineSpec, guess: string): string[] {
   };
   if (guess in kernel) return [kernel[guess]];
   if (guess.startsWith('kernel.mechanisms')) return ['kernel.mechanisms'];
-  if (['costs.copyBandwidth', 'costs.reduceBandwidth', 'costs.missConcurrency'].includes(guess)) return [guess];
+  if (guess.startsWith('costs.')) return [guess];
   return [];
 }
 

@@ -26,6 +26,8 @@ function round(x: number): number {
 
 export interface Report {
   host: { name: string; description: string; via: string; kernel: string; cores: number[] };
+  /** /proc/loadavg's 1, 5 and 15 minute figures when the run began and ended: other work on the host. */
+  load: { start: string; end: string };
   /** The command that produced it. */
   command: string;
   /** Constants fitted in this run (absent with --machine FILE), and those left as they were. */
@@ -69,6 +71,7 @@ export function formatReport(r: Report): string {
   const out: string[] = [];
   out.push(`# Host: ${r.host.name}: ${r.host.description} (detected via ${r.host.via}), kernel ${r.host.kernel}`);
   out.push(`# Cores used: ${r.host.cores.join(', ')}`);
+  out.push(`# Load average (1, 5, 15 min): ${r.load.start} when the run began, ${r.load.end} when it ended`);
   out.push(`# Machine: ${r.machine}`);
   out.push(`# Native: median of ${r.native.iterations} iterations after ${r.native.warmup} warm-up; ${r.native.cache}`);
   for (const n of r.notes) out.push(`# ${n}`);

@@ -66,6 +66,9 @@ export function validationDoc(report: Report, cpu: string): string {
   out.push(`- Kernel ${report.host.kernel}; detected via ${report.host.via}`);
   out.push(`- Cores used: ${report.host.cores.join(', ')}`);
   out.push(
+    `- Load average (1, 5, 15 min) during the run: ${report.load.start} at its start, ${report.load.end} at its end, on ${report.host.cores.length} cores`,
+  );
+  out.push(
     '- Larger Linux machines (16 cores or more): none was available to this project when this file was generated, so only this host is recorded.',
     '',
   );

@@ -78,6 +78,16 @@ describe('machine file writer', () => {
     expect(back.numaNodes.map((n) => n.bandwidth)).toEqual(spec.numaNodes.map((n) => n.bandwidth));
     expect(back.costs).toEqual(spec.costs);
   });
+  it('keeps the prefetcher and store constants of a machine that has them', () => {
+    const spec = structuredClone(loadPreset('dancer'));
+    spec.costs = { ...spec.costs, streamConcurrency: 32, kernelStores: 'full-line', memcpyNonTemporalShare: 0.75 };
+    const file = join(mkdtempSync(join(tmpdir(), 'intranode-native-test-')), 'm.yaml');
+    writeFileSync(
+      file,
+      writeMachineFile(spec, () => undefined, []),
+    );
+    expect(loadMachineFile(file).costs).toEqual(spec.costs);
+  });
   it("lists the values still at their import defaults as guessed, in the file's own paths", () => {
     const spec = structuredClone(loadPreset('dancer'));
     spec.guessed = ['caches[0].bandwidth', 'numaNodes[1].latencyNs', 'kernel.syscallNs'];
