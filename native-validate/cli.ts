@@ -149,6 +149,12 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
         notes,
       }),
     );
+  const loadAtEnd = loadAverage();
+  const busiest = Math.max(...[loadAtStart, loadAtEnd].map((l) => Number(l.split(' ')[0])));
+  if (busiest > cores.length)
+    notes.push(
+      `the host was busy: a load average up to ${busiest} on ${cores.length} cores, so other work shared the cores measured and the measurements include its interference`,
+    );
   const report: Report = buildReport({
     host: {
       name: host.spec.name,
@@ -157,7 +163,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
       kernel: host.spec.kernel.version,
       cores,
     },
-    load: { start: loadAtStart, end: loadAverage() },
+    load: { start: loadAtStart, end: loadAtEnd },
     command: ['intranode', ...argv].join(' '),
     ...fitted,
     machine,
