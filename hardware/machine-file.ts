@@ -13,6 +13,7 @@ import { Origins } from './machine-file/origins.ts';
 import { parseYaml } from '../common/yaml/parse.ts';
 import type { MachineSpec } from './spec.ts';
 import { validateMachine } from './validate.ts';
+import { readBandwidth } from './machine-file/units.ts';
 
 export const MACHINE_KEYS = [
   'name',
@@ -28,7 +29,11 @@ export const MACHINE_KEYS = [
   'kernel',
   'distances',
   'guessed',
+  'measured',
 ] as const;
+
+/** Measurements a machine file may cite to check the model against; the model never reads them. */
+const MEASURED_KEYS = ['oneCoreCopy'] as const;
 
 export interface ParseOptions {
   /** Recorded as MachineSpec.origin; defaults to the file name. */
@@ -61,6 +66,13 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
       });
     });
   }
+  const measuredNode = root.get('measured');
+  let measured: MachineSpec['measured'];
+  if (measuredNode) {
+    const m = measuredNode.map(MEASURED_KEYS);
+    const copy = m.get('oneCoreCopy');
+    measured = copy ? { oneCoreCopy: readBandwidth(copy) } : {};
+  }
   origins.set('name', root.get('name'));
   origins.set('packages', root.get('packages'));
   origins.set('numaNodes', root.get('numa'));
@@ -75,6 +87,7 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
     costs,
     kernel,
     ...(distances ? { distances } : {}),
+    ...(measured ? { measured } : {}),
     guessed: [],
   };
   validateMachine(spec, (field) => origins.locate(field));

@@ -44,7 +44,7 @@ export function renderMachine(spec: MachineSpec): string {
   for (const n of spec.numaNodes) {
     const local = spec.cores.filter((c) => c.numa === n.id).map((c) => c.id);
     w(
-      `  NUMA ${n.id}: ${size(n.memoryBytes)} ${n.kind}, ${num(n.bandwidth)} GB/s, ${num(n.latencyNs)} ns, attached to ${n.attach}, local cores ${local.length ? ranges(local) : 'none'}`,
+      `  NUMA ${n.id}: ${size(n.memoryBytes)} ${n.kind}, ${num(n.bandwidth)} GB/s${n.writeCost !== undefined ? ` (a written byte costs ${num(n.writeCost)})` : ''}, ${num(n.latencyNs)} ns, attached to ${n.attach}, local cores ${local.length ? ranges(local) : 'none'}`,
     );
   }
 
@@ -72,7 +72,7 @@ export function renderMachine(spec: MachineSpec): string {
       w(`  ${b.id} on ${b.attach}, ${num(b.bandwidth)} GB/s per direction`);
       for (const n of spec.nics.filter((x) => x.bus === b.id)) {
         w(
-          `    NIC ${n.id}: ${n.model}, ${num(n.bandwidth)} GB/s${n.dmaBytes !== undefined ? `, DMA ${size(n.dmaBytes)}` : ''}`,
+          `    NIC ${n.id}: ${n.model}, ${num(n.bandwidth)} GB/s${n.dmaBytes !== undefined ? `, DMA ${size(n.dmaBytes)}` : ''}${n.latencyNs !== undefined ? `, ${num(n.latencyNs)} ns to its peer` : ''}`,
         );
       }
     }
@@ -101,6 +101,8 @@ export function renderMachine(spec: MachineSpec): string {
   );
   const params = Object.keys(k.params).sort();
   if (params.length) w(`  params: ${params.map((p) => `${p}=${num(k.params[p])}`).join(', ')}`);
+  if (spec.measured?.oneCoreCopy !== undefined)
+    w(`Measured on the real machine (not read by the model): one core copies ${num(spec.measured.oneCoreCopy)} GB/s`);
 
   if (spec.distances) {
     w();

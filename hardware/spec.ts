@@ -29,6 +29,12 @@ export interface NumaNodeSpec {
   bandwidth: number;
   /** Idle load latency of a miss served by this controller from a local core (ns). */
   latencyNs: number;
+  /**
+   * Share of the controller's bandwidth one written byte takes, against one read byte: switching
+   * the DRAM bus between reads and writes (turnarounds) costs time, so a mix delivers less than
+   * reads alone. Absent: 1.
+   */
+  writeCost?: number;
   /** Kind of memory: ordinary DRAM, or high-bandwidth memory exposed as its own node. */
   kind: 'dram' | 'hbm';
 }
@@ -42,6 +48,8 @@ export interface CoreSpec {
   frequencyGHz: number;
   /** Hardware threads per core (SMT). Ranks are placed on cores, not threads. */
   threads: number;
+  /** Host of a several-host machine (hardware/cluster.ts); absent: 0. */
+  host?: number;
 }
 
 export interface CacheSpec {
@@ -100,6 +108,10 @@ export interface NicSpec {
   bandwidth: number;
   /** Largest DMA transfer the NIC issues; small ones suffer more from a remote path. */
   dmaBytes?: number;
+  /** One-way latency from this NIC to its peer NIC: both NICs' processing and the wire (ns). */
+  latencyNs?: number;
+  /** Host of a several-host machine (hardware/cluster.ts); absent: 0. */
+  host?: number;
 }
 
 export const KERNEL_STORES = ['full-line', 'rfo'] as const;
@@ -179,8 +191,17 @@ export interface MachineSpec {
   kernel: KernelSpec;
   /** NUMA distance matrix (hwloc/ACPI SLIT), indexed by NUMA node position; absent if unknown. */
   distances?: number[][];
+  /**
+   * Measurements of the real machine the file cites (with their sources), to check the model
+   * against; the model never reads them. oneCoreCopy: one core's memcpy of a buffer far larger
+   * than the last-level cache, bytes copied per ns.
+   */
+  measured?: { oneCoreCopy?: number };
   /** Fields that were not in the source and got a documented default, e.g. "numa[0].bandwidth". */
   guessed: string[];
+  /** Number of hosts when the spec is several copies of one host joined by their NICs' wires
+   *  (hardware/cluster.ts); absent: one host. */
+  hosts?: number;
 }
 
 export const packageVertex = (pkg: number): VertexId => `pkg${pkg}`;

@@ -84,6 +84,8 @@ class Checker {
       this.positive(`${f}.memoryBytes`, n.memoryBytes, 'memory size');
       this.positive(`${f}.bandwidth`, n.bandwidth, 'memory bandwidth');
       this.nonNegative(`${f}.latencyNs`, n.latencyNs, 'memory latency');
+      if (n.writeCost !== undefined && !(n.writeCost >= 1))
+        this.fail(`${f}.writeCost`, `a written byte costs at least one read byte of bandwidth, got ${n.writeCost}`);
       if (n.kind !== 'dram' && n.kind !== 'hbm')
         this.fail(`${f}.kind`, `memory kind must be dram or hbm, got '${String(n.kind)}'`);
     });
@@ -210,6 +212,7 @@ class Checker {
       if (!busIds.has(n.bus)) this.fail(`${f}.bus`, `NIC '${n.id}' sits on I/O bus '${n.bus}', which does not exist`);
       this.positive(`${f}.bandwidth`, n.bandwidth, 'NIC bandwidth');
       if (n.dmaBytes !== undefined) this.positive(`${f}.dmaBytes`, n.dmaBytes, 'NIC DMA size');
+      if (n.latencyNs !== undefined) this.positive(`${f}.latencyNs`, n.latencyNs, 'NIC latency');
     });
   }
 

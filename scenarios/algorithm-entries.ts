@@ -115,6 +115,8 @@ function readParam(field: YamlValue, param: ParamInfo, info: AlgorithmMeta): Par
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value))
         throw field.error(`${what} must be a number, got ${field.describe()}`);
+      if (param.max !== undefined && value > param.max)
+        throw field.error(`${what} must be at most ${param.max}, got ${value}`);
       return checkMin(field, what, value, param.min, String);
     case 'boolean':
       if (typeof value !== 'boolean') throw field.error(`${what} must be true or false, got ${field.describe()}`);

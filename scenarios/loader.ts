@@ -8,6 +8,7 @@ import { didYouMean, InputError } from '../common/input-error.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
 import { placeRanks, PlacementError } from './placement.ts';
+import { machineOnHosts, readHosts, type HostsRequest } from './hosts.ts';
 import {
   rankCount,
   type MachineChoice,
@@ -91,7 +92,8 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const baseline = readBaseline(doc.get('baseline'), algorithms, operation);
 
   const baseDir = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : (opts.cwd ?? process.cwd());
-  const axes = readAxes(doc, opts, baseDir);
+  const hosts = readHosts(doc.get('hosts'), operation, algorithms, doc.required('algorithms'));
+  const axes = onHosts(readAxes(doc, opts, baseDir), hosts);
   checkCombinations(doc, axes, { rootRank, rootField, counts, countsField, operation, info });
   // The report says which machine ran when it is not the one the file names.
   const replacedMachines =
@@ -166,6 +168,16 @@ interface Axes {
   machines: LocatedMachine[];
   placements: { value: PlacementSpec; field?: YamlValue }[];
   ranks: { value: RankCount; field?: YamlValue }[];
+}
+
+/** Every machine of the sweep as the scenario's hosts of it. */
+function onHosts(axes: Axes, hosts: HostsRequest | undefined): Axes {
+  if (!hosts) return axes;
+  const machines = axes.machines.map((m) => ({
+    ...m,
+    choice: { ...m.choice, spec: machineOnHosts(m.choice.spec, hosts, m.choice.ref) },
+  }));
+  return { ...axes, machines };
 }
 
 function readAxes(doc: ScenarioDocument, opts: LoadOptions, baseDir: string): Axes {

@@ -6,6 +6,7 @@ export const SCENARIO_KEYS = [
   'name',
   'description',
   'machine',
+  'hosts',
   'ranks',
   'placement',
   'operation',

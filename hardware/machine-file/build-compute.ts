@@ -11,8 +11,8 @@ import type { MapReader, YamlValue } from '../../common/yaml/value.ts';
 const GROUP_KEYS = ['count', 'model', 'cores', 'threads', 'frequency', 'caches'] as const;
 const PACKAGE_CACHE_KEYS = ['level', 'size', 'sharedBy', 'bandwidth', 'latency', 'victim'] as const;
 const CACHE_KEYS = ['id', 'level', 'size', 'cores', 'bandwidth', 'latency', 'memorySide', 'victim'] as const;
-const NUMA_COMPACT_KEYS = ['perPackage', 'memory', 'bandwidth', 'latency', 'kind'] as const;
-const NUMA_NODE_KEYS = ['attach', 'packages', 'cores', 'memory', 'bandwidth', 'latency', 'kind'] as const;
+const NUMA_COMPACT_KEYS = ['perPackage', 'memory', 'bandwidth', 'latency', 'kind', 'writeCost'] as const;
+const NUMA_NODE_KEYS = ['attach', 'packages', 'cores', 'memory', 'bandwidth', 'latency', 'kind', 'writeCost'] as const;
 const MEMORY_KINDS = ['dram', 'hbm'] as const;
 
 export interface Compute {
@@ -193,6 +193,16 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
     origins.set(`numaNodes[${id}].memoryBytes`, m.get('memory'));
     origins.set(`numaNodes[${id}].bandwidth`, m.get('bandwidth'));
     origins.set(`numaNodes[${id}].latencyNs`, m.get('latency'));
+    origins.set(`numaNodes[${id}].writeCost`, m.get('writeCost'));
+  };
+  /** How much of the controller's bandwidth one written byte takes (bus turnarounds); absent: 1. */
+  const writeCost = (m: MapReader): { writeCost?: number } => {
+    const node = m.get('writeCost');
+    if (!node) return {};
+    const cost = node.number();
+    if (!(cost >= 1))
+      node.fail(`writeCost must be at least 1 (a written byte takes at least its own bandwidth), got ${cost}`);
+    return { writeCost: cost };
   };
 
   if (numaNode.kind() === 'map') {
@@ -212,7 +222,7 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
       const share = local.length / perPackage;
       for (let k = 0; k < perPackage; k++) {
         const id = numaNodes.length;
-        numaNodes.push({ id, attach: packageVertex(pkg.id), memoryBytes, bandwidth, latencyNs, kind });
+        numaNodes.push({ id, attach: packageVertex(pkg.id), memoryBytes, bandwidth, latencyNs, kind, ...writeCost(m) });
         record(id, numaNode, m);
         local.slice(k * share, (k + 1) * share).forEach(({ i }) => (coreNuma[i] = id));
       }
@@ -231,6 +241,7 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
         bandwidth: readBandwidth(m.req('bandwidth')),
         latencyNs: readTime(m.req('latency')),
         kind: m.get('kind')?.oneOf(MEMORY_KINDS) ?? 'dram',
+        ...writeCost(m),
       });
       record(id, node, m);
       const which = m.exclusive(['packages', 'cores'], entries.length > 1);

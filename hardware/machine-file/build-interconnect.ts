@@ -10,7 +10,7 @@ const HUB_KEYS = ['id', 'description'] as const;
 const LINK_KEYS = ['between', 'mesh', 'from', 'to', 'name', 'label', 'bandwidth', 'latency'] as const;
 const ROUTING_KEYS = ['table'] as const;
 const BUS_KEYS = ['id', 'attach', 'bandwidth', 'nics'] as const;
-const NIC_KEYS = ['id', 'model', 'bandwidth', 'dmaBytes'] as const;
+const NIC_KEYS = ['id', 'model', 'bandwidth', 'dmaBytes', 'latency'] as const;
 
 export interface Interconnect {
   hubs: HubSpec[];
@@ -97,6 +97,7 @@ export function buildInterconnect(root: MapReader, origins: Origins): Interconne
     for (const nicNode of m.get('nics')?.items() ?? []) {
       const n = nicNode.map(NIC_KEYS);
       const dma = n.get('dmaBytes');
+      const latency = n.get('latency');
       const nicIndex = nics.length;
       nics.push({
         id: n.req('id').text(),
@@ -104,6 +105,7 @@ export function buildInterconnect(root: MapReader, origins: Origins): Interconne
         bus: id,
         bandwidth: readBandwidth(n.req('bandwidth')),
         ...(dma ? { dmaBytes: readSize(dma) } : {}),
+        ...(latency ? { latencyNs: readTime(latency) } : {}),
       });
       origins.set(`nics[${nicIndex}]`, nicNode);
       origins.set(`nics[${nicIndex}].id`, n.get('id'));

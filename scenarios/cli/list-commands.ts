@@ -60,6 +60,7 @@ function describeParam(p: ParamInfo): string {
     p.kind === 'bytes' && typeof v === 'number' ? formatSize(v) : String(v);
   const parts = [p.kind, `default ${show(p.default)}`];
   if (p.min !== undefined) parts.push(`min ${show(p.min)}`);
+  if (p.max !== undefined) parts.push(`max ${show(p.max)}`);
   if (p.choices) parts.push(`one of ${p.choices.join('|')}`);
   return parts.join(', ');
 }

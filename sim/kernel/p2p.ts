@@ -26,6 +26,8 @@ import {
 import { recvSingleCopy, sendSingleCopy, type SingleCopyMechanisms } from './shm/single-copy.ts';
 import { createSmBtl } from './shm/sm-btl.ts';
 import { traced, type DoubleCopy } from './shm/transport.ts';
+import { createBetweenHosts } from './net/between-hosts.ts';
+import { RAIL_POLICIES, type RailOptions } from './net/rails.ts';
 
 export type { ShmProtocol, SingleCopy } from './shm/packet.ts';
 export type { SingleCopyMechanisms } from './shm/single-copy.ts';
@@ -39,6 +41,8 @@ export interface PointToPointOptions {
   singleThreshold?: number;
   /** The rank's mechanism objects; required when `single` is not 'none'. */
   mechanisms?: SingleCopyMechanisms;
+  /** How messages to ranks on other hosts are split across the NICs; default by NIC bandwidth. */
+  rails?: Partial<RailOptions>;
 }
 
 export function createPointToPoint(world: World, me: number, options: PointToPointOptions = {}): PointToPoint {
@@ -55,6 +59,11 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     throw new Error(`point-to-point over ${single} needs the rank's mechanism objects`);
   const mechanisms = options.mechanisms;
   const transport: DoubleCopy = protocol === 'sm' ? createSmBtl(world, me) : createNemesis(world, me);
+  // Ranks on other hosts of a several-host machine are reached through the NICs.
+  const between =
+    (world.node.spec.hosts ?? 1) > 1
+      ? createBetweenHosts(world, me, { policy: 'throughput', share: 0.5, ...options.rails })
+      : undefined;
 
   function checkPeer(peer: number, what: string): void {
     if (!Number.isInteger(peer) || peer < 0 || peer >= world.size)
@@ -101,26 +110,40 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     else yield* recvSingleCopy(world, transport, me, mechanisms!, first, target);
   }
 
+  /** The send as a program; its order among this rank's messages is fixed now, at call time. */
+  function sending(to: number, data: Range, tag: number): Program<void> {
+    checkPeer(to, 'send to');
+    if (between?.remote(to)) return between.send(to, data, tag);
+    return sendBody(begin(to, data, tag), data);
+  }
+
+  /** The receive as a program, posted now. */
+  function receiving(from: number, into: Range, tag: number): Program<void> {
+    checkPeer(from, 'receive from');
+    if (between?.remote(from)) return between.recv(from, into, tag);
+    return recvBody(from, into, post(from, tag));
+  }
+
   return {
     *send(to: number, data: Range, tag = 0): Program<void> {
-      yield* sendBody(begin(to, data, tag), data);
+      yield* sending(to, data, tag);
     },
     *recv(from: number, into: Range, tag = 0): Program<void> {
-      yield* recvBody(from, into, post(from, tag));
+      yield* receiving(from, into, tag);
     },
     *sendrecv(to: number, data: Range, from: number, into: Range, tag = 0): Program<void> {
-      const header = begin(to, data, tag);
-      const posted = post(from, tag);
-      const sending = world.sim.spawn(`r${me} sendrecv->${to}`, sendBody(header, data));
-      yield* recvBody(from, into, posted);
-      yield* wait(sending);
+      const outgoing = sending(to, data, tag);
+      const incoming = receiving(from, into, tag);
+      const sent = world.sim.spawn(`r${me} sendrecv->${to}`, outgoing);
+      yield* incoming;
+      yield* wait(sent);
     },
     *isend(to: number, data: Range, tag = 0) {
-      const proc = world.sim.spawn(`r${me} isend->${to}`, sendBody(begin(to, data, tag), data));
+      const proc = world.sim.spawn(`r${me} isend->${to}`, sending(to, data, tag));
       return () => wait(proc);
     },
     *irecv(from: number, into: Range, tag = 0) {
-      const proc = world.sim.spawn(`r${me} irecv<-${from}`, recvBody(from, into, post(from, tag)));
+      const proc = world.sim.spawn(`r${me} irecv<-${from}`, receiving(from, into, tag));
       return () => wait(proc);
     },
   };
@@ -128,7 +151,7 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
 
 /**
  * Reads the point-to-point choices from a run's free-form parameters (`shm`, `single`,
- * `singleThreshold`), ignoring every other key. `where` locates the parameters in the user's file.
+ * `singleThreshold`, `rails`, `railShare`), ignoring every other key. `where` locates the parameters in the user's file.
  */
 export function parsePointToPointOptions(
   params: Record<string, unknown>,
@@ -148,6 +171,15 @@ export function parsePointToPointOptions(
     }
     out.singleThreshold = v;
   }
+  const rails: Partial<RailOptions> = {};
+  if (params.rails !== undefined) rails.policy = oneOf('rails', params.rails, RAIL_POLICIES, field('rails'));
+  if (params.railShare !== undefined) {
+    const v = params.railShare;
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1))
+      throw new InputError(`railShare must be a number from 0 to 1, got ${JSON.stringify(v)}`, field('railShare'));
+    rails.share = v;
+  }
+  if (rails.policy !== undefined || rails.share !== undefined) out.rails = rails;
   return out;
 }
 

@@ -6,6 +6,7 @@ import type { ParamInfo } from '../node/params.ts';
 import { DEFAULT_REGCACHE_CAPACITY } from './kernel-costs.ts';
 import { singleCopyThresholdBytes } from './shm/costs.ts';
 import { SHM_PROTOCOLS, SINGLE_COPY } from './shm/packet.ts';
+import { RAIL_POLICIES } from './net/rails.ts';
 
 export const transportParams: readonly ParamInfo[] = [
   {
@@ -37,6 +38,22 @@ export const transportParams: readonly ParamInfo[] = [
     default: DEFAULT_REGCACHE_CAPACITY,
     min: 1,
     description: 'XPMEM registration cache entries, all peers together, before FIFO eviction',
+  },
+  {
+    name: 'rails',
+    kind: 'choice',
+    default: 'throughput',
+    choices: [...RAIL_POLICIES],
+    description:
+      "how a message between hosts is split across the NICs: even, by NIC bandwidth, by the throughput each NIC offers from the process's NUMA node, only on the NICs of its own NUMA node (evenly when none is), or railShare on the first",
+  },
+  {
+    name: 'railShare',
+    kind: 'number',
+    default: 0.5,
+    min: 0,
+    max: 1,
+    description: 'with rails: share, the share of each message between hosts sent on the first NIC',
   },
 ];
 

@@ -18,6 +18,7 @@ import { Buffer, type Range } from './buffer.ts';
 import { Trace } from './trace.ts';
 import { MissQueues, add, type Uses } from './miss-queues.ts';
 import { storeKind, type CopyRoutine, type StoreKind } from './store-kind.ts';
+import { SharedStreams } from './shared-streams.ts';
 
 export { add, type Uses };
 
@@ -44,6 +45,9 @@ interface Part {
   resources: Resource[];
   /** Served beyond the level the core's prefetcher fills (an L3, another socket, memory). */
   far: boolean;
+  /** Latency of claiming these lines without their data (a full-line store): the home's answer
+   *  without the DRAM access for memory-served parts, the same as reading them otherwise. */
+  claimLatency: number;
 }
 
 export class Node {
@@ -69,6 +73,10 @@ export class Node {
   private readonly memorySideIds: Set<string>;
   private nextBufferId = 0;
   private readonly userBuffers = new Set<number>();
+  /** Per core, its caches that other cores share and fill (not victim or memory-side ones). */
+  private readonly sharedOwn = new Map<number, Set<CacheSpec>>();
+  private readonly sharedOwnIds = new Map<number, string[]>();
+  private readonly streams = new SharedStreams();
   /** Every buffer by id, to find the home of what a cache writes back. */
   private readonly buffers = new Map<number, Buffer>();
 
@@ -103,6 +111,12 @@ export class Node {
     for (const core of spec.cores) {
       const own = this.topo.cachesOf(core.id);
       this.ownCaches.set(core.id, new Set(own));
+      const shared = own.filter((c) => c.cores.length > 1 && !c.victim && !c.memorySide);
+      this.sharedOwn.set(core.id, new Set(shared));
+      this.sharedOwnIds.set(
+        core.id,
+        shared.map((c) => c.id),
+      );
       this.keptOnWrite.set(core.id, new Set([...own, ...memorySide].map((c) => c.id)));
     }
     // The caches another core's data may sit in: the outermost non-memory-side level of each group.
@@ -160,6 +174,11 @@ export class Node {
     this.touch(core, dst, true, store, kept);
     this.chargeWritebacks(core, uses, src.bytes);
     const flow = this.startFlow(src.bytes, uses, readLatency, info.label);
+    this.streams.add(
+      [...this.sharedOwn.get(core)!].map((c) => c.id),
+      src,
+      flow,
+    );
     yield* wait(flow);
     dst.buf.content.write(dst.offset, snapshot);
     this.recordStep(info, 'copy', start, src.bytes, flow);
@@ -183,6 +202,11 @@ export class Node {
     this.touch(core, dst, true, 'rfo', kept);
     this.chargeWritebacks(core, uses, src.bytes);
     const flow = this.startFlow(src.bytes, uses, latency, info.label);
+    this.streams.add(
+      [...this.sharedOwn.get(core)!].map((c) => c.id),
+      src,
+      flow,
+    );
     yield* wait(flow);
     dst.buf.content.reduceInto(dst.offset, snapshot, op);
     this.recordStep(info, 'reduce', start, src.bytes, flow);
@@ -202,11 +226,16 @@ export class Node {
     for (const [id, written] of evicted) {
       const home = this.buffers.get(id)?.home;
       if (home === undefined) continue;
-      const numa = this.topo.numa(home);
-      const share = written / bytes;
-      add(uses, this.memory.get(numa.id)!, share);
-      for (const link of this.routeResources(coreVertex, numa.attach)) add(uses, link, share);
+      this.addMemoryWrite(uses, coreVertex, home, written / bytes);
     }
+  }
+
+  /** Writing `share` of a flow's bytes from `from` into NUMA node `numa`'s memory: the route there,
+   *  and the controller at the cost of a written byte (its `writeCost`, bus turnarounds). */
+  private addMemoryWrite(uses: Uses, from: VertexId, numa: number, share: number): void {
+    const node = this.topo.numa(numa);
+    add(uses, this.memory.get(node.id)!, share * (node.writeCost ?? 1));
+    for (const link of this.routeResources(from, node.attach)) add(uses, link, share);
   }
 
   /** The trace event of a copy or reduction that ran from `start` until now, naming what held it. */
@@ -238,7 +267,7 @@ export class Node {
    */
   planRead(core: number, r: Range, uses: Uses, scale: number): number {
     if (r.bytes === 0) return 0;
-    const parts = this.locate(core, r);
+    const parts = this.locate(core, r, true);
     for (const part of parts) {
       const share = (scale * part.bytes) / r.bytes;
       for (const resource of part.resources) add(uses, resource, share);
@@ -280,11 +309,7 @@ export class Node {
     const kept = outer && store !== 'non-temporal' ? Math.min(n, outer.sizeBytes / 2) : 0;
     if (kept > 0) add(uses, this.cacheBandwidth.get(outer.id)!, (scale * kept) / n);
     const spilled = n - kept;
-    if (spilled > 0) {
-      const share = (scale * spilled) / n;
-      add(uses, this.memory.get(numa.id)!, share);
-      for (const link of this.routeResources(coreVertex, numa.attach)) add(uses, link, share);
-    }
+    if (spilled > 0) this.addMemoryWrite(uses, coreVertex, numa.id, (scale * spilled) / n);
     const { shared, invalidation } = this.sharedElsewhere(core, r);
     if (store === 'non-temporal') {
       const toMemory = numa.latencyNs + this.topo.routeLatency(coreVertex, numa.attach);
@@ -303,8 +328,9 @@ export class Node {
       }
       const share = (scale * part.bytes) / n;
       if (store === 'rfo') for (const resource of part.resources) add(uses, resource, share);
-      this.queues.charge(uses, core, (scale * invalidated) / n, Math.max(part.latency, invalidation), true, n);
-      this.queues.charge(uses, core, (scale * (part.bytes - invalidated)) / n, part.latency, part.far, n);
+      const wait = store === 'rfo' ? part.latency : part.claimLatency;
+      this.queues.charge(uses, core, (scale * invalidated) / n, Math.max(wait, invalidation), true, n);
+      this.queues.charge(uses, core, (scale * (part.bytes - invalidated)) / n, wait, part.far, n);
     }
     return kept;
   }
@@ -336,20 +362,23 @@ export class Node {
    * socket's last-level cache, in a memory-side cache, or in memory. Each part lists the resources
    * its bytes cross and the latency of reaching them.
    */
-  private locate(core: number, r: Range): Part[] {
+  private locate(core: number, r: Range, reading = false): Part[] {
     const n = r.bytes;
     if (r.buf.home === undefined) r.buf.home = this.topo.core(core).numa;
     const parts: Part[] = [];
     const local = this.topo.cachesOf(core);
     let found = 0;
+    const shared = reading ? this.sharedOwn.get(core) : undefined;
     for (const cache of local) {
-      const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
+      let resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
+      if (shared?.has(cache)) resident = Math.max(resident, this.streams.followed(cache.id, cache.sizeBytes, r));
       if (resident > found) {
         parts.push({
           bytes: resident - found,
           latency: cache.latencyNs,
           resources: [this.cacheBandwidth.get(cache.id)!],
           far: this.queues.beyondPrefetch(cache.level),
+          claimLatency: cache.latencyNs,
         });
         found = resident;
       }
@@ -379,6 +408,7 @@ export class Node {
         latency: bestRemote.latencyNs + this.topo.routeLatency(from, coreVertex),
         resources: [this.cacheBandwidth.get(bestRemote.id)!, ...this.routeResources(from, coreVertex)],
         far: true,
+        claimLatency: bestRemote.latencyNs + this.topo.routeLatency(from, coreVertex),
       });
       found += remote;
     }
@@ -392,10 +422,30 @@ export class Node {
       const hit = memSide
         ? Math.min(missing, this.cacheState.get(memSide.id)!.residentBytes(r.buf.id, r.offset, n))
         : 0;
+      // Claiming a line cached nowhere takes a round trip to its home agent, which answers from its
+      // snoop results or directory without reading DRAM: the route there and the home socket's
+      // last-level lookup.
+      const homeLookup = Math.max(
+        0,
+        ...this.lastLevel.filter((c) => this.topo.coreVertex(c.cores[0]) === numa.attach).map((c) => c.latencyNs),
+      );
+      const claimLatency = Math.min(latency, homeLookup + this.topo.routeLatency(numa.attach, coreVertex));
       if (hit > 0)
-        parts.push({ bytes: hit, latency, resources: [this.cacheBandwidth.get(memSide.id)!, ...route], far: true });
+        parts.push({
+          bytes: hit,
+          latency,
+          resources: [this.cacheBandwidth.get(memSide.id)!, ...route],
+          far: true,
+          claimLatency,
+        });
       if (missing > hit)
-        parts.push({ bytes: missing - hit, latency, resources: [this.memory.get(numa.id)!, ...route], far: true });
+        parts.push({
+          bytes: missing - hit,
+          latency,
+          resources: [this.memory.get(numa.id)!, ...route],
+          far: true,
+          claimLatency,
+        });
     }
     return parts;
   }

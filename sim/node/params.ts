@@ -11,5 +11,7 @@ export interface ParamInfo {
   description: string;
   /** Smallest accepted value for numeric kinds (inclusive). */
   min?: number;
+  /** Largest accepted value of a `number` parameter (inclusive). */
+  max?: number;
   choices?: string[];
 }

@@ -64,9 +64,14 @@ describe('shared memory against kernel-assisted single copies (ping-pong)', () =
     const zootFar = crossover('zoot', [0, 2], 'pingpong:knem');
     expect(zootFar).toBeLessThan(Infinity);
     expect(crossover('zoot', [0, 1], 'pingpong:knem')).toBeGreaterThan(zootFar);
-    expect(crossover('broadwell', SAME_SOCKET, 'pingpong:cma')).toBeGreaterThan(
+    // On Broadwell both placements cross over at the same power of two; the single copy's lead
+    // just above it is still smaller between cores that share the L3.
+    const cma = (cores: number[]) =>
+      ratio({ machine: 'broadwell', cores, bytes: 16 * KiB, iterations: 1 }, 'pingpong:cma', 'pingpong:shm');
+    expect(crossover('broadwell', SAME_SOCKET, 'pingpong:cma')).toBeGreaterThanOrEqual(
       crossover('broadwell', CROSS_SOCKET, 'pingpong:cma'),
     );
+    expect(cma(SAME_SOCKET)).toBeGreaterThan(cma(CROSS_SOCKET));
     const broadwell = crossover('broadwell', CROSS_SOCKET, 'pingpong:xpmem');
     expect(broadwell).toBeLessThan(Infinity);
     expect(crossover('epyc-genoa', [0, 96], 'pingpong:xpmem')).not.toBe(broadwell);
@@ -149,19 +154,27 @@ describe('XPMEM registration cache', () => {
 });
 
 describe('KNEM copy offload to I/OAT', () => {
-  it("pays off where the core's own copy is slow (Zoot), not on Westmere", () => {
-    const offload = (machine: string) =>
-      ratio({ machine, cores: [0, 8], bytes: 1 * MiB }, 'pingpong:knem-ioat', 'pingpong:knem');
-    expect(offload('zoot')).toBeLessThan(1);
-    expect(offload('westmere')).toBeGreaterThan(1);
+  // Whether it pays off on an older front-side-bus platform (Zoot) is reproduction claim
+  // 004-ioat-older-platform.
+  it('does not pay off on Westmere, whose cores copy faster than the DMA engine', () => {
+    const offload = ratio(
+      { machine: 'westmere', cores: [0, 8], bytes: 1 * MiB },
+      'pingpong:knem-ioat',
+      'pingpong:knem',
+    );
+    expect(offload).toBeGreaterThan(1);
   });
 });
 
 describe('KNEM copy strategies', () => {
-  it('reading and writing, inline or through a region, take about as long as one another', () => {
+  it('the receiver reading is never slower than the sender writing, and no strategy is much slower', () => {
+    // Seed 000 Fig. 1: receiver-reading is "little better" than sender-writing (0.85-0.98 of its
+    // time); a region costs one more declaration per message.
     const r = { machine: 'westmere', cores: [0, 6], bytes: 1 * MiB };
+    expect(ratio(r, 'knemcopy:inline-read', 'knemcopy:inline-write')).toBeLessThanOrEqual(1);
+    expect(ratio(r, 'knemcopy:region-read', 'knemcopy:region-write')).toBeLessThanOrEqual(1);
     for (const strategy of ['inline-write', 'region-read', 'region-write']) {
-      expect(Math.abs(ratio(r, `knemcopy:${strategy}`, 'knemcopy:inline-read') - 1)).toBeLessThan(0.1);
+      expect(ratio(r, `knemcopy:${strategy}`, 'knemcopy:inline-read')).toBeLessThan(1 / 0.85);
     }
   });
 });

@@ -191,6 +191,8 @@ every algorithm also takes the transport parameters:
     singleThreshold (bytes, default 16KiB, min 0B): messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)
     regcache (boolean, default true): XPMEM registration cache on or off
     regcacheCapacity (integer, default 4096, min 1): XPMEM registration cache entries, all peers together, before FIFO eviction
+    rails (choice, default throughput, one of even|throughput|numa|nearest|share): how a message between hosts is split across the NICs: even, by NIC bandwidth, by the throughput each NIC offers from the process's NUMA node, only on the NICs of its own NUMA node (evenly when none is), or railShare on the first
+    railShare (number, default 0.5, min 0, max 1): with rails: share, the share of each message between hosts sent on the first NIC
 `);
     const all = await cli(['algorithms']);
     expect(all.stdout).toContain('test-op (rooted)');
