@@ -49,6 +49,16 @@ export function calibrate(detected: MachineSpec, opts: CalibrateOptions): Calibr
     opts.progress(`fitting: ${c.name}`);
     fitted.push(...c.fit(spec, data));
   }
+  // Cited beside the model's constants, as presets cite their machine's measurements.
+  const memory = data.copyOne[data.copyOne.length - 1];
+  const bytes = data.levels[data.levels.length - 1].workingSet / 2;
+  spec.measured = { oneCoreCopy: Number((bytes / memory.medianNs).toPrecision(4)) };
+  fitted.push({
+    field: 'measured.oneCoreCopy',
+    value: spec.measured.oneCoreCopy!,
+    source: `measured: one core's memcpy of ${bytes / 2 ** 20} MiB on core ${data.cores[0]}, median of ${memory.samples} (the model does not read it)`,
+    kept: true,
+  });
   spec.origin = 'intranode calibrate';
   const covered = coveredPaths(spec, fitted);
   spec.guessed = spec.guessed.filter((g) => !covered.has(g));

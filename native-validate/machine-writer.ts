@@ -9,6 +9,8 @@ import { NativeError } from './backend.ts';
 export type SourceOf = (field: string) => string | undefined;
 
 export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: string[]): string {
+  if ((spec.hosts ?? 1) > 1)
+    throw new NativeError(`cannot write ${spec.name} as one machine file: it joins ${spec.hosts} hosts`);
   checkNumbering(spec);
   const guessed = new Set(spec.guessed);
   const note = (field: string, guessPath: string, detected: string) =>
@@ -64,6 +66,11 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
         `# ${note('numaNodes[*].latencyNs', `numaNodes[${i}].latencyNs`, 'detected')}`,
     );
     lines.push(`    kind: ${n.kind}`);
+    if (n.writeCost !== undefined)
+      lines.push(
+        `    writeCost: ${n.writeCost}`.padEnd(34) +
+          `# ${note('numaNodes[*].writeCost', `numaNodes[${i}].writeCost`, 'detected')}`,
+      );
   });
   if (spec.hubs.length > 0) {
     lines.push('', 'hubs:');
@@ -152,6 +159,12 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
     lines.push('  params:');
     for (const [name, v] of params)
       lines.push(`    ${name}: ${v}`.padEnd(34) + `# ${sourceOf(`kernel.params.${name}`) ?? 'detected'}`);
+  }
+  if (spec.measured?.oneCoreCopy !== undefined) {
+    lines.push('', 'measured:');
+    lines.push(
+      `  oneCoreCopy: ${spec.measured.oneCoreCopy}`.padEnd(34) + `# ${sourceOf('measured.oneCoreCopy') ?? 'measured'}`,
+    );
   }
   const guessedPaths = [...new Set(spec.guessed.flatMap((g) => filePath(spec, g)))];
   if (guessedPaths.length > 0) lines.push('', `guessed: [${guessedPaths.map((g) => JSON.stringify(g)).join(', ')}]`);
