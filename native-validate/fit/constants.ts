@@ -291,6 +291,7 @@ export function unfitted(data: TrainingData): string[] {
   const out = [
     'costs.reduceBandwidth: no reduction benchmark in the training set; the import default stays',
     'costs.missConcurrency: every training copy is a prefetched stream and the pointer chase measures latency, not concurrency; the import default stays',
+    'numaNodes[*].writeCost: needs memory bandwidth read alone and read with writes; the training set has only copies, whose mix is fixed',
     'costs.kernelStores, costs.memcpyNonTemporalShare: how the kernel and the C library store is a property of their code, not measured here; left as detected',
     'kernel.params.kernelCopyEfficiency: confounded with pinPerPage in a one-reader CMA sweep (both grow with size); stays 1',
   ];
