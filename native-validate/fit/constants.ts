@@ -156,6 +156,9 @@ const cacheBandwidths: FittedConstant = {
   },
 };
 
+/** A bandwidth (bytes/ns) no memory reaches: a resource taken out of the way while another is fitted. */
+const UNBOUNDED_BANDWIDTH = 1e4;
+
 const streamConcurrency: FittedConstant = {
   name: 'misses one core keeps in flight for a prefetched stream',
   fit(spec, data) {
@@ -165,16 +168,21 @@ const streamConcurrency: FittedConstant = {
     // A memcpy from memory is a long sequential stream: the L2 prefetcher's queue
     // (costs.streamConcurrency), not the L1 fill buffers, bounds it in the model. Integer by
     // definition: the smallest count at which the model is as fast as the measurement.
+    // One core is held by its misses in flight, several by the memory controller: the memory's
+    // bandwidth is fitted next from every core at once, so it is taken out of the way here.
     const before = spec.costs.streamConcurrency;
+    const memory = spec.numaNodes.map((n) => n.bandwidth);
+    spec.numaNodes.forEach((n) => (n.bandwidth = UNBOUNDED_BANDWIDTH));
     let best: number | undefined;
     for (let n = 1; n <= 128 && best === undefined; n++) {
       spec.costs.streamConcurrency = n;
       if (modelCopyNs(spec, [data.cores[0]], bytes) <= m.medianNs) best = n;
     }
+    spec.numaNodes.forEach((n, i) => (n.bandwidth = memory[i]));
     spec.costs.streamConcurrency = best ?? before;
     const how =
       best !== undefined
-        ? 'smallest count at which the model is as fast'
+        ? 'smallest count at which the model is as fast with the memory controller not limiting'
         : `not fitted: no count up to 128 makes the model as fast (another resource bounds it); kept ${before ?? 'none'}`;
     return [
       {
