@@ -6,7 +6,7 @@ import { runAlgorithm } from '../algorithms/harness/simulate.ts';
 import { loadPreset } from '../hardware/presets.ts';
 import { resolveMachine } from '../hardware/index.ts';
 import { catalogue } from '../algorithms/catalogue.ts';
-import { loadScenarioFile } from '../scenarios/loader.ts';
+import { loadScenarioFile } from '../scenarios/scenario-file.ts';
 import { runScenario } from '../scenarios/run.ts';
 import { simulatePoint } from '../scenarios/simulate-point.ts';
 

@@ -8,7 +8,7 @@
 // `node bin/build.mjs` builds now (npm's `prepare` runs it on install); the launcher builds on first
 // use when the current fingerprint has no build.
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath, URL } from 'node:url';
 
@@ -24,6 +24,7 @@ const EXTRA_FILES = ['package.json'];
 const LOCK_FILE = 'package-lock.json';
 /** Written last: a build directory without it was interrupted and is not used. */
 const COMPLETE = '.complete';
+const USERS = '.users';
 
 function sourceFiles() {
   const files = [];
@@ -55,7 +56,7 @@ export function currentBuild() {
 /** Builds the current sources unless already built; returns the build's directory. */
 export async function ensureBuild() {
   const build = currentBuild();
-  if (build.ready) return build.dir;
+  if (build.ready) return markInUse(build.dir);
   const { build: esbuild } = await import('esbuild');
   // Built beside the final place and renamed into it, so a concurrent run never sees half a build.
   const tmp = `${build.dir}.tmp-${process.pid}`;
@@ -84,8 +85,29 @@ export async function ensureBuild() {
     rmSync(tmp, { recursive: true, force: true });
     if (!existsSync(join(build.dir, COMPLETE))) throw e;
   }
+  markInUse(build.dir);
   removeOtherBuilds(build.dir);
   return build.dir;
+}
+
+/**
+ * Records that this process runs from `dir` until it exits, so that a build of newer sources made
+ * meanwhile (the sources edited during a long reproduce) does not delete it under a running sweep.
+ */
+function markInUse(dir) {
+  const users = join(dir, USERS);
+  mkdirSync(users, { recursive: true });
+  const mine = join(users, String(process.pid));
+  writeFileSync(mine, '');
+  process.once('exit', () => rmSync(mine, { force: true }));
+  return dir;
+}
+
+/** Whether a live process other than this one runs from the build in `dir`. */
+function inUse(dir) {
+  const users = join(dir, USERS);
+  if (!existsSync(users)) return false;
+  return readdirSync(users).some((pid) => Number(pid) !== process.pid && isRunning(Number(pid)));
 }
 
 /**
@@ -105,13 +127,15 @@ const keepModulesApart = {
 
 /**
  * Once a new build is in place the older ones go, so dist/ holds one build; so do half-written
- * builds whose process is gone (interrupted), but not those of a run still building.
+ * builds whose process is gone (interrupted), but not those of a run still building, nor builds a
+ * running process still uses.
  */
 function removeOtherBuilds(keep) {
   for (const entry of readdirSync(DIST)) {
     const path = join(DIST, entry);
     const builder = /\.tmp-(\d+)$/.exec(entry);
-    if (path !== keep && !(builder && isRunning(Number(builder[1])))) rmSync(path, { recursive: true, force: true });
+    if (path === keep || (builder && isRunning(Number(builder[1]))) || (!builder && inUse(path))) continue;
+    rmSync(path, { recursive: true, force: true });
   }
 }
 

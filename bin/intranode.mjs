@@ -25,5 +25,13 @@ async function loadMain(native) {
   return (await import(pathToFileURL(`${dir}/${entry}`).href))[fn];
 }
 
-const main = await loadMain(NATIVE_COMMANDS.includes(process.argv[2]));
-process.exitCode = await main(process.argv.slice(2));
+const argv = process.argv.slice(2);
+if (argv[0] === 'viz') {
+  // The visualizer sits above the CLI's layers, so its command is dispatched here.
+  const { vizCommand } = await import('../viz/serve.mjs');
+  const code = await vizCommand(argv.slice(1));
+  if (code !== undefined) process.exitCode = code;
+} else {
+  const main = await loadMain(NATIVE_COMMANDS.includes(argv[0]));
+  process.exitCode = await main(argv);
+}

@@ -5,14 +5,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { importHwlocXml, type HwlocImportOptions } from './hwloc/import.ts';
 import { didYouMean, InputError } from '../common/input-error.ts';
-import { loadMachineFile } from './machine-file.ts';
+import { loadMachineFile } from './machine-file-read.ts';
 import { loadPreset, presetNames } from './presets.ts';
 import type { MachineSpec } from './spec.ts';
 import { detectHost } from './sysfs.ts';
 
 export * from './spec.ts';
 export { InputError, didYouMean, formatInputError, type InputLocation } from '../common/input-error.ts';
-export { loadMachineFile, parseMachineYaml, MACHINE_KEYS, type ParseOptions } from './machine-file.ts';
+export { parseMachineYaml, MACHINE_KEYS, type ParseOptions } from './machine-file.ts';
+export { loadMachineFile } from './machine-file-read.ts';
 export { listPresets, loadPreset, presetNames, presetPath } from './presets.ts';
 export { renderMachine } from './render.ts';
 export { validateMachine, MECHANISMS, type Locator } from './validate.ts';

@@ -2,9 +2,8 @@
 // where it is not. The format is documented in docs/machine-format.md. Every mistake becomes an
 // InputError naming the file, line, column and field.
 
-import { readFileSync } from 'node:fs';
-import { basename, extname } from 'node:path';
 import { InputError } from '../common/input-error.ts';
+import { fileStem } from '../common/paths.ts';
 import { buildCompute } from './machine-file/build-compute.ts';
 import { buildInterconnect } from './machine-file/build-interconnect.ts';
 import { buildCosts, buildKernel } from './machine-file/build-kernel.ts';
@@ -47,7 +46,7 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
   const root = rootNode.map(MACHINE_KEYS);
   const origins = new Origins(rootNode);
 
-  const name = root.get('name')?.text() ?? basename(file, extname(file));
+  const name = root.get('name')?.text() ?? fileStem(file);
   const description = root.get('description')?.text() ?? '';
   const compute = buildCompute(root, origins);
   const interconnect = buildInterconnect(root, origins);
@@ -93,16 +92,4 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
   validateMachine(spec, (field) => origins.locate(field));
   spec.guessed = readGuessed(root.get('guessed')?.items() ?? [], rootNode);
   return spec;
-}
-
-/** Reads a machine file from disk; a missing or unreadable file is an InputError too. */
-export function loadMachineFile(path: string, options: ParseOptions = {}): MachineSpec {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    const reason = (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'no such file' : (e as Error).message;
-    throw new InputError(`cannot read machine file: ${reason}`, { file: path });
-  }
-  return parseMachineYaml(text, path, options);
 }

@@ -5,7 +5,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { didYouMean, InputError } from '../common/input-error.ts';
-import { loadMachineFile } from './machine-file.ts';
+import { loadMachineFile } from './machine-file-read.ts';
 import type { MachineSpec } from './spec.ts';
 
 const PRESET_DIR = fileURLToPath(new URL('./presets/', import.meta.url));

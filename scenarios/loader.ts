@@ -1,10 +1,9 @@
 // Scenario YAML → validated Scenario. Anything wrong in the input becomes one InputError naming
 // the file, line:column and field path; nothing else escapes (test/scenarios/robustness.test.ts).
-import { readFileSync } from 'node:fs';
-import { basename, dirname, extname, resolve } from 'node:path';
 import type { Listing } from '../algorithms/listing.ts';
 import type { OperationInfo } from '../algorithms/operations.ts';
 import { didYouMean, InputError } from '../common/input-error.ts';
+import { dirName, fileStem, resolvePath, workingDir } from '../common/paths.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
 import { placeRanks, PlacementError } from './placement.ts';
@@ -48,20 +47,6 @@ export const DEFAULTS = {
   placement: 'compact',
 } as const;
 
-export function loadScenarioFile(path: string, opts: Omit<LoadOptions, 'file'>): Scenario {
-  let text: string;
-  try {
-    text = readFileSync(resolve(opts.cwd ?? process.cwd(), path), 'utf8');
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new InputError(
-      code === 'ENOENT' ? 'no such scenario file' : `cannot read scenario file (${code ?? (e as Error).message})`,
-      { file: path },
-    );
-  }
-  return loadScenarioText(text, { ...opts, file: path });
-}
-
 export { SCENARIO_KEYS } from './scenario-document.ts';
 
 /**
@@ -71,7 +56,7 @@ export { SCENARIO_KEYS } from './scenario-document.ts';
  */
 export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const doc = new ScenarioDocument(parseYaml(text, opts.file));
-  const name = doc.get('name')?.text('name') ?? (opts.file ? basename(opts.file, extname(opts.file)) : 'scenario');
+  const name = doc.get('name')?.text('name') ?? (opts.file ? fileStem(opts.file) : 'scenario');
   const description = doc.get('description')?.text('description') ?? '';
   const { operation, info } = readOperation(doc.required('operation'), opts.catalogue);
   const algorithms = readAlgorithms(doc.required('algorithms'), operation, opts.catalogue);
@@ -91,7 +76,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const skewNs = readSkew(doc.get('skew'));
   const baseline = readBaseline(doc.get('baseline'), algorithms, operation);
 
-  const baseDir = opts.file ? dirname(resolve(opts.cwd ?? process.cwd(), opts.file)) : (opts.cwd ?? process.cwd());
+  const baseDir = opts.file ? dirName(resolvePath(opts.cwd ?? workingDir(), opts.file)) : (opts.cwd ?? workingDir());
   const hosts = readHosts(doc.get('hosts'), operation, algorithms, doc.required('algorithms'));
   const axes = onHosts(readAxes(doc, opts, baseDir), hosts);
   checkCombinations(doc, axes, { rootRank, rootField, counts, countsField, operation, info });
@@ -311,7 +296,7 @@ function readMachines(
     const spec = resolveWith(
       opts,
       ref,
-      opts.cwd ?? process.cwd(),
+      opts.cwd ?? workingDir(),
       (detail) => new InputError(detail, { field: '--machine' }),
     );
     return [{ choice: { ref, spec } }];

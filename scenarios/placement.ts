@@ -74,7 +74,7 @@ export function placeRanks(machine: MachineSpec, ranks: number, placement: Place
 }
 
 /** "0-7" or "0-3, 8-11": short enough for an error message. */
-function describeIds(ids: number[]): string {
+export function describeIds(ids: number[]): string {
   const sorted = [...ids].sort((a, b) => a - b);
   const parts: string[] = [];
   for (let i = 0; i < sorted.length;) {

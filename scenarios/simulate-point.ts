@@ -1,6 +1,6 @@
 // Runs one sweep point of a scenario with the simulator (the CLI's PointRunner): the algorithm
 // through the harness, the iterations' times summarised, the trace totals as shares.
-import { runAlgorithm } from '../algorithms/harness/simulate.ts';
+import { runAlgorithm, type RunOutcome, type RunRequest } from '../algorithms/harness/simulate.ts';
 import { InputError } from '../common/input-error.ts';
 import { ProcessError } from '../sim/engine/errors.ts';
 import { MechanismError } from '../sim/node/errors.ts';
@@ -8,26 +8,43 @@ import { UnavailableError, type Point, type PointResult } from './point.ts';
 import { arrivalDelays } from './skew.ts';
 
 export function simulatePoint(point: Point): PointResult {
+  return summarise(explainUnavailable(point, () => runAlgorithm(requestFor(point))));
+}
+
+/** The point run with every step and every resource's load kept (and with `flows`, which flows
+ *  crossed each resource when), for a trace or the visualizer. */
+export function simulatePointTraced(
+  point: Point,
+  opts: { flows?: boolean } = {},
+): { result: PointResult; outcome: RunOutcome } {
   const outcome = explainUnavailable(point, () =>
-    runAlgorithm({
-      machine: point.machine,
-      cores: point.cores,
-      algorithm: point.algorithm,
-      call: {
-        bytes: point.bytes,
-        root: point.root,
-        params: point.params,
-        counts: point.counts?.map((c) => c * point.bytes),
-      },
-      cache: point.cache,
-      iterations: point.iterations,
-      warmup: point.warmup,
-      seed: point.seed,
-      ...(point.skewNs
-        ? { startDelays: arrivalDelays(point.seed, point.skewNs, point.warmup + point.iterations, point.cores.length) }
-        : {}),
-    }),
+    runAlgorithm({ ...requestFor(point), keepTrace: true, recordLoads: opts.flows ? 'flows' : true }),
   );
+  return { result: summarise(outcome), outcome };
+}
+
+function requestFor(point: Point): RunRequest {
+  return {
+    machine: point.machine,
+    cores: point.cores,
+    algorithm: point.algorithm,
+    call: {
+      bytes: point.bytes,
+      root: point.root,
+      params: point.params,
+      counts: point.counts?.map((c) => c * point.bytes),
+    },
+    cache: point.cache,
+    iterations: point.iterations,
+    warmup: point.warmup,
+    seed: point.seed,
+    ...(point.skewNs
+      ? { startDelays: arrivalDelays(point.seed, point.skewNs, point.warmup + point.iterations, point.cores.length) }
+      : {}),
+  };
+}
+
+function summarise(outcome: RunOutcome): PointResult {
   const mean = outcome.times.reduce((a, b) => a + b, 0) / outcome.times.length;
   return {
     meanNs: mean,

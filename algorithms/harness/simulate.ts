@@ -14,6 +14,7 @@ import type { ArgsOf, OperationName } from '../operations.ts';
 import type { OperationCall, OperationSemantics } from '../semantics.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { TraceEvent } from '../../sim/node/trace.ts';
+import { LoadRecorder, type LoadSeries } from '../../sim/flow/load-recorder.ts';
 
 export interface RunRequest {
   machine: MachineSpec;
@@ -25,6 +26,9 @@ export interface RunRequest {
   warmup: number;
   seed: string;
   keepTrace?: boolean;
+  /** Record every resource's load over the measured iterations (utilisation over time); 'flows'
+   *  also keeps which flows cross each resource. */
+  recordLoads?: boolean | 'flows';
   /**
    * Arrival skew: `startDelays[iteration][rank]` ns before the rank calls the operation (warm-up
    * iterations first). An iteration's time is then the slowest rank's own time in the call, as a
@@ -41,6 +45,8 @@ export interface RunOutcome {
   /** Rank-time per kind of step over the measured iterations (ns). */
   totals: Record<string, number>;
   events: TraceEvent[];
+  /** With recordLoads: the load of every resource that carried bytes, over the measured iterations. */
+  loads?: LoadSeries[];
   /** Per-rank argument objects after the last iteration, for data checks. */
   args: unknown[];
 }
@@ -63,6 +69,9 @@ function runTyped<Op extends OperationName>(
   const sim = new Simulation({ seed: req.seed });
   const node = new Node(sim, req.machine, { keepTrace: req.keepTrace });
   const world = new World(node, req.cores);
+  const loads = req.recordLoads
+    ? new LoadRecorder(node.net, sim.now, { flows: req.recordLoads === 'flows' })
+    : undefined;
   const ranks = req.cores.map((_, id) => new SimRank(world, id, call.params));
   const times: number[] = [];
   const args = ranks.map((rank) => semantics.setup(rank, call));
@@ -70,7 +79,10 @@ function runTyped<Op extends OperationName>(
     // Every iteration starts from fresh inputs in the same buffers (so reductions do not pile up
     // terms, and a cache-on run finds last iteration's data still cached).
     if (req.cache === 'off') node.clearCaches();
-    if (it === req.warmup) node.trace.reset();
+    if (it === req.warmup) {
+      node.trace.reset();
+      loads?.reset(sim.now);
+    }
     ranks.forEach((rank, i) => semantics.fill(rank, args[i], call));
     const start = sim.now;
     const delays = req.startDelays?.[it];
@@ -88,5 +100,11 @@ function runTyped<Op extends OperationName>(
     if (it >= req.warmup) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
     semantics.verify(args, call);
   }
-  return { times, totals: node.trace.totalsByKind(), events: node.trace.events, args };
+  return {
+    times,
+    totals: node.trace.totalsByKind(),
+    events: node.trace.events,
+    ...(loads ? { loads: loads.used() } : {}),
+    args,
+  };
 }

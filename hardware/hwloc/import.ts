@@ -1,6 +1,6 @@
 // hwloc XML (v1 and v2 formats, as written by `lstopo --of xml`) to MachineSpec.
-import { basename } from 'node:path';
 import { InputError } from '../../common/input-error.ts';
+import { baseName } from '../../common/paths.ts';
 import type { MachineSpec } from '../spec.ts';
 import { assembleMachine } from './assemble.ts';
 import { readDistances } from './distances.ts';
@@ -144,7 +144,7 @@ function pickMachine(root: HwObject, file: string, wanted: number | undefined): 
 
 /** The file's name; one machine picked out of several adds the name hwloc records for it. */
 function machineName(file: string, picked: HwObject | undefined): string {
-  const base = basename(file).replace(/\.xml$/i, '') || 'hwloc';
+  const base = baseName(file).replace(/\.xml$/i, '') || 'hwloc';
   const own = picked && recordedName(picked);
   return own ? `${base}/${own}` : base;
 }

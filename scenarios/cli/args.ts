@@ -27,6 +27,8 @@ export interface RunArgs {
   jobs?: number;
   /** Run only this shard of the points and print its partial results (JSON) for `merge`. */
   shard?: ShardSpec;
+  /** Also write the run's trace to this file (Chrome trace event format). */
+  trace?: string;
 }
 
 export interface MergeArgs {
@@ -90,6 +92,7 @@ const RUN_FLAGS: Record<string, FlagSpec> = {
   seed: { type: 'string' },
   strict: { type: 'boolean' },
   jobs: { type: 'string' },
+  trace: { type: 'string' },
   ...HWLOC_MACHINE,
 };
 
@@ -251,8 +254,17 @@ function parseRun(args: string[]): RunArgs {
       case 'shard':
         out.shard = shardSpec(text);
         break;
+      case 'trace':
+        out.trace = text;
+        break;
     }
   }
+  if (out.shard !== undefined && out.trace !== undefined)
+    throw new UsageError('--trace writes the trace of a whole run: it cannot be combined with --shard');
+  if (out.jobs !== undefined && out.jobs > 1 && out.trace !== undefined)
+    throw new UsageError(
+      '--trace runs the points one after another in this process: it cannot be combined with --jobs',
+    );
   // A shard prints partial results; the report and its format come from `merge`.
   if (out.shard !== undefined && output.flag !== undefined)
     throw new UsageError(`--shard prints partial results: give ${output.flag} to 'intranode merge' instead`);

@@ -5,6 +5,7 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 import { availableParallelism } from 'node:os';
 import type { PointRunner } from '../point.ts';
 import type { PointBatchRunner } from '../run.ts';
+import type { TracedRunner } from '../trace/trace-file.ts';
 
 export interface ResolveOptions {
   /** Relative machine paths are taken from here. */
@@ -34,6 +35,8 @@ export interface CliEnv {
   /** The catalogue of operations and algorithms (loaded on demand). */
   loadAlgorithms: () => Promise<Listing>;
   loadRunner: () => Promise<PointRunner>;
+  /** The simulator keeping every step and load, for `run --trace`. */
+  loadTracer: () => Promise<TracedRunner>;
   /** Points run at once when `--jobs` is not given. */
   defaultJobs: number;
   /** The simulator on `jobs` worker threads (used instead of loadRunner's when jobs > 1). */
@@ -51,6 +54,7 @@ export function defaultEnv(): CliEnv {
     // Loaded on demand: `--help` should not pay for every algorithm module, and tests replace them.
     loadAlgorithms: async () => (await import('../../algorithms/catalogue.ts')).catalogue,
     loadRunner: async () => (await import('../simulate-point.ts')).simulatePoint,
+    loadTracer: async () => (await import('../simulate-point.ts')).simulatePointTraced,
     defaultJobs: availableParallelism(),
     loadWorkers: async (jobs) => {
       const { runPointsInWorkers } = await import('../workers/point-pool.ts');

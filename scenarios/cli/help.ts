@@ -14,6 +14,9 @@ Usage:
                                      cores; 1 runs them one after another in this process)
       --shard I/N                    run only shard I of N (from 1: the points whose index, from 0,
                                      is I-1 modulo N) and print its partial results as JSON
+      --trace FILE                   also write the run's trace to FILE (Chrome trace event format,
+                                     opens in Perfetto); the points then run one after another in
+                                     this process (not with --jobs above 1)
   intranode merge PART... [options]  print the report of a sweep run as shards, as one run prints it
       --format, --json, --csv, --breakdown
                                      as for run
@@ -31,6 +34,9 @@ Usage:
                                      (slow ones); the report lists them as not run
       --jobs N                       run N points at once on worker threads (default: the number of
                                      cores; 1 runs them one after another in this process)
+  intranode viz [--port N] [--host ADDRESS]
+                                     build the browser visualizer if needed and serve it on
+                                     localhost (port 5183 by default); prints the address, opens nothing
   intranode calibrate [options]       measure this host natively (native-validate/, built with cc) and
                                      fit the model's constants; writes a machine file
       --out FILE                     the machine file (default host-calibrated.yaml)

@@ -4,7 +4,8 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { adaptDefaultScenario } from '../default-for-host.ts';
-import { loadScenarioFile, loadScenarioText } from '../loader.ts';
+import { loadScenarioText } from '../loader.ts';
+import { loadScenarioFile } from '../scenario-file.ts';
 import { formatCsvReport } from '../report/csv.ts';
 import { formatImbReport } from '../report/imb.ts';
 import { formatJsonReport } from '../report/json.ts';
@@ -44,8 +45,9 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
     if (args.shard) {
       output = await shardReport(scenario, run, args.shard, { jobs, strict: args.strict, onProgress }, env);
     } else {
-      const result =
-        jobs > 1
+      const result = args.trace
+        ? await tracedRun(scenario, args.trace, env, onProgress, opts)
+        : jobs > 1
           ? await runScenarioBatched(scenario, await env.loadWorkers(jobs), onProgress, opts)
           : runScenario(scenario, await env.loadRunner(), onProgress, opts);
       output = formatReport(result, args);
@@ -55,6 +57,23 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
   }
   env.stdout(output);
   return 0;
+}
+
+/** The run with its trace written to `file` (relative to the working directory) as it goes. */
+async function tracedRun(
+  scenario: Scenario,
+  file: string,
+  env: CliEnv,
+  onProgress: ProgressListener,
+  opts: { strict: boolean },
+): Promise<ScenarioResult> {
+  const { TraceFile } = await import('../trace/trace-file.ts');
+  const trace = new TraceFile(resolve(env.cwd, file));
+  try {
+    return runScenario(scenario, trace.runner(await env.loadTracer()), onProgress, opts);
+  } finally {
+    trace.close();
+  }
 }
 
 /** The scenario as `intranode run` loads it with these options (merge loads it again the same way). */

@@ -4,7 +4,7 @@
 import { InputError, didYouMean } from '../../common/input-error.ts';
 import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
-import { loadScenarioFile } from '../loader.ts';
+import { loadScenarioFile } from '../scenario-file.ts';
 import {
   runScenario,
   runScenarioBatched,

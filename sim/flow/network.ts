@@ -17,7 +17,14 @@ export interface Resource {
   /** Bytes that have crossed this resource (weighted), for utilisation metrics. */
   readonly bytesCarried: number;
   readonly activeFlows: number;
+  /** Bytes/ns crossing it now (weighted), as of the latest re-solve that touched it. */
+  readonly load: number;
+  /** The labels of the flows crossing it now. */
+  flowLabels(): string[];
 }
+
+/** Told, after every re-solve, the resources whose load it may have changed (load-recorder.ts). */
+export type LoadListener = (resources: readonly Resource[], now: number) => void;
 
 /** weight defaults to 1: a flow at rate r consumes weight*r of the resource. */
 export interface FlowUse {
@@ -82,6 +89,7 @@ export class FlowNetwork {
   private readonly walker = new ComponentWalker();
   private nextFlowId = 0;
   private active = 0;
+  private loadListener: LoadListener | undefined = undefined;
   /** The solver's arrays, grown as needed and reused across re-solves. */
   private readonly scratch = new MaxMinScratch();
   /** The compressed-row view of the flows being re-solved, over the scratch arrays. */
@@ -102,6 +110,11 @@ export class FlowNetwork {
 
   get activeFlowCount(): number {
     return this.active;
+  }
+
+  /** Registers the one listener of load changes (a recorder of utilisation over time). */
+  onLoadChange(listener: LoadListener | undefined): void {
+    this.loadListener = listener;
   }
 
   addResource(name: string, capacity: number): Resource {
@@ -322,5 +335,6 @@ export class FlowNetwork {
     for (const f of flows) {
       for (let j = 0; j < f.resources.length; j++) f.resources[j].load += f.rate * f.weights[j];
     }
+    this.loadListener?.(resources, now);
   }
 }

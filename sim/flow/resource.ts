@@ -32,6 +32,10 @@ export class ResourceState implements Resource {
     return this.carried + this.load * (this.clock.now - this.settledAt);
   }
 
+  flowLabels(): string[] {
+    return this.flows.map((f) => f.label);
+  }
+
   get activeFlows(): number {
     return this.flows.length;
   }

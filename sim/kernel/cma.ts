@@ -5,6 +5,7 @@
 // "LiMIC and CMA require the very same pinning overhead for each copy request"), and N readers of
 // one process queue on its lock (see address-space.ts) while readers of distinct processes do not.
 import type { Program } from '../engine/program.ts';
+import { dirtyPages } from './page-dirty.ts';
 import { describeRange, withinBuffer, type Range } from '../node/buffer.ts';
 import { MechanismError } from '../node/errors.ts';
 import type { Cma } from '../node/rank-api.ts';
@@ -75,6 +76,8 @@ function* processVm(
         });
         done += piece.bytes;
       }
+      // process_vm_writev marks each target page it wrote dirty (process_vm_rw_pages).
+      if (dir === 'write') yield* dirtyPages(world, me, [{ buf: r.buf, offset: r.offset + done - bytes, bytes }]);
       startOffset = 0;
       pagesLeft -= pages;
     }

@@ -1,8 +1,9 @@
 // bin/intranode.mjs runs the build in dist/, building it when the sources changed: on a copy of the
 // project, so edits here touch neither this checkout's sources nor its build.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import {
   cpSync,
+  mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
@@ -66,6 +67,25 @@ describe('the intranode launcher', () => {
     expect(intranode('--help')).toBe(HELP.replace('intranode: simulate', 'intranode (edited): simulate'));
     expect(builds()).toHaveLength(1);
     expect(builds()).not.toEqual(first);
+  }, 60_000);
+
+  it('keeps a build that a running process still uses when the sources change under it', async () => {
+    const [inUse] = builds();
+    // A live process registered as running from that build (as a long reproduce would be).
+    const user = spawn('sleep', ['60']);
+    mkdirSync(join(copy, 'dist', inUse, '.users'), { recursive: true });
+    writeFileSync(join(copy, 'dist', inUse, '.users', String(user.pid)), '');
+    const help = join(copy, 'scenarios/cli/help.ts');
+    writeFileSync(help, readFileSync(help, 'utf8').replace('simulate MPI', 'simulate  MPI'));
+    intranode('--help');
+    expect(builds()).toHaveLength(2);
+    expect(builds()).toContain(inUse);
+    user.kill();
+    await new Promise((done) => user.once('exit', done));
+    writeFileSync(help, readFileSync(help, 'utf8').replace('simulate  MPI', 'simulate MPI'));
+    intranode('--help');
+    expect(builds()).toHaveLength(1);
+    expect(builds()).not.toContain(inUse);
   }, 60_000);
 
   it('runs a sweep on the build’s worker threads as in one thread', () => {

@@ -5,7 +5,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { resolveMachine } from '../../hardware/index.ts';
 import { InputError } from '../../common/input-error.ts';
-import { loadMachineFile, parseMachineYaml } from '../../hardware/machine-file.ts';
+import { parseMachineYaml } from '../../hardware/machine-file.ts';
+import { loadMachineFile } from '../../hardware/machine-file-read.ts';
 import { validateMachine } from '../../hardware/validate.ts';
 import { inputErrorOf } from '../helpers/input-error.ts';
 

@@ -1,3 +1,4 @@
+import { PAGE_DIRTY_ATOMICS_NS } from '../../sim/kernel/page-dirty.ts';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { createCma } from '../../sim/kernel/cma.ts';
@@ -65,6 +66,9 @@ describe('CMA on an idle machine', () => {
     runAll(s, [() => createCma(s.world, 1).writev(0, range(mine), range(theirs))]);
     expect(deliveredInOrder([range(mine)], [range(theirs)])).toBe(true);
     expect(total(s, 'pin')).toBe(3 * 100);
+    // Each of the 3 target pages written is marked dirty: a miss to its struct page in the
+    // target's memory (80 ns on the tiny machine, same socket) and two atomics.
+    expect(total(s, 'dirty')).toBe(3 * (80 + PAGE_DIRTY_ATOMICS_NS));
   });
 });
 

@@ -1,3 +1,4 @@
+import { PAGE_DIRTY_ATOMICS_NS } from '../../sim/kernel/page-dirty.ts';
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Simulation } from '../../sim/engine/simulation.ts';
@@ -22,6 +23,8 @@ const CREATE = 650;
 const DESTROY = 200;
 const LOOKUP = 100;
 const MEM_LATENCY = 80;
+/** Marking one written page dirty: a miss to its struct page in memory, then two atomics. */
+const DIRTY = MEM_LATENCY + PAGE_DIRTY_ATOMICS_NS;
 const CORE_BW = 2;
 const WRITE_EFF = 0.8;
 const IOAT_BW = 1;
@@ -178,10 +181,10 @@ describe('knem: inline copy timing', () => {
         expect(h.poll()).toBe('success');
       })(),
     );
-    expect(took).toBeCloseTo(SYSCALL + LOOKUP + (n / PAGE) * PIN + MEM_LATENCY + n / CORE_BW, 6);
+    expect(took).toBeCloseTo(SYSCALL + LOOKUP + (n / PAGE) * (PIN + DIRTY) + MEM_LATENCY + n / CORE_BW, 6);
     expect(dst.content.equals(src.content)).toBe(true);
     const kinds = new Set(node.trace.events.filter((e) => e.rank === 1).map((e) => e.kind));
-    expect([...kinds].sort()).toEqual(['kernel-copy', 'pin', 'syscall']);
+    expect([...kinds].sort()).toEqual(['dirty', 'kernel-copy', 'pin', 'syscall']);
   });
 
   it('a write pushes at the write-direction efficiency', () => {
@@ -198,7 +201,10 @@ describe('knem: inline copy timing', () => {
         took = sim.now - t0;
       })(),
     );
-    expect(took).toBeCloseTo(SYSCALL + LOOKUP + (n / PAGE) * PIN + MEM_LATENCY + n / (CORE_BW * WRITE_EFF), 6);
+    expect(took).toBeCloseTo(
+      SYSCALL + LOOKUP + (n / PAGE) * (PIN + DIRTY) + MEM_LATENCY + n / (CORE_BW * WRITE_EFF),
+      6,
+    );
     expect(target.content.equals(mine.content)).toBe(true);
   });
 
@@ -219,7 +225,7 @@ describe('knem: inline copy timing', () => {
         took = sim.now - t0;
       })(),
     );
-    expect(took).toBeCloseTo(SYSCALL + 2 * LOOKUP + 16 * kmap + MEM_LATENCY + n / CORE_BW, 6);
+    expect(took).toBeCloseTo(SYSCALL + 2 * LOOKUP + 16 * kmap + MEM_LATENCY + n / CORE_BW + 8 * DIRTY, 6);
     expect(node.trace.events.some((e) => e.kind === 'pin')).toBe(false);
     expect(b.content.equals(a.content)).toBe(true);
   });
@@ -317,7 +323,7 @@ describe('knem: asynchronous copies', () => {
       );
       return took;
     };
-    const fixed = SYSCALL + LOOKUP + 16 * PIN + MEM_LATENCY;
+    const fixed = SYSCALL + LOOKUP + 16 * (PIN + DIRTY) + MEM_LATENCY;
     expect(time('sync')).toBeCloseTo(fixed + 65536 / CORE_BW, 6);
     // Thread copy at 1/1.15 of the core rate, then one status read (no caches here: memory latency).
     expect(time('thread')).toBeCloseTo(fixed + (65536 / CORE_BW) * 1.15 + MEM_LATENCY, 6);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { InputError } from '../../common/input-error.ts';
-import { loadScenarioFile, loadScenarioText, type LoadOptions } from '../../scenarios/loader.ts';
+import { loadScenarioText, type LoadOptions } from '../../scenarios/loader.ts';
+import { loadScenarioFile } from '../../scenarios/scenario-file.ts';
 import { fakeMachine, fakeResolver, MACHINES, fakeCatalogue } from './fixtures.ts';
 import { inputErrorOf } from '../helpers/input-error.ts';
 

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/cli/run-command.ts';
-import { loadScenarioFile } from '../../scenarios/loader.ts';
+import { loadScenarioFile } from '../../scenarios/scenario-file.ts';
 import { main } from '../../scenarios/cli/main.ts';
 
 const dir = join(import.meta.dirname, '../../scenarios/files');

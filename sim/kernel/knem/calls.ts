@@ -2,6 +2,7 @@
 // segments, pinning the caller's pages, and running a copy now or handing it to a kernel thread or
 // the I/OAT engine.
 import type { Program } from '../../engine/program.ts';
+import { dirtyPages } from '../page-dirty.ts';
 import { withinBuffer, type Range } from '../../node/buffer.ts';
 import { MechanismError } from '../../node/errors.ts';
 import type { Node } from '../../node/node.ts';
@@ -106,6 +107,12 @@ function* coreCopy(c: KnemCaller, pieces: Piece[], label: string, eff: number, k
     );
   for (const { src, dst } of pieces)
     yield* node.copy(core, src, dst, { rank: me, label, kind: 'kernel-copy', routine: 'kernel', efficiency: eff });
+  // Every destination page was pinned and written through a kernel mapping.
+  yield* dirtyPages(
+    world,
+    me,
+    pieces.map((p) => p.dst),
+  );
 }
 
 /** What reading the status word costs: the kernel thread left it in this core's nearest cache,

@@ -1,0 +1,167 @@
+// The trace `intranode run --trace` writes: valid JSON in the Trace Event Format, every event with
+// the fields its phase needs, the complete events of one thread nested or apart, and the steps
+// and their durations those of the run itself.
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { catalogue } from '../../algorithms/catalogue.ts';
+import { resolveMachine } from '../../hardware/index.ts';
+import { expandScenario } from '../../scenarios/expand.ts';
+import { loadScenarioText } from '../../scenarios/loader.ts';
+import { simulatePointTraced } from '../../scenarios/simulate-point.ts';
+import { ChromeTraceWriter, pointLabel, type ChromeEvent } from '../../scenarios/trace/chrome-trace.ts';
+import { runCli } from '../scenarios/run-cli.ts';
+
+const SCENARIO = `name: trace
+machine: dancer
+ranks: 4
+placement: scatter
+operation: bcast
+algorithms: [binomial, knem-linear, xpmem]
+sizes: [64KiB, 1MiB]
+iterations: 2
+`;
+
+const dir = mkdtempSync(join(tmpdir(), 'intranode-trace-'));
+writeFileSync(join(dir, 's.yaml'), SCENARIO);
+
+function points() {
+  const s = loadScenarioText(SCENARIO, {
+    file: 's.yaml',
+    catalogue,
+    resolveMachine: (ref, baseDir) => resolveMachine(ref, { baseDir }),
+  });
+  return expandScenario(s).flatMap((t) => t.rows.flatMap((r) => r.cells.map((c) => c.point)));
+}
+
+/** Checks what the Trace Event Format asks of each phase; returns the events. */
+function checkFields(events: ChromeEvent[]): void {
+  for (const e of events) {
+    expect(typeof e.name).toBe('string');
+    expect(Number.isInteger(e.pid)).toBe(true);
+    if (e.ph === 'X') {
+      expect(Number.isInteger(e.tid)).toBe(true);
+      expect(Number.isFinite(e.ts)).toBe(true);
+      expect(e.dur).toBeGreaterThanOrEqual(0);
+      expect(typeof e.cat).toBe('string');
+    } else if (e.ph === 'C') {
+      expect(Number.isFinite(e.ts)).toBe(true);
+      const values = Object.values(e.args ?? {});
+      expect(values.length).toBeGreaterThan(0);
+      for (const v of values) expect(typeof v).toBe('number');
+    } else {
+      expect(e.ph).toBe('M');
+      expect(e.args).toHaveProperty(e.name.endsWith('sort_index') ? 'sort_index' : 'name');
+      if (e.name.startsWith('thread')) expect(Number.isInteger(e.tid)).toBe(true);
+    }
+  }
+}
+
+/** On each thread, a complete event either lies inside the one open before it or starts after it ends. */
+function checkNesting(events: ChromeEvent[]): void {
+  const byThread = new Map<string, ChromeEvent[]>();
+  for (const e of events.filter((x) => x.ph === 'X')) {
+    const key = `${e.pid}/${e.tid}`;
+    byThread.set(key, [...(byThread.get(key) ?? []), e]);
+  }
+  // In whole nanoseconds, as the file gives them, so the comparison is exact.
+  const ns = (us: number) => Math.round(us * 1000);
+  for (const list of byThread.values()) {
+    list.sort((a, b) => a.ts! - b.ts! || b.dur! - a.dur!);
+    const open: number[] = [];
+    for (const e of list) {
+      while (open.length > 0 && open[open.length - 1] <= ns(e.ts!)) open.pop();
+      if (open.length > 0) expect(ns(e.ts!) + ns(e.dur!)).toBeLessThanOrEqual(open[open.length - 1]);
+      open.push(ns(e.ts!) + ns(e.dur!));
+    }
+  }
+}
+
+describe('Chrome trace export', () => {
+  it('holds every step of the run with its duration, and loads as counters', () => {
+    let text = '';
+    const writer = new ChromeTraceWriter((t) => void (text += t));
+    // Dancer has no XPMEM: those points cannot run (the CLI test below covers them).
+    const runnable = points().filter((p) => !p.algorithm.endsWith(':xpmem'));
+    const runs = runnable.map((point, i) => {
+      const { outcome } = simulatePointTraced(point);
+      writer.point(i, { point, label: pointLabel(point), events: outcome.events, loads: outcome.loads ?? [] });
+      return outcome;
+    });
+    writer.end();
+    const doc = JSON.parse(text) as { traceEvents: ChromeEvent[] };
+    checkFields(doc.traceEvents);
+    checkNesting(doc.traceEvents);
+    runs.forEach((outcome, i) => {
+      const mine = doc.traceEvents.filter((e) => e.pid === i + 1);
+      const steps = mine.filter((e) => e.ph === 'X');
+      expect(steps).toHaveLength(outcome.events.length);
+      expect(steps.length).toBeGreaterThan(0);
+      // Rank-time per kind, as the breakdown counts it, from the trace's microseconds.
+      // Each step's ends are rounded to the nanosecond: at most 1 ns off per step.
+      const perKind: Record<string, { ns: number; steps: number }> = {};
+      for (const e of steps) {
+        const k = (perKind[e.cat!] ??= { ns: 0, steps: 0 });
+        k.ns += e.dur! * 1000;
+        k.steps++;
+      }
+      expect(Object.keys(perKind).sort()).toEqual(Object.keys(outcome.totals).sort());
+      for (const [kind, ns] of Object.entries(outcome.totals))
+        expect(Math.abs(perKind[kind].ns - ns)).toBeLessThanOrEqual(perKind[kind].steps + 1e-6);
+      const counters = mine.filter((e) => e.ph === 'C');
+      expect(counters.length).toBeGreaterThan(0);
+      for (const c of counters) expect(c.args!.utilisation).toBeLessThanOrEqual(1 + 1e-9);
+      // One thread name per rank at least, each rank's first lane named by its NUMA node and core.
+      const threads = mine.filter((e) => e.name === 'thread_name').map((e) => String(e.args!.name));
+      for (let rank = 0; rank < 4; rank++) expect(threads.some((n) => n.endsWith(`rank ${rank}`))).toBe(true);
+    });
+  });
+
+  it('keeps concurrent steps of one rank on separate threads', () => {
+    let text = '';
+    const writer = new ChromeTraceWriter((t) => void (text += t));
+    const point = points()[0];
+    const events = [
+      { rank: 0, kind: 'copy', label: 'a', start: 0, end: 100, bytes: 8 },
+      { rank: 0, kind: 'poll', label: 'b', start: 50, end: 150, bytes: 0 },
+      { rank: 0, kind: 'wait', label: 'c', start: 150, end: 160, bytes: 0 },
+    ];
+    writer.point(0, { point, label: 'x', events, loads: [] });
+    writer.end();
+    const steps = (JSON.parse(text) as { traceEvents: ChromeEvent[] }).traceEvents.filter((e) => e.ph === 'X');
+    const tid = Object.fromEntries(steps.map((e) => [e.name, e.tid]));
+    expect(tid.a).not.toBe(tid.b);
+    expect(tid.c).toBe(tid.a);
+  });
+});
+
+describe('intranode run --trace', () => {
+  it('writes one process per sweep point and prints the same report as without it', async () => {
+    const plain = await runCli(['run', 's.yaml', '--json'], { cwd: dir, now: () => 0 });
+    const traced = await runCli(['run', 's.yaml', '--json', '--trace', 'out.json'], { cwd: dir, now: () => 0 });
+    expect(traced).toEqual(plain);
+    const doc = JSON.parse(readFileSync(join(dir, 'out.json'), 'utf8')) as { traceEvents: ChromeEvent[] };
+    const names = doc.traceEvents.filter((e) => e.name === 'process_name').map((e) => String(e.args!.name));
+    expect(names).toHaveLength(6);
+    // Dancer has no XPMEM: that algorithm's points are n/a, their processes named so and empty.
+    expect(names.filter((n) => n.endsWith('(n/a)'))).toHaveLength(2);
+    checkFields(doc.traceEvents);
+    checkNesting(doc.traceEvents);
+    const again = await runCli(['run', 's.yaml', '--json', '--trace', 'again.json'], { cwd: dir, now: () => 0 });
+    expect(again.code).toBe(0);
+    expect(readFileSync(join(dir, 'again.json'), 'utf8')).toBe(readFileSync(join(dir, 'out.json'), 'utf8'));
+  });
+
+  it('refuses --trace with --shard or several jobs, and a file it cannot write', async () => {
+    const both = await runCli(['run', 's.yaml', '--trace', 't.json', '--shard', '1/2'], { cwd: dir });
+    expect(both.code).toBe(2);
+    expect(both.stderr).toContain('--trace');
+    const jobs = await runCli(['run', 's.yaml', '--trace', 't.json', '--jobs', '2'], { cwd: dir });
+    expect(jobs.code).toBe(2);
+    expect(jobs.stderr).toContain('--jobs');
+    const bad = await runCli(['run', 's.yaml', '--trace', join(dir, 'no', 'such', 'dir.json')], { cwd: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('cannot write the trace');
+  });
+});

@@ -1,0 +1,149 @@
+// The visualizer's logic that needs no browser: running a scenario text as the worker does, the
+// what-if edits, the state in the URL, and that nothing the worker or the page bundles imports Node.
+import { readdirSync, readFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { InputError } from '../../common/input-error.ts';
+import { loadPreset } from '../../hardware/presets.ts';
+import { applyEdits } from '../../viz/src/machine-edits.ts';
+import { loadInput, locate, runInput, traceJson } from '../../viz/src/simulate.ts';
+import { decodeState, encodeState } from '../../viz/src/url-state.ts';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PRESET_DIR = join(ROOT, 'hardware', 'presets');
+const presets = Object.fromEntries(
+  readdirSync(PRESET_DIR)
+    .filter((f) => f.endsWith('.yaml'))
+    .map((f) => [f.slice(0, -5), readFileSync(join(PRESET_DIR, f), 'utf8')]),
+);
+const sources = { presets };
+
+const SCENARIO = `name: viz
+machine: dancer
+ranks: 4
+operation: bcast
+algorithms: [binomial, knem-linear]
+sizes: [64KiB, 1MiB]
+iterations: 2
+`;
+
+describe('the worker run', () => {
+  it('runs every point with its steps and loads, and the what-if beside it', () => {
+    let calls = 0;
+    const input = { scenario: SCENARIO, edits: [{ kind: 'numa' as const, id: '0', value: 2 }], uploads: [] };
+    const { run, traces } = runInput(input, sources, () => calls++);
+    expect(run.algorithms).toEqual(['binomial', 'knem-linear']);
+    expect(run.original.points).toHaveLength(4);
+    expect(run.whatIf!.points).toHaveLength(4);
+    expect(calls).toBe(8);
+    expect(traces).toHaveLength(8);
+    for (const p of run.original.points) {
+      expect(p.events.length).toBeGreaterThan(0);
+      expect(p.loads.some((s) => s.flows !== undefined)).toBe(true);
+    }
+    expect(run.whatIf!.machine.numaNodes[0].bandwidth).toBe(2);
+    expect(run.whatIf!.points.some((p, i) => p.meanNs !== run.original.points[i].meanNs)).toBe(true);
+    const doc = JSON.parse(traceJson(traces)) as { traceEvents: { name: string }[] };
+    expect(doc.traceEvents.filter((e) => e.name === 'process_name')).toHaveLength(8);
+  });
+
+  it('reports a scenario mistake with its line and field', () => {
+    const bad = SCENARIO.replace('ranks: 4', 'ranks: four');
+    let caught: unknown;
+    try {
+      loadInput({ scenario: bad, edits: [], uploads: [] }, sources);
+    } catch (e) {
+      caught = e;
+    }
+    expect(locate(caught)).toMatchObject({ line: 3, field: 'ranks' });
+  });
+
+  it('takes machines from uploads and names unknown ones', () => {
+    const upload = { name: 'mine.yaml', text: presets.zoot };
+    const s = loadInput({ scenario: SCENARIO, machine: 'mine.yaml', edits: [], uploads: [upload] }, sources);
+    expect(s.machines[0].spec.origin).toBe('mine.yaml');
+    expect(() => loadInput({ scenario: SCENARIO.replace('dancer', 'dancr'), edits: [], uploads: [] }, sources)).toThrow(
+      /scenario.yaml:2:10 \(machine\).*did you mean 'dancer'/,
+    );
+  });
+});
+
+describe('what-if edits', () => {
+  it('change a copy of the machine and name a part that does not exist', () => {
+    const spec = loadPreset('dancer');
+    const link = spec.links[0].name;
+    const edited = applyEdits(spec, [
+      { kind: 'link', id: link, value: 3 },
+      { kind: 'cache', id: spec.caches.find((c) => c.cores.length > 1)!.id, value: 1 << 20 },
+      { kind: 'copy', id: '', value: 5 },
+    ]);
+    expect(edited.links[0].bandwidth).toBe(3);
+    expect(edited.costs.copyBandwidth).toBe(5);
+    const knl = loadPreset('knl');
+    const tiles = applyEdits(knl, [{ kind: 'cache', id: 'level:2', value: 2 << 20 }]);
+    expect(tiles.caches.filter((c) => c.level === 2).every((c) => c.sizeBytes === 2 << 20)).toBe(true);
+    expect(() => applyEdits(knl, [{ kind: 'cache', id: 'level:9', value: 1 }])).toThrow(InputError);
+    expect(spec.links[0].bandwidth).not.toBe(3);
+    expect(() => applyEdits(spec, [{ kind: 'link', id: 'nope', value: 1 }])).toThrow(InputError);
+    expect(() => applyEdits(spec, [{ kind: 'numa', id: '0', value: -1 }])).toThrow(/positive/);
+  });
+
+  it('keeps fewer memory controllers, their cores and memory going to the ones kept', () => {
+    const spec = loadPreset('dancer');
+    const one = applyEdits(spec, [{ kind: 'controllers', id: '', value: 1 }]);
+    expect(one.numaNodes).toHaveLength(1);
+    expect(one.numaNodes[0].memoryBytes).toBe(spec.numaNodes[0].memoryBytes + spec.numaNodes[1].memoryBytes);
+    expect(new Set(one.cores.map((c) => c.numa))).toEqual(new Set([spec.numaNodes[0].id]));
+    expect(() => applyEdits(spec, [{ kind: 'controllers', id: '', value: 3 }])).toThrow(/2 memory controllers/);
+  });
+});
+
+describe('URL state', () => {
+  it('round-trips the scenario, machine, edits, view and pick', () => {
+    const state = {
+      scenario: 'name: é ü ✓\nsizes: [1KiB]\n',
+      machine: 'zoot',
+      edits: [{ kind: 'link' as const, id: 'QPI pkg0-pkg1', value: 4.5 }],
+      tab: 'timeline',
+      pick: 'w3',
+    };
+    expect(decodeState(`#${encodeState(state)}`)).toEqual({ ...state, problems: [] });
+  });
+
+  it('names what it cannot read instead of dropping it silently', () => {
+    const out = decodeState('#s=%%%&e=bm90IGpzb24');
+    expect(out.scenario).toBeUndefined();
+    expect(out.problems).toHaveLength(2);
+  });
+});
+
+/** Relative and package imports of a module, static and dynamic. */
+function importsOf(file: string): string[] {
+  const text = readFileSync(file, 'utf8');
+  const found = [...text.matchAll(/(?:^|\s)(?:import|export)\s[^'"]*?from\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]);
+  found.push(...[...text.matchAll(/import\(\s*['"]([^'"]+)['"]\s*\)/g)].map((m) => m[1]));
+  found.push(...[...text.matchAll(/^import\s+['"]([^'"]+)['"]/gm)].map((m) => m[1]));
+  return found;
+}
+
+describe('browser bundle', () => {
+  it.each(['viz/src/worker.ts', 'viz/src/main.ts'])('%s reaches no Node built-in module', (entry) => {
+    const builtins = new Set(builtinModules);
+    const seen = new Set<string>();
+    const offenders: string[] = [];
+    const visit = (file: string) => {
+      if (seen.has(file)) return;
+      seen.add(file);
+      for (const spec of importsOf(file)) {
+        if (spec.startsWith('node:') || builtins.has(spec))
+          offenders.push(`${file.slice(ROOT.length)} imports ${spec}`);
+        else if (spec.startsWith('.') && spec.endsWith('.ts')) visit(resolve(dirname(file), spec));
+      }
+    };
+    visit(join(ROOT, entry));
+    expect(seen.size).toBeGreaterThan(5);
+    expect(offenders).toEqual([]);
+  });
+});

@@ -1,0 +1,421 @@
+// The visualizer page: the editor and the what-if form on the left, the views on the right, the
+// simulator in a worker. Everything a view needs comes from one run's data (protocol.ts).
+import './style.css';
+import type { MachineSpec } from '../../hardware/spec.ts';
+import type { TraceEvent } from '../../sim/node/trace.ts';
+import { download, pngOfDataUrl, pngOfSvg, svgBlob, svgOfImage } from './export.ts';
+import { formatNs } from './look.ts';
+import type {
+  FromWorker,
+  LocatedError,
+  MachineEdit,
+  PointData,
+  RunData,
+  RunInput,
+  ToWorker,
+  Upload,
+} from './protocol.ts';
+import { DEFAULT_SCENARIO, PRESETS, SCENARIOS } from './sources.ts';
+import { decodeState, encodeState } from './url-state.ts';
+import { ComparisonView, type PickedPoint } from './views/comparison-view.ts';
+import { EditorView } from './views/editor-view.ts';
+import { EditsView } from './views/edits-view.ts';
+import { MachineView } from './views/machine-view.ts';
+import { TimelineView } from './views/timeline-view.ts';
+import { UtilisationView } from './views/utilisation-view.ts';
+
+const TABS = ['comparison', 'timeline', 'machine', 'utilisation'] as const;
+type Tab = (typeof TABS)[number];
+
+/** Figures the browser test reads (and prints): how long rendering took, how smooth the page stayed. */
+interface Metrics {
+  runs: number;
+  progressMessages: number;
+  /** From the result's arrival to the first frame painted with it (ms). */
+  renderMs?: number;
+  /** Longest gap between animation frames while the last run was under way (ms). */
+  maxFrameGapMs?: number;
+  lastError?: string;
+}
+
+const metrics: Metrics = { runs: 0, progressMessages: 0 };
+const initial = decodeState(location.hash);
+let uploads: Upload[] = [];
+let edits: MachineEdit[] = initial.edits;
+let run: RunData | undefined;
+let picked: PickedPoint | undefined;
+let tab: Tab = (TABS as readonly string[]).includes(initial.tab ?? '') ? (initial.tab as Tab) : 'comparison';
+let nextId = 1;
+let runId = 0;
+let checkId = 0;
+
+const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
+
+// ---- layout
+const app = document.getElementById('app')!;
+const header = el('header', 'top');
+const title = el('h1');
+title.textContent = 'intranode';
+const scenarioSelect = document.createElement('select');
+scenarioSelect.name = 'scenario-file';
+scenarioSelect.append(
+  new Option('scenario…', ''),
+  ...Object.keys(SCENARIOS)
+    .sort()
+    .map((n) => new Option(n, n)),
+);
+const machineSelect = document.createElement('select');
+machineSelect.name = 'machine';
+const upload = document.createElement('input');
+upload.type = 'file';
+upload.accept = '.yaml,.yml,.xml';
+upload.name = 'upload';
+const uploadLabel = el('label', 'upload');
+uploadLabel.append('upload machine ', upload);
+const runButton = document.createElement('button');
+runButton.textContent = 'Run';
+runButton.name = 'run';
+runButton.className = 'primary';
+const progress = document.createElement('progress');
+progress.max = 1;
+progress.value = 0;
+const status = el('span', 'status');
+header.append(title, scenarioSelect, machineSelect, uploadLabel, runButton, progress, status);
+
+const left = el('aside', 'left');
+const editor = new EditorView(initial.scenario ?? SCENARIOS[DEFAULT_SCENARIO]);
+const editsView = new EditsView();
+left.append(editor.element, editsView.element);
+
+const main = el('main', 'views');
+const tabBar = el('nav', 'tabs');
+const exportBar = el('span', 'exports');
+const panels = new Map<Tab, HTMLElement>();
+const comparison = new ComparisonView();
+const timeline = new TimelineView();
+const machine = new MachineView();
+const utilisation = new UtilisationView();
+const pointTitle = el('div', 'point-title');
+const views: Record<Tab, HTMLElement> = {
+  comparison: comparison.element,
+  timeline: timeline.element,
+  machine: machine.element,
+  utilisation: utilisation.element,
+};
+for (const t of TABS) {
+  const b = document.createElement('button');
+  b.textContent = t[0].toUpperCase() + t.slice(1);
+  b.dataset.tab = t;
+  b.addEventListener('click', () => selectTab(t));
+  tabBar.append(b);
+  const panel = el('section', `panel panel-${t}`);
+  panel.append(views[t]);
+  panels.set(t, panel);
+}
+for (const [name, action] of [
+  ['SVG', () => exportPlot('svg')],
+  ['PNG', () => exportPlot('png')],
+  ['Trace JSON', exportTrace],
+] as const) {
+  const b = document.createElement('button');
+  b.textContent = name;
+  b.name = `export-${name.split(' ')[0].toLowerCase()}`;
+  b.addEventListener('click', () => void action());
+  exportBar.append(b);
+}
+tabBar.append(exportBar);
+main.append(tabBar, pointTitle, ...panels.values());
+const body = el('div', 'body');
+body.append(left, main);
+app.append(header, body);
+
+// ---- machine choice
+function fillMachines(): void {
+  const current = machineSelect.value || initial.machine || '';
+  machineSelect.replaceChildren(
+    new Option("scenario's machine", ''),
+    ...Object.keys(PRESETS)
+      .sort()
+      .map((n) => new Option(n, n)),
+    ...uploads.map((u) => new Option(`${u.name} (uploaded)`, u.name)),
+  );
+  machineSelect.value = current;
+}
+fillMachines();
+
+// ---- worker traffic
+worker.onmessage = (ev: MessageEvent<FromWorker>) => {
+  const msg = ev.data;
+  switch (msg.type) {
+    case 'progress':
+      if (msg.id !== runId) return;
+      metrics.progressMessages++;
+      progress.max = msg.total;
+      progress.value = msg.done;
+      status.textContent = `running: ${msg.done} of ${msg.total} points`;
+      break;
+    case 'result':
+      if (msg.id !== runId) return;
+      received(msg.run);
+      break;
+    case 'error':
+      if (msg.id !== runId) return;
+      running = false;
+      runButton.disabled = false;
+      showError(msg.error);
+      break;
+    case 'checked':
+      if (msg.id !== checkId) return;
+      editor.showError(msg.error);
+      if (msg.machine) showMachineFields(msg.machine);
+      break;
+    case 'trace':
+      download(`${run?.name ?? 'run'}.trace.json`, new Blob([msg.json], { type: 'application/json' }));
+      break;
+  }
+};
+worker.onerror = (e) => {
+  metrics.lastError = e.message;
+  status.textContent = `worker failed: ${e.message}`;
+};
+
+function input(): RunInput {
+  return { scenario: editor.text, ...(machineSelect.value ? { machine: machineSelect.value } : {}), edits, uploads };
+}
+
+function post(msg: ToWorker): void {
+  worker.postMessage(msg);
+}
+
+let checkTimer: number | undefined;
+function check(): void {
+  window.clearTimeout(checkTimer);
+  checkTimer = window.setTimeout(() => {
+    checkId = nextId++;
+    post({ type: 'check', id: checkId, ...input() });
+  }, 200);
+}
+
+let fieldsOf: MachineSpec | undefined;
+function showMachineFields(spec: MachineSpec): void {
+  if (fieldsOf && fieldsOf.name === spec.name && fieldsOf.origin === spec.origin) return;
+  fieldsOf = spec;
+  editsView.show(spec, edits);
+}
+
+let running = false;
+function startRun(): void {
+  runId = nextId++;
+  running = true;
+  metrics.runs++;
+  metrics.renderMs = undefined;
+  runButton.disabled = true;
+  progress.value = 0;
+  status.textContent = 'running…';
+  watchFrames();
+  post({ type: 'run', id: runId, ...input() });
+}
+
+/** Measures the longest gap between animation frames while a run is under way. */
+function watchFrames(): void {
+  let last = performance.now();
+  let worst = 0;
+  const tick = (now: number) => {
+    worst = Math.max(worst, now - last);
+    last = now;
+    if (running) requestAnimationFrame(tick);
+    else metrics.maxFrameGapMs = worst;
+  };
+  requestAnimationFrame(tick);
+}
+
+function received(data: RunData): void {
+  const arrived = performance.now();
+  running = false;
+  runButton.disabled = false;
+  run = data;
+  const ran = data.original.points.filter((p) => !p.unavailable).length;
+  status.textContent = `${data.name}: ${data.original.points.length} points${data.whatIf ? ' and their what-if' : ''}, ${data.original.points.length - ran} n/a`;
+  picked = restorePick() ?? defaultPick(data);
+  comparison.show(data, picked);
+  showPoint();
+  requestAnimationFrame(() => requestAnimationFrame(() => (metrics.renderMs = performance.now() - arrived)));
+}
+
+function restorePick(): PickedPoint | undefined {
+  const p = initial.pick;
+  initial.pick = undefined;
+  if (!p || !run) return undefined;
+  const side = p[0] === 'w' ? 'whatIf' : 'original';
+  const index = Number(p.slice(1));
+  return (side === 'whatIf' ? run.whatIf : run.original)?.points[index] ? { side, index } : undefined;
+}
+
+/** The largest size of the first algorithm that ran, on the original machine. */
+function defaultPick(data: RunData): PickedPoint | undefined {
+  const ok = data.original.points.filter((p) => !p.unavailable && p.table === 0);
+  if (ok.length === 0) return undefined;
+  const first = ok.filter((p) => p.algorithm === ok[0].algorithm);
+  return { side: 'original', index: first[first.length - 1].index };
+}
+
+function pickedPoint(): { point: PointData; machine: MachineSpec } | undefined {
+  if (!run || !picked) return undefined;
+  const side = picked.side === 'whatIf' ? run.whatIf : run.original;
+  const point = side?.points[picked.index];
+  return side && point ? { point, machine: side.machine } : undefined;
+}
+
+function showPoint(): void {
+  const found = pickedPoint();
+  saveState();
+  if (!found) {
+    pointTitle.textContent = run ? 'pick a point in the comparison to see its run' : 'edit the scenario and press Run';
+    timeline.show([], []);
+    return;
+  }
+  const { point, machine: spec } = found;
+  pointTitle.textContent = `${point.algorithm}${picked!.side === 'whatIf' ? ' (what-if)' : ''}, ${point.bytes} bytes, ${point.tableTitle}: ${formatNs(point.meanNs)} per call, ${point.events.length} steps in the measured iterations`;
+  const coreOf = new Map(spec.cores.map((c) => [c.id, c]));
+  const labels = point.cores.map((core, rank) => `rank ${rank} · core ${core} · N${coreOf.get(core)?.numa ?? '?'}`);
+  timeline.show(point.events, labels);
+  machine.show(spec, point.cores, point.loads, point.events);
+  utilisation.show(point.loads, `${point.algorithm}, ${point.bytes} bytes`);
+}
+
+function selectTab(t: Tab): void {
+  tab = t;
+  for (const [name, panel] of panels) panel.hidden = name !== t;
+  tabBar
+    .querySelectorAll<HTMLButtonElement>('button[data-tab]')
+    .forEach((b) => b.classList.toggle('active', b.dataset.tab === t));
+  saveState();
+}
+
+function saveState(): void {
+  const hash = encodeState({
+    scenario: editor.text,
+    ...(machineSelect.value ? { machine: machineSelect.value } : {}),
+    edits,
+    tab,
+    ...(picked ? { pick: `${picked.side === 'whatIf' ? 'w' : 'o'}${picked.index}` } : {}),
+  });
+  history.replaceState(null, '', `#${hash}`);
+}
+
+function showError(error: LocatedError): void {
+  metrics.lastError = error.message;
+  status.textContent = `cannot run: ${error.line !== undefined ? `line ${error.line}: ` : ''}${error.message}`;
+  editor.showError(error);
+}
+
+async function exportPlot(kind: 'svg' | 'png'): Promise<void> {
+  const name = `${run?.name ?? 'intranode'}-${tab}`;
+  if (tab === 'timeline') {
+    const png = timeline.png();
+    const canvas = timeline.element.querySelector('canvas')!;
+    download(
+      `${name}.${kind}`,
+      kind === 'png' ? await pngOfDataUrl(png) : svgOfImage(png, canvas.clientWidth, canvas.clientHeight),
+    );
+    return;
+  }
+  const svg = tab === 'comparison' ? comparison.svg() : tab === 'machine' ? machine.svg() : utilisation.svg();
+  if (!svg) return;
+  download(`${name}.${kind}`, kind === 'svg' ? svgBlob(svg) : await pngOfSvg(svg));
+}
+
+function exportTrace(): void {
+  if (run) post({ type: 'trace', id: nextId++ });
+}
+
+// ---- wiring
+editor.onChange = () => {
+  saveState();
+  check();
+};
+editsView.onChange = (next) => {
+  edits = [...next];
+  saveState();
+};
+comparison.onPick = (p) => {
+  picked = p;
+  comparison.pick(p);
+  showPoint();
+  selectTab('timeline');
+};
+runButton.addEventListener('click', startRun);
+scenarioSelect.addEventListener('change', () => {
+  if (!scenarioSelect.value) return;
+  editor.text = SCENARIOS[scenarioSelect.value];
+  scenarioSelect.value = '';
+  fieldsOf = undefined;
+  saveState();
+  check();
+});
+machineSelect.addEventListener('change', () => {
+  fieldsOf = undefined;
+  edits = [];
+  saveState();
+  check();
+});
+upload.addEventListener('change', () => void addUpload());
+async function addUpload(): Promise<void> {
+  const file = upload.files?.[0];
+  if (!file) return;
+  uploads = [...uploads.filter((u) => u.name !== file.name), { name: file.name, text: await file.text() }];
+  fillMachines();
+  machineSelect.value = file.name;
+  fieldsOf = undefined;
+  edits = [];
+  saveState();
+  check();
+}
+
+selectTab(tab);
+showPoint();
+check();
+if (initial.problems.length > 0) status.textContent = initial.problems.join('; ');
+// A shared link opens on its results.
+if (initial.scenario !== undefined) startRun();
+
+// The browser test drives the page through these.
+Object.assign(window, {
+  __viz: {
+    metrics,
+    /** A timeline of `ranks` rows and `steps` steps, made up, to measure panning. */
+    syntheticTimeline(ranks: number, steps: number): void {
+      const events: TraceEvent[] = [];
+      const kinds = ['copy', 'wait', 'poll', 'syscall', 'control'];
+      const perRank = Math.ceil(steps / ranks);
+      for (let r = 0; r < ranks; r++) {
+        let t = 0;
+        for (let i = 0; i < perRank && events.length < steps; i++) {
+          const d = 20 + ((i * 7919 + r * 104729) % 400);
+          events.push({
+            rank: r,
+            kind: kinds[(i + r) % kinds.length],
+            label: `step ${i}`,
+            start: t,
+            end: t + d,
+            bytes: 4096,
+          });
+          t += d + ((i * 31) % 50);
+        }
+      }
+      selectTab('timeline');
+      pointTitle.textContent = `a made-up timeline of ${ranks} ranks and ${events.length} steps (to measure panning)`;
+      timeline.show(
+        events,
+        Array.from({ length: ranks }, (_, r) => `rank ${r}`),
+      );
+    },
+    measurePan: (frames: number) => timeline.measurePan(frames),
+  },
+});
+
+function el(tag: string, className?: string): HTMLElement {
+  const e = document.createElement(tag);
+  if (className) e.className = className;
+  return e;
+}

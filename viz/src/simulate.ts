@@ -1,0 +1,148 @@
+// What the worker does with a run request: load the scenario text as the CLI loads a file, run
+// every point with its steps and loads kept, on the machine as it is and, given edits, on the
+// edited machine too. Machines come from the preset texts and the user's uploads, never from disk.
+import { catalogue } from '../../algorithms/catalogue.ts';
+import { didYouMean, InputError } from '../../common/input-error.ts';
+import { importHwlocXml } from '../../hardware/hwloc/import.ts';
+import { parseMachineYaml } from '../../hardware/machine-file.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
+import { expandScenario, type Table } from '../../scenarios/expand.ts';
+import { loadScenarioText } from '../../scenarios/loader.ts';
+import { UnavailableError, type Point } from '../../scenarios/point.ts';
+import type { Scenario } from '../../scenarios/scenario.ts';
+import { simulatePointTraced } from '../../scenarios/simulate-point.ts';
+import { ChromeTraceWriter, pointLabel, type PointTrace } from '../../scenarios/trace/chrome-trace.ts';
+import { applyEdits } from './machine-edits.ts';
+import type { LocatedError, PointData, RunData, RunInput, RunSide } from './protocol.ts';
+
+/** The name errors give the editor's text. */
+export const SCENARIO_FILE = 'scenario.yaml';
+
+export interface Sources {
+  /** Preset name → the text of its machine file. */
+  presets: Record<string, string>;
+}
+
+/** Loads the scenario (for the editor's inline errors) and returns it. */
+export function loadInput(input: RunInput, sources: Sources): Scenario {
+  const resolve = (ref: string): MachineSpec => resolveMachine(ref, input, sources);
+  return loadScenarioText(input.scenario, {
+    file: SCENARIO_FILE,
+    cwd: '/',
+    catalogue,
+    resolveMachine: resolve,
+    ...(input.machine ? { machineOverride: input.machine } : {}),
+  });
+}
+
+export interface RunOutput {
+  run: RunData;
+  /** Every point's trace, what-if points after the original ones, for the JSON export. */
+  traces: PointTrace[];
+}
+
+export function runInput(
+  input: RunInput,
+  sources: Sources,
+  progress: (done: number, total: number) => void,
+): RunOutput {
+  const scenario = loadInput(input, sources);
+  const sides: { scenario: Scenario; tag: string }[] = [{ scenario, tag: '' }];
+  if (input.edits.length > 0) {
+    const machines = scenario.machines.map((m) => ({ ...m, spec: applyEdits(m.spec, input.edits) }));
+    sides.push({ scenario: { ...scenario, machines }, tag: ' (what-if)' });
+  }
+  const expanded = sides.map((side) => expandScenario(side.scenario));
+  const total = expanded.reduce(
+    (n, tables) => n + tables.reduce((m, t) => m + t.rows.length * scenario.algorithms.length, 0),
+    0,
+  );
+  let done = 0;
+  const traces: PointTrace[] = [];
+  const results: RunSide[] = expanded.map((tables, s) => {
+    const points: PointData[] = [];
+    tables.forEach((table, t) => {
+      for (const row of table.rows) {
+        for (const cell of row.cells) {
+          const data = runPoint(cell.point, points.length, t, tableTitle(table), cell.algorithm.label);
+          points.push(data.point);
+          traces.push({ ...data.trace, label: `${data.trace.label}${sides[s].tag}` });
+          progress(++done, total);
+        }
+      }
+    });
+    return { machine: tables[0].machine.spec, points };
+  });
+  return {
+    run: {
+      name: scenario.name,
+      operation: scenario.operation,
+      baseline: scenario.baseline,
+      algorithms: scenario.algorithms.map((a) => a.label),
+      original: results[0],
+      ...(results[1] ? { whatIf: results[1] } : {}),
+    },
+    traces,
+  };
+}
+
+/** The whole run's trace as Chrome trace event JSON. */
+export function traceJson(traces: readonly PointTrace[]): string {
+  const parts: string[] = [];
+  const writer = new ChromeTraceWriter((t) => parts.push(t));
+  traces.forEach((t, i) => writer.point(i, t));
+  writer.end();
+  return parts.join('');
+}
+
+/** An error for the page: InputErrors keep their location, anything else is only a message. */
+export function locate(e: unknown): LocatedError {
+  if (e instanceof InputError) return { message: e.detail, ...e.location };
+  return { message: e instanceof Error ? e.message : String(e) };
+}
+
+function runPoint(
+  point: Point,
+  index: number,
+  table: number,
+  title: string,
+  algorithm: string,
+): { point: PointData; trace: PointTrace } {
+  const base = { index, table, tableTitle: title, algorithm, bytes: point.bytes, cores: point.cores };
+  const label = pointLabel(point);
+  try {
+    const { result, outcome } = simulatePointTraced(point, { flows: true });
+    const loads = outcome.loads ?? [];
+    return {
+      point: { ...base, meanNs: result.meanNs, events: outcome.events, loads },
+      trace: { point, label, events: outcome.events, loads },
+    };
+  } catch (e) {
+    if (!(e instanceof UnavailableError)) throw e;
+    return {
+      point: { ...base, meanNs: NaN, unavailable: e.detail, events: [], loads: [] },
+      trace: { point, label, unavailable: e.detail },
+    };
+  }
+}
+
+function tableTitle(t: Table): string {
+  const placement = typeof t.placement === 'string' ? t.placement : JSON.stringify(t.placement);
+  return `${t.machine.ref}, ${t.ranks} ranks, ${placement}, seed ${t.seed}`;
+}
+
+function resolveMachine(ref: string, input: RunInput, sources: Sources): MachineSpec {
+  const upload = input.uploads.find((u) => u.name === ref);
+  if (upload) {
+    return /\.xml$/i.test(upload.name)
+      ? importHwlocXml(upload.text, upload.name)
+      : parseMachineYaml(upload.text, upload.name, { origin: upload.name });
+  }
+  const preset = sources.presets[ref];
+  if (preset !== undefined) return parseMachineYaml(preset, `${ref}.yaml`, { origin: `preset:${ref}` });
+  const known = [...Object.keys(sources.presets), ...input.uploads.map((u) => u.name)];
+  const hint = didYouMean(ref, known);
+  throw new InputError(
+    `unknown machine '${ref}'${hint ? ` (did you mean '${hint}'?)` : ''}: the visualizer knows the presets and uploaded files`,
+  );
+}
