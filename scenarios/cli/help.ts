@@ -37,7 +37,7 @@ Usage:
   intranode viz [--port N] [--host ADDRESS]
                                      build the browser visualizer if needed and serve it on
                                      localhost (port 5183 by default); prints the address, opens nothing
-  intranode calibrate [options]       measure this host natively (native-validate/, built with cc) and
+  intranode calibrate [options]      measure this host natively (native-validate/, built with cc) and
                                      fit the model's constants; writes a machine file
       --out FILE                     the machine file (default host-calibrated.yaml)
       --cores LIST                   cores to use, e.g. 0-3 (default: all); --iterations N, --json
