@@ -15,7 +15,9 @@ import { fileURLToPath, URL } from 'node:url';
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const DIST = join(ROOT, 'dist');
 /** The folders the CLI runs from (tests and benchmarks are not part of it). */
-const SOURCE_DIRS = ['common', 'sim', 'hardware', 'algorithms', 'scenarios'];
+const SOURCE_DIRS = ['common', 'sim', 'hardware', 'algorithms', 'scenarios', 'native-validate'];
+/** Not sources: the native backend's compiled programs (native-validate/build.sh writes them). */
+const SKIP_DIRS = ['native-validate/build'];
 /** Read at run time relative to a module; copied next to the build's modules. */
 const EXTRA_FILES = ['package.json'];
 // The lock file fixes the esbuild version that compiles the sources: fingerprinted, not copied.
@@ -29,8 +31,9 @@ function sourceFiles() {
   const walk = (dir) => {
     for (const entry of readdirSync(join(ROOT, dir), { withFileTypes: true })) {
       const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.isFile()) files.push(path);
+      if (entry.isDirectory()) {
+        if (!SKIP_DIRS.includes(path)) walk(path);
+      } else if (entry.isFile()) files.push(path);
     }
   };
   for (const dir of SOURCE_DIRS) walk(dir);

@@ -5,7 +5,13 @@
 import { pathToFileURL } from 'node:url';
 import { ensureBuild } from './build.mjs';
 
-async function loadMain() {
+// `calibrate` and `validate` belong to native-validate/, which sits above the scenarios layer.
+const NATIVE_COMMANDS = ['calibrate', 'validate'];
+
+async function loadMain(native) {
+  const [src, entry, fn] = native
+    ? ['../native-validate/cli.ts', 'native-validate/cli.js', 'nativeMain']
+    : ['../scenarios/cli/main.ts', 'scenarios/cli/main.js', 'main'];
   let dir;
   try {
     dir = await ensureBuild();
@@ -14,9 +20,9 @@ async function loadMain() {
     process.stderr.write(`intranode: could not build dist/ (${why}); running the TypeScript sources\n`);
     const { register } = await import('tsx/esm/api');
     register();
-    return (await import('../scenarios/cli/main.ts')).main;
+    return (await import(src))[fn];
   }
-  return (await import(pathToFileURL(`${dir}/scenarios/cli/main.js`).href)).main;
+  return (await import(pathToFileURL(`${dir}/${entry}`).href))[fn];
 }
 
 const argv = process.argv.slice(2);
@@ -26,6 +32,6 @@ if (argv[0] === 'viz') {
   const code = await vizCommand(argv.slice(1));
   if (code !== undefined) process.exitCode = code;
 } else {
-  const main = await loadMain();
+  const main = await loadMain(NATIVE_COMMANDS.includes(argv[0]));
   process.exitCode = await main(argv);
 }

@@ -37,8 +37,19 @@ Usage:
   intranode viz [--port N] [--host ADDRESS]
                                      build the browser visualizer if needed and serve it on
                                      localhost (port 5183 by default); prints the address, opens nothing
+  intranode calibrate [options]      measure this host natively (native-validate/, built with cc) and
+                                     fit the model's constants; writes a machine file
+      --out FILE                     the machine file (default host-calibrated.yaml)
+      --cores LIST                   cores to use, e.g. 0-3 (default: all); --iterations N, --json
+  intranode validate [options]       calibrate (or take --machine FILE), then measure a test set
+                                     natively and print measured, predicted and error per case
+      --machine FILE                 a calibrated machine file instead of calibrating now
+      --ranks N, --sizes LIST, --cores LIST, --iterations N, --json, --out FILE
+      --mpi                          also run the collectives through Open MPI (mpicc, mpirun)
+      --allow-run-as-root            let mpirun run as root
   intranode --help | --version
 
 Exit codes: 0 success, 1 invalid input (scenario, machine file), 2 invalid command line,
-3 internal error, 4 a claim expected to pass failed (reproduce --strict). The scenario format is described in docs/scenario-format.md.
+3 internal error, 4 a claim expected to pass failed (reproduce --strict), 5 the native backend
+failed (calibrate, validate: no C compiler, a rank failed, Open MPI missing for --mpi). The scenario format is described in docs/scenario-format.md.
 `;

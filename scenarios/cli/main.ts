@@ -35,17 +35,22 @@ export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Pro
         return await reproduceCommand(cmd, { ...defaultReproduceIO(), ...env });
     }
   } catch (e) {
-    if (e instanceof UsageError) {
-      env.stderr(`intranode: ${e.message}\nTry 'intranode --help'.\n`);
-      return 2;
-    }
-    if (e instanceof InputError) {
-      env.stderr(`intranode: ${e.message}\n`);
-      return 1;
-    }
-    env.stderr(`intranode: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
-    return 3;
+    return reportError(e, env.stderr);
   }
+}
+
+/** Says on stderr what went wrong in a command and returns the exit status for it. */
+export function reportError(e: unknown, stderr: (text: string) => void): number {
+  if (e instanceof UsageError) {
+    stderr(`intranode: ${e.message}\nTry 'intranode --help'.\n`);
+    return 2;
+  }
+  if (e instanceof InputError) {
+    stderr(`intranode: ${e.message}\n`);
+    return 1;
+  }
+  stderr(`intranode: internal error: ${e instanceof Error ? (e.stack ?? e.message) : String(e)}\n`);
+  return 3;
 }
 
 export function version(): string {

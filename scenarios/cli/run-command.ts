@@ -3,6 +3,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { adaptDefaultScenario } from '../default-for-host.ts';
+import { loadScenarioText } from '../loader.ts';
 import { loadScenarioFile } from '../scenario-file.ts';
 import { formatCsvReport } from '../report/csv.ts';
 import { formatImbReport } from '../report/imb.ts';
@@ -78,13 +80,20 @@ async function tracedRun(
 export async function loadRunScenario(run: ShardRunOptions, env: CliEnv): Promise<Scenario> {
   const hardware = await env.loadHardware();
   const catalogue = await env.loadAlgorithms();
-  return loadScenarioFile(run.file, {
+  const opts = {
     cwd: run.cwd,
     catalogue,
-    resolveMachine: (ref, baseDir) => hardware.resolveMachine(ref, { baseDir, ...hwlocChoice(run.hwlocMachine) }),
+    resolveMachine: (ref: string, baseDir: string) =>
+      hardware.resolveMachine(ref, { baseDir, ...hwlocChoice(run.hwlocMachine) }),
     machineOverride: run.machine,
     seedOverride: run.seed,
-  });
+  };
+  if (run.file === DEFAULT_SCENARIO && run.machine?.trim() === 'host') {
+    const adapted = adaptDefaultScenario(readFileSync(DEFAULT_SCENARIO, 'utf8'), hardware.resolveMachine('host'));
+    for (const note of adapted.notes) env.stderr(`intranode: ${note}\n`);
+    return loadScenarioText(adapted.text, { ...opts, file: run.file });
+  }
+  return loadScenarioFile(run.file, opts);
 }
 
 /** The identity of the sweep `scenario` makes when loaded with `run`. */

@@ -27,6 +27,7 @@ for (const part of [
   'hardware',
   'algorithms',
   'scenarios',
+  'native-validate',
   'package.json',
   'package-lock.json',
 ]) {

@@ -1,0 +1,118 @@
+// The native backend seen from the driver: builds the C program from source with this machine's
+// compiler when it is missing or older than a source file, runs one benchmark, and reads its JSON.
+import { spawnSync } from 'node:child_process';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+export const BUILD_SCRIPT = join(HERE, 'build.sh');
+export const BINARY = join(HERE, 'build', 'intranode-native');
+
+/** The native backend could not be built or a native run failed; the message says which and why. */
+export class NativeError extends Error {
+  override name = 'NativeError';
+}
+
+export type NativeBench =
+  | 'probe'
+  | 'memcpy'
+  | 'latency'
+  | 'pingpong'
+  | 'pingping'
+  | 'onetoall'
+  | 'bcast'
+  | 'scatter'
+  | 'gather'
+  | 'alltoall'
+  | 'allgather';
+
+export type NativeMech = 'shm' | 'cma' | 'cma-read' | 'cma-write';
+
+export interface NativeRequest {
+  bench: NativeBench;
+  cores: number[];
+  sizes: number[];
+  mech?: NativeMech;
+  cache?: 'on' | 'off';
+  iterations?: number;
+  warmup?: number;
+  timeoutS?: number;
+}
+
+export interface NativeStats {
+  bytes: number;
+  medianNs: number;
+  meanNs: number;
+  minNs: number;
+  maxNs: number;
+  q1Ns: number;
+  q3Ns: number;
+  samples: number;
+}
+
+export interface NativeRun {
+  bench: NativeBench;
+  mech: string;
+  ranks: number;
+  cores: number[];
+  cache: 'on' | 'off';
+  iterations: number;
+  warmup: number;
+  results: NativeStats[];
+}
+
+export interface ProbeResult {
+  cma: 'ok' | 'EPERM' | 'ENOSYS' | 'EFAULT' | 'error';
+  cmaError: string;
+  llcBytes: number;
+}
+
+/** Builds the backend unless an up-to-date binary exists; returns its path. */
+export function ensureNative(): string {
+  const sources = readdirSync(join(HERE, 'src')).map((f) => statSync(join(HERE, 'src', f)).mtimeMs);
+  const newest = Math.max(statSync(BUILD_SCRIPT).mtimeMs, ...sources);
+  if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= newest) return BINARY;
+  const out = spawnSync('sh', [BUILD_SCRIPT], { encoding: 'utf8' });
+  if (out.error) throw new NativeError(`cannot run ${BUILD_SCRIPT}: ${out.error.message}`);
+  if (out.status !== 0) {
+    const why = out.stderr.trim() || `exit status ${out.status}`;
+    throw new NativeError(`building the native backend failed: ${why}`);
+  }
+  return BINARY;
+}
+
+export function nativeArgs(req: NativeRequest): string[] {
+  const args = [req.bench, '--ranks', String(req.cores.length), '--cores', req.cores.join(',')];
+  if (req.bench !== 'probe') args.push('--sizes', req.sizes.join(','));
+  if (req.mech) args.push('--mech', req.mech);
+  if (req.cache) args.push('--cache', req.cache);
+  if (req.iterations !== undefined) args.push('--iterations', String(req.iterations));
+  if (req.warmup !== undefined) args.push('--warmup', String(req.warmup));
+  if (req.timeoutS !== undefined) args.push('--timeout', String(req.timeoutS));
+  return args;
+}
+
+function runRaw(req: NativeRequest): unknown {
+  const binary = ensureNative();
+  const out = spawnSync(binary, nativeArgs(req), { encoding: 'utf8', maxBuffer: 64 << 20 });
+  if (out.error) throw new NativeError(`cannot run ${binary}: ${out.error.message}`);
+  if (out.status !== 0) {
+    const why = out.stderr.trim() || `exit status ${out.status ?? out.signal}`;
+    throw new NativeError(`native ${req.bench} on cores ${req.cores.join(',')} failed: ${why}`);
+  }
+  try {
+    return JSON.parse(out.stdout) as unknown;
+  } catch {
+    throw new NativeError(`native ${req.bench} printed something that is not JSON: ${out.stdout.slice(0, 200)}`);
+  }
+}
+
+export function runNative(req: NativeRequest): NativeRun {
+  return runRaw(req) as NativeRun;
+}
+
+/** Whether CMA works between two of these cores' processes (EPERM under ptrace restrictions, ENOSYS without it). */
+export function probeNative(cores: number[]): ProbeResult {
+  return runRaw({ bench: 'probe', cores: cores.slice(0, 2), sizes: [] }) as ProbeResult;
+}

@@ -1,0 +1,189 @@
+// `intranode calibrate` and `intranode validate`. Exit status: 0 success, 1 invalid input (a machine
+// file, cores the host lacks), 2 invalid command line, 3 internal error, 5 the native backend failed
+// (no C compiler, a rank failed, CMA refused where it was required, Open MPI missing for --mpi).
+import { readFileSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { InputError } from '../common/input-error.ts';
+import { resolveMachine } from '../hardware/index.ts';
+import type { MachineSpec } from '../hardware/spec.ts';
+import { reportError } from '../scenarios/cli/main.ts';
+import { parseNativeArgs, type NativeArgs } from './args.ts';
+import { NativeError, probeNative } from './backend.ts';
+import { calibrate, calibrationFile, type Calibration } from './calibrate.ts';
+import { DEFAULT_TEST_SIZES, testCases } from './cases.ts';
+import { detectThisHost } from './host.ts';
+import { mpiRows } from './mpi/run-mpi.ts';
+import { buildReport, formatReport, worstMechanism, type Report } from './report.ts';
+import { caseRows, trainingRows, type Row } from './validate.ts';
+
+export interface NativeCliEnv {
+  stdout: (text: string) => void;
+  stderr: (text: string) => void;
+  cwd: string;
+}
+
+const defaultEnv = (): NativeCliEnv => ({
+  stdout: (t) => process.stdout.write(t),
+  stderr: (t) => process.stderr.write(t),
+  cwd: process.cwd(),
+});
+
+export const NATIVE_COMMANDS = ['calibrate', 'validate'];
+
+/** The launcher awaits every command's main; these two run synchronously. */
+export function nativeMain(argv: string[], overrides: Partial<NativeCliEnv> = {}): Promise<number> {
+  return Promise.resolve(nativeCommand(argv, overrides));
+}
+
+function nativeCommand(argv: string[], overrides: Partial<NativeCliEnv>): number {
+  const env = { ...defaultEnv(), ...overrides };
+  try {
+    const args = parseNativeArgs(argv);
+    return args.command === 'calibrate' ? calibrateCommand(args, env) : validateCommand(args, env, argv);
+  } catch (e) {
+    if (e instanceof NativeError) {
+      env.stderr(`intranode: ${e.message}\n`);
+      return 5;
+    }
+    return reportError(e, env.stderr);
+  }
+}
+
+function chooseCores(spec: MachineSpec, args: NativeArgs): number[] {
+  const known = spec.cores.map((c) => c.id);
+  const cores = args.cores ?? known;
+  for (const c of cores)
+    if (!known.includes(c))
+      throw new InputError(`core ${c} does not exist on this host (cores: ${known.join(', ')})`, { field: '--cores' });
+  if (args.ranks !== undefined && args.ranks > cores.length)
+    throw new InputError(
+      `${args.ranks} ranks on ${cores.length} cores would oversubscribe them; refused (one rank per core)`,
+      { field: '--ranks' },
+    );
+  return cores;
+}
+
+const progress = (env: NativeCliEnv) => (what: string) => env.stderr(`intranode: ${what}\n`);
+
+function runCalibration(args: NativeArgs, env: NativeCliEnv, spec: MachineSpec, cores: number[]): Calibration {
+  return calibrate(spec, { cores, iterations: args.iterations, progress: progress(env) });
+}
+
+function calibrateCommand(args: NativeArgs, env: NativeCliEnv): number {
+  const host = detectThisHost();
+  const cores = chooseCores(host.spec, args);
+  const cal = runCalibration(args, env, host.spec, cores);
+  const out = resolve(env.cwd, args.out ?? 'host-calibrated.yaml');
+  const command = `intranode calibrate${args.cores ? ` --cores ${cores.join(',')}` : ''}`;
+  writeFileSync(out, calibrationFile(cal, host.via, command));
+  // The file must load as any machine file does.
+  resolveMachine(out);
+  if (args.json) {
+    env.stdout(
+      JSON.stringify({ machineFile: out, fitted: cal.fitted, unfitted: cal.unfitted, notes: cal.notes }, null, 2) +
+        '\n',
+    );
+  } else {
+    for (const f of cal.fitted) env.stdout(`${f.field} = ${f.value}\n    ${f.source}\n`);
+    for (const u of cal.unfitted) env.stdout(`not fitted: ${u}\n`);
+    for (const n of cal.notes) env.stdout(`note: ${n}\n`);
+    env.stdout(`machine file: ${out} (use it with intranode run --machine ${out})\n`);
+  }
+  return 0;
+}
+
+/** The 1, 5 and 15 minute load averages: how much else the host was running. */
+function loadAverage(): string {
+  try {
+    return readFileSync('/proc/loadavg', 'utf8').split(' ').slice(0, 3).join(' ');
+  } catch {
+    return 'unknown';
+  }
+}
+
+function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): number {
+  const loadAtStart = loadAverage();
+  const host = detectThisHost();
+  const cores = chooseCores(host.spec, args);
+  if (cores.length < 2)
+    throw new InputError('validation needs at least two cores (one rank per core)', { field: '--cores' });
+  const notes: string[] = [];
+  let spec: MachineSpec;
+  let rows: Row[] = [];
+  let machine: string;
+  let cma: boolean;
+  let fitted: Pick<Report, 'fitted' | 'unfitted'> = {};
+  if (args.machine) {
+    spec = resolveMachine(args.machine, { baseDir: env.cwd });
+    machine = `${args.machine} (given; its training cases are not re-run)`;
+    const probe = probeNative(cores);
+    cma = probe.cma === 'ok';
+    if (!cma) notes.push(`CMA refused by the kernel (${probe.cma}: ${probe.cmaError}): CMA cases skipped`);
+  } else {
+    const cal = runCalibration(args, env, host.spec, cores);
+    spec = cal.spec;
+    notes.push(...cal.notes);
+    rows = trainingRows(cal);
+    fitted = { fitted: cal.fitted, unfitted: cal.unfitted };
+    cma = cal.spec.kernel.mechanisms.cma;
+    machine = 'calibrated in this run on the training set (rows marked training)';
+    if (args.out) {
+      const out = resolve(env.cwd, args.out);
+      writeFileSync(out, calibrationFile(cal, host.via, 'intranode validate'));
+      machine += `, saved as ${out}`;
+    }
+  }
+  const ranks = args.ranks ?? cores.length;
+  const sizes = args.sizes ?? DEFAULT_TEST_SIZES;
+  const cases = testCases({ cores, ranks, sizes, cma });
+  rows.push(...caseRows(spec, cases, { iterations: args.iterations, progress: progress(env) }));
+  if (args.mpi)
+    rows.push(
+      ...mpiRows(spec, {
+        cores: cores.slice(0, ranks),
+        sizes,
+        iterations: args.iterations,
+        allowRunAsRoot: args.allowRunAsRoot,
+        cma,
+        progress: progress(env),
+        notes,
+      }),
+    );
+  const loadAtEnd = loadAverage();
+  const busiest = Math.max(...[loadAtStart, loadAtEnd].map((l) => Number(l.split(' ')[0])));
+  if (busiest > cores.length)
+    notes.push(
+      `the host was busy: a load average up to ${busiest} on ${cores.length} cores, so other work shared the cores measured and the measurements include its interference`,
+    );
+  const report: Report = buildReport({
+    host: {
+      name: host.spec.name,
+      description: host.spec.description,
+      via: host.via,
+      kernel: host.spec.kernel.version,
+      cores,
+    },
+    load: { start: loadAtStart, end: loadAtEnd },
+    command: ['intranode', ...argv].join(' '),
+    ...fitted,
+    machine,
+    native: {
+      iterations: args.iterations,
+      warmup: 2,
+      cache: 'test cases cold (buffers rotated over twice the last-level cache, as IMB -off_cache)',
+    },
+    notes,
+    rows,
+  });
+  if (args.json) {
+    env.stdout(JSON.stringify(report, null, 2) + '\n');
+  } else {
+    env.stdout(formatReport(report));
+    const worst = worstMechanism(report);
+    if (report.summary.test.targetMet === false && worst)
+      env.stdout(
+        `# Largest errors: ${worst.mechanism} (median |error| ${worst.summary.medianAbsErrorPct}%); see docs/validation.md for what its model lacks\n`,
+      );
+  }
+  return 0;
+}

@@ -1,0 +1,315 @@
+// The model's constants calibration fits, in the order it fits them, each from its training
+// measurement. A later fit sees the values of the earlier ones. To fit a new constant, add one
+// entry to FITTED_CONSTANTS: what it sets, from which training data, and how.
+//
+// The procedure, "model in the loop": wherever the model's prediction depends on a constant through
+// other bounds too (a copy is limited by the core, the cache it reads, the misses in flight...), the
+// constant is the value at which the model reproduces its measurement, found by bisection; where the
+// model is linear in constants (CMA's syscall and per-page pinning), by weighted least squares of
+// relative errors against the model run with those constants at zero. Latencies are measured
+// directly. Each fitted value says which measurement it came from.
+import type { MachineSpec } from '../../hardware/spec.ts';
+import type { NativeStats } from '../backend.ts';
+import { modelAlgorithm, predictNs } from '../predict.ts';
+import type { TrainingData } from '../training.ts';
+import { modelCopyNs } from './model-copy.ts';
+import { nonNegativeFit2, solveDecreasing } from './solve.ts';
+
+export interface FittedValue {
+  /** Field path in the MachineSpec, e.g. `caches[2].bandwidth`, `kernel.syscallNs`. */
+  field: string;
+  value: number | string;
+  /** The measurement it came from and how, written beside the value in the machine file. */
+  source: string;
+  /** The measurement could not move the model there: the value is the one it had before. */
+  kept?: boolean;
+}
+
+export interface FittedConstant {
+  name: string;
+  /** Sets the constant on `spec` (the calibration's working copy) and says what it set. */
+  fit(spec: MachineSpec, data: TrainingData): FittedValue[];
+}
+
+const fmt = (ns: number) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} us` : `${ns.toFixed(1)} ns`);
+const gbs = (bytes: number, ns: number) => `${(bytes / ns).toFixed(2)} GB/s`;
+const sizeText = (b: number) => (b >= 1 << 20 ? `${b / (1 << 20)} MiB` : `${b / 1024} KiB`);
+const spread = (s: NativeStats) => `median of ${s.samples}, IQR ${fmt(s.q1Ns)}..${fmt(s.q3Ns)}`;
+
+/**
+ * Fits a bandwidth so the model's copy time at this measurement equals the measured median. Where
+ * no value gets the model there (another bound holds it back at this working set), the constant
+ * does not decide the model's time there: `onUnreachable` says what to keep.
+ */
+function fitBandwidth(
+  spec: MachineSpec,
+  get: () => number,
+  set: (bw: number) => void,
+  cores: number[],
+  bytes: number,
+  measured: NativeStats,
+  onUnreachable: 'keep' | 'measured',
+): { value: number; note: string; kept?: boolean } {
+  const before = get();
+  const target = measured.medianNs;
+  const { x, reached } = solveDecreasing(
+    (bw) => {
+      set(bw);
+      return modelCopyNs(spec, cores, bytes);
+    },
+    target,
+    0.05,
+    5000,
+  );
+  if (reached) {
+    set(round(x));
+    return { value: round(x), note: 'model-in-the-loop fit to it' };
+  }
+  set(before);
+  const bound = modelCopyNs(spec, cores, bytes);
+  const why = `the model stays at ${fmt(bound)} there whatever this value (another resource bounds it)`;
+  if (onUnreachable === 'keep') return { value: before, note: `not fitted: ${why}; kept ${before}`, kept: true };
+  const value = round((bytes * cores.length) / target);
+  set(value);
+  return { value, note: `${why}; set to the measured rate` };
+}
+
+function round(x: number): number {
+  return Number(x.toPrecision(4));
+}
+
+const latencies: FittedConstant = {
+  name: 'load latency per cache level and memory',
+  fit(spec, data) {
+    return data.levels.map((level, i) => {
+      const m = data.latency[i];
+      // The fastest iteration: a dependent load chain can only be slowed by what else runs on the
+      // core or its caches (another tenant, an interrupt), never sped up.
+      const value = round(m.minNs);
+      const source = `measured: pointer chase over ${sizeText(level.workingSet)} on core ${data.cores[0]}, fastest of ${m.samples} iterations ${fmt(m.minNs)} per load (median ${fmt(m.medianNs)})`;
+      if (level.cacheIndex === undefined) {
+        for (const n of spec.numaNodes) n.latencyNs = value;
+        return { field: 'numaNodes[*].latencyNs', value, source };
+      }
+      const level0 = spec.caches[level.cacheIndex].level;
+      spec.caches.forEach((c) => c.level === level0 && !c.memorySide && (c.latencyNs = value));
+      return { field: `caches[L${level0}].latencyNs`, value, source };
+    });
+  },
+};
+
+const copyBandwidth: FittedConstant = {
+  name: 'in-cache copy bandwidth of a core (and its L1)',
+  fit(spec, data) {
+    const l1 = data.levels[0];
+    const m = data.copyOne[0];
+    if (l1.cacheIndex === undefined) return [];
+    const level = spec.caches[l1.cacheIndex].level;
+    const { value, note, kept } = fitBandwidth(
+      spec,
+      () => spec.costs.copyBandwidth,
+      (bw) => {
+        spec.costs.copyBandwidth = bw;
+        spec.caches.forEach((c) => c.level === level && (c.bandwidth = bw));
+      },
+      [data.cores[0]],
+      l1.workingSet / 2,
+      m,
+      'measured',
+    );
+    const source = `measured: memcpy of ${sizeText(l1.workingSet / 2)} warm in L${level}, one core, ${gbs(l1.workingSet / 2, m.medianNs)} (${spread(m)}); ${note}`;
+    return [
+      { field: 'costs.copyBandwidth', value, source, kept },
+      { field: `caches[L${level}].bandwidth`, value, source, kept },
+    ];
+  },
+};
+
+const cacheBandwidths: FittedConstant = {
+  name: 'bandwidth of each outer cache level',
+  // Outermost first: the model writes a copy's destination to the outermost cache, so an outer
+  // level's bandwidth bounds the copies measured in the inner ones, not the other way round.
+  fit(spec, data) {
+    const out: FittedValue[] = [];
+    [...data.levels.entries()].reverse().forEach(([i, probe]) => {
+      if (i === 0 || probe.cacheIndex === undefined) return;
+      const level = spec.caches[probe.cacheIndex].level;
+      const m = data.copyOne[i];
+      const bytes = probe.workingSet / 2;
+      const { value, note, kept } = fitBandwidth(
+        spec,
+        () => spec.caches[probe.cacheIndex!].bandwidth,
+        (bw) => spec.caches.forEach((c) => c.level === level && !c.memorySide && (c.bandwidth = bw)),
+        [data.cores[0]],
+        bytes,
+        m,
+        'keep',
+      );
+      out.push({
+        field: `caches[L${level}].bandwidth`,
+        value,
+        source: `measured: memcpy of ${sizeText(bytes)} warm in L${level}, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); ${note}`,
+        kept,
+      });
+    });
+    return out;
+  },
+};
+
+/** A bandwidth (bytes/ns) no memory reaches: a resource taken out of the way while another is fitted. */
+const UNBOUNDED_BANDWIDTH = 1e4;
+
+const streamConcurrency: FittedConstant = {
+  name: 'misses one core keeps in flight for a prefetched stream',
+  fit(spec, data) {
+    const i = data.levels.length - 1;
+    const bytes = data.levels[i].workingSet / 2;
+    const m = data.copyOne[i];
+    // A memcpy from memory is a long sequential stream: the L2 prefetcher's queue
+    // (costs.streamConcurrency), not the L1 fill buffers, bounds it in the model. Integer by
+    // definition: the smallest count at which the model is as fast as the measurement.
+    // One core is held by its misses in flight, several by the memory controller: the memory's
+    // bandwidth is fitted next from every core at once, so it is taken out of the way here.
+    const before = spec.costs.streamConcurrency;
+    const memory = spec.numaNodes.map((n) => n.bandwidth);
+    spec.numaNodes.forEach((n) => (n.bandwidth = UNBOUNDED_BANDWIDTH));
+    let best: number | undefined;
+    for (let n = 1; n <= 128 && best === undefined; n++) {
+      spec.costs.streamConcurrency = n;
+      if (modelCopyNs(spec, [data.cores[0]], bytes) <= m.medianNs) best = n;
+    }
+    spec.numaNodes.forEach((n, i) => (n.bandwidth = memory[i]));
+    spec.costs.streamConcurrency = best ?? before;
+    const how =
+      best !== undefined
+        ? 'smallest count at which the model is as fast with the memory controller not limiting'
+        : `not fitted: no count up to 128 makes the model as fast (another resource bounds it); kept ${before ?? 'none'}`;
+    return [
+      {
+        field: 'costs.streamConcurrency',
+        value: spec.costs.streamConcurrency ?? 'none',
+        source: `measured: memcpy of ${sizeText(bytes)} from memory, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); ${how}`,
+        kept: best === undefined,
+      },
+    ];
+  },
+};
+
+const memoryBandwidth: FittedConstant = {
+  name: 'memory controller bandwidth',
+  fit(spec, data) {
+    const run = data.copyAll;
+    const i = data.levels.length - 1;
+    const bytes = data.levels[i].workingSet / 2;
+    const cores = run ? run.cores : [data.cores[0]];
+    const m = run ? run.results[0] : data.copyOne[i];
+    const { value, note, kept } = fitBandwidth(
+      spec,
+      () => spec.numaNodes[0].bandwidth,
+      (bw) => spec.numaNodes.forEach((n) => (n.bandwidth = bw)),
+      cores,
+      bytes,
+      m,
+      'keep',
+    );
+    return [
+      {
+        field: 'numaNodes[*].bandwidth',
+        value,
+        source: `measured: memcpy of ${sizeText(bytes)} from memory on ${cores.length} core(s) at once, ${gbs(bytes * cores.length, m.medianNs)} together (${spread(m)}); ${note}`,
+        kept,
+      },
+    ];
+  },
+};
+
+const cmaSyscallAndPin: FittedConstant = {
+  name: 'system call and per-page pinning cost (CMA)',
+  fit(spec, data) {
+    const sweep = data.cmaSweep;
+    if (!sweep) return [];
+    const algorithm = modelAlgorithm('onetoall', 'cma-read')!;
+    const cores = sweep.cores;
+    const at = (syscallNs: number, pinPerPageNs: number, bytes: number) => {
+      spec.kernel.syscallNs = syscallNs;
+      spec.kernel.pinPerPageNs = pinPerPageNs;
+      return predictNs(spec, algorithm, cores, bytes, 'on');
+    };
+    // The model is linear in both: its time with both at zero, plus each one's effect per unit.
+    const points = sweep.results.map((r) => {
+      const base = at(0, 0, r.bytes);
+      return {
+        a: (at(1000, 0, r.bytes) - base) / 1000,
+        b: (at(0, 1000, r.bytes) - base) / 1000,
+        y: r.medianNs - base,
+        w: 1 / r.medianNs ** 2,
+      };
+    });
+    const { p, q } = nonNegativeFit2(points);
+    spec.kernel.syscallNs = round(p);
+    spec.kernel.pinPerPageNs = round(q);
+    const sizes = sweep.results.map((r) => `${sizeText(r.bytes)} ${fmt(r.medianNs)}`).join(', ');
+    const source = `measured: process_vm_readv by one reader, warm, ${sizes}; weighted least squares of relative error against the model with both at zero`;
+    return [
+      { field: 'kernel.syscallNs', value: spec.kernel.syscallNs, source },
+      { field: 'kernel.pinPerPageNs', value: spec.kernel.pinPerPageNs, source },
+    ];
+  },
+};
+
+const cmaLock: FittedConstant = {
+  name: 'CMA address-space lock: exclusive or shared',
+  fit(spec, data) {
+    if (data.cmaReaders.length === 0) return [];
+    const algorithm = modelAlgorithm('onetoall', 'cma-read')!;
+    const error = (mode: 'exclusive' | 'shared') => {
+      spec.kernel.cmaLockMode = mode;
+      let sum = 0;
+      for (const run of data.cmaReaders)
+        for (const r of run.results)
+          sum += ((predictNs(spec, algorithm, run.cores, r.bytes, 'on') - r.medianNs) / r.medianNs) ** 2;
+      return sum;
+    };
+    const exclusive = error('exclusive');
+    const shared = error('shared');
+    spec.kernel.cmaLockMode = exclusive <= shared ? 'exclusive' : 'shared';
+    const readers = data.cmaReaders.map((r) => r.ranks - 1).join(', ');
+    return [
+      {
+        field: 'kernel.cmaLockMode',
+        value: spec.kernel.cmaLockMode,
+        source: `measured: ${readers} readers of one process over CMA; the mode with the smaller squared relative error (exclusive ${exclusive.toFixed(3)}, shared ${shared.toFixed(3)})`,
+      },
+    ];
+  },
+};
+
+export const FITTED_CONSTANTS: FittedConstant[] = [
+  latencies,
+  cacheBandwidths,
+  copyBandwidth,
+  streamConcurrency,
+  memoryBandwidth,
+  cmaSyscallAndPin,
+  cmaLock,
+];
+
+/** Constants the training set cannot determine on this host, and why (printed by calibrate). */
+export function unfitted(data: TrainingData): string[] {
+  const out = [
+    'costs.reduceBandwidth: no reduction benchmark in the training set; the import default stays',
+    'costs.missConcurrency: every training copy is a prefetched stream and the pointer chase measures latency, not concurrency; the import default stays',
+    'numaNodes[*].writeCost: needs memory bandwidth read alone and read with writes; the training set has only copies, whose mix is fixed',
+    'costs.kernelStores, costs.memcpyNonTemporalShare: how the kernel and the C library store is a property of their code, not measured here; left as detected',
+    'kernel.params.kernelCopyEfficiency: confounded with pinPerPage in a one-reader CMA sweep (both grow with size); stays 1',
+  ];
+  if (data.cores.length < 2)
+    out.push('kernel.syscallNs, kernel.pinPerPageNs: CMA needs two cores; import defaults stay');
+  else if (!data.cmaSweep)
+    out.push(
+      `kernel.syscallNs, kernel.pinPerPageNs: CMA refused (${data.cma?.cma ?? 'not probed'}); import defaults stay`,
+    );
+  if (data.cmaReaders.length === 0)
+    out.push('kernel.cmaLockMode: two readers of one process need three cores; the import default stays');
+  return out;
+}

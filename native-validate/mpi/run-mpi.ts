@@ -1,0 +1,134 @@
+// `validate --mpi`: the same collectives through the installed Open MPI, with each collective
+// component it has (basic, tuned; han and xhc where present) and single-copy CMA on and off (the
+// shared-memory BTL's single_copy_mechanism), beside the simulator's prediction for the matching
+// algorithms (basic and tuned; the model has no han or xhc, so those rows are measured only).
+import { spawnSync } from 'node:child_process';
+import { existsSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { MachineSpec } from '../../hardware/spec.ts';
+import { NativeError, type NativeRun } from '../backend.ts';
+import { COLLECTIVES } from '../cases.ts';
+import { predictNs } from '../predict.ts';
+import { row, type Row } from '../validate.ts';
+
+const HERE = dirname(fileURLToPath(import.meta.url));
+const SOURCE = join(HERE, 'timing.c');
+const BINARY = join(HERE, '..', 'build', 'intranode-mpi-timing');
+
+export interface MpiOptions {
+  cores: number[];
+  sizes: number[];
+  iterations: number;
+  allowRunAsRoot: boolean;
+  /** Whether CMA works on this host (else only single copy off runs). */
+  cma: boolean;
+  progress: (what: string) => void;
+  notes: string[];
+}
+
+/** Collective components tried, in this order, where the installed Open MPI has them. */
+const COMPONENTS = ['basic', 'tuned', 'han', 'xhc'];
+
+function run(cmd: string, args: string[]): { ok: boolean; stdout: string; stderr: string } {
+  const out = spawnSync(cmd, args, { encoding: 'utf8', maxBuffer: 64 << 20 });
+  return {
+    ok: !out.error && out.status === 0,
+    stdout: out.stdout ?? '',
+    stderr: out.stderr ?? out.error?.message ?? '',
+  };
+}
+
+function buildTiming(): string {
+  if (existsSync(BINARY) && statSync(BINARY).mtimeMs >= statSync(SOURCE).mtimeMs) return BINARY;
+  const cc = run('mpicc', ['-O2', '-o', BINARY, SOURCE]);
+  if (!cc.ok) throw new NativeError(`mpicc could not build ${SOURCE}: ${cc.stderr.trim()}`);
+  return BINARY;
+}
+
+/** The shared-memory BTL and its single-copy parameter, as this Open MPI names them (vader in 4.x, sm in 5.x). */
+function singleCopyParameter(): { btl: string; param: string } {
+  const info = run('ompi_info', ['--param', 'btl', 'all', '--level', '9']);
+  const m = /parameter "btl_(\w+)_single_copy_mechanism"/.exec(info.stdout);
+  if (!m)
+    throw new NativeError('ompi_info lists no btl_*_single_copy_mechanism parameter: cannot switch CMA on and off');
+  return { btl: m[1], param: `btl_${m[1]}_single_copy_mechanism` };
+}
+
+function collComponents(): string[] {
+  const info = run('ompi_info', []);
+  const have = new Set([...info.stdout.matchAll(/MCA coll: (\w+)/g)].map((m) => m[1]));
+  return COMPONENTS.filter((c) => have.has(c));
+}
+
+export function mpiRows(spec: MachineSpec, opts: MpiOptions): Row[] {
+  for (const tool of ['mpicc', 'mpirun', 'ompi_info'])
+    if (!run('sh', ['-c', `command -v ${tool}`]).ok)
+      throw new NativeError(`--mpi needs Open MPI: ${tool} not found (Debian: apt install openmpi-bin libopenmpi-dev)`);
+  const root = process.getuid?.() === 0;
+  if (root && !opts.allowRunAsRoot)
+    throw new NativeError('running Open MPI as root needs --allow-run-as-root (mpirun refuses root otherwise)');
+  const binary = buildTiming();
+  const { btl, param } = singleCopyParameter();
+  const components = collComponents();
+  opts.notes.push(
+    `Open MPI: components ${components.join(', ')}; CMA switched with ${param}; han and xhc rows have no model counterpart`,
+  );
+  const llc = Math.max(...spec.caches.map((c) => c.sizeBytes));
+  const rows: Row[] = [];
+  for (const component of components) {
+    for (const cma of opts.cma ? [true, false] : [false]) {
+      for (const op of COLLECTIVES) {
+        opts.progress(`mpi: MPI_${op} with coll ${component}, single copy ${cma ? 'cma' : 'none'}`);
+        const args = [
+          ...(root ? ['--allow-run-as-root'] : []),
+          '--nooversubscribe',
+          '-np',
+          String(opts.cores.length),
+          '--cpu-set',
+          opts.cores.join(','),
+          '--bind-to',
+          'core',
+          '--mca',
+          'btl',
+          `${btl},self`,
+          '--mca',
+          param,
+          cma ? 'cma' : 'none',
+          '--mca',
+          'coll',
+          `${component === 'basic' ? '' : `${component},`}basic,self,libnbc`,
+          ...(component === 'han' ? ['--mca', 'coll_han_priority', '100'] : []),
+          ...(component === 'xhc' ? ['--mca', 'coll_xhc_priority', '100'] : []),
+          binary,
+          op,
+          opts.sizes.join(','),
+          String(opts.iterations),
+          '2',
+          String(llc),
+        ];
+        const out = run('mpirun', args);
+        if (!out.ok) throw new NativeError(`mpirun ${args.join(' ')} failed: ${out.stderr.trim().slice(0, 800)}`);
+        const result = JSON.parse(out.stdout) as Pick<NativeRun, 'results'>;
+        const algorithm = component === 'basic' || component === 'tuned' ? `${op}:${component}` : undefined;
+        const params = { shm: 'sm', single: cma ? 'cma' : 'none' };
+        for (const m of result.results) {
+          rows.push(
+            row(
+              {
+                set: 'test',
+                name: `MPI_${op} ${component} ${cma ? 'cma' : 'no-cma'}`,
+                mechanism: `mpi ${cma ? 'cma' : 'shm'}`,
+                ranks: opts.cores.length,
+                bytes: m.bytes,
+                measured: m,
+              },
+              algorithm ? predictNs(spec, algorithm, opts.cores, m.bytes, 'off', params) : undefined,
+            ),
+          );
+        }
+      }
+    }
+  }
+  return rows;
+}

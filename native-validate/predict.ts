@@ -1,0 +1,50 @@
+// The simulator's prediction for a native case: the same operation, algorithm, cores, size and
+// cache mode, run through the algorithm harness (which also checks the simulated data).
+import { runAlgorithm } from '../algorithms/harness/simulate.ts';
+import type { ParamValue } from '../algorithms/algorithm.ts';
+import type { MachineSpec } from '../hardware/spec.ts';
+import type { NativeBench, NativeMech } from './backend.ts';
+
+/** The catalogued algorithm that does what the native benchmark does over that mechanism. */
+export function modelAlgorithm(bench: NativeBench, mech: NativeMech): string | undefined {
+  const cma = mech === 'cma' || mech === 'cma-read';
+  switch (bench) {
+    case 'pingpong':
+    case 'pingping':
+    case 'onetoall':
+      if (mech === 'shm') return `${bench}:shm`;
+      return cma ? `${bench}:cma` : undefined;
+    case 'bcast':
+    case 'scatter':
+    case 'gather':
+    case 'alltoall':
+    case 'allgather':
+      return cma ? `${bench}:cma-linear` : `${bench}:basic`;
+    default:
+      return undefined;
+  }
+}
+
+/** Transport parameters matching the native double copy: MPICH2 Nemesis geometry, no single copy. */
+export const NATIVE_TRANSPORT: Record<string, ParamValue> = { shm: 'nemesis', single: 'none' };
+
+export function predictNs(
+  spec: MachineSpec,
+  algorithm: string,
+  cores: number[],
+  bytes: number,
+  cache: 'on' | 'off',
+  params: Record<string, ParamValue> = NATIVE_TRANSPORT,
+): number {
+  const out = runAlgorithm({
+    machine: spec,
+    cores,
+    algorithm,
+    call: { bytes, root: 0, params: { ...params } },
+    cache,
+    iterations: 2,
+    warmup: 1,
+    seed: 'validate',
+  });
+  return out.times.reduce((a, b) => a + b, 0) / out.times.length;
+}

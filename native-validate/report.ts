@@ -1,0 +1,117 @@
+// The validation report: one row per case and size (measured median with its interquartile range,
+// prediction, error), training and test marked, then the error summary per set and per mechanism
+// against the target (median |error| at most 10 %, maximum at most 25 % on the test set).
+import type { FittedValue } from './fit/constants.ts';
+import type { Row } from './validate.ts';
+
+export const TARGET = { medianPct: 10, maxPct: 25 };
+
+export interface ErrorSummary {
+  cases: number;
+  medianAbsErrorPct: number | null;
+  maxAbsErrorPct: number | null;
+}
+
+export function summarise(rows: Row[]): ErrorSummary {
+  const errors = rows.flatMap((r) => (r.errorPct === undefined ? [] : [Math.abs(r.errorPct)])).sort((a, b) => a - b);
+  if (errors.length === 0) return { cases: 0, medianAbsErrorPct: null, maxAbsErrorPct: null };
+  const mid = errors.length / 2;
+  const median = errors.length % 2 ? errors[Math.floor(mid)] : (errors[mid - 1] + errors[mid]) / 2;
+  return { cases: errors.length, medianAbsErrorPct: round(median), maxAbsErrorPct: round(errors[errors.length - 1]) };
+}
+
+function round(x: number): number {
+  return Math.round(x * 10) / 10;
+}
+
+export interface Report {
+  host: { name: string; description: string; via: string; kernel: string; cores: number[] };
+  /** /proc/loadavg's 1, 5 and 15 minute figures when the run began and ended: other work on the host. */
+  load: { start: string; end: string };
+  /** The command that produced it. */
+  command: string;
+  /** Constants fitted in this run (absent with --machine FILE), and those left as they were. */
+  fitted?: FittedValue[];
+  unfitted?: string[];
+  machine: string;
+  native: { iterations: number; warmup: number; cache: string };
+  notes: string[];
+  rows: Row[];
+  summary: {
+    test: ErrorSummary & { targetMet: boolean | null };
+    training: ErrorSummary;
+    byMechanism: Record<string, ErrorSummary>;
+  };
+}
+
+export function buildReport(base: Omit<Report, 'summary'>): Report {
+  const test = base.rows.filter((r) => r.set === 'test');
+  const t = summarise(test);
+  const byMechanism: Record<string, ErrorSummary> = {};
+  for (const m of [...new Set(test.map((r) => r.mechanism))].sort())
+    byMechanism[m] = summarise(test.filter((r) => r.mechanism === m));
+  const targetMet =
+    t.medianAbsErrorPct === null
+      ? null
+      : t.medianAbsErrorPct <= TARGET.medianPct && (t.maxAbsErrorPct ?? 0) <= TARGET.maxPct;
+  return {
+    ...base,
+    summary: {
+      test: { ...t, targetMet },
+      training: summarise(base.rows.filter((r) => r.set === 'training')),
+      byMechanism,
+    },
+  };
+}
+
+const us = (ns: number) => (ns / 1000).toFixed(ns < 10_000 ? 3 : ns < 1_000_000 ? 1 : 0);
+const pct = (x: number | null) => (x === null ? '-' : `${x.toFixed(1)}%`);
+
+export function formatReport(r: Report): string {
+  const out: string[] = [];
+  out.push(`# Host: ${r.host.name}: ${r.host.description} (detected via ${r.host.via}), kernel ${r.host.kernel}`);
+  out.push(`# Cores used: ${r.host.cores.join(', ')}`);
+  out.push(`# Load average (1, 5, 15 min): ${r.load.start} when the run began, ${r.load.end} when it ended`);
+  out.push(`# Machine: ${r.machine}`);
+  out.push(`# Native: median of ${r.native.iterations} iterations after ${r.native.warmup} warm-up; ${r.native.cache}`);
+  for (const n of r.notes) out.push(`# ${n}`);
+  const header = ['set', 'case', 'ranks', 'bytes', 'measured(us)', 'IQR(us)', 'predicted(us)', 'error'];
+  const table = r.rows.map((row) => [
+    row.set,
+    row.name,
+    String(row.ranks),
+    String(row.bytes),
+    us(row.measured.medianNs),
+    `${us(row.measured.q1Ns)}-${us(row.measured.q3Ns)}`,
+    row.predictedNs === undefined ? '-' : us(row.predictedNs),
+    row.errorPct === undefined ? '-' : `${row.errorPct >= 0 ? '+' : ''}${row.errorPct.toFixed(1)}%`,
+  ]);
+  const widths = header.map((h, i) => Math.max(h.length, ...table.map((t) => t[i].length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => (i < 2 ? c.padEnd(widths[i]) : c.padStart(widths[i])))
+      .join('  ')
+      .trimEnd();
+  out.push(line(header), ...table.map(line));
+  const s = r.summary;
+  out.push(
+    `# Test set: ${s.test.cases} cases, median |error| ${pct(s.test.medianAbsErrorPct)}, max |error| ${pct(s.test.maxAbsErrorPct)} (target: median <= ${TARGET.medianPct}%, max <= ${TARGET.maxPct}%): ${s.test.targetMet === null ? 'no cases' : s.test.targetMet ? 'met' : 'NOT met'}`,
+  );
+  for (const [m, e] of Object.entries(s.byMechanism))
+    out.push(
+      `#   ${m}: ${e.cases} cases, median |error| ${pct(e.medianAbsErrorPct)}, max |error| ${pct(e.maxAbsErrorPct)}`,
+    );
+  out.push(
+    `# Training set (fitted on; not evidence of accuracy): ${s.training.cases} cases, median |error| ${pct(s.training.medianAbsErrorPct)}, max |error| ${pct(s.training.maxAbsErrorPct)}`,
+  );
+  return out.join('\n') + '\n';
+}
+
+/** Which mechanism's model errs most on the test set, for the report's conclusion. */
+export function worstMechanism(r: Report): { mechanism: string; summary: ErrorSummary } | undefined {
+  let worst: { mechanism: string; summary: ErrorSummary } | undefined;
+  for (const [mechanism, summary] of Object.entries(r.summary.byMechanism))
+    if (!worst || (summary.medianAbsErrorPct ?? 0) > (worst.summary.medianAbsErrorPct ?? 0))
+      worst = { mechanism, summary };
+  return worst;
+}

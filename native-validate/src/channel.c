@@ -1,0 +1,80 @@
+/* The shared-memory double copy: per ordered pair of ranks, a ring of `slots` fragments of `frag`
+ * bytes in the shared segment (the geometry of MPICH2 Nemesis's LMT copy buffer by default: two
+ * 64 KiB chunks). The sender copies a fragment in when its slot is empty and marks it full; the
+ * receiver copies it out and marks it empty, so copy-in and copy-out of consecutive fragments
+ * overlap. Transfers advance one fragment at a time so a rank can progress several at once
+ * (ping-ping, alltoall) without deadlock. */
+#include "native.h"
+
+#include <string.h>
+
+static int finished(const struct xfer *x) { return x->done >= x->bytes && x->next > x->start; }
+
+void xfer_init(struct team *t, struct xfer *x, int peer, char *buf, size_t bytes, int send) {
+  x->peer = peer;
+  x->buf = buf;
+  x->bytes = bytes;
+  x->done = 0;
+  x->send = send;
+  x->start = x->next = send ? t->send_pos[peer] : t->recv_pos[peer];
+}
+
+static inline size_t pair(const struct team *t, int src, int dst) { return (size_t)src * t->size + dst; }
+
+int xfer_step(struct team *t, struct xfer *x) {
+  if (finished(x)) return 0;
+  int src = x->send ? t->rank : x->peer, dst = x->send ? x->peer : t->rank;
+  unsigned slots = (unsigned)t->opt->slots;
+  unsigned k = x->next % slots;
+  struct slot_flag *flag = &t->flags[pair(t, src, dst) * slots + k];
+  char *slot = t->rings + (pair(t, src, dst) * slots + k) * t->opt->frag;
+  if (x->send) {
+    if (__atomic_load_n(&flag->full, __ATOMIC_ACQUIRE) != 0) return 0;
+    size_t n = x->bytes - x->done < t->opt->frag ? x->bytes - x->done : t->opt->frag;
+    memcpy(slot, x->buf + x->done, n);
+    /* A zero-byte message still sends one (empty) fragment: its arrival is the message. */
+    __atomic_store_n(&flag->full, (uint64_t)n | (1ull << 63), __ATOMIC_RELEASE);
+    x->done += n;
+  } else {
+    uint64_t full = __atomic_load_n(&flag->full, __ATOMIC_ACQUIRE);
+    if (full == 0) return 0;
+    size_t n = (size_t)(full & ~(1ull << 63));
+    if (x->done + n > x->bytes) fail(t, "message from rank %d longer than the %zu bytes expected", x->peer, x->bytes);
+    memcpy(x->buf + x->done, slot, n);
+    __atomic_store_n(&flag->full, 0, __ATOMIC_RELEASE);
+    x->done += n;
+  }
+  x->next++;
+  if (finished(x)) {
+    if (x->send) t->send_pos[x->peer] = x->next;
+    else t->recv_pos[x->peer] = x->next;
+  }
+  return 1;
+}
+
+void xfer_all(struct team *t, struct xfer *x, int n) {
+  unsigned spins = 0;
+  for (;;) {
+    int pending = 0, moved = 0;
+    for (int i = 0; i < n; i++) {
+      if (finished(&x[i])) continue;
+      moved |= xfer_step(t, &x[i]);
+      if (!finished(&x[i])) pending = 1;
+    }
+    if (!pending) return;
+    if (!moved) relax(&spins);
+    else spins = 0;
+  }
+}
+
+void shm_send(struct team *t, int dst, const char *buf, size_t bytes) {
+  struct xfer x;
+  xfer_init(t, &x, dst, (char *)buf, bytes, 1);
+  xfer_all(t, &x, 1);
+}
+
+void shm_recv(struct team *t, int src, char *buf, size_t bytes) {
+  struct xfer x;
+  xfer_init(t, &x, src, buf, bytes, 0);
+  xfer_all(t, &x, 1);
+}

@@ -1,0 +1,75 @@
+/* The iteration loop: barrier, every rank timestamps its own call, barrier; the iteration's time is
+ * from the earliest start to the latest end (one clock: CLOCK_MONOTONIC is system-wide), which is
+ * what the simulator reports for an iteration without arrival skew. Warm-up iterations run first
+ * and are not recorded. With cache off, each iteration uses the next buffer of a rotation larger
+ * than twice the last-level cache, as IMB's -off_cache does. */
+#include "native.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+void arena_make(struct team *t, struct arena *a, size_t bytes) {
+  size_t page = (size_t)sysconf(_SC_PAGESIZE);
+  a->stride = (bytes + page - 1) / page * page;
+  if (a->stride == 0) a->stride = page;
+  a->count = 1;
+  if (t->opt->cache_off) a->count = (int)((2 * t->opt->llc_bytes + a->stride - 1) / a->stride) + 1;
+  a->base = alloc_local(a->stride * (size_t)a->count);
+}
+
+void arena_free(struct arena *a) {
+  munmap(a->base, a->stride * (size_t)a->count);
+  a->base = NULL;
+}
+
+void expect_block(struct team *t, const char *buf, size_t bytes, int src, int block, int rot, const char *what) {
+  if (t->opt->corrupt && t->rank == 1 && bytes > 0) ((char *)buf)[bytes - 1] ^= 1;
+  if (!check_block(buf, bytes, src, block, rot))
+    fail(t, "%s: %zu bytes of block %d from rank %d (buffer %d) are not what rank %d sent", what, bytes, block, src,
+         rot, src);
+}
+
+void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops, int first) {
+  int total = t->opt->warmup + t->opt->iterations;
+  double *samples = calloc((size_t)t->opt->iterations, sizeof *samples);
+  for (int it = 0; it < total; it++) {
+    team_barrier(t);
+    double t0 = now_ns();
+    ops->run(t, ops->ctx, it);
+    double t1 = now_ns();
+    t->hdr->t_start[t->rank] = t0;
+    t->hdr->t_end[t->rank] = t1;
+    team_barrier(t);
+    if (t->rank == 0 && it >= t->opt->warmup) {
+      double lo = t->hdr->t_start[0], hi = t->hdr->t_end[0];
+      for (int r = 1; r < t->size; r++) {
+        if (t->hdr->t_start[r] < lo) lo = t->hdr->t_start[r];
+        if (t->hdr->t_end[r] > hi) hi = t->hdr->t_end[r];
+      }
+      samples[it - t->opt->warmup] = (hi - lo) / ops->divisor;
+    }
+    if (ops->check) ops->check(t, ops->ctx, it);
+    team_barrier(t); /* nobody reuses a buffer another rank is still checking */
+  }
+  if (t->rank == 0) {
+    fprintf(out, "%s{\"bytes\": %zu, ", first ? "" : ",\n    ", bytes);
+    print_stats(out, samples, t->opt->iterations);
+    fprintf(out, "}");
+  }
+  free(samples);
+}
+
+void json_header(struct team *t, FILE *out) {
+  if (t->rank != 0) return;
+  const struct options *o = t->opt;
+  fprintf(out, "{\"bench\": \"%s\", \"mech\": \"%s\", \"ranks\": %d, \"cores\": [", o->bench, o->mech, o->ranks);
+  for (int i = 0; i < o->ranks; i++) fprintf(out, "%s%d", i ? ", " : "", o->cores[i]);
+  fprintf(out, "], \"cache\": \"%s\", \"iterations\": %d, \"warmup\": %d, \"fragBytes\": %zu, \"slots\": %d,\n  \"results\": [",
+          o->cache_off ? "off" : "on", o->iterations, o->warmup, o->frag, o->slots);
+}
+
+void json_footer(struct team *t, FILE *out) {
+  if (t->rank == 0) fprintf(out, "]}\n");
+}

@@ -1,0 +1,147 @@
+/* The native backend's shared declarations: the team of pinned rank processes, the shared segment
+ * they synchronise through, the double-copy channels, CMA, and the benchmarks. */
+#ifndef INTRANODE_NATIVE_H
+#define INTRANODE_NATIVE_H
+
+#define _GNU_SOURCE
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#define MAX_RANKS 256
+#define MAX_SIZES 64
+#define MAX_ROTATE 64
+
+/* Options of one run, parsed from the command line (main.c). */
+struct options {
+  const char *bench;
+  int ranks;
+  int cores[MAX_RANKS];
+  int ncores;
+  size_t sizes[MAX_SIZES];
+  int nsizes;
+  int iterations;
+  int warmup;
+  int cache_off;
+  const char *mech; /* shm, cma-read, cma-write */
+  size_t frag;      /* double-copy fragment (bytes) */
+  int slots;        /* fragments in flight per ordered pair */
+  int timeout_s;
+  size_t llc_bytes; /* last-level cache, for the cache-off rotation */
+  long hold_ms;     /* test hook: every rank sleeps this long after setup (cleanup tests) */
+  int corrupt;      /* test hook: rank 1 spoils one received byte before checking (data-check tests) */
+  int nodump;       /* test hook: ranks make themselves non-dumpable, so CMA needs CAP_SYS_PTRACE */
+};
+
+/* Per ordered pair (src -> dst): a ring of `slots` fragments of `frag` bytes. */
+struct slot_flag {
+  volatile uint64_t full; /* bytes in the slot, 0 when empty */
+  char pad[56];
+};
+
+/* Control mailbox from one rank to another: a sequence number and one payload word (an address,
+ * a length), each on its own cache line. */
+struct mailbox {
+  volatile uint64_t seq;
+  volatile uint64_t word[3];
+  char pad[32];
+};
+
+struct shared_header {
+  volatile uint64_t barrier_count;
+  char pad0[56];
+  volatile uint64_t barrier_sense;
+  char pad1[56];
+  volatile int32_t failed; /* a rank hit an error: everybody stops */
+  volatile int32_t cma_errno;
+  char pad2[56];
+  pid_t pids[MAX_RANKS];
+  double t_start[MAX_RANKS];
+  double t_end[MAX_RANKS];
+};
+
+/* One rank's view of the team. */
+struct team {
+  int rank;
+  int size;
+  const struct options *opt;
+  struct shared_header *hdr;
+  struct mailbox *mail;       /* [dst * size + src] */
+  struct slot_flag *flags;    /* [(src * size + dst) * slots + k] */
+  char *rings;                /* [(src * size + dst) * slots * frag] */
+  uint64_t local_sense;
+  uint64_t mail_seen[MAX_RANKS]; /* per source: last sequence consumed */
+  uint64_t mail_sent[MAX_RANKS]; /* per destination: last sequence posted */
+  unsigned send_pos[MAX_RANKS];  /* per destination: next ring slot to fill */
+  unsigned recv_pos[MAX_RANKS];  /* per source: next ring slot to drain */
+};
+
+/* team.c */
+int team_run(const struct options *opt, int (*body)(struct team *, FILE *out), FILE *out);
+void team_barrier(struct team *t);
+double now_ns(void);
+void fail(struct team *t, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
+void *alloc_local(size_t bytes); /* first-touched by the caller */
+void mail_post(struct team *t, int dst, uint64_t a, uint64_t b, uint64_t c);
+void mail_wait(struct team *t, int src, uint64_t out[3]);
+void relax(unsigned *spins);
+
+/* channel.c: the shared-memory double copy, pipelined in fragments */
+struct xfer {
+  int peer;
+  char *buf;
+  size_t bytes;
+  size_t done;   /* bytes copied in (send) or out (recv) */
+  unsigned start; /* ring position when the transfer began */
+  unsigned next;  /* next ring position */
+  int send;
+};
+void xfer_init(struct team *t, struct xfer *x, int peer, char *buf, size_t bytes, int send);
+int xfer_step(struct team *t, struct xfer *x); /* 1 when it moved a fragment */
+void xfer_all(struct team *t, struct xfer *x, int n);
+void shm_send(struct team *t, int dst, const char *buf, size_t bytes);
+void shm_recv(struct team *t, int src, char *buf, size_t bytes);
+
+/* cma.c */
+int cma_probe(pid_t peer, void *remote, size_t bytes); /* 0 or errno */
+void cma_read(struct team *t, int peer, uint64_t remote, char *local, size_t bytes);
+void cma_write(struct team *t, int peer, uint64_t remote, const char *local, size_t bytes);
+
+/* data.c: patterns that tell who wrote which block of which buffer */
+void fill_block(char *buf, size_t bytes, int src, int block, int rot);
+int check_block(const char *buf, size_t bytes, int src, int block, int rot);
+
+/* stats.c */
+void print_stats(FILE *out, double *samples, int n);
+
+/* measure.c: the iteration loop every benchmark shares */
+struct arena {
+  char *base;
+  size_t stride; /* bytes of one rotation buffer, a whole number of pages */
+  int count;     /* rotation buffers: 1 with warm caches; enough to exceed twice the LLC otherwise */
+};
+void arena_make(struct team *t, struct arena *a, size_t bytes);
+void arena_free(struct arena *a);
+static inline char *arena_at(const struct arena *a, int rot) { return a->base + (size_t)(rot % a->count) * a->stride; }
+struct case_ops {
+  void (*run)(struct team *t, void *ctx, int rot);   /* the timed operation */
+  void (*check)(struct team *t, void *ctx, int rot); /* verify what arrived, then scribble it */
+  void *ctx;
+  double divisor; /* 2 for half a round trip */
+};
+void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops, int first);
+void json_header(struct team *t, FILE *out);
+void json_footer(struct team *t, FILE *out);
+void expect_block(struct team *t, const char *buf, size_t bytes, int src, int block, int rot, const char *what);
+
+/* benchmarks */
+int bench_memcpy(struct team *t, FILE *out);
+int bench_latency(struct team *t, FILE *out);
+int bench_pingpong(struct team *t, FILE *out);
+int bench_pingping(struct team *t, FILE *out);
+int bench_onetoall(struct team *t, FILE *out);
+int bench_collective(struct team *t, FILE *out);
+int bench_probe(struct team *t, FILE *out);
+
+#endif

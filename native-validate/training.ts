@@ -1,0 +1,115 @@
+// The training set: the native measurements calibration fits the model's constants on. None of
+// them is a case `validate` predicts afterwards (see test-set.ts).
+import type { MachineSpec } from '../hardware/spec.ts';
+import { probeNative, runNative, type NativeRun, type NativeStats, type ProbeResult } from './backend.ts';
+
+const KiB = 1024;
+const MiB = 1024 * KiB;
+
+/** A working set sized to sit in one level of core `core`'s caches (or in memory, beyond them). */
+export interface LevelProbe {
+  name: string;
+  /** Index in spec.caches of the cache this working set lives in; absent for memory. */
+  cacheIndex?: number;
+  /** Bytes the benchmark touches: twice the copy size for memcpy, the chased array for latency. */
+  workingSet: number;
+}
+
+/** CMA size sweep of the training set: one reader of one process. */
+export const CMA_TRAINING_SIZES = [4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 1 * MiB, 4 * MiB];
+
+/** Largest working set used for memory: four times the last-level cache, at most 256 MiB. */
+const MEMORY_WORKING_SET_CAP = 256 * MiB;
+
+export function levelProbes(spec: MachineSpec, core: number): LevelProbe[] {
+  const mine = spec.caches
+    .map((c, i) => ({ c, i }))
+    .filter(({ c }) => !c.memorySide && c.cores.includes(core))
+    .sort((x, y) => x.c.level - y.c.level);
+  const probes: LevelProbe[] = [];
+  let below = 0;
+  for (const { c, i } of mine) {
+    // Half the level (room for whatever else the process touches), but well past the level below.
+    const ws = Math.min(c.sizeBytes * 0.75, Math.max(c.sizeBytes / 2, 2 * below));
+    probes.push({ name: `L${c.level}`, cacheIndex: i, workingSet: roundTo(ws, 4 * KiB) });
+    below = c.sizeBytes;
+  }
+  probes.push({
+    name: 'memory',
+    workingSet: roundTo(Math.min(MEMORY_WORKING_SET_CAP, Math.max(4 * below, 64 * MiB)), MiB),
+  });
+  return probes;
+}
+
+function roundTo(n: number, unit: number): number {
+  return Math.max(unit, Math.round(n / unit) * unit);
+}
+
+export interface TrainingData {
+  cores: number[];
+  levels: LevelProbe[];
+  /** Load latency by pointer chase, per level (ns per load). */
+  latency: NativeStats[];
+  /** One core's warm memcpy of half the working set, per level. */
+  copyOne: NativeStats[];
+  /** Every core's memcpy at once from memory; absent with one core. */
+  copyAll?: NativeRun;
+  cma?: ProbeResult;
+  /** One reader of one process over CMA, warm, by size (syscall and per-page pinning). */
+  cmaSweep?: NativeRun;
+  /** Two and more readers of one process at once (the address-space lock). */
+  cmaReaders: NativeRun[];
+}
+
+export interface TrainingOptions {
+  iterations: number;
+  progress: (what: string) => void;
+}
+
+export function measureTraining(spec: MachineSpec, cores: number[], opts: TrainingOptions): TrainingData {
+  const levels = levelProbes(spec, cores[0]);
+  const it = { iterations: opts.iterations, warmup: 2 };
+  opts.progress('training: load latency by working set');
+  const latency = runNative({
+    bench: 'latency',
+    cores: [cores[0]],
+    sizes: levels.map((l) => l.workingSet),
+    ...it,
+  }).results;
+  opts.progress('training: memcpy bandwidth by working set, one core');
+  const copyOne = runNative({
+    bench: 'memcpy',
+    cores: [cores[0]],
+    sizes: levels.map((l) => l.workingSet / 2),
+    ...it,
+  }).results;
+  const data: TrainingData = { cores, levels, latency, copyOne, cmaReaders: [] };
+  if (cores.length < 2) return data;
+  opts.progress(`training: memcpy from memory on ${cores.length} cores at once`);
+  data.copyAll = runNative({ bench: 'memcpy', cores, sizes: [levels[levels.length - 1].workingSet / 2], ...it });
+  data.cma = probeNative(cores);
+  if (data.cma.cma !== 'ok') return data;
+  opts.progress('training: CMA size sweep, one reader');
+  data.cmaSweep = runNative({
+    bench: 'onetoall',
+    mech: 'cma-read',
+    cores: cores.slice(0, 2),
+    sizes: CMA_TRAINING_SIZES,
+    cache: 'on',
+    ...it,
+  });
+  for (let n = 3; n <= Math.min(cores.length, 9); n++) {
+    opts.progress(`training: CMA, ${n - 1} readers of one process`);
+    data.cmaReaders.push(
+      runNative({
+        bench: 'onetoall',
+        mech: 'cma-read',
+        cores: cores.slice(0, n),
+        sizes: [256 * KiB, 1 * MiB],
+        cache: 'on',
+        ...it,
+      }),
+    );
+  }
+  return data;
+}

@@ -1,0 +1,115 @@
+// The native backend builds with this machine's compiler, runs every benchmark on two ranks, checks
+// the data each rank received (a rank fails the run on a wrong byte), and prints well-formed JSON.
+import { spawnSync } from 'node:child_process';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { orphanSegments } from './leftovers.ts';
+import {
+  BINARY,
+  BUILD_SCRIPT,
+  probeNative,
+  runNative,
+  type NativeBench,
+  type NativeMech,
+} from '../../native-validate/backend.ts';
+
+const SIZES = [0, 1, 4096, 200_000];
+const cma = probeNative([0, 1]).cma === 'ok';
+
+function expectWellFormed(bench: NativeBench, mech: NativeMech, sizes = SIZES) {
+  const run = runNative({ bench, mech, cores: [0, 1], sizes, iterations: 3, warmup: 1, cache: 'off' });
+  expect(run.bench).toBe(bench);
+  expect(run.ranks).toBe(2);
+  expect(run.results.map((r) => r.bytes)).toEqual(sizes);
+  for (const r of run.results) {
+    expect(r.samples).toBe(3);
+    expect(r.minNs).toBeGreaterThan(0);
+    expect(r.minNs).toBeLessThanOrEqual(r.medianNs);
+    expect(r.medianNs).toBeLessThanOrEqual(r.maxNs);
+  }
+}
+
+describe('native benchmarks on two ranks', () => {
+  for (const bench of ['pingpong', 'pingping', 'onetoall'] as const) {
+    it(`${bench} over the double copy`, () => expectWellFormed(bench, 'shm'));
+    it.runIf(cma)(`${bench} over CMA reads`, () => expectWellFormed(bench, 'cma-read'));
+  }
+  for (const bench of ['pingpong', 'pingping'] as const)
+    it.runIf(cma)(`${bench} over CMA writes`, () => expectWellFormed(bench, 'cma-write'));
+  for (const bench of ['bcast', 'scatter', 'gather', 'alltoall', 'allgather'] as const) {
+    it(`${bench} over the double copy`, () => expectWellFormed(bench, 'shm'));
+    it.runIf(cma)(`${bench} over CMA`, () => expectWellFormed(bench, 'cma'));
+  }
+  it('memcpy and latency by working set', () => {
+    const copy = runNative({ bench: 'memcpy', cores: [0], sizes: [4096, 1 << 20], iterations: 3, warmup: 1 });
+    expect(copy.results).toHaveLength(2);
+    const chase = runNative({ bench: 'latency', cores: [0], sizes: [16384, 1 << 22], iterations: 3, warmup: 1 });
+    expect(chase.results.every((r) => r.medianNs > 0)).toBe(true);
+  });
+  it('the probe says whether CMA works', () => {
+    expect(['ok', 'EPERM', 'ENOSYS', 'EFAULT', 'error']).toContain(probeNative([0, 1]).cma);
+  });
+  it('leaves no segment in /dev/shm', () => {
+    expect(orphanSegments()).toEqual([]);
+  });
+  it('fails the run, naming the block, when a received byte is wrong', () => {
+    const out = spawnSync(
+      BINARY,
+      ['pingpong', '--ranks', '2', '--sizes', '4096', '--iterations', '1', '--test-corrupt', '1'],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(out.status).toBe(2);
+    expect(out.stderr).toMatch(/rank 1: point-to-point: 4096 bytes of block 0 from rank 0 .* are not what rank 0 sent/);
+    expect(out.stdout).toBe('');
+  });
+});
+
+describe('build', () => {
+  it('says clearly that there is no C compiler, and exits non-zero', () => {
+    const out = spawnSync('sh', [BUILD_SCRIPT], {
+      encoding: 'utf8',
+      env: { ...process.env, CC: join('/nonexistent', 'cc') },
+    });
+    expect(out.status).toBe(3);
+    expect(out.stderr).toMatch(/no C compiler/);
+  });
+});
+
+// A kernel that refuses CMA: ranks made non-dumpable, run without CAP_SYS_PTRACE, get EPERM from
+// process_vm_readv exactly as under a ptrace restriction.
+const setpriv = spawnSync('sh', ['-c', 'command -v setpriv']).status === 0;
+const refused = { ...process.env, INTRANODE_NATIVE_TEST_NODUMP: '1' };
+const withoutPtrace = ['--inh-caps=-sys_ptrace', '--bounding-set=-sys_ptrace', '--'];
+
+describe.runIf(setpriv && cma)('CMA refused by the kernel', () => {
+  it('the probe reports EPERM', () => {
+    const out = spawnSync('setpriv', [...withoutPtrace, BINARY, 'probe', '--ranks', '2'], {
+      encoding: 'utf8',
+      env: refused,
+    });
+    expect(out.status).toBe(0);
+    expect(JSON.parse(out.stdout)).toMatchObject({ cma: 'EPERM' });
+  });
+  it('a CMA benchmark fails naming the call and the error, and cleans up', () => {
+    const args = ['pingpong', '--ranks', '2', '--mech', 'cma-read', '--sizes', '4096'];
+    const out = spawnSync('setpriv', [...withoutPtrace, BINARY, ...args], { encoding: 'utf8', env: refused });
+    expect(out.status).toBe(2);
+    expect(out.stderr).toMatch(/process_vm_readv from rank 0: Operation not permitted/);
+    expect(orphanSegments()).toEqual([]);
+  });
+  it('validate reports the refusal and still runs the shared-memory cases', () => {
+    const launcher = join(import.meta.dirname, '../../bin/intranode.mjs');
+    const args = ['validate', '--machine', 'host', '--ranks', '2', '--sizes', '4KiB', '--iterations', '1', '--json'];
+    const out = spawnSync('setpriv', [...withoutPtrace, process.execPath, launcher, ...args], {
+      encoding: 'utf8',
+      env: refused,
+    });
+    expect(out.status).toBe(0);
+    const report = JSON.parse(out.stdout) as { notes: string[]; rows: { mechanism: string }[] };
+    expect(report.notes.join('\n')).toMatch(/CMA refused by the kernel \(EPERM/);
+    expect(report.rows.length).toBeGreaterThan(0);
+    expect(report.rows.every((r) => r.mechanism === 'shm')).toBe(true);
+  }, 120_000);
+});

@@ -1,0 +1,107 @@
+// The calibration's fitting pieces: the solvers, the model-in-the-loop bandwidth fit, and the
+// machine file it writes, which must load back with the values and sources it was given.
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadMachineFile, loadPreset } from '../../hardware/index.ts';
+import { modelCopyNs } from '../../native-validate/fit/model-copy.ts';
+import { nonNegativeFit2, solveDecreasing } from '../../native-validate/fit/solve.ts';
+import { writeMachineFile } from '../../native-validate/machine-writer.ts';
+import { coveredPaths } from '../../native-validate/calibrate.ts';
+
+describe('solvers', () => {
+  it('bisects a decreasing function to its target', () => {
+    const { x, reached } = solveDecreasing((bw) => 1000 / bw, 25, 0.05, 5000);
+    expect(reached).toBe(true);
+    expect(x).toBeCloseTo(40, 1);
+  });
+  it('says when the target is out of reach', () => {
+    expect(solveDecreasing((bw) => 10 + 1000 / bw, 5, 0.05, 5000).reached).toBe(false);
+  });
+  it('recovers two non-negative coefficients', () => {
+    const points = [1, 2, 4, 8, 16].map((pages) => ({ a: 1, b: pages, y: 300 + 50 * pages, w: 1 }));
+    const { p, q } = nonNegativeFit2(points);
+    expect(p).toBeCloseTo(300, 6);
+    expect(q).toBeCloseTo(50, 6);
+  });
+  it('clamps a negative coefficient to zero and refits the other', () => {
+    const points = [1, 2, 4].map((pages) => ({ a: 1, b: pages, y: -100 + 60 * pages, w: 1 }));
+    const { p, q } = nonNegativeFit2(points);
+    expect(p).toBe(0);
+    expect(q).toBeGreaterThan(0);
+  });
+});
+
+describe('model memcpy', () => {
+  it('gets faster with a larger copy bandwidth, and the bisection finds the value back', () => {
+    const spec = structuredClone(loadPreset('dancer'));
+    const bytes = 8192;
+    spec.costs.copyBandwidth = 7;
+    const target = modelCopyNs(spec, [0], bytes);
+    spec.costs.copyBandwidth = 50;
+    expect(modelCopyNs(spec, [0], bytes)).toBeLessThan(target);
+    const { x } = solveDecreasing(
+      (bw) => {
+        spec.costs.copyBandwidth = bw;
+        return modelCopyNs(spec, [0], bytes);
+      },
+      target,
+      0.05,
+      5000,
+    );
+    expect(x).toBeCloseTo(7, 1);
+  });
+});
+
+describe('machine file writer', () => {
+  it('writes a file that loads back with the same constants, sources beside them', () => {
+    const spec = structuredClone(loadPreset('dancer'));
+    spec.caches.forEach((c) => c.level === 2 && (c.bandwidth = 12.34));
+    spec.kernel.pinPerPageNs = 47.6;
+    const fitted = [
+      { field: 'caches[L2].bandwidth', value: 12.34, source: 'measured: memcpy in L2' },
+      { field: 'kernel.pinPerPageNs', value: 47.6, source: 'measured: CMA sweep' },
+    ];
+    const sources = new Map(fitted.map((f) => [f.field, f.source]));
+    const text = writeMachineFile(spec, (f) => sources.get(f), ['test']);
+    expect(text).toMatch(/bandwidth: 12\.34 +# measured: memcpy in L2/);
+    expect(text).toMatch(/pinPerPage: 47\.6ns +# measured: CMA sweep/);
+    const file = join(mkdtempSync(join(tmpdir(), 'intranode-native-test-')), 'm.yaml');
+    writeFileSync(file, text);
+    const back = loadMachineFile(file);
+    expect(back.caches.filter((c) => c.level === 2).map((c) => c.bandwidth)).toEqual(
+      spec.caches.filter((c) => c.level === 2).map(() => 12.34),
+    );
+    expect(back.kernel.pinPerPageNs).toBe(47.6);
+    expect(back.cores.length).toBe(spec.cores.length);
+    expect(back.numaNodes.map((n) => n.bandwidth)).toEqual(spec.numaNodes.map((n) => n.bandwidth));
+    expect(back.costs).toEqual(spec.costs);
+  });
+  it('keeps the prefetcher and store constants of a machine that has them', () => {
+    const spec = structuredClone(loadPreset('dancer'));
+    spec.costs = { ...spec.costs, streamConcurrency: 32, kernelStores: 'full-line', memcpyNonTemporalShare: 0.75 };
+    const file = join(mkdtempSync(join(tmpdir(), 'intranode-native-test-')), 'm.yaml');
+    writeFileSync(
+      file,
+      writeMachineFile(spec, () => undefined, []),
+    );
+    expect(loadMachineFile(file).costs).toEqual(spec.costs);
+  });
+  it("lists the values still at their import defaults as guessed, in the file's own paths", () => {
+    const spec = structuredClone(loadPreset('dancer'));
+    spec.guessed = ['caches[0].bandwidth', 'numaNodes[1].latencyNs', 'kernel.syscallNs'];
+    const text = writeMachineFile(spec, () => undefined, []);
+    expect(text).toMatch(/^guessed: \["caches\[0\].bandwidth", "numa\[1\].latency", "kernel.syscall"\]$/m);
+    const file = join(mkdtempSync(join(tmpdir(), 'intranode-native-test-')), 'm.yaml');
+    writeFileSync(file, text);
+    expect(loadMachineFile(file).guessed.length).toBe(3);
+  });
+  it('expands level-wide fitted fields into every cache of that level', () => {
+    const spec = loadPreset('dancer');
+    const covered = coveredPaths(spec, [{ field: 'caches[L3].latencyNs', value: 1, source: '' }]);
+    const l3 = spec.caches.flatMap((c, i) => (c.level === 3 ? [`caches[${i}].latencyNs`] : []));
+    expect([...covered].sort()).toEqual(l3.sort());
+    expect(l3.length).toBeGreaterThan(0);
+  });
+});

@@ -1,0 +1,48 @@
+// validate --mpi: the project's timing program built with mpicc runs each collective through the
+// installed Open MPI with each collective component it has, CMA on and off; basic and tuned rows
+// carry the simulator's prediction, han and xhc rows are measured only. Skipped without Open MPI.
+import { spawnSync } from 'node:child_process';
+import { describe, expect, it } from 'vitest';
+import { detectHost } from '../../hardware/sysfs.ts';
+import { mpiRows } from '../../native-validate/mpi/run-mpi.ts';
+
+const haveMpi = ['mpicc', 'mpirun', 'ompi_info'].every((t) => spawnSync('sh', ['-c', `command -v ${t}`]).status === 0);
+
+describe.runIf(haveMpi)('validate --mpi', () => {
+  it('runs every collective with every component, CMA on and off, beside the predictions', () => {
+    const notes: string[] = [];
+    const rows = mpiRows(detectHost(), {
+      cores: [0, 1],
+      sizes: [4096],
+      iterations: 2,
+      allowRunAsRoot: true,
+      cma: true,
+      progress: () => {},
+      notes,
+    });
+    const components = [...new Set(rows.map((r) => r.name.split(' ')[1]))];
+    expect(components).toEqual(expect.arrayContaining(['basic', 'tuned']));
+    expect(rows).toHaveLength(components.length * 2 * 5);
+    for (const r of rows) {
+      expect(r.measured.medianNs).toBeGreaterThan(0);
+      const modelled = r.name.includes(' basic ') || r.name.includes(' tuned ');
+      expect(r.predictedNs !== undefined).toBe(modelled);
+    }
+    expect(rows.some((r) => r.name === 'MPI_alltoall tuned no-cma')).toBe(true);
+    expect(notes.join('\n')).toMatch(/single_copy_mechanism/);
+  }, 300_000);
+
+  it.runIf(process.getuid?.() === 0)('refuses to run Open MPI as root without --allow-run-as-root', () => {
+    const run = () =>
+      mpiRows(detectHost(), {
+        cores: [0, 1],
+        sizes: [1],
+        iterations: 1,
+        allowRunAsRoot: false,
+        cma: true,
+        progress: () => {},
+        notes: [],
+      });
+    expect(run).toThrow(/--allow-run-as-root/);
+  });
+});

@@ -1,0 +1,75 @@
+// The small validation CI runs on its two-core machine: two ranks, a few sizes, the host's
+// detected machine (no calibration). It checks that the run completes, the report is well formed,
+// and nothing is left behind; it asserts nothing about accuracy.
+import { describe, expect, it } from 'vitest';
+import { nativeMain } from '../../native-validate/cli.ts';
+import { orphanSegments } from './leftovers.ts';
+
+interface ReportRow {
+  set: string;
+  name: string;
+  ranks: number;
+  bytes: number;
+  measured: { medianNs: number };
+  predictedNs?: number;
+  errorPct?: number;
+}
+
+describe('intranode validate on two ranks', () => {
+  it('measures and predicts every test case, and says how far apart they are', async () => {
+    let out = '';
+    let err = '';
+    const code = await nativeMain(
+      [
+        'validate',
+        '--machine',
+        'host',
+        '--ranks',
+        '2',
+        '--cores',
+        '0,1',
+        '--sizes',
+        '4KiB,64KiB',
+        '--iterations',
+        '3',
+        '--json',
+      ],
+      { stdout: (t) => (out += t), stderr: (t) => (err += t) },
+    );
+    expect(err).not.toMatch(/internal error/);
+    expect(code).toBe(0);
+    const report = JSON.parse(out);
+    const rows = report.rows as ReportRow[];
+    expect(rows.length).toBeGreaterThanOrEqual(2 * 4 + 2 * 5);
+    for (const r of rows) {
+      expect(r.set).toBe('test');
+      expect(r.ranks).toBe(2);
+      expect([4096, 65536]).toContain(r.bytes);
+      expect(r.measured.medianNs).toBeGreaterThan(0);
+      expect(r.predictedNs).toBeGreaterThan(0);
+      expect(Number.isFinite(r.errorPct)).toBe(true);
+    }
+    expect(rows.some((r) => r.name === 'bcast basic')).toBe(true);
+    expect(report.summary.test.cases).toBe(rows.length);
+    expect(report.summary.test.medianAbsErrorPct).toBeGreaterThanOrEqual(0);
+    expect(report.summary.test.maxAbsErrorPct).toBeGreaterThanOrEqual(report.summary.test.medianAbsErrorPct);
+    expect(orphanSegments()).toEqual([]);
+  });
+
+  it('refuses more ranks than cores', async () => {
+    let err = '';
+    const code = await nativeMain(['validate', '--machine', 'host', '--cores', '0,1', '--ranks', '3'], {
+      stdout: () => {},
+      stderr: (t) => (err += t),
+    });
+    expect(code).toBe(1);
+    expect(err).toMatch(/oversubscribe/);
+  });
+
+  it('rejects an unknown option with the usage status', async () => {
+    let err = '';
+    const code = await nativeMain(['validate', '--rank', '2'], { stdout: () => {}, stderr: (t) => (err += t) });
+    expect(code).toBe(2);
+    expect(err).toMatch(/unknown option '--rank'/);
+  });
+});
