@@ -13,15 +13,18 @@
 //   they serialise there and bounce the rw_semaphore's and the pages' cache lines. Hashmi et al.
 //   (seed 001, Broadwell, ftrace) blame "a page table lock on the target process" and measure over
 //   90% of a one-to-all CMA read spent in lock contention.
-// `kernel.cmaLockMode` chooses between the two behaviours: 'exclusive' models the measured one
-// (readers of one process serialise while pinning: a FIFO mutex), 'shared' the ideal rw_semaphore
-// read side (readers pin together; only a writer such as mmap or munmap excludes them).
+// `kernel.cmaLockMode` chooses how pinners hold this lock: 'shared' is the rw_semaphore's read side
+// that every kernel takes (readers pin together; only a writer such as mmap or munmap excludes
+// them), and their contention is then the page-table locks' (page-table-locks.ts); 'exclusive'
+// serialises whole batches of pinning on a FIFO mutex, the coarser stand-in for that contention.
+// Either way every taker writes the lock's count, so its cache line moves to the taker's core.
 import { Mutex } from '../engine/mutex.ts';
 import type { Program } from '../engine/program.ts';
 import type { Buffer } from '../node/buffer.ts';
 import type { World } from '../node/world.ts';
 import { lazily, RunState } from '../node/run-state.ts';
 import { RwLock } from '../engine/rw-lock.ts';
+import { lockKinds } from './lock-kinds.ts';
 
 /** Where the first buffer of every process is placed; any page-aligned value would do. */
 const FIRST_ADDRESS = 0x10000000;
@@ -35,13 +38,16 @@ export class AddressSpace {
   private readonly pageBytes: number;
   private readonly bases = new Map<number, number>();
   private nextAddress = FIRST_ADDRESS;
+  private lineCore: number | undefined;
+  private readonly lineNs: (from: number, to: number) => number;
 
   constructor(world: World, rank: number) {
     const kernel = world.node.spec.kernel;
     this.rank = rank;
     this.lockMode = kernel.cmaLockMode;
     this.pageBytes = kernel.pageBytes;
-    this.lockName = `mm lock of rank ${rank}`;
+    this.lockName = `${lockKinds(kernel.version).mmLock} of rank ${rank}`;
+    this.lineNs = (a, b) => world.node.topo.lineLatency(a, b);
     if (this.lockMode === 'exclusive') this.mutex = new Mutex(world.sim, this.lockName);
     else this.rw = new RwLock(world.sim, this.lockName);
   }
@@ -66,6 +72,13 @@ export class AddressSpace {
   unlockForMapping(): void {
     if (this.mutex) this.mutex.unlock();
     else this.rw!.unlockExclusive();
+  }
+
+  /** ns for the lock's cache line to reach `core` from the core that took the lock last. */
+  lineHandoffNs(core: number): number {
+    const from = this.lineCore;
+    this.lineCore = core;
+    return from === undefined || from === core ? 0 : this.lineNs(from, core);
   }
 
   /** Time every process has spent queued on this lock. */

@@ -61,7 +61,7 @@ function* processVm(
     let done = 0;
     while (pagesLeft > 0) {
       const pages = Math.min(pagesLeft, costs.cmaPagesPerBatch);
-      yield* pinUnderLock(world, me, space, pages);
+      yield* pinUnderLock(world, me, space, address + done, pages);
       const bytes = Math.min(pages * kernel.pageBytes - startOffset, r.bytes - done);
       for (const piece of cursor.take(bytes)) {
         const theirs: Range = { buf: r.buf, offset: r.offset + done, bytes: piece.bytes };

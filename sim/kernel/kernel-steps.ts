@@ -3,6 +3,7 @@
 import type { Program } from '../engine/program.ts';
 import type { World } from '../node/world.ts';
 import type { AddressSpace } from './address-space.ts';
+import { pinPages } from './page-table-locks.ts';
 
 /** Entering and leaving the kernel once (an ioctl or a system call). */
 export function* syscall(world: World, rank: number, label: string): Program<void> {
@@ -41,18 +42,23 @@ export function* queued(world: World, rank: number, lock: string, take: Program<
 }
 
 /**
- * get_user_pages on `pages` pages of `space` under its lock: queue for the lock, pin
- * (`kernel.pinPerPageNs` each), release.
+ * get_user_pages on `pages` pages of `space` from the page holding `address`: queue for the
+ * address-space lock, move its line to this core (the rw_semaphore's count is one cache line
+ * every reader's down_read writes), pin under the page-table locks (page-table-locks.ts, each page
+ * `perPageNs`: `kernel.pinPerPageNs` unless a mechanism says otherwise; recorded as `kind`), release.
  */
-export function* pinUnderLock(world: World, rank: number, space: AddressSpace, pages: number): Program<void> {
+export function* pinUnderLock(
+  world: World,
+  rank: number,
+  space: AddressSpace,
+  address: number,
+  pages: number,
+  perPageNs: number = world.node.spec.kernel.pinPerPageNs,
+  kind = 'pin',
+): Program<void> {
   yield* queued(world, rank, space.lockName, space.lockForPinning());
-  yield* step(
-    world,
-    rank,
-    'pin',
-    `pin ${pages} pages of rank ${space.rank}`,
-    pages * world.node.spec.kernel.pinPerPageNs,
-    space.lockName,
-  );
+  const handoff = space.lineHandoffNs(world.cores[rank]);
+  if (handoff > 0) yield* step(world, rank, 'lock-wait', `hand-off ${space.lockName}`, handoff, space.lockName);
+  yield* pinPages(world, rank, space, address, pages, perPageNs, kind);
   space.unlockForPinning();
 }

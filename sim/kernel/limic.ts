@@ -47,8 +47,9 @@ export function createLimic(world: World, me: number): Limic {
       }
       yield* syscall(world, me, 'limic_tx_init');
       const space = addressSpace(world, me);
-      const pages = pagesSpanned(space.addressOf(data.buf) + data.offset, data.bytes, spec.kernel.pageBytes);
-      if (pages > 0) yield* pinUnderLock(world, me, space, pages);
+      const address = space.addressOf(data.buf) + data.offset;
+      const pages = pagesSpanned(address, data.bytes, spec.kernel.pageBytes);
+      if (pages > 0) yield* pinUnderLock(world, me, space, address, pages);
       const descriptor: LimicDescriptor = { id: table.next++, owner: me, data };
       table.live.set(descriptor.id, descriptor);
       return descriptor;

@@ -6,6 +6,7 @@ import type { Program } from '../../sim/engine/program.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { range, type Buffer, type Range } from '../../sim/node/buffer.ts';
+import { addressSpace } from '../../sim/kernel/address-space.ts';
 import { Content } from '../../sim/node/content.ts';
 import { MechanismError, type Errno } from '../../sim/node/errors.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
@@ -155,11 +156,16 @@ describe('knem: region creation and destruction', () => {
     expect(waits).toHaveLength(1);
     expect(waits[0].end - waits[0].start).toBe(10 * PIN);
 
+    // Read-side holders share the address-space lock; buffers 2 MiB apart also take distinct
+    // page-table locks, so nothing serialises them.
     const shared = setup({ lock: 'shared' });
     const b = shared.buffer(0, 'b', 10 * PAGE);
+    const gap = shared.buffer(0, 'gap', 2 * 1024 * 1024);
+    const c = shared.buffer(0, 'c', 10 * PAGE);
+    for (const buf of [b, gap, c]) addressSpace(shared.world, 0).addressOf(buf);
     const sharedEnds = shared.run(
       shared.knem[0].createRegion(range(b), { read: true }),
-      shared.knem[0].createRegion(range(b), { read: true }),
+      shared.knem[0].createRegion(range(c), { read: true }),
     );
     expect(sharedEnds).toEqual([SYSCALL + CREATE + 10 * PIN, SYSCALL + CREATE + 10 * PIN]);
   });

@@ -9,7 +9,7 @@ import type { Node } from '../../node/node.ts';
 import type { CopyDirection, KnemCopyHandle, OffloadMode } from '../../node/rank-api.ts';
 import type { World } from '../../node/world.ts';
 import type { MachineSpec } from '../../../hardware/spec.ts';
-import { addressSpace } from '../address-space.ts';
+import { addressSpace, pagesSpanned } from '../address-space.ts';
 import { ioatCopy } from '../ioat.ts';
 import { pinUnderLock, step } from '../kernel-steps.ts';
 import { knemParam } from './costs.ts';
@@ -80,11 +80,16 @@ export function ownSegments(c: KnemCaller, call: string, segments: Range | Range
   return list;
 }
 
-/** get_user_pages on the caller's own pages, under its address-space lock (shared with CMA and
- *  LiMIC pinners of this rank). */
-export function* pin(c: KnemCaller, pages: number): Program<void> {
-  const { world, me } = c;
-  if (pages > 0) yield* pinUnderLock(world, me, addressSpace(world, me), pages);
+/** get_user_pages on the caller's own pages of `segments`, under its address-space lock (shared
+ *  with CMA and LiMIC pinners of this rank) and its page-table locks. */
+export function* pin(c: KnemCaller, segments: Range[]): Program<void> {
+  const { world, me, spec } = c;
+  const space = addressSpace(world, me);
+  for (const s of segments) {
+    const address = space.addressOf(s.buf) + s.offset;
+    const pages = pagesSpanned(address, s.bytes, spec.kernel.pageBytes);
+    if (pages > 0) yield* pinUnderLock(world, me, space, address, pages);
+  }
 }
 
 export function efficiency(c: KnemCaller, direction: CopyDirection, mode: OffloadMode): number {

@@ -30,7 +30,7 @@ export function createKnem(world: World, me: number): Knem {
       const list = ownSegments(c, 'create region', segments);
       yield* syscall(world, me, 'knem create region');
       yield* step(world, me, 'syscall', 'knem create region: declare', knemParam(spec, 'knemCreateNs'));
-      yield* pin(c, pagesOfAll(list, spec.kernel.pageBytes));
+      yield* pin(c, list);
       const region = driver.declare(me, list, {
         read: opts.read ?? false,
         write: opts.write ?? false,
@@ -68,7 +68,7 @@ export function createKnem(world: World, me: number): Knem {
       yield* step(world, me, 'syscall', 'knem inline copy: cookie lookup', knemParam(spec, 'knemLookupNs'));
       const region = driver.access(cookie, direction, offset, bytes, 'inline copy');
       // The region's pages were pinned at declaration; the caller's own are pinned on every copy.
-      yield* pin(c, pagesOfAll(mine, spec.kernel.pageBytes));
+      yield* pin(c, mine);
       const remote = sliceSegments(region.segments, offset, bytes);
       const pieces = direction === 'read' ? pairSegments(remote, mine) : pairSegments(mine, remote);
       const label = `knem ${direction} ${describeCookie(cookie)}`;

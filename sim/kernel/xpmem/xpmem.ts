@@ -18,7 +18,7 @@ import type { World } from '../../node/world.ts';
 import { lazily, RunState } from '../../node/run-state.ts';
 import { addressSpace, pagesSpanned } from '../address-space.ts';
 import { kernelCosts } from '../kernel-costs.ts';
-import { queued, step, syscall } from '../kernel-steps.ts';
+import { pinUnderLock, queued, step, syscall } from '../kernel-steps.ts';
 import { RegistrationCache, type RegistrationCacheStats } from './registration-cache.ts';
 
 export interface XpmemOptions {
@@ -108,7 +108,7 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       const end = Math.ceil((address + bytes) / pageBytes) * pageBytes;
 
       if (!cache) {
-        yield* getAndAttach(world, me, owner, segid, pagesSpanned(start, end - start, pageBytes));
+        yield* getAndAttach(world, me, owner, segid, start, pagesSpanned(start, end - start, pageBytes));
         const key = viewKey(view);
         attached.set(key, (attached.get(key) ?? 0) + 1);
         return view;
@@ -178,11 +178,29 @@ function* attachThroughCache(
   }
   cache.insert({ peer: owner, segid, start, end });
   for (const peer of dropped) yield* detachOne(peer);
-  yield* getAndAttach(world, me, owner, segid, pagesSpanned(start, end - start, world.node.spec.kernel.pageBytes));
+  yield* getAndAttach(
+    world,
+    me,
+    owner,
+    segid,
+    start,
+    pagesSpanned(start, end - start, world.node.spec.kernel.pageBytes),
+  );
 }
 
-/** xpmem_get under the owner's segment lock, then xpmem_attach faulting in `pages` pages. */
-function* getAndAttach(world: World, me: number, owner: number, segid: XpmemSegid, pages: number): Program<void> {
+/**
+ * xpmem_get under the owner's segment lock, then xpmem_attach faulting in `pages` pages from
+ * `address`. The fault handler resolves each page by get_user_pages on the owner's mm under its
+ * mmap lock (xpmem_fault.c), so the faults take the owner's page-table locks as CMA's pinning does.
+ */
+function* getAndAttach(
+  world: World,
+  me: number,
+  owner: number,
+  segid: XpmemSegid,
+  address: number,
+  pages: number,
+): Program<void> {
   const costs = kernelCosts(world.node.spec);
   yield* syscall(world, me, 'xpmem_get');
   const lock = segmentLock(world, owner);
@@ -190,13 +208,17 @@ function* getAndAttach(world: World, me: number, owner: number, segid: XpmemSegi
   yield* step(world, me, 'xpmem-get', `xpmem_get segment ${segid} of rank ${owner}`, costs.xpmemGetNs, lock.name);
   lock.unlock();
   yield* syscall(world, me, 'xpmem_attach');
-  yield* step(
-    world,
-    me,
-    'xpmem-attach',
-    `xpmem_attach ${pages} pages of rank ${owner}`,
-    costs.xpmemAttachNs + pages * costs.xpmemFaultPerPageNs,
-  );
+  yield* step(world, me, 'xpmem-attach', `xpmem_attach ${pages} pages of rank ${owner}`, costs.xpmemAttachNs);
+  if (pages > 0)
+    yield* pinUnderLock(
+      world,
+      me,
+      addressSpace(world, owner),
+      address,
+      pages,
+      costs.xpmemFaultPerPageNs,
+      'xpmem-fault',
+    );
 }
 
 /** The registration cache of rank `me` for this run, if that rank has one. */
