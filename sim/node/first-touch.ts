@@ -19,7 +19,7 @@ export function* faultIn(node: Node, core: number, ranges: Range[], rank: number
     const zeroed: Range = { buf: r.buf, offset, bytes: Math.min(pages * pageBytes, r.buf.size - offset) };
     const uses: Uses = new Map([[node.coreResource(core), 1]]);
     // clear_page is the kernel's own store loop: it stores as the kernel's copy loop does.
-    node.planWrite(core, zeroed, uses, 1, { store: storeKind(node.spec, node.topo, core, 'kernel', zeroed.bytes) });
+    node.planWrite(core, zeroed, uses, 1, { store: storeKind(node.spec, 'kernel', zeroed.bytes, Infinity) });
     yield* node.flow(zeroed.bytes, uses, 0, `zero ${pages} pages of ${r.buf.name}`);
     node.trace.record({
       rank,

@@ -61,7 +61,12 @@ describe('expansion', () => {
   const tables = expandScenario(s);
 
   it('makes one table per sweep combination, machine outermost and ranks innermost', () => {
-    expect(tables.map((t) => `${t.machine.ref}/${String(t.placement)}/${t.ranks}`)).toEqual([
+    expect(
+      tables.map(
+        (t) =>
+          `${t.machine.ref}/${typeof t.placement === 'string' ? t.placement : JSON.stringify(t.placement)}/${t.ranks}`,
+      ),
+    ).toEqual([
       'two-socket/compact/2',
       'two-socket/compact/4',
       'two-socket/scatter/2',
