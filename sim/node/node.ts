@@ -126,6 +126,7 @@ export class Node {
         core.id,
         shared.map((c) => c.id),
       );
+      this.nonTemporalAbove.set(core.id, nonTemporalThreshold(spec, this.topo, core.id));
       this.keptOnWrite.set(core.id, new Set([...own, ...memorySide].map((c) => c.id)));
     }
     // The caches another core's data may sit in: the outermost non-memory-side level of each group.
@@ -182,21 +183,14 @@ export class Node {
     const start = this.sim.now;
     const uses: Uses = new Map();
     add(uses, this.coreResource(core), 1 / (info.efficiency ?? 1));
-    let threshold = this.nonTemporalAbove.get(core);
-    if (threshold === undefined)
-      this.nonTemporalAbove.set(core, (threshold = nonTemporalThreshold(this.spec, this.topo, core)));
-    const store = storeKind(this.spec, info.routine ?? 'memcpy', dst.bytes, threshold);
+    const store = storeKind(this.spec, info.routine ?? 'memcpy', dst.bytes, this.nonTemporalAbove.get(core)!);
     const readLatency = this.planRead(core, src, uses, 1);
     const kept = this.planWrite(core, dst, uses, 1, { store });
     this.touch(core, src, false);
     this.touch(core, dst, true, store, kept);
     this.chargeWritebacks(core, uses, src.bytes);
     const flow = this.startFlow(src.bytes, uses, readLatency, info.label);
-    this.streams.add(
-      [...this.sharedOwn.get(core)!].map((c) => c.id),
-      src,
-      flow,
-    );
+    this.streams.add(this.sharedOwnIds.get(core)!, src, flow);
     yield* wait(flow);
     dst.buf.content.write(dst.offset, snapshot);
     this.recordStep(info, 'copy', start, src.bytes, flow);
@@ -221,11 +215,7 @@ export class Node {
     this.touch(core, dst, true, 'rfo', kept);
     this.chargeWritebacks(core, uses, src.bytes);
     const flow = this.startFlow(src.bytes, uses, latency, info.label);
-    this.streams.add(
-      [...this.sharedOwn.get(core)!].map((c) => c.id),
-      src,
-      flow,
-    );
+    this.streams.add(this.sharedOwnIds.get(core)!, src, flow);
     yield* wait(flow);
     dst.buf.content.reduceInto(dst.offset, snapshot, op);
     this.recordStep(info, 'reduce', start, src.bytes, flow);
