@@ -20,6 +20,17 @@ Usage:
   intranode merge PART... [options]  print the report of a sweep run as shards, as one run prints it
       --format, --json, --csv, --breakdown
                                      as for run
+  intranode slurm FILE --shards N [options]
+                                     write an sbatch script running the sweep as a SLURM job array
+                                     of N shards, whose last task merges them into one report
+      --out FILE                     the script (default: standard output)
+      --dir DIR                      shards, task logs and the report (default: NAME-shards; made now)
+      --cpus N                       CPUs per task, points run at once in a task (default 1)
+      --partition P, --time LIMIT    as sbatch takes them
+      --format, --json, --csv, --breakdown
+                                     the report's format, as for run
+      --machine, --seed, --strict, --hwloc-machine
+                                     as for run, given to every shard
   intranode machines                 list the machine presets
   intranode machine show NAME|FILE [--hwloc-machine N]
                                      describe a machine

@@ -9,6 +9,7 @@ import { algorithmsCommand, machinesCommand, machineShowCommand } from './list-c
 import { mergeCommand } from './merge-command.ts';
 import { defaultReproduceIO, reproduceCommand } from './reproduce-command.ts';
 import { runCommand } from './run-command.ts';
+import { slurmCommand } from './slurm-command.ts';
 
 export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Promise<number> {
   const env: CliEnv = { ...defaultEnv(), ...overrides };
@@ -25,6 +26,8 @@ export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Pro
         return await runCommand(cmd, env);
       case 'merge':
         return await mergeCommand(cmd, env);
+      case 'slurm':
+        return await slurmCommand(cmd, env);
       case 'machines':
         return await machinesCommand(env);
       case 'machine-show':
