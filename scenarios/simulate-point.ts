@@ -42,6 +42,7 @@ function requestFor(point: Point): RunRequest {
     iterations: point.iterations,
     warmup: point.warmup,
     seed: point.seed,
+    ...(point.exact ? { exact: true } : {}),
     ...(roots ? { roots } : {}),
     ...(point.skewNs ? { startDelays: arrivalDelays(point.seed, point.skewNs, calls, point.cores.length) } : {}),
   };
@@ -54,6 +55,7 @@ function summarise(outcome: RunOutcome): PointResult {
     minNs: Math.min(...outcome.times),
     maxNs: Math.max(...outcome.times),
     breakdown: shares(outcome.totals),
+    ...(outcome.replayed > 0 ? { replayed: { calls: outcome.replayed, of: outcome.times.length } } : {}),
   };
 }
 

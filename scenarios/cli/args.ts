@@ -29,6 +29,8 @@ export interface RunArgs {
   shard?: ShardSpec;
   /** Also write the run's trace to this file (Chrome trace event format). */
   trace?: string;
+  /** Simulate every call, even one that starts in an earlier call's state. */
+  exact: boolean;
 }
 
 export interface MergeArgs {
@@ -57,6 +59,7 @@ export interface SlurmArgs {
   machine?: string;
   seed?: string;
   strict: boolean;
+  exact: boolean;
   hwlocMachine?: number;
 }
 
@@ -115,6 +118,7 @@ const RUN_FLAGS: Record<string, FlagSpec> = {
   strict: { type: 'boolean' },
   jobs: { type: 'string' },
   trace: { type: 'string' },
+  exact: { type: 'boolean' },
   ...HWLOC_MACHINE,
 };
 
@@ -129,6 +133,7 @@ const SLURM_FLAGS: Record<string, FlagSpec> = {
   machine: { type: 'string' },
   seed: { type: 'string' },
   strict: { type: 'boolean' },
+  exact: { type: 'boolean' },
   ...HWLOC_MACHINE,
 };
 
@@ -270,7 +275,13 @@ function parseOutput(flags: [string, string | true][]): Output {
 function parseRun(args: string[]): RunArgs {
   const parsed = tokens(args, RUN_FLAGS);
   const output = parseOutput(parsed.flags);
-  const out: RunArgs = { command: 'run', format: output.format, breakdown: output.breakdown, strict: false };
+  const out: RunArgs = {
+    command: 'run',
+    format: output.format,
+    breakdown: output.breakdown,
+    strict: false,
+    exact: false,
+  };
   for (const [name, value] of parsed.flags) {
     const text = String(value);
     switch (name) {
@@ -294,6 +305,9 @@ function parseRun(args: string[]): RunArgs {
         break;
       case 'trace':
         out.trace = text;
+        break;
+      case 'exact':
+        out.exact = true;
         break;
     }
   }
@@ -327,7 +341,15 @@ function parseSlurm(args: string[]): SlurmArgs {
   if (file === undefined) throw new UsageError("'slurm' needs a scenario file: intranode slurm FILE --shards N");
   if (extra.length > 0) throw new UsageError(`'slurm' takes one scenario file, got: ${parsed.positionals.join(' ')}`);
   let shards: number | undefined;
-  const out: Omit<SlurmArgs, 'shards'> = { command: 'slurm', file, format, breakdown, strict: false, cpus: 1 };
+  const out: Omit<SlurmArgs, 'shards'> = {
+    command: 'slurm',
+    file,
+    format,
+    breakdown,
+    strict: false,
+    exact: false,
+    cpus: 1,
+  };
   for (const [name, value] of parsed.flags) {
     const text = String(value);
     switch (name) {
@@ -362,6 +384,9 @@ function parseSlurm(args: string[]): SlurmArgs {
         break;
       case 'strict':
         out.strict = true;
+        break;
+      case 'exact':
+        out.exact = true;
         break;
       case 'hwloc-machine':
         out.hwlocMachine = machineIndex(value);

@@ -14,6 +14,9 @@ Usage:
                                      cores; 1 runs them one after another in this process)
       --shard I/N                    run only shard I of N (from 1: the points whose index, from 0,
                                      is I-1 modulo N) and print its partial results as JSON
+      --exact                        simulate every call, also those that start in the state of an
+                                     earlier call (by default they are taken from it; see the note
+                                     under each table)
       --trace FILE                   also write the run's trace to FILE (Chrome trace event format,
                                      opens in Perfetto); the points then run one after another in
                                      this process (not with --jobs above 1)
@@ -29,7 +32,7 @@ Usage:
       --partition P, --time LIMIT    as sbatch takes them
       --format, --json, --csv, --breakdown
                                      the report's format, as for run
-      --machine, --seed, --strict, --hwloc-machine
+      --machine, --seed, --strict, --exact, --hwloc-machine
                                      as for run, given to every shard
   intranode machines                 list the machine presets
   intranode machine show NAME|FILE [--hwloc-machine N]

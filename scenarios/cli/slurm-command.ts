@@ -21,6 +21,7 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
     ...(args.machine !== undefined ? { machine: args.machine } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
+    ...(args.exact ? { exact: true } : {}),
   };
   const scenario = await loadRunScenario(run, env);
   const points = countPoints(expandScenario(scenario));
@@ -55,6 +56,7 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
       ...(args.seed !== undefined ? ['--seed', args.seed] : []),
       ...(args.hwlocMachine !== undefined ? ['--hwloc-machine', String(args.hwlocMachine)] : []),
       ...(args.strict ? ['--strict'] : []),
+      ...(args.exact ? ['--exact'] : []),
     ],
     mergeFlags: [
       ...(args.format !== 'table' ? ['--format', args.format] : []),
