@@ -5,42 +5,16 @@
 // and peak memory. Where SMPI is not installed (Debian: libsimgrid-dev) it says so and measures
 // intranode alone. Medians over --runs N (default 1: the sweep takes minutes).
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { measureChild as measure, median, type Cost } from './child-cpu.ts';
 
 const HERE = fileURLToPath(new URL('.', import.meta.url));
 const LAUNCHER = fileURLToPath(new URL('../bin/intranode.mjs', import.meta.url));
 const SCENARIO = join(HERE, 'smpi', 'perf-bcast48.yaml');
 const ALGORITHMS = ['binomial', 'knem-linear', 'tuned'];
-const TIME = '/usr/bin/time';
-
-interface Cost {
-  cpuS: number;
-  peakMiB?: number;
-}
-
-/** Runs `argv` and returns its CPU time (from bash's `times`) and peak memory (from GNU time, if present). */
-function measure(argv: string[], cwd: string): Cost {
-  const quoted = argv.map((a) => `'${a.replaceAll("'", `'\\''`)}'`).join(' ');
-  const timed = existsSync(TIME) ? `${TIME} -f 'peak %M' -o rss.txt ${quoted}` : quoted;
-  const r = spawnSync('bash', ['-c', `${timed} > out.txt 2> err.txt; status=$?; times; exit $status`], {
-    cwd,
-    encoding: 'utf8',
-  });
-  if (r.status !== 0) throw new Error(`${argv.join(' ')} failed: ${readFileSync(join(cwd, 'err.txt'), 'utf8')}`);
-  // `times` prints the shell's then its children's user and system times: "0m1.234s 0m0.010s".
-  const children = r.stdout.trim().split('\n').at(-1) ?? '';
-  const cpuS = [...children.matchAll(/(\d+)m([\d.]+)s/g)].reduce((s, m) => s + Number(m[1]) * 60 + Number(m[2]), 0);
-  const rss = existsSync(join(cwd, 'rss.txt')) ? /peak (\d+)/.exec(readFileSync(join(cwd, 'rss.txt'), 'utf8')) : null;
-  return { cpuS, ...(rss ? { peakMiB: Number(rss[1]) / 1024 } : {}) };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-}
 
 function medianCost(runs: number, once: () => Cost): Cost {
   const costs = Array.from({ length: runs }, once);
@@ -72,7 +46,9 @@ function intranode(dir: string, algorithms: string[], runs: number): Cost {
   const file = join(dir, `perf-${algorithms.join('-')}.yaml`);
   writeFileSync(
     file,
-    readFileSync(SCENARIO, 'utf8').replace(/^algorithms: .*$/m, `algorithms: [${algorithms.join(', ')}]`),
+    readFileSync(SCENARIO, 'utf8')
+      .replace(/^algorithms: .*$/m, `algorithms: [${algorithms.join(', ')}]`)
+      .replace(/^baseline: .*$/m, `baseline: ${algorithms[0]}`),
   );
   return medianCost(runs, () => measure([process.execPath, LAUNCHER, 'run', file, '--jobs', '1'], dir));
 }
