@@ -480,11 +480,14 @@ export const PROCESSOR_ROWS: readonly ProcessorRow[] = [
   {
     id: 'zen4-genoa',
     name: 'AMD Zen 4 Genoa (EPYC 9004)',
-    // Family 19h models 10h-1Fh; Bergamo (Zen 4c, EPYC 97x4) is model A0h with other caches.
+    // Family 19h models 10h and 11h only: AMD's PPR for Family 19h Model 11h, Revision B1 (55901)
+    // is the EPYC 9004 (Genoa and Genoa-X, CPUID 00A10F11h), model 10h its earlier revisions. The
+    // rest of 10h-1Fh is not Genoa: model 18h is Threadripper 7000 "Storm Peak" (sTR5, four or
+    // eight DDR5 channels, not twelve), and Bergamo and Siena (Zen 4c) are models A0h-AFh.
     match: {
       vendor: 'AuthenticAMD',
       family: 25,
-      models: [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31],
+      models: [0x10, 0x11],
       names: [/EPYC 9[0-6]\d4[A-Z]?\b/],
     },
     clockGHz: 2.4, // preset epyc-genoa: EPYC 9654 base clock 2.4 GHz

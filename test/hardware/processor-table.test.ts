@@ -35,6 +35,13 @@ describe('finding a processor', () => {
   it('by vendor, family and model number first, whatever the model string says', () => {
     expect(findProcessor({ vendor: 'AuthenticAMD', family: 25, model: 17, name: 'AMD EPYC' })?.id).toBe('zen4-genoa');
     expect(findProcessor({ vendor: 'GenuineIntel', family: 6, model: 87, name: '06/57' })?.id).toBe('knights-landing');
+    // Genoa is family 19h models 10h and 11h; model 18h is Threadripper 7000 (Storm Peak), whose
+    // memory has four or eight channels, and Zen 4c parts are models A0h-AFh.
+    expect(findProcessor({ vendor: 'AuthenticAMD', family: 25, model: 0x10, name: 'x' })?.id).toBe('zen4-genoa');
+    for (const model of [0x12, 0x18, 0x1f, 0xa0]) {
+      const name = model === 0x18 ? 'AMD Ryzen Threadripper 7980X 64-Cores' : 'x';
+      expect(findProcessor({ vendor: 'AuthenticAMD', family: 25, model, name }), `model ${model}`).toBeUndefined();
+    }
     // The numbers name another vendor's die: no match by number, the string decides.
     expect(findProcessor({ vendor: 'AuthenticAMD', family: 6, model: 45, name: 'x' })).toBeUndefined();
   });
