@@ -124,6 +124,52 @@ export const PROCESSOR_ROWS: readonly ProcessorRow[] = [
     },
   },
   {
+    id: 'nehalem-lynnfield',
+    name: 'Intel Nehalem Lynnfield (Core i5-700, i7-800, Xeon 3400)',
+    // Family 6 model 30 (1Eh): Lynnfield, Clarksfield and Jasper Forest (Intel SDM Vol. 4, table
+    // of DisplayFamily_DisplayModel 06_1EH). cpuinfo names it "Core(TM) i5 CPU 750 @ 2.67GHz".
+    match: {
+      vendor: 'GenuineIntel',
+      family: 6,
+      models: [30],
+      names: [/Core.*\bi[57][ -](CPU\s+)?[78][5-8]0\b/, xeon('[XL]34\\d\\d\\b')],
+    },
+    clockGHz: 2.67, // preset lynnfield: Core i5-750 at 2.67 GHz
+    caches: {
+      1: {
+        latencyCycles: 4, // datasheet (preset lynnfield): 4-cycle load-to-use on Nehalem
+        bytesPerCycle: 32, // estimate (preset lynnfield): one 16 B load + one 16 B store per cycle
+      },
+      2: {
+        latencyCycles: 10, // datasheet (preset lynnfield): 10-cycle L2 hit (Intel optimization manual, Nehalem)
+        bytesPerCycle: 32, // estimate (preset lynnfield): 32 B per cycle L2-to-L1
+      },
+      3: {
+        latencyCycles: 39, // estimate (preset lynnfield): ~39 core cycles measured for Nehalem L3 hits
+        bytesPerCycle: 25.5, // estimate (preset lynnfield): 32 B per uncore cycle at 2.13 GHz under a 2.67 GHz core
+      },
+    },
+    core: {
+      copyBytesPerCycle: 8, // estimate (preset lynnfield): half the 16 B/cycle store port
+      reduceBytesPerCycle: 8, // estimate (preset lynnfield): half of one 16 B load port
+      missConcurrency: 10, // datasheet: 10 L1D fill buffers per Nehalem core (Intel optimization manual)
+      streamConcurrency: 16, // estimate (preset lynnfield): Nehalem's superqueue, 16 entries for the L2's outstanding misses
+      kernelStores: 'full-line', // datasheet: copy_user is `rep movs` on 64-bit family-6 Intel (REP_GOOD), fast strings skip the RFO (Intel SDM Vol. 3A 8.2.4)
+    },
+    memory: {
+      channels: 2, // datasheet: two DDR3 channels (Core i5-700 datasheet)
+      megaTransfers: 1333, // seed (Cheng & Gu): DDR3-1333
+      streamShare: 0.625, // estimate (preset lynnfield): Nehalem STREAM sustains ~60-65% of peak, as Nehalem-EP
+      writeCost: 1.32, // estimate (preset lynnfield): DDR bus turnarounds as Intel MLC measures on Broadwell-EP
+      latencyNs: 60, // estimate (preset lynnfield): a little below Nehalem-EP's ~65 ns, no other socket to snoop
+    },
+    link: {
+      kind: 'point-to-point',
+      bandwidth: 11.72, // estimate: unused, Lynnfield runs only in one-socket systems; Nehalem-EP's QPI (5.86 GT/s x 2 B) stands in
+      latencyNs: 40, // estimate: unused for the same reason; Nehalem-EP's remote-access penalty stands in
+    },
+  },
+  {
     id: 'nehalem-ex',
     name: 'Intel Nehalem-EX (Xeon 7500/6500)',
     match: { vendor: 'GenuineIntel', family: 6, models: [46], names: [xeon('[EXL][67]5\\d\\d\\b')] },

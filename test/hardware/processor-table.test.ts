@@ -56,6 +56,10 @@ describe('finding a processor', () => {
     expect(name('Quad-Core AMD Opteron(tm) Processor 2356')).toBe('k10-barcelona');
     expect(name('Six-Core AMD Opteron(tm) Processor 8439 SE')).toBe('k10-istanbul');
     expect(name('Dual-Core AMD Opteron(tm) Processor 8218')).toBe('k8');
+    expect(name('Intel(R) Core(TM) i5 CPU         750  @ 2.67GHz')).toBe('nehalem-lynnfield');
+    expect(name('Intel(R) Core(TM) i7 CPU         870  @ 2.93GHz')).toBe('nehalem-lynnfield');
+    // Later Core i7s with four-digit numbers are other generations.
+    expect(name('Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz')).toBeUndefined();
     expect(name('POWER8NVL, altivec supported')).toBe('power8');
     expect(name('AMD EPYC 9654 96-Core Processor')).toBe('zen4-genoa');
     // Bergamo (Zen 4c) has other caches.
@@ -308,6 +312,7 @@ function sampleName(r: ProcessorRow): string {
     'Intel Xeon E7340',
     'Intel Xeon X7460',
     'Intel Xeon E5520',
+    'Intel(R) Core(TM) i5 CPU         750  @ 2.67GHz',
     'Intel Xeon X7550',
     'Intel Xeon X5650',
     'Intel(R) Xeon(R) CPU E5-2650 0 @ 2.00GHz',
