@@ -10,6 +10,27 @@ import type { ProcessorRow } from './processor-table.ts';
 /** Intel's model strings: "Intel(R) Xeon(R) CPU E5-2670 0 @ 2.60GHz". */
 const xeon = (sku: string) => new RegExp(`Xeon.*\\b${sku}`);
 
+/** The Nehalem core and its private caches, the same in every part of the generation (preset dancer's figures in cycles). */
+const NEHALEM_CORE: Pick<ProcessorRow, 'core'> & { caches: Pick<ProcessorRow['caches'], 1 | 2> } = {
+  caches: {
+    1: {
+      latencyCycles: 4, // datasheet (preset dancer): 4-cycle load-to-use on Nehalem
+      bytesPerCycle: 32, // estimate (preset dancer): one 16 B load + one 16 B store per cycle
+    },
+    2: {
+      latencyCycles: 10, // datasheet (preset dancer): 10-cycle L2 hit (Intel optimization manual, Nehalem)
+      bytesPerCycle: 32, // estimate (preset dancer): 32 B per cycle L2-to-L1
+    },
+  },
+  core: {
+    copyBytesPerCycle: 8, // estimate (preset dancer): half the 16 B/cycle store port
+    reduceBytesPerCycle: 8, // estimate (preset dancer): half of one 16 B load port
+    missConcurrency: 10, // datasheet: 10 L1D fill buffers per Nehalem core (Intel optimization manual)
+    streamConcurrency: 16, // estimate (preset dancer): Nehalem's superqueue, 16 entries for the L2's outstanding misses
+    kernelStores: 'full-line', // datasheet: copy_user is `rep movs` on 64-bit family-6 Intel (REP_GOOD), fast strings skip the RFO (Intel SDM Vol. 3A 8.2.4)
+  },
+};
+
 export const PROCESSOR_ROWS: readonly ProcessorRow[] = [
   {
     id: 'core-tigerton',
@@ -90,26 +111,13 @@ export const PROCESSOR_ROWS: readonly ProcessorRow[] = [
     match: { vendor: 'GenuineIntel', family: 6, models: [26], names: [xeon('[EXLW]55\\d\\d\\b')] },
     clockGHz: 2.27, // preset dancer: Xeon E5520 at 2.27 GHz
     caches: {
-      1: {
-        latencyCycles: 4, // datasheet (preset dancer): 4-cycle load-to-use on Nehalem
-        bytesPerCycle: 32, // estimate (preset dancer): one 16 B load + one 16 B store per cycle
-      },
-      2: {
-        latencyCycles: 10, // datasheet (preset dancer): 10-cycle L2 hit (Intel optimization manual, Nehalem)
-        bytesPerCycle: 32, // estimate (preset dancer): 32 B per cycle L2-to-L1
-      },
+      ...NEHALEM_CORE.caches,
       3: {
         latencyCycles: 39, // estimate (preset dancer): ~39 core cycles measured for Nehalem L3 hits
         bytesPerCycle: 30, // estimate (preset dancer): 32 B per uncore cycle at 2.13 GHz under a 2.27 GHz core
       },
     },
-    core: {
-      copyBytesPerCycle: 8, // estimate (preset dancer): half the 16 B/cycle store port
-      reduceBytesPerCycle: 8, // estimate (preset dancer): half of one 16 B load port
-      missConcurrency: 10, // datasheet: 10 L1D fill buffers per Nehalem core (Intel optimization manual)
-      streamConcurrency: 16, // estimate (preset dancer): Nehalem's superqueue, 16 entries for the L2's outstanding misses
-      kernelStores: 'full-line', // datasheet: copy_user is `rep movs` on 64-bit family-6 Intel (REP_GOOD), fast strings skip the RFO (Intel SDM Vol. 3A 8.2.4)
-    },
+    core: NEHALEM_CORE.core,
     memory: {
       channels: 3, // datasheet: three DDR3 channels per Xeon 5500 socket
       megaTransfers: 1066, // datasheet (preset dancer): DDR3-1066 on the E5520; estimate for the X55xx parts that run 1333
@@ -136,26 +144,13 @@ export const PROCESSOR_ROWS: readonly ProcessorRow[] = [
     },
     clockGHz: 2.67, // preset lynnfield: Core i5-750 at 2.67 GHz
     caches: {
-      1: {
-        latencyCycles: 4, // datasheet (preset lynnfield): 4-cycle load-to-use on Nehalem
-        bytesPerCycle: 32, // estimate (preset lynnfield): one 16 B load + one 16 B store per cycle
-      },
-      2: {
-        latencyCycles: 10, // datasheet (preset lynnfield): 10-cycle L2 hit (Intel optimization manual, Nehalem)
-        bytesPerCycle: 32, // estimate (preset lynnfield): 32 B per cycle L2-to-L1
-      },
+      ...NEHALEM_CORE.caches,
       3: {
         latencyCycles: 39, // estimate (preset lynnfield): ~39 core cycles measured for Nehalem L3 hits
         bytesPerCycle: 25.5, // estimate (preset lynnfield): 32 B per uncore cycle at 2.13 GHz under a 2.67 GHz core
       },
     },
-    core: {
-      copyBytesPerCycle: 8, // estimate (preset lynnfield): half the 16 B/cycle store port
-      reduceBytesPerCycle: 8, // estimate (preset lynnfield): half of one 16 B load port
-      missConcurrency: 10, // datasheet: 10 L1D fill buffers per Nehalem core (Intel optimization manual)
-      streamConcurrency: 16, // estimate (preset lynnfield): Nehalem's superqueue, 16 entries for the L2's outstanding misses
-      kernelStores: 'full-line', // datasheet: copy_user is `rep movs` on 64-bit family-6 Intel (REP_GOOD), fast strings skip the RFO (Intel SDM Vol. 3A 8.2.4)
-    },
+    core: NEHALEM_CORE.core,
     memory: {
       channels: 2, // datasheet: two DDR3 channels (Core i5-700 datasheet)
       megaTransfers: 1333, // seed (Cheng & Gu): DDR3-1333
