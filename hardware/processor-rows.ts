@@ -10,6 +10,27 @@ import type { ProcessorRow } from './processor-table.ts';
 /** Intel's model strings: "Intel(R) Xeon(R) CPU E5-2670 0 @ 2.60GHz". */
 const xeon = (sku: string) => new RegExp(`Xeon.*\\b${sku}`);
 
+/** The Nehalem core and its private caches, the same in every part of the generation (preset dancer's figures in cycles). */
+const NEHALEM_CORE: Pick<ProcessorRow, 'core'> & { caches: Pick<ProcessorRow['caches'], 1 | 2> } = {
+  caches: {
+    1: {
+      latencyCycles: 4, // datasheet (preset dancer): 4-cycle load-to-use on Nehalem
+      bytesPerCycle: 32, // estimate (preset dancer): one 16 B load + one 16 B store per cycle
+    },
+    2: {
+      latencyCycles: 10, // datasheet (preset dancer): 10-cycle L2 hit (Intel optimization manual, Nehalem)
+      bytesPerCycle: 32, // estimate (preset dancer): 32 B per cycle L2-to-L1
+    },
+  },
+  core: {
+    copyBytesPerCycle: 8, // estimate (preset dancer): half the 16 B/cycle store port
+    reduceBytesPerCycle: 8, // estimate (preset dancer): half of one 16 B load port
+    missConcurrency: 10, // datasheet: 10 L1D fill buffers per Nehalem core (Intel optimization manual)
+    streamConcurrency: 16, // estimate (preset dancer): Nehalem's superqueue, 16 entries for the L2's outstanding misses
+    kernelStores: 'full-line', // datasheet: copy_user is `rep movs` on 64-bit family-6 Intel (REP_GOOD), fast strings skip the RFO (Intel SDM Vol. 3A 8.2.4)
+  },
+};
+
 export const PROCESSOR_ROWS: readonly ProcessorRow[] = [
   {
     id: 'core-tigerton',
@@ -90,26 +111,13 @@ export const PROCESSOR_ROWS: readonly ProcessorRow[] = [
     match: { vendor: 'GenuineIntel', family: 6, models: [26], names: [xeon('[EXLW]55\\d\\d\\b')] },
     clockGHz: 2.27, // preset dancer: Xeon E5520 at 2.27 GHz
     caches: {
-      1: {
-        latencyCycles: 4, // datasheet (preset dancer): 4-cycle load-to-use on Nehalem
-        bytesPerCycle: 32, // estimate (preset dancer): one 16 B load + one 16 B store per cycle
-      },
-      2: {
-        latencyCycles: 10, // datasheet (preset dancer): 10-cycle L2 hit (Intel optimization manual, Nehalem)
-        bytesPerCycle: 32, // estimate (preset dancer): 32 B per cycle L2-to-L1
-      },
+      ...NEHALEM_CORE.caches,
       3: {
         latencyCycles: 39, // estimate (preset dancer): ~39 core cycles measured for Nehalem L3 hits
         bytesPerCycle: 30, // estimate (preset dancer): 32 B per uncore cycle at 2.13 GHz under a 2.27 GHz core
       },
     },
-    core: {
-      copyBytesPerCycle: 8, // estimate (preset dancer): half the 16 B/cycle store port
-      reduceBytesPerCycle: 8, // estimate (preset dancer): half of one 16 B load port
-      missConcurrency: 10, // datasheet: 10 L1D fill buffers per Nehalem core (Intel optimization manual)
-      streamConcurrency: 16, // estimate (preset dancer): Nehalem's superqueue, 16 entries for the L2's outstanding misses
-      kernelStores: 'full-line', // datasheet: copy_user is `rep movs` on 64-bit family-6 Intel (REP_GOOD), fast strings skip the RFO (Intel SDM Vol. 3A 8.2.4)
-    },
+    core: NEHALEM_CORE.core,
     memory: {
       channels: 3, // datasheet: three DDR3 channels per Xeon 5500 socket
       megaTransfers: 1066, // datasheet (preset dancer): DDR3-1066 on the E5520; estimate for the X55xx parts that run 1333
@@ -121,6 +129,39 @@ export const PROCESSOR_ROWS: readonly ProcessorRow[] = [
       kind: 'point-to-point',
       bandwidth: 11.72, // datasheet (preset dancer): E5520 QPI at 5.86 GT/s x 2 bytes per direction
       latencyNs: 40, // estimate (preset dancer): remote DRAM ~105 ns vs ~65 ns local
+    },
+  },
+  {
+    id: 'nehalem-lynnfield',
+    name: 'Intel Nehalem Lynnfield (Core i5-700, i7-800, Xeon 3400)',
+    // Family 6 model 30 (1Eh): Lynnfield, Clarksfield and Jasper Forest (Intel SDM Vol. 4, table
+    // of DisplayFamily_DisplayModel 06_1EH). cpuinfo names it "Core(TM) i5 CPU 750 @ 2.67GHz".
+    match: {
+      vendor: 'GenuineIntel',
+      family: 6,
+      models: [30],
+      names: [/Core.*\bi[57][ -](CPU\s+)?[78][5-8]0\b/, xeon('[XL]34\\d\\d\\b')],
+    },
+    clockGHz: 2.67, // preset lynnfield: Core i5-750 at 2.67 GHz
+    caches: {
+      ...NEHALEM_CORE.caches,
+      3: {
+        latencyCycles: 39, // estimate (preset lynnfield): ~39 core cycles measured for Nehalem L3 hits
+        bytesPerCycle: 25.5, // estimate (preset lynnfield): 32 B per uncore cycle at 2.13 GHz under a 2.67 GHz core
+      },
+    },
+    core: NEHALEM_CORE.core,
+    memory: {
+      channels: 2, // datasheet: two DDR3 channels (Core i5-700 datasheet)
+      megaTransfers: 1333, // seed (Cheng & Gu): DDR3-1333
+      streamShare: 0.625, // estimate (preset lynnfield): Nehalem STREAM sustains ~60-65% of peak, as Nehalem-EP
+      writeCost: 1.32, // estimate (preset lynnfield): DDR bus turnarounds as Intel MLC measures on Broadwell-EP
+      latencyNs: 60, // estimate (preset lynnfield): a little below Nehalem-EP's ~65 ns, no other socket to snoop
+    },
+    link: {
+      kind: 'point-to-point',
+      bandwidth: 11.72, // estimate: unused, Lynnfield runs only in one-socket systems; Nehalem-EP's QPI (5.86 GT/s x 2 B) stands in
+      latencyNs: 40, // estimate: unused for the same reason; Nehalem-EP's remote-access penalty stands in
     },
   },
   {
@@ -480,11 +521,14 @@ export const PROCESSOR_ROWS: readonly ProcessorRow[] = [
   {
     id: 'zen4-genoa',
     name: 'AMD Zen 4 Genoa (EPYC 9004)',
-    // Family 19h models 10h-1Fh; Bergamo (Zen 4c, EPYC 97x4) is model A0h with other caches.
+    // Family 19h models 10h and 11h only: AMD's PPR for Family 19h Model 11h, Revision B1 (55901)
+    // is the EPYC 9004 (Genoa and Genoa-X, CPUID 00A10F11h), model 10h its earlier revisions. The
+    // rest of 10h-1Fh is not Genoa: model 18h is Threadripper 7000 "Storm Peak" (sTR5, four or
+    // eight DDR5 channels, not twelve), and Bergamo and Siena (Zen 4c) are models A0h-AFh.
     match: {
       vendor: 'AuthenticAMD',
       family: 25,
-      models: [16, 17, 18, 19, 20, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31],
+      models: [0x10, 0x11],
       names: [/EPYC 9[0-6]\d4[A-Z]?\b/],
     },
     clockGHz: 2.4, // preset epyc-genoa: EPYC 9654 base clock 2.4 GHz

@@ -1,5 +1,5 @@
 // A scenario becomes tables of points: one table per sweep combination (machine × placement ×
-// ranks × root × seed, in that nesting), one row per size, one cell per algorithm.
+// ranks × root × rail share × seed, in that nesting), one row per size, one cell per algorithm.
 import type { Point } from './point.ts';
 import { placeThreads } from './placement.ts';
 import {
@@ -28,6 +28,8 @@ export interface Table<C extends Cell = Cell> {
   placement: PlacementSpec;
   seed: string;
   root: RootChoice;
+  /** With `sweep.railShare`: the share every algorithm with `rails: share` sends on the first NIC. */
+  railShare?: number;
   /** Rank i runs on cores[i] (with SMT, a core may appear several times). */
   cores: number[];
   /** With SMT or a list naming hardware threads: rank i runs on thread threads[i] of cores[i]. */
@@ -41,8 +43,11 @@ export function expandScenario(s: Scenario): Table[] {
     for (const placement of s.placements) {
       for (const count of s.ranks) {
         for (const root of s.rootSweep ?? [s.root]) {
-          for (const seed of s.seedSweep ?? [s.seed]) {
-            tables.push(table(s, machine, placement, rankCount(count, machine.spec, s.smt), root, seed));
+          for (const railShare of s.railShareSweep ?? [undefined]) {
+            for (const seed of s.seedSweep ?? [s.seed]) {
+              const ranks = rankCount(count, machine.spec, s.smt);
+              tables.push(table(s, machine, placement, ranks, root, seed, railShare));
+            }
           }
         }
       }
@@ -59,6 +64,7 @@ function table(
   ranks: number,
   root: RootChoice,
   seed: string,
+  railShare: number | undefined,
 ): Table {
   // The loader has checked every combination, so this cannot fail for a loaded scenario.
   const placed = placeThreads(machine.spec, ranks, placement, seed, s.smt);
@@ -75,7 +81,10 @@ function table(
         cores: [...cores],
         operation: s.operation,
         algorithm: algorithm.name,
-        params: { ...algorithm.params },
+        params:
+          railShare !== undefined && algorithm.params.rails === 'share'
+            ? { ...algorithm.params, railShare }
+            : { ...algorithm.params },
         bytes,
         ...(s.counts ? { counts: [...s.counts] } : {}),
         root,
@@ -95,6 +104,7 @@ function table(
     placement,
     seed,
     root,
+    ...(railShare !== undefined ? { railShare } : {}),
     cores,
     ...(onThreads ? { threads: placed.map((t) => t.thread) } : {}),
     rows,

@@ -22,6 +22,7 @@ import { DurationError, parseDuration } from './duration.ts';
 import { normaliseSizes, parseSizeSpec, SizeError } from './sizes.ts';
 import { parseYaml } from '../common/yaml/parse.ts';
 import { ScenarioDocument } from './scenario-document.ts';
+import { readRailShareSweep } from './rail-share-sweep.ts';
 import type { YamlValue } from '../common/yaml/value.ts';
 
 /** Finds a machine by preset name or file path (relative paths against `baseDir`). */
@@ -80,6 +81,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
 
   const baseDir = opts.file ? dirName(resolvePath(opts.cwd ?? workingDir(), opts.file)) : (opts.cwd ?? workingDir());
   const hosts = readHosts(doc.get('hosts'), operation, algorithms, doc.required('algorithms'));
+  const railShares = readRailShareSweep(doc, algorithms, doc.required('algorithms'), hosts);
   const smtField = doc.get('smt');
   const smt = readSmt(smtField);
   const axes = onHosts(readAxes(doc, opts, baseDir), hosts);
@@ -106,6 +108,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     warmup,
     seed: seeds[0],
     ...(seeds.length > 1 ? { seedSweep: seeds } : {}),
+    ...(railShares ? { railShareSweep: railShares } : {}),
     ...(skewNs ? { skewNs } : {}),
     baseline,
     machines: axes.machines.map((m) => m.choice),

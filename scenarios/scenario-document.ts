@@ -26,9 +26,12 @@ export const SCENARIO_KEYS = [
 ] as const;
 /** Keys that may be given as a list of values under `sweep:`, one table per value. */
 export const SWEEP_KEYS = ['ranks', 'machine', 'placement', 'root', 'seed'] as const;
+/** Axes that exist only under `sweep:`: they vary a transport parameter of the algorithms. */
+export const SWEEP_ONLY_KEYS = ['railShare'] as const;
 
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
 export type SweepKey = (typeof SWEEP_KEYS)[number];
+export type SweepOnlyKey = (typeof SWEEP_ONLY_KEYS)[number];
 
 export class ScenarioDocument {
   private readonly fields: Map<string, YamlValue>;
@@ -57,14 +60,27 @@ export class ScenarioDocument {
 
   /** The values of a sweepable key: its list under `sweep`, its one fixed value, or undefined. */
   values(key: SweepKey): YamlValue[] | undefined {
-    // Read on first use, so that the loader's order of reading fixes which of two mistakes is reported.
-    this.swept ??= this.get('sweep')?.entries('sweep', SWEEP_KEYS) ?? new Map<string, YamlValue>();
-    const swept = this.swept.get(key);
+    const swept = this.sweepEntries().get(key);
     const fixed = this.get(key);
     if (!swept?.present) return fixed ? [fixed] : undefined;
     if (fixed) throw fixed.error(`'${key}' is given both here and under sweep; keep one`);
     const items = swept.items(`sweep.${key}`);
     if (items.length === 0) throw swept.error(`sweep.${key} must list at least one value`);
     return items;
+  }
+
+  /** The list under `sweep` of an axis that has no fixed form, or undefined when not swept. */
+  sweptOnly(key: SweepOnlyKey): YamlValue[] | undefined {
+    const swept = this.sweepEntries().get(key);
+    if (!swept?.present) return undefined;
+    const items = swept.items(`sweep.${key}`);
+    if (items.length === 0) throw swept.error(`sweep.${key} must list at least one value`);
+    return items;
+  }
+
+  private sweepEntries(): Map<string, YamlValue> {
+    // Read on first use, so that the loader's order of reading fixes which of two mistakes is reported.
+    this.swept ??= this.get('sweep')?.entries('sweep', [...SWEEP_KEYS, ...SWEEP_ONLY_KEYS]) ?? new Map();
+    return this.swept;
   }
 }

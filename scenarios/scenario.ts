@@ -60,6 +60,11 @@ export interface Scenario {
   seed: string;
   /** `sweep.seed` of more than one value: one table per seed (the innermost axis). */
   seedSweep?: string[];
+  /**
+   * `sweep.railShare`: one table per share of each message between hosts sent on the first NIC,
+   * taken by every algorithm with `rails: share` (between the root and seed axes). Even one value.
+   */
+  railShareSweep?: number[];
   /** Each rank starts each iteration up to this late (ns), drawn from the seed; absent or 0: lockstep. */
   skewNs?: number;
   /** Label of the algorithm the others are normalised against. */

@@ -32,6 +32,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
     ...kinds.map((k) => `share_${k}`),
     ...(reasons ? ['unavailable'] : []),
     ...(s.seedSweep ? ['seed'] : []),
+    ...(s.railShareSweep ? ['rail_share'] : []),
     ...(s.buffers === 'fresh' ? ['buffers'] : []),
   ];
   const lines = [header.map(quote).join(',')];
@@ -61,6 +62,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
           ...kinds.map((k) => (na ? '' : (c.result.breakdown[k] ?? 0))),
           ...(reasons ? [c.unavailable ?? ''] : []),
           ...(s.seedSweep ? [t.seed] : []),
+          ...(s.railShareSweep ? [t.railShare ?? ''] : []),
           ...(s.buffers === 'fresh' ? [s.buffers] : []),
         ];
         lines.push(fields.map((f) => quote(String(f))).join(','));

@@ -25,7 +25,7 @@ function algorithmBlock(s: Scenario, t: ResultTable, index: number): string {
     RULE,
     `# Benchmarking ${alg.name}${alg.label !== alg.name.split(':')[1] ? ` (${alg.label})` : ''}`,
     `# #processes = ${t.ranks}`,
-    `# Machine: ${t.machine.spec.name}; placement ${placementName(t.placement)}${s.smt ? ', smt' : ''} (${placedOn(t)}); cache ${s.cache}${s.buffers === 'fresh' ? '; fresh buffers' : ''}${s.rooted && (s.rootSweep || t.root === 'all') ? `; root ${t.root}` : ''}${s.seedSweep ? `; seed ${t.seed}` : ''}`,
+    `# Machine: ${t.machine.spec.name}; placement ${placementName(t.placement)}${s.smt ? ', smt' : ''} (${placedOn(t)}); cache ${s.cache}${s.buffers === 'fresh' ? '; fresh buffers' : ''}${s.rooted && (s.rootSweep || t.root === 'all') ? `; root ${t.root}` : ''}${s.seedSweep ? `; seed ${t.seed}` : ''}${t.railShare !== undefined ? `; railShare ${t.railShare}` : ''}`,
     RULE,
   ];
   const unavailable = cells.find((c) => c.unavailable !== undefined)?.unavailable;

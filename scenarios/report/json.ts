@@ -33,6 +33,7 @@ export function formatJsonReport(result: ScenarioResult): string {
       placement: t.placement,
       seed: t.seed,
       ...(s.rootSweep ? { root: t.root } : {}),
+      ...(t.railShare !== undefined ? { railShare: t.railShare } : {}),
       cores: t.cores,
       ...(t.threads ? { threads: t.threads } : {}),
       rows: t.rows.map((row) => ({

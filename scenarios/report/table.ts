@@ -44,6 +44,8 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
     lines.push(
       '# Buffers: fresh (new send and receive buffers every call: first-touch faults and registrations each time)',
     );
+  if (t.railShare !== undefined)
+    lines.push(`# Rail share: ${t.railShare} of each message between hosts on the first NIC (rails: share)`);
   if (s.seedSweep) lines.push(`# Seed: ${t.seed}`);
   if (s.skewNs)
     lines.push(

@@ -20,6 +20,7 @@ const REQUIRED = [
   'opteron-nuioa',
   'epyc-genoa',
   'sapphire-rapids',
+  'lynnfield',
 ];
 const MiB = 2 ** 20;
 const PROSE_OR_NAME = ['level', 'name', 'description', 'model', 'id'];
@@ -110,6 +111,15 @@ describe('presets', () => {
     expect(s.cores).toHaveLength(16);
     expect(s.numaNodes).toHaveLength(4);
     expect(caches(s, 3).every((c) => c.sizeBytes === 2 * MiB && c.cores.length === 4)).toBe(true);
+  });
+
+  it('lynnfield: one socket of 4 cores sharing an 8 MiB L3, one NUMA node, KNEM without I/OAT', () => {
+    const s = loadPreset('lynnfield');
+    expect(s.cores).toHaveLength(4);
+    expect(s.numaNodes).toHaveLength(1);
+    expect(s.links).toHaveLength(0);
+    expect(caches(s, 3).map((c) => [c.sizeBytes, c.cores.length])).toEqual([[8 * MiB, 4]]);
+    expect(s.kernel.mechanisms).toMatchObject({ knem: true, ioat: false, cma: false });
   });
 
   it('dunnington: 96 cores, 16 sockets, four NUMA nodes each attached to its own hub', () => {

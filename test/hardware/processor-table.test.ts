@@ -35,6 +35,13 @@ describe('finding a processor', () => {
   it('by vendor, family and model number first, whatever the model string says', () => {
     expect(findProcessor({ vendor: 'AuthenticAMD', family: 25, model: 17, name: 'AMD EPYC' })?.id).toBe('zen4-genoa');
     expect(findProcessor({ vendor: 'GenuineIntel', family: 6, model: 87, name: '06/57' })?.id).toBe('knights-landing');
+    // Genoa is family 19h models 10h and 11h; model 18h is Threadripper 7000 (Storm Peak), whose
+    // memory has four or eight channels, and Zen 4c parts are models A0h-AFh.
+    expect(findProcessor({ vendor: 'AuthenticAMD', family: 25, model: 0x10, name: 'x' })?.id).toBe('zen4-genoa');
+    for (const model of [0x12, 0x18, 0x1f, 0xa0]) {
+      const name = model === 0x18 ? 'AMD Ryzen Threadripper 7980X 64-Cores' : 'x';
+      expect(findProcessor({ vendor: 'AuthenticAMD', family: 25, model, name }), `model ${model}`).toBeUndefined();
+    }
     // The numbers name another vendor's die: no match by number, the string decides.
     expect(findProcessor({ vendor: 'AuthenticAMD', family: 6, model: 45, name: 'x' })).toBeUndefined();
   });
@@ -49,6 +56,10 @@ describe('finding a processor', () => {
     expect(name('Quad-Core AMD Opteron(tm) Processor 2356')).toBe('k10-barcelona');
     expect(name('Six-Core AMD Opteron(tm) Processor 8439 SE')).toBe('k10-istanbul');
     expect(name('Dual-Core AMD Opteron(tm) Processor 8218')).toBe('k8');
+    expect(name('Intel(R) Core(TM) i5 CPU         750  @ 2.67GHz')).toBe('nehalem-lynnfield');
+    expect(name('Intel(R) Core(TM) i7 CPU         870  @ 2.93GHz')).toBe('nehalem-lynnfield');
+    // Later Core i7s with four-digit numbers are other generations.
+    expect(name('Intel(R) Core(TM) i7-8700 CPU @ 3.20GHz')).toBeUndefined();
     expect(name('POWER8NVL, altivec supported')).toBe('power8');
     expect(name('AMD EPYC 9654 96-Core Processor')).toBe('zen4-genoa');
     // Bergamo (Zen 4c) has other caches.
@@ -301,6 +312,7 @@ function sampleName(r: ProcessorRow): string {
     'Intel Xeon E7340',
     'Intel Xeon X7460',
     'Intel Xeon E5520',
+    'Intel(R) Core(TM) i5 CPU         750  @ 2.67GHz',
     'Intel Xeon X7550',
     'Intel Xeon X5650',
     'Intel(R) Xeon(R) CPU E5-2650 0 @ 2.00GHz',

@@ -128,7 +128,8 @@ function runPoint(
 
 function tableTitle(t: Table): string {
   const placement = typeof t.placement === 'string' ? t.placement : JSON.stringify(t.placement);
-  return `${t.machine.ref}, ${t.ranks} ranks, ${placement}, seed ${t.seed}`;
+  const share = t.railShare !== undefined ? `, rail share ${t.railShare}` : '';
+  return `${t.machine.ref}, ${t.ranks} ranks, ${placement}${share}, seed ${t.seed}`;
 }
 
 function resolveMachine(ref: string, input: RunInput, sources: Sources): MachineSpec {
