@@ -14,6 +14,7 @@ import type { CacheSpec, MachineSpec, VertexId } from '../../hardware/spec.ts';
 import { Topology } from './topology.ts';
 import { CacheState } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
+import { bestSibling, siblingCachesByCore } from './sibling-caches.ts';
 import { Buffer, type Range } from './buffer.ts';
 import { Trace } from './trace.ts';
 import { MissQueues, add, type Uses } from './miss-queues.ts';
@@ -85,6 +86,8 @@ export class Node {
   private readonly nonTemporalAbove = new Map<number, number>();
   /** Per NUMA node, the latency of its socket's last-level lookup (0 behind a hub without caches). */
   private readonly homeLookup = new Map<number, number>();
+  /** Per core behind a victim cache, its socket's other private caches (sibling-caches.ts). */
+  private readonly siblings: ReturnType<typeof siblingCachesByCore>;
   /** Every buffer by id, to find the home of what a cache writes back. */
   private readonly buffers = new Map<number, Buffer>();
 
@@ -114,6 +117,7 @@ export class Node {
         this.net.addResource(`${link.name} ${link.b}->${link.a}`, link.bandwidth),
       );
     }
+    this.siblings = siblingCachesByCore(spec);
     const memorySide = this.topo.memorySideCaches();
     this.memorySideStates = memorySide.map((c) => this.cacheState.get(c.id)!);
     this.memorySideIds = new Set(memorySide.map((c) => c.id));
@@ -391,6 +395,18 @@ export class Node {
         });
         found = resident;
       }
+    }
+    if (found === n) return parts;
+    const sibling = bestSibling(this.siblings.get(core), this.cacheState, r.buf.id, r.offset, n);
+    if (sibling !== undefined && sibling.bytes > found) {
+      parts.push({
+        bytes: sibling.bytes - found,
+        latency: sibling.latencyNs,
+        resources: [this.cacheBandwidth.get(sibling.cache.id)!],
+        far: true,
+        claimLatency: sibling.latencyNs,
+      });
+      found = sibling.bytes;
     }
     if (found === n) return parts;
     // The home socket's cache may hold what this core's caches lack (a peer there just wrote it):
