@@ -88,6 +88,8 @@ export class Node {
   private readonly homeLookup = new Map<number, number>();
   /** Per core behind a victim cache, its socket's other private caches (sibling-caches.ts). */
   private readonly siblings: ReturnType<typeof siblingCachesByCore>;
+  /** The private caches behind a victim cache: they keep written lines dirty for a sibling's probe. */
+  private readonly dirtyPrivate: Set<string>;
   /** Every buffer by id, to find the home of what a cache writes back. */
   private readonly buffers = new Map<number, Buffer>();
 
@@ -102,9 +104,12 @@ export class Node {
       this.coreEngine.set(core.id, this.net.addResource(`core${core.id}`, spec.costs.copyBandwidth));
     }
     this.queues = new MissQueues(spec, this.topo, this.net);
+    this.siblings = siblingCachesByCore(spec);
+    this.dirtyPrivate = new Set([...this.siblings.values()].flatMap((e) => e.siblings.map((c) => c.id)));
     for (const cache of spec.caches) {
       this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
-      this.cacheState.set(cache.id, new CacheState(cache.id, cache.sizeBytes, this.holders));
+      const counted = !this.dirtyPrivate.has(cache.id);
+      this.cacheState.set(cache.id, new CacheState(cache.id, cache.sizeBytes, this.holders, counted));
     }
     for (const numa of spec.numaNodes) this.memory.set(numa.id, this.net.addResource(`mem${numa.id}`, numa.bandwidth));
     for (const link of spec.links) {
@@ -117,7 +122,6 @@ export class Node {
         this.net.addResource(`${link.name} ${link.b}->${link.a}`, link.bandwidth),
       );
     }
-    this.siblings = siblingCachesByCore(spec);
     const memorySide = this.topo.memorySideCaches();
     this.memorySideStates = memorySide.map((c) => this.cacheState.get(c.id)!);
     this.memorySideIds = new Set(memorySide.map((c) => c.id));
@@ -498,7 +502,10 @@ export class Node {
       }
       const state = this.cacheState.get(cache.id)!;
       // The written bytes the outermost cache keeps are dirty there: memory gets them when evicted.
-      const dirty = cache === outer && written ? Math.min(length, keptDirty) : 0;
+      // Behind a victim cache a private cache keeps what it wrote dirty too, for siblings' probes.
+      let dirty = 0;
+      if (written && cache === outer) dirty = Math.min(length, keptDirty);
+      else if (written && this.dirtyPrivate.has(cache.id)) dirty = length;
       if (length > dirty) state.touch(r.buf.id, r.offset, length - dirty);
       if (dirty > 0) state.touch(r.buf.id, r.offset + length - dirty, dirty, true);
     }

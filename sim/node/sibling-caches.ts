@@ -1,10 +1,10 @@
-// Lines another core of the same socket holds in its private caches, where the socket's shared
-// cache is a victim cache. AMD's L3 since K10 is filled only by what the L2s evict and holds no copy
-// of what they keep (non-inclusive), so a line a core has just written sits in its own L2 alone. A
-// read that misses the reader's caches and the L3 makes the northbridge probe the socket's other
-// cores, and the one holding the line answers with its data, dirty or clean (MOESI cache-to-cache
-// transfer: AMD BIOS and Kernel Developer's Guide for Family 10h, "Cache coherency", probe
-// responses with data; the Owned state lets a dirty line be shared without writing it back). A leaf
+// Lines another core of the same socket holds dirty in its private caches, where the socket's
+// shared cache is a victim cache. AMD's L3 since K10 is filled only by what the L2s evict and holds
+// no copy of what they keep (non-inclusive), so a line a core has just written sits in its own L2
+// alone. A read that misses the reader's caches and the L3 makes the northbridge probe the other
+// caches, and a cache holding the line Modified or Owned answers with its data (MOESI: AMD BIOS and
+// Kernel Developer's Guide for Family 10h, "Cache coherency"; the Owned state lets a dirty line be
+// shared without writing it back), while a clean line comes from its home memory as before. A leaf
 // reading the segment its leader on the same socket has just written therefore gets it from the
 // leader's L2, not from the leader's memory.
 //
@@ -41,7 +41,7 @@ export function siblingCachesByCore(spec: MachineSpec): Map<number, { victim: Ca
   return out;
 }
 
-/** The sibling private cache holding most of [offset, offset + bytes) of buffer `buf`, if any. */
+/** The sibling private cache holding most of [offset, offset + bytes) of buffer `buf` dirty, if any. */
 export function bestSibling(
   entry: { victim: CacheSpec; siblings: CacheSpec[] } | undefined,
   states: ReadonlyMap<string, CacheState>,
@@ -52,7 +52,7 @@ export function bestSibling(
   if (entry === undefined) return undefined;
   let best: SiblingHit | undefined;
   for (const cache of entry.siblings) {
-    const resident = states.get(cache.id)!.residentBytes(buf, offset, bytes);
+    const resident = states.get(cache.id)!.dirtyBytes(buf, offset, bytes);
     if (resident > (best?.bytes ?? 0)) best = { cache, bytes: resident, latencyNs: entry.victim.latencyNs };
   }
   return best;

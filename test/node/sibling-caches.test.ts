@@ -16,7 +16,14 @@ const withVictim = [...specs.keys()].filter((name) => specs.get(name)!.caches.so
 
 /** A writer on core `writer` fills `bytes` of a buffer (or not), then core `reader` copies it out:
  *  the reader's copy time and the bytes its copy took from memory. */
-function readAfterWrite(spec: MachineSpec, writer: number, reader: number, bytes: number, written: boolean) {
+function readAfterWrite(
+  spec: MachineSpec,
+  writer: number,
+  reader: number,
+  bytes: number,
+  written: boolean,
+  firstReads = false,
+) {
   const sim = new Simulation({ seed: 'sibling-caches' });
   const node = new Node(sim, spec, { keepTrace: true });
   const home = spec.cores.find((c) => c.id === writer)!.numa;
@@ -29,6 +36,7 @@ function readAfterWrite(spec: MachineSpec, writer: number, reader: number, bytes
     'ranks',
     (function* () {
       if (written) yield* node.copy(writer, range(src), range(shared), { rank: 1, label: 'write', routine: 'kernel' });
+      if (firstReads) yield* node.copy(writer, range(shared), range(src), { rank: 1, label: 'read first' });
       const start = sim.now;
       yield* node.copy(reader, range(shared), range(out), { rank: 2, label: 'read', routine: 'kernel' });
       ns = sim.now - start;
@@ -81,5 +89,15 @@ describe('sibling caches behind a victim L3', () => {
       ),
       { numRuns: 25 },
     );
+  });
+
+  it('a clean line in a sibling’s cache still comes from its home (MOESI: only Modified or Owned lines answer)', () => {
+    for (const machine of withVictim) {
+      const spec = specs.get(machine)!;
+      const [first, reader] = sameSocket(spec, 0, 0);
+      const cold = readAfterWrite(spec, first, reader, 64 * KiB, false);
+      const afterCleanRead = readAfterWrite(spec, first, reader, 64 * KiB, false, true);
+      expect(afterCleanRead.ns, machine).toBeCloseTo(cold.ns, 6);
+    }
   });
 });
