@@ -63,20 +63,15 @@ export class CacheState {
 
   /** Bytes of [start, start+length) of buffer `buf` resident now. */
   residentBytes(buf: number, start: number, length: number): number {
-    checkRange(this.name, start, length);
-    const list = this.byBuffer.get(buf);
-    if (list === undefined || length === 0) return 0;
-    const end = start + length;
-    let total = 0;
-    for (let i = firstEndingAfter(list, start); i < list.length && list[i].start < end; i++) {
-      const e = list[i];
-      total += Math.min(e.start + e.length, end) - Math.max(e.start, start);
-    }
-    return total;
+    return this.countBytes(buf, start, length, false);
   }
 
   /** Bytes of [start, start+length) of buffer `buf` resident and dirty now. */
   dirtyBytes(buf: number, start: number, length: number): number {
+    return this.countBytes(buf, start, length, true);
+  }
+
+  private countBytes(buf: number, start: number, length: number, onlyDirty: boolean): number {
     checkRange(this.name, start, length);
     const list = this.byBuffer.get(buf);
     if (list === undefined || length === 0) return 0;
@@ -84,7 +79,7 @@ export class CacheState {
     let total = 0;
     for (let i = firstEndingAfter(list, start); i < list.length && list[i].start < end; i++) {
       const e = list[i];
-      if (e.dirty) total += Math.min(e.start + e.length, end) - Math.max(e.start, start);
+      if (!onlyDirty || e.dirty) total += Math.min(e.start + e.length, end) - Math.max(e.start, start);
     }
     return total;
   }
