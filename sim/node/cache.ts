@@ -39,7 +39,16 @@ export class CacheState {
   /** Dirty bytes evicted since the last takeWritebacks(), per buffer. */
   private writebacks: Map<number, number> | undefined;
 
-  constructor(name: string, capacityBytes: number, holders?: CacheHolders) {
+  /**
+   * `countWritebacks: false` for a private cache whose dirty lines matter only while it holds them
+   * (a sibling's probe finds them there, sibling-caches.ts) and whose evictions nobody charges.
+   */
+  constructor(
+    name: string,
+    capacityBytes: number,
+    holders?: CacheHolders,
+    private readonly countWritebacks = true,
+  ) {
     if (!Number.isInteger(capacityBytes) || capacityBytes < 0) {
       throw new RangeError(`cache ${name}: capacity must be a non-negative integer, got ${capacityBytes}`);
     }
@@ -54,6 +63,15 @@ export class CacheState {
 
   /** Bytes of [start, start+length) of buffer `buf` resident now. */
   residentBytes(buf: number, start: number, length: number): number {
+    return this.countBytes(buf, start, length, false);
+  }
+
+  /** Bytes of [start, start+length) of buffer `buf` resident and dirty now. */
+  dirtyBytes(buf: number, start: number, length: number): number {
+    return this.countBytes(buf, start, length, true);
+  }
+
+  private countBytes(buf: number, start: number, length: number, onlyDirty: boolean): number {
     checkRange(this.name, start, length);
     const list = this.byBuffer.get(buf);
     if (list === undefined || length === 0) return 0;
@@ -61,7 +79,7 @@ export class CacheState {
     let total = 0;
     for (let i = firstEndingAfter(list, start); i < list.length && list[i].start < end; i++) {
       const e = list[i];
-      total += Math.min(e.start + e.length, end) - Math.max(e.start, start);
+      if (!onlyDirty || e.dirty) total += Math.min(e.start + e.length, end) - Math.max(e.start, start);
     }
     return total;
   }
@@ -202,7 +220,7 @@ export class CacheState {
       const e = this.head;
       const excess = this.used - this.capacityBytes;
       const out = Math.min(e.length, excess);
-      if (e.dirty) {
+      if (e.dirty && this.countWritebacks) {
         this.writebacks ??= new Map();
         this.writebacks.set(e.buf, (this.writebacks.get(e.buf) ?? 0) + out);
       }

@@ -5,6 +5,7 @@ import type { Program } from '../engine/program.ts';
 import { LinearCollectives } from './linear-collectives.ts';
 import type { World } from './world.ts';
 import { softwareCosts } from './software-costs.ts';
+import { flagPollingCosts } from './flag-polling.ts';
 
 export class ControlChannel extends LinearCollectives {
   private readonly world: World;
@@ -23,6 +24,27 @@ export class ControlChannel extends LinearCollectives {
     node.trace.record({ rank: this.me, kind: 'control', label: `ctl->${to}`, start, end: node.sim.now, bytes: 0 });
     // The polling receiver sees the cell one line transfer later.
     this.world.deliver(this.me, to, 'ctl', value, line);
+  }
+
+  override *publish(readers: readonly number[], value: unknown): Program<void> {
+    const { node, cores } = this.world;
+    const flag = flagPollingCosts(
+      (a, b) => node.topo.lineLatency(a, b),
+      cores[this.me],
+      readers.map((r) => cores[r]),
+    );
+    const start = node.sim.now;
+    // The flag is written once, after every poller's copy is invalidated.
+    yield* node.sim.sleep(softwareCosts.controlSideNs + flag.write);
+    node.trace.record({
+      rank: this.me,
+      kind: 'control',
+      label: `flag->${readers.join(',')}`,
+      start,
+      end: node.sim.now,
+      bytes: 0,
+    });
+    readers.forEach((r, i) => this.world.deliver(this.me, r, 'ctl', value, flag.seen[i]));
   }
 
   *recv(from: number): Program<unknown> {

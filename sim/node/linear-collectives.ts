@@ -14,6 +14,11 @@ export abstract class LinearCollectives implements Control {
   abstract send(to: number, value: unknown): Program<void>;
   abstract recv(from: number): Program<unknown>;
 
+  /** Without a shared flag line (a channel over other messages): one message per reader. */
+  *publish(readers: readonly number[], value: unknown): Program<void> {
+    for (const r of readers) yield* this.send(r, value);
+  }
+
   *bcast<T>(root: number, value?: T): Program<T> {
     if (this.me === root) {
       for (let r = 0; r < this.size; r++) if (r !== root) yield* this.send(r, value);

@@ -14,6 +14,7 @@ import type { CacheSpec, MachineSpec, VertexId } from '../../hardware/spec.ts';
 import { Topology } from './topology.ts';
 import { CacheState } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
+import { bestSibling, siblingCachesByCore } from './sibling-caches.ts';
 import { Buffer, type Range } from './buffer.ts';
 import { Trace } from './trace.ts';
 import { MissQueues, add, type Uses } from './miss-queues.ts';
@@ -85,6 +86,10 @@ export class Node {
   private readonly nonTemporalAbove = new Map<number, number>();
   /** Per NUMA node, the latency of its socket's last-level lookup (0 behind a hub without caches). */
   private readonly homeLookup = new Map<number, number>();
+  /** Per core behind a victim cache, its socket's other private caches (sibling-caches.ts). */
+  private readonly siblings: ReturnType<typeof siblingCachesByCore>;
+  /** The private caches behind a victim cache: they keep written lines dirty for a sibling's probe. */
+  private readonly dirtyPrivate: Set<string>;
   /** Every buffer by id, to find the home of what a cache writes back. */
   private readonly buffers = new Map<number, Buffer>();
 
@@ -99,9 +104,12 @@ export class Node {
       this.coreEngine.set(core.id, this.net.addResource(`core${core.id}`, spec.costs.copyBandwidth));
     }
     this.queues = new MissQueues(spec, this.topo, this.net);
+    this.siblings = siblingCachesByCore(spec);
+    this.dirtyPrivate = new Set([...this.siblings.values()].flatMap((e) => e.siblings.map((c) => c.id)));
     for (const cache of spec.caches) {
       this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
-      this.cacheState.set(cache.id, new CacheState(cache.id, cache.sizeBytes, this.holders));
+      const counted = !this.dirtyPrivate.has(cache.id);
+      this.cacheState.set(cache.id, new CacheState(cache.id, cache.sizeBytes, this.holders, counted));
     }
     for (const numa of spec.numaNodes) this.memory.set(numa.id, this.net.addResource(`mem${numa.id}`, numa.bandwidth));
     for (const link of spec.links) {
@@ -393,6 +401,18 @@ export class Node {
       }
     }
     if (found === n) return parts;
+    const sibling = bestSibling(this.siblings.get(core), this.cacheState, r.buf.id, r.offset, n);
+    if (sibling !== undefined && sibling.bytes > found) {
+      parts.push({
+        bytes: sibling.bytes - found,
+        latency: sibling.latencyNs,
+        resources: [this.cacheBandwidth.get(sibling.cache.id)!],
+        far: true,
+        claimLatency: sibling.latencyNs,
+      });
+      found = sibling.bytes;
+    }
+    if (found === n) return parts;
     // The home socket's cache may hold what this core's caches lack (a peer there just wrote it):
     // a miss goes to the buffer's home, whose snoop finds lines cached on that socket. Copies in a
     // third socket's cache are not consulted: clean data is served by its home.
@@ -482,7 +502,10 @@ export class Node {
       }
       const state = this.cacheState.get(cache.id)!;
       // The written bytes the outermost cache keeps are dirty there: memory gets them when evicted.
-      const dirty = cache === outer && written ? Math.min(length, keptDirty) : 0;
+      // Behind a victim cache a private cache keeps what it wrote dirty too, for siblings' probes.
+      let dirty = 0;
+      if (written && cache === outer) dirty = Math.min(length, keptDirty);
+      else if (written && this.dirtyPrivate.has(cache.id)) dirty = length;
       if (length > dirty) state.touch(r.buf.id, r.offset, length - dirty);
       if (dirty > 0) state.touch(r.buf.id, r.offset + length - dirty, dirty, true);
     }

@@ -23,6 +23,10 @@ export interface RankTopology {
 export interface Control {
   send(to: number, value: unknown): Program<void>;
   recv(from: number): Program<unknown>;
+  /** One flag line that every reader polls (each receives `value` with `recv`): the write waits for
+   *  the farthest reader's invalidation, and the readers see it one line transfer after another
+   *  (flag-polling.ts). */
+  publish(readers: readonly number[], value: unknown): Program<void>;
   /** Linear: the root sends `value` to every other rank; returns it on every rank. */
   bcast<T>(root: number, value?: T): Program<T>;
   /** Linear: every rank sends `value` to the root; the root gets them indexed by rank. */

@@ -2,11 +2,11 @@
 // (1) The root declares its send buffer to KNEM and gets a cookie. (2) It passes the cookie to its
 // children: the leader of every other NUMA node and the leaves of its own. (3) They pull from the
 // root's region. (4) Leaders pass what they just received on to the leaves of their set by the same
-// steps, segment by segment: a leader declares its receive buffer as a region and notifies
-// "segment k ready" as soon as segment k has arrived, so its leaves copy segment k while it pulls
-// segment k+1. Leaves of the root's set read the root directly, without a pipeline (no one waits on
-// them). Only one copy of the message crosses to each NUMA node, and the leaves' copies hit the
-// leader's node (or its caches) instead of the root's.
+// steps, segment by segment: a leader declares its receive buffer as a region and raises a
+// "segment k ready" flag its leaves poll as soon as segment k has arrived, so its leaves copy
+// segment k while it pulls segment k+1. Leaves of the root's set read the root directly, without
+// a pipeline (no one waits on them). Only one copy of the message crosses to each NUMA node, and
+// the leaves' copies hit the leader's node (or its caches) instead of the root's.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { KnemCookie, Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { BcastArgs } from '../args.ts';
@@ -40,8 +40,9 @@ export function* knemHierarchicalBcastOf(rank: Rank, root: number, buffer: Range
     for (const [k, [offset, bytes]] of fragments(buffer.bytes, segment).entries()) {
       yield* pull(rank, rootCookie, offset, subRange(buffer, offset, bytes));
       if (mine === undefined) continue;
+      // One "segment k ready" flag for the whole set: every leaf polls the leader's line.
       const ready: SegmentReady = { cookie: mine, segment: k };
-      for (const leaf of children) yield* rank.control.send(leaf, ready);
+      yield* rank.control.publish(children, ready);
     }
     yield* rank.control.send(root, 'done');
     if (mine !== undefined) {
