@@ -68,6 +68,10 @@ export class Node {
   private readonly linkDirection = new Map<string, Resource>();
   private readonly cacheState = new Map<string, CacheState>();
   private readonly lastLevel: CacheSpec[];
+  /** The last-level caches by the vertex of their socket, in `lastLevel`'s order. */
+  private readonly lastLevelAt = new Map<string, CacheSpec[]>();
+  /** Each last-level cache's state and its place in `lastLevel` (ties go to the earlier one). */
+  private readonly lastLevelRank = new Map<CacheState, number>();
   private readonly holders = new CacheHolders();
   /** Per core, the ids of the caches a write by it leaves valid: its own and the memory-side ones
    *  (a CacheState is named by its cache's id). */
@@ -142,8 +146,15 @@ export class Node {
       (c) =>
         !c.memorySide && !spec.caches.some((o) => !o.memorySide && o.level > c.level && o.cores.includes(c.cores[0])),
     );
+    this.lastLevel.forEach((c, i) => {
+      const vertex = this.topo.coreVertex(c.cores[0]);
+      const list = this.lastLevelAt.get(vertex);
+      if (list) list.push(c);
+      else this.lastLevelAt.set(vertex, [c]);
+      this.lastLevelRank.set(this.cacheState.get(c.id)!, i);
+    });
     for (const numa of spec.numaNodes) {
-      const home = this.lastLevel.filter((c) => this.topo.coreVertex(c.cores[0]) === numa.attach);
+      const home = this.lastLevelAt.get(numa.attach) ?? [];
       this.homeLookup.set(numa.id, Math.max(0, ...home.map((c) => c.latencyNs)));
     }
   }
@@ -360,9 +371,18 @@ export class Node {
     const own = this.ownCaches.get(core);
     let sharer: CacheSpec | undefined;
     let shared = 0;
-    for (const cache of this.lastLevel) {
+    // Only the caches the index says hold some of the buffer can share it; they are taken in
+    // `lastLevel`'s order, so that of two holding as much the same one is chosen as by a full scan.
+    const holding: [number, CacheState][] = [];
+    for (const state of this.holders.of(r.buf.id) ?? []) {
+      const rank = this.lastLevelRank.get(state);
+      if (rank !== undefined) holding.push([rank, state]);
+    }
+    holding.sort((a, b) => a[0] - b[0]);
+    for (const [rank, state] of holding) {
+      const cache = this.lastLevel[rank];
       if (own?.has(cache)) continue;
-      const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, r.bytes);
+      const resident = state.residentBytes(r.buf.id, r.offset, r.bytes);
       if (resident > shared) {
         shared = resident;
         sharer = cache;
@@ -421,8 +441,8 @@ export class Node {
     let bestRemote: CacheSpec | undefined;
     let bestResident = 0;
     const own = this.ownCaches.get(core);
-    for (const cache of this.lastLevel) {
-      if (own?.has(cache) || this.topo.coreVertex(cache.cores[0]) !== homeVertex) continue;
+    for (const cache of this.lastLevelAt.get(homeVertex) ?? []) {
+      if (own?.has(cache)) continue;
       const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
       if (resident > bestResident) {
         bestResident = resident;
