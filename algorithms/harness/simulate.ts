@@ -37,6 +37,12 @@ export interface RunRequest {
    * measures it, instead of the span of the call.
    */
   startDelays?: number[][];
+  /**
+   * Simulate every fragment of every pipeline (the shared-memory LMT's chunks) one by one instead
+   * of advancing a steady pipeline many fragments at a time (sim/kernel/shm/lmt-train.ts). Runs
+   * that keep the trace or record loads are always exact: their steps are all wanted.
+   */
+  exact?: boolean;
   /** Where `algorithm` is looked up; default: every catalogued algorithm. */
   catalogue?: Catalogue;
   /**
@@ -62,6 +68,8 @@ export interface RunOutcome {
   loads?: LoadSeries[];
   /** Per-rank argument objects after the last iteration, for data checks. */
   args: unknown[];
+  /** What the run cost the simulator: engine events over all iterations, and flow re-solves. */
+  cost: { events: number; solves: number };
 }
 
 /** Runs an algorithm and checks every rank's buffers afterwards; throws on wrong data or deadlock. */
@@ -81,7 +89,9 @@ function runTyped<Op extends OperationName>(
   const call: OperationCall = { ...req.call, params: { ...paramDefaults(info), ...req.call.params } };
   const sim = new Simulation({ seed: req.seed });
   const node = new Node(sim, req.machine, { keepTrace: req.keepTrace });
-  const world = new World(node, req.cores);
+  const world = new World(node, req.cores, {
+    exact: req.exact === true || req.keepTrace === true || !!req.recordLoads,
+  });
   const loads = req.recordLoads
     ? new LoadRecorder(node.net, sim.now, { flows: req.recordLoads === 'flows' })
     : undefined;
@@ -130,6 +140,7 @@ function runTyped<Op extends OperationName>(
     events: node.trace.events,
     ...(loads ? { loads: loads.used() } : {}),
     args: argsOf[argsOf.length - 1],
+    cost: { events: sim.eventsProcessed, solves: node.net.stats.solves },
   };
 }
 

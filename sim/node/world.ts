@@ -15,11 +15,17 @@ export class World {
   private readonly boxes = new Map<string, Channel<unknown>>();
   /** Per-run state that mechanisms keep between calls (regions, registration caches...). */
   private readonly states = new Map<RunState<unknown>, unknown>();
+  /**
+   * Every fragment of a pipeline simulated one by one. Off, a pipeline in a steady state that
+   * nothing else can disturb advances many fragments in one step (a train, sim/kernel/shm/lmt-train.ts).
+   */
+  readonly exact: boolean;
 
-  constructor(node: Node, cores: readonly number[]) {
+  constructor(node: Node, cores: readonly number[], opts: { exact?: boolean } = {}) {
     this.node = node;
     this.sim = node.sim;
     this.cores = cores;
+    this.exact = opts.exact ?? false;
   }
 
   get size(): number {
