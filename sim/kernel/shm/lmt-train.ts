@@ -37,6 +37,9 @@ type Waiting = 'slot' | 'notice' | undefined;
  *  rounding of sums of a few thousand float durations. A numerical tolerance, not a model constant. */
 const SAME_REL = 1e-9;
 
+/** Longest steady period looked for, in chunk starts of both sides: a bound on the marks kept. */
+const MAX_PERIOD = 8;
+
 interface Mark {
   side: Side;
   t: number;
@@ -168,7 +171,7 @@ export class LmtTrain {
     const mark: Mark = { side, t: now, state, key: '', acc: new Map(this.acc) };
     this.open[side] = mark;
     this.marks.push(mark);
-    if (this.marks.length > 4) this.marks.shift();
+    if (this.marks.length > 2 * MAX_PERIOD) this.marks.shift();
     return 0;
   }
 
@@ -187,46 +190,82 @@ export class LmtTrain {
     return `${side}|${other ?? '-'}|${this.next[0] - this.next[1]}|${this.queued}|${permits.join(',')}|${pending.join(',')}`;
   }
 
+  /**
+   * The steady period ending now, if the marks show one: `length` boundaries (each side's chunks in
+   * turn, as many of each) that repeat the `length` before them in every respect, the current
+   * boundary being where the next repetition starts.
+   */
+  private period(
+    side: Side,
+    now: number,
+    state: string,
+  ): { length: number; ns: number; perKind: Map<string, number> } | undefined {
+    const marks = this.marks;
+    for (let length = 2; 2 * length <= marks.length; length += 2) {
+      const a = marks.length - 2 * length;
+      const b = marks.length - length;
+      const A = marks[a];
+      const B = marks[b];
+      if (B.side !== side || B.state !== state || A.state !== state) continue;
+      const ns = now - B.t;
+      if (!(ns > 0) || !same(ns, B.t - A.t, ns)) continue;
+      let ok = true;
+      let sender = 0;
+      for (let i = 0; i < length && ok; i++) {
+        const x = marks[a + i];
+        const y = marks[b + i];
+        if (y.side === 0) sender++;
+        ok =
+          x.side === y.side && x.state === y.state && x.key !== '' && x.key === y.key && same(y.t - B.t, x.t - A.t, ns);
+      }
+      if (!ok || 2 * sender !== length) continue;
+      const perKind = new Map<string, number>();
+      for (const [kind, total] of this.acc) {
+        const d = total - (B.acc.get(kind) ?? 0);
+        if (!same(d, (B.acc.get(kind) ?? 0) - (A.acc.get(kind) ?? 0), ns)) ok = false;
+        perKind.set(kind, d);
+      }
+      if (ok) return { length, ns, perKind };
+    }
+    return undefined;
+  }
+
   private tryAdvance(side: Side, now: number, state: string): number {
-    const [m1, m2, m3, m4] = this.marks;
-    if (m4 === undefined || this.sides[0] === undefined || this.sides[1] === undefined) return 0;
+    if (this.sides[0] === undefined || this.sides[1] === undefined) return 0;
     const node = this.world.node;
     if (node.net.activeFlowCount > 0 || node.pages.pending) return 0;
     const other = (1 - side) as Side;
     const waits = this.waiting[other];
     if (waits === undefined) return 0;
-    if (m1.side !== side || m3.side !== side || m2.side !== other || m4.side !== other) return 0;
-    if (m1.state !== state || m3.state !== state || m2.state !== m4.state) return 0;
-    if (m1.key === '' || m1.key !== m3.key || m2.key === '' || m2.key !== m4.key) return 0;
-    const period = now - m3.t;
-    if (!(period > 0) || !same(period, m3.t - m1.t, period) || !same(m4.t - m3.t, m2.t - m1.t, period)) return 0;
-    const perPeriod = new Map<string, number>();
-    for (const [kind, total] of this.acc) {
-      const d = total - (m3.acc.get(kind) ?? 0);
-      if (!same(d, (m3.acc.get(kind) ?? 0) - (m1.acc.get(kind) ?? 0), period)) return 0;
-      perPeriod.set(kind, d);
-    }
+    const found = this.period(side, now, state);
+    if (found === undefined) return 0;
+    const { length, ns: period, perKind } = found;
     for (const t of this.timers.values()) if (!(t.at > now && t.at - now < period)) return 0;
+    const steps = this.marks.slice(this.marks.length - length);
+    const chunksPer = length / 2;
     const horizon = this.world.sim.nextEventTimeExcept(new Set(this.timers.keys()));
     const byTime = Math.floor((horizon - now) / period) - 1;
-    const byChunks = Math.min(this.chunks - this.next[side], this.chunks - this.next[other]) - 2;
+    const byChunks = Math.floor(
+      (Math.min(this.chunks - this.next[side], this.chunks - this.next[other]) - 2) / chunksPer,
+    );
+    // Whole turns of the ring, so that every slot and permit ends where it was.
+    const unit = this.ring.slots / gcd(this.ring.slots, chunksPer);
     let m = Math.min(byTime, byChunks);
-    m -= m % this.ring.slots;
-    if (!(m >= this.ring.slots)) return 0;
+    m -= m % unit;
+    if (!(m >= unit)) return 0;
     // Look ahead: the copies of the next m periods, in their order, against the caches as they go.
     const saved = node.saveCaches();
-    const ok = this.replay(side, m, [m3.key, m4.key], false);
+    const ok = this.replay(steps, m, false);
     node.restoreCaches(saved);
-    m = ok - (ok % this.ring.slots);
-    if (m < this.ring.slots) return 0;
-    if (this.replay(side, m, [m3.key, m4.key], true) !== m)
-      throw new Error('lmt train: a look-ahead that matched did not match again');
+    m = ok - (ok % unit);
+    if (m < unit) return 0;
+    if (this.replay(steps, m, true) !== m) throw new Error('lmt train: a look-ahead that matched did not match again');
     const shift = m * period;
     this.shiftTimers(shift);
-    this.next[0] += m;
-    this.next[1] += m;
+    this.next[0] += m * chunksPer;
+    this.next[1] += m * chunksPer;
     const trace = node.trace;
-    for (const [kind, d] of perPeriod) {
+    for (const [kind, d] of perKind) {
       trace.addTime(kind, m * d);
       this.count(kind, m * d);
     }
@@ -235,24 +274,25 @@ export class LmtTrain {
     const waitKind = waits === 'notice' ? 'poll' : 'wait';
     trace.addTime(waitKind, -shift);
     this.count(waitKind, -shift);
-    this.skipped += m;
+    this.skipped += m * chunksPer;
     return shift;
   }
 
   /**
-   * Prepares the copies of up to `m` periods from the boundary side's next chunk, in the order the
-   * steady state runs them, comparing each with the measured ones. Returns how many periods matched.
-   * Committing, it also moves each copy's content, as its flow's end would.
+   * Prepares the copies of up to `m` periods from the sides' next chunks, in the order of the
+   * period's boundaries `steps`, comparing each with the measured ones. Returns how many periods
+   * matched. Committing, it also moves each copy's content, as its flow's end would.
    */
-  private replay(side: Side, m: number, keys: [string, string], commit: boolean): number {
-    const order: Side[] = [side, (1 - side) as Side];
+  private replay(steps: readonly Mark[], m: number, commit: boolean): number {
+    const at: [number, number] = [this.next[0], this.next[1]];
     for (let p = 0; p < m; p++) {
-      for (let i = 0; i < 2; i++) {
-        const s = order[i];
-        const prep = this.prepare(s, this.next[s] + p);
-        if (keyOf(prep) !== keys[i]) return p;
+      for (const step of steps) {
+        const s = step.side;
+        const j = at[s]++;
+        const prep = this.prepare(s, j);
+        if (keyOf(prep) !== step.key) return p;
         if (!commit) continue;
-        if (s === 1) this.checkSlotHolds(prep, this.next[s] + p);
+        if (s === 1) this.checkSlotHolds(prep, j);
         prep.dst.buf.content.write(prep.dst.offset, prep.snapshot);
       }
     }
@@ -289,6 +329,10 @@ export class LmtTrain {
       this.timer(t.at + shift - sim.now, t.kind, t.fn);
     }
   }
+}
+
+function gcd(a: number, b: number): number {
+  return b === 0 ? a : gcd(b, a % b);
 }
 
 function same(a: number, b: number, scale: number): boolean {
