@@ -29,6 +29,8 @@ export interface RunArgs {
   shard?: ShardSpec;
   /** Also write the run's trace to this file (Chrome trace event format). */
   trace?: string;
+  /** Simulate every fragment of every pipeline, never a train of them. */
+  exact: boolean;
 }
 
 export interface MergeArgs {
@@ -93,6 +95,7 @@ const RUN_FLAGS: Record<string, FlagSpec> = {
   strict: { type: 'boolean' },
   jobs: { type: 'string' },
   trace: { type: 'string' },
+  exact: { type: 'boolean' },
   ...HWLOC_MACHINE,
 };
 
@@ -232,7 +235,13 @@ function parseOutput(flags: [string, string | true][]): Output {
 function parseRun(args: string[]): RunArgs {
   const parsed = tokens(args, RUN_FLAGS);
   const output = parseOutput(parsed.flags);
-  const out: RunArgs = { command: 'run', format: output.format, breakdown: output.breakdown, strict: false };
+  const out: RunArgs = {
+    command: 'run',
+    format: output.format,
+    breakdown: output.breakdown,
+    strict: false,
+    exact: false,
+  };
   for (const [name, value] of parsed.flags) {
     const text = String(value);
     switch (name) {
@@ -244,6 +253,9 @@ function parseRun(args: string[]): RunArgs {
         break;
       case 'strict':
         out.strict = true;
+        break;
+      case 'exact':
+        out.exact = true;
         break;
       case 'hwloc-machine':
         out.hwlocMachine = machineIndex(value);

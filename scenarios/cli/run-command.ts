@@ -32,7 +32,8 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
   };
-  const scenario = await loadRunScenario(run, env);
+  const loaded = await loadRunScenario(run, env);
+  const scenario = args.exact ? { ...loaded, exact: true } : loaded;
   const points = countPoints(expandScenario(scenario));
   const pointsHere = args.shard ? shardIndices(points, args.shard).length : points;
   const jobs = Math.min(args.jobs ?? env.defaultJobs, pointsHere);
