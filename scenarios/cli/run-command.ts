@@ -44,7 +44,9 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
   try {
     // One job runs in this thread: no worker to start, and a stand-in runner (tests) is used as given.
     if (args.shard) {
-      output = await shardReport(scenario, run, args.shard, { jobs, strict: args.strict, onProgress }, env);
+      // --exact changes how points are simulated, not which: the shard names the sweep without it.
+      const shard = { jobs, strict: args.strict, onProgress, identity: scenarioIdentity(loaded, run) };
+      output = await shardReport(scenario, run, args.shard, shard, env);
     } else {
       const result = args.trace
         ? await tracedRun(scenario, args.trace, env, onProgress, opts)
@@ -111,7 +113,7 @@ async function shardReport(
   scenario: Scenario,
   run: ShardRunOptions,
   shard: ShardSpec,
-  opts: { jobs: number; strict: boolean; onProgress: ProgressListener },
+  opts: { jobs: number; strict: boolean; onProgress: ProgressListener; identity: string },
   env: CliEnv,
 ): Promise<string> {
   const points = sweepPoints(scenario);
@@ -124,7 +126,7 @@ async function shardReport(
   return formatShardFile({
     format: SHARD_FORMAT,
     version: SHARD_VERSION,
-    identity: scenarioIdentity(scenario, run),
+    identity: opts.identity,
     shard,
     points: points.length,
     run,
