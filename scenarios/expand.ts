@@ -85,7 +85,7 @@ function table(
         warmup: s.warmup,
         seed,
         ...(s.skewNs ? { skewNs: s.skewNs } : {}),
-        ...(s.exact ? { exact: true as const } : {}),
+        ...(s.trains ? { trains: true as const } : {}),
       },
     })),
   }));

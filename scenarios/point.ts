@@ -29,8 +29,8 @@ export interface Point {
   seed: string;
   /** Arrival skew (ns): each rank's start of each iteration is delayed by up to this much. */
   skewNs?: number;
-  /** Present only as true: pipelines fragment by fragment, never as trains (`--exact`). */
-  exact?: true;
+  /** Present only as true: steady pipelines may run as trains (`--trains`). */
+  trains?: true;
 }
 
 export interface PointResult {

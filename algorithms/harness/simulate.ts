@@ -38,11 +38,11 @@ export interface RunRequest {
    */
   startDelays?: number[][];
   /**
-   * Simulate every fragment of every pipeline (the shared-memory LMT's chunks) one by one instead
-   * of advancing a steady pipeline many fragments at a time (sim/kernel/shm/lmt-train.ts). Runs
-   * that keep the trace or record loads are always exact: their steps are all wanted.
+   * Let a steady pipeline (the shared-memory LMT's chunks) advance many chunks at a time instead of
+   * one by one (sim/kernel/shm/lmt-train.ts): the same results to rounding, in fewer events. Runs
+   * that keep the trace or record loads never do: their steps are all wanted.
    */
-  exact?: boolean;
+  trains?: boolean;
   /** Where `algorithm` is looked up; default: every catalogued algorithm. */
   catalogue?: Catalogue;
   /**
@@ -90,7 +90,7 @@ function runTyped<Op extends OperationName>(
   const sim = new Simulation({ seed: req.seed });
   const node = new Node(sim, req.machine, { keepTrace: req.keepTrace });
   const world = new World(node, req.cores, {
-    exact: req.exact === true || req.keepTrace === true || !!req.recordLoads,
+    trains: req.trains === true && !req.keepTrace && !req.recordLoads,
   });
   const loads = req.recordLoads
     ? new LoadRecorder(node.net, sim.now, { flows: req.recordLoads === 'flows' })

@@ -29,8 +29,8 @@ export interface RunArgs {
   shard?: ShardSpec;
   /** Also write the run's trace to this file (Chrome trace event format). */
   trace?: string;
-  /** Simulate every fragment of every pipeline, never a train of them. */
-  exact: boolean;
+  /** Let steady pipelines advance many chunks in one step (trains). */
+  trains: boolean;
 }
 
 export interface MergeArgs {
@@ -95,7 +95,7 @@ const RUN_FLAGS: Record<string, FlagSpec> = {
   strict: { type: 'boolean' },
   jobs: { type: 'string' },
   trace: { type: 'string' },
-  exact: { type: 'boolean' },
+  trains: { type: 'boolean' },
   ...HWLOC_MACHINE,
 };
 
@@ -240,7 +240,7 @@ function parseRun(args: string[]): RunArgs {
     format: output.format,
     breakdown: output.breakdown,
     strict: false,
-    exact: false,
+    trains: false,
   };
   for (const [name, value] of parsed.flags) {
     const text = String(value);
@@ -254,8 +254,8 @@ function parseRun(args: string[]): RunArgs {
       case 'strict':
         out.strict = true;
         break;
-      case 'exact':
-        out.exact = true;
+      case 'trains':
+        out.trains = true;
         break;
       case 'hwloc-machine':
         out.hwlocMachine = machineIndex(value);

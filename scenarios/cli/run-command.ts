@@ -33,7 +33,7 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
     ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
   };
   const loaded = await loadRunScenario(run, env);
-  const scenario = args.exact ? { ...loaded, exact: true } : loaded;
+  const scenario = args.trains ? { ...loaded, trains: true } : loaded;
   const points = countPoints(expandScenario(scenario));
   const pointsHere = args.shard ? shardIndices(points, args.shard).length : points;
   const jobs = Math.min(args.jobs ?? env.defaultJobs, pointsHere);
@@ -44,7 +44,7 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
   try {
     // One job runs in this thread: no worker to start, and a stand-in runner (tests) is used as given.
     if (args.shard) {
-      // --exact changes how points are simulated, not which: the shard names the sweep without it.
+      // --trains changes how points are simulated, not which: the shard names the sweep without it.
       const shard = { jobs, strict: args.strict, onProgress, identity: scenarioIdentity(loaded, run) };
       output = await shardReport(scenario, run, args.shard, shard, env);
     } else {

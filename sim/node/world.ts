@@ -16,16 +16,16 @@ export class World {
   /** Per-run state that mechanisms keep between calls (regions, registration caches...). */
   private readonly states = new Map<RunState<unknown>, unknown>();
   /**
-   * Every fragment of a pipeline simulated one by one. Off, a pipeline in a steady state that
-   * nothing else can disturb advances many fragments in one step (a train, sim/kernel/shm/lmt-train.ts).
+   * A pipeline in a steady state that nothing else can disturb may advance many fragments in one
+   * step (a train, sim/kernel/shm/lmt-train.ts). Off (the default), every fragment is simulated.
    */
-  readonly exact: boolean;
+  readonly trains: boolean;
 
-  constructor(node: Node, cores: readonly number[], opts: { exact?: boolean } = {}) {
+  constructor(node: Node, cores: readonly number[], opts: { trains?: boolean } = {}) {
     this.node = node;
     this.sim = node.sim;
     this.cores = cores;
-    this.exact = opts.exact ?? false;
+    this.trains = opts.trains ?? false;
   }
 
   get size(): number {

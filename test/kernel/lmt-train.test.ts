@@ -47,7 +47,7 @@ function simulate(c: Case, exact: boolean): Outcome {
   const spec = machines.get(c.machine)!;
   const sim = new Simulation({ seed: 'train' });
   const node = new Node(sim, spec);
-  const world = new World(node, c.cores, { exact });
+  const world = new World(node, c.cores, { trains: !exact });
   const p2p = c.cores.map((_, r) => createPointToPoint(world, r, { lmtChunk: c.chunk }));
   const src = node.allocate('src', c.bytes, 0);
   src.content = Content.fresh(c.bytes, 'src');
@@ -156,8 +156,8 @@ describe('LMT train in whole runs', () => {
           warmup: 1,
           seed: 'train',
         };
-        const exact = runAlgorithm({ ...req, exact: true });
-        const train = runAlgorithm(req);
+        const exact = runAlgorithm(req);
+        const train = runAlgorithm({ ...req, trains: true });
         expect(Math.abs(train.times[0] - exact.times[0])).toBeLessThan(1e-9 * exact.times[0]);
         expect(train.cost.events).toBeLessThan(exact.cost.events / 2);
       }
@@ -173,7 +173,7 @@ describe('LMT train in whole runs', () => {
     skew: fc.boolean(),
   });
 
-  it("reports the same times as --exact (runAlgorithm checks every rank's data)", () => {
+  it("reports the same times as without trains (runAlgorithm checks every rank's data)", () => {
     fc.assert(
       fc.property(runArb, (r) => {
         const machine = machines.get(r.machine)!;
@@ -194,8 +194,8 @@ describe('LMT train in whole runs', () => {
           seed: 'train',
           ...(startDelays ? { startDelays } : {}),
         };
-        const exact = runAlgorithm({ ...req, exact: true });
-        const train = runAlgorithm(req);
+        const exact = runAlgorithm(req);
+        const train = runAlgorithm({ ...req, trains: true });
         exact.times.forEach((t, i) => expect(near(train.times[i], t), `${train.times[i]} vs ${t}`).toBe(true));
         expect(train.cost.events).toBeLessThanOrEqual(exact.cost.events);
       }),

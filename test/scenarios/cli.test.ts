@@ -76,10 +76,10 @@ describe('intranode run', () => {
     expect(r.stdout).toContain('# Machine: sub-numa (1 package, 2 NUMA nodes, 8 cores)');
   });
 
-  it('passes --exact to every point, and only then', async () => {
+  it('passes --trains to every point, and only then', async () => {
     const seen = new Set<string>();
-    const runner: PointRunner = (p) => (seen.add(String(p.exact)), fakeRunner(p));
-    expect((await cli(['run', file, '--exact'], { loadRunner: async () => runner })).code).toBe(0);
+    const runner: PointRunner = (p) => (seen.add(String(p.trains)), fakeRunner(p));
+    expect((await cli(['run', file, '--trains'], { loadRunner: async () => runner })).code).toBe(0);
     expect([...seen]).toEqual(['true']);
     seen.clear();
     expect((await cli(['run', file], { loadRunner: async () => runner })).code).toBe(0);
@@ -225,8 +225,8 @@ describe('flags parsed into the command', () => {
     [['run', file, '--format', 'imb'], { format: 'imb' }],
     [['run', file, '--format=csv', '--csv'], { format: 'csv' }],
     [['run', file, '--strict'], { strict: true }],
-    [['run', file, '--exact'], { exact: true }],
-    [['run', file], { exact: false }],
+    [['run', file, '--trains'], { trains: true }],
+    [['run', file], { trains: false }],
     [['run', file, '--hwloc-machine', '1'], { hwlocMachine: 1 }],
     [
       ['machine', 'show', 'node.xml', '--hwloc-machine=2'],

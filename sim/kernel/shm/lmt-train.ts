@@ -17,7 +17,7 @@
 // It then commits those copies' cache effects and contents in order, shifts its pending notices by
 // m periods, lets the side at the boundary sleep them, and adds the periods' step times to the
 // trace totals. m is a multiple of the ring's slots, so every slot and permit is where it was.
-// Anything else falls back to chunk-by-chunk, which `exact` runs (World.exact) always use.
+// Anything else falls back to chunk-by-chunk, which runs without trains (World.trains) always use.
 import type { Cancellable } from '../../engine/waitable.ts';
 import type { Program } from '../../engine/program.ts';
 import { range, subRange, type Buffer, type Range } from '../../node/buffer.ts';
@@ -159,7 +159,7 @@ export class LmtTrain {
    * train has just advanced that many periods in bulk (both sides' `next` moved on).
    */
   boundary(side: Side): number {
-    if (this.world.exact) return 0;
+    if (!this.world.trains) return 0;
     const now = this.world.sim.now;
     const state = this.state(side);
     const ns = this.tryAdvance(side, now, state);
