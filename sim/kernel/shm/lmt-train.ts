@@ -44,8 +44,8 @@ interface Mark {
   side: Side;
   t: number;
   state: string;
-  /** The copy prepared at this boundary, as resources, weights, latency and bytes. */
-  key: string;
+  /** The copy prepared at this boundary: what decides its time is compared (sameCost). */
+  prep: PreparedCopy | undefined;
   /** Step time the two sides had recorded by then, per kind. */
   acc: Map<string, number>;
 }
@@ -147,7 +147,7 @@ export class LmtTrain {
   /** A copy prepared at a boundary: noted for the steady-state test, then run. */
   *copy(side: Side, prep: PreparedCopy): Program<void> {
     const mark = this.open[side];
-    if (mark !== undefined) mark.key = keyOf(prep);
+    if (mark !== undefined) mark.prep = prep;
     this.open[side] = undefined;
     const start = this.world.sim.now;
     yield* this.world.node.runCopy(prep);
@@ -168,7 +168,7 @@ export class LmtTrain {
       this.open[0] = this.open[1] = undefined;
       return ns;
     }
-    const mark: Mark = { side, t: now, state, key: '', acc: new Map(this.acc) };
+    const mark: Mark = { side, t: now, state, prep: undefined, acc: new Map(this.acc) };
     this.open[side] = mark;
     this.marks.push(mark);
     if (this.marks.length > 2 * MAX_PERIOD) this.marks.shift();
@@ -215,8 +215,7 @@ export class LmtTrain {
         const x = marks[a + i];
         const y = marks[b + i];
         if (y.side === 0) sender++;
-        ok =
-          x.side === y.side && x.state === y.state && x.key !== '' && x.key === y.key && same(y.t - B.t, x.t - A.t, ns);
+        ok = x.side === y.side && x.state === y.state && sameCost(x.prep, y.prep) && same(y.t - B.t, x.t - A.t, ns);
       }
       if (!ok || 2 * sender !== length) continue;
       const perKind = new Map<string, number>();
@@ -254,12 +253,19 @@ export class LmtTrain {
     m -= m % unit;
     if (!(m >= unit)) return 0;
     // Look ahead: the copies of the next m periods, in their order, against the caches as they go.
+    // Where one differs, the caches and the ring go back to how they were and only the whole turns
+    // before it are done again. (A destination chunk written early is written again, with the same
+    // bytes, by its own copy later: nothing reads it before the message is complete.)
     const saved = node.saveCaches();
-    const ok = this.replay(steps, m, false);
-    node.restoreCaches(saved);
-    m = ok - (ok % unit);
-    if (m < unit) return 0;
-    if (this.replay(steps, m, true) !== m) throw new Error('lmt train: a look-ahead that matched did not match again');
+    const ring = this.ring.buf.content.clone();
+    const ok = this.replay(steps, m);
+    if (ok < m) {
+      node.restoreCaches(saved);
+      this.ring.buf.content = ring;
+      m = ok - (ok % unit);
+      if (m < unit) return 0;
+      if (this.replay(steps, m) !== m) throw new Error('lmt train: a look-ahead that matched did not match again');
+    }
     const shift = m * period;
     this.shiftTimers(shift);
     this.next[0] += m * chunksPer;
@@ -280,18 +286,17 @@ export class LmtTrain {
 
   /**
    * Prepares the copies of up to `m` periods from the sides' next chunks, in the order of the
-   * period's boundaries `steps`, comparing each with the measured ones. Returns how many periods
-   * matched. Committing, it also moves each copy's content, as its flow's end would.
+   * period's boundaries `steps`, comparing each with the measured ones, and moves each copy's
+   * content as its flow's end would. Returns how many periods matched.
    */
-  private replay(steps: readonly Mark[], m: number, commit: boolean): number {
+  private replay(steps: readonly Mark[], m: number): number {
     const at: [number, number] = [this.next[0], this.next[1]];
     for (let p = 0; p < m; p++) {
       for (const step of steps) {
         const s = step.side;
         const j = at[s]++;
         const prep = this.prepare(s, j);
-        if (keyOf(prep) !== step.key) return p;
-        if (!commit) continue;
+        if (!sameCost(prep, step.prep)) return p;
         if (s === 1) this.checkSlotHolds(prep, j);
         prep.dst.buf.content.write(prep.dst.offset, prep.snapshot);
       }
@@ -339,9 +344,15 @@ function same(a: number, b: number, scale: number): boolean {
   return Math.abs(a - b) <= SAME_REL * Math.abs(scale);
 }
 
-/** A prepared copy as what decides its time: every resource and weight, its latency and bytes. */
-function keyOf(p: PreparedCopy): string {
-  let key = `${p.src.bytes}/${p.latency}`;
-  for (const [r, w] of p.uses) key += `|${r.id}:${w}`;
-  return key;
+/** Whether two prepared copies cost the same: bytes, latency, and every resource with its weight
+ *  in the same order (the node plans a copy's uses in a fixed order). */
+function sameCost(a: PreparedCopy | undefined, b: PreparedCopy | undefined): boolean {
+  if (a === undefined || b === undefined) return false;
+  if (a.src.bytes !== b.src.bytes || a.latency !== b.latency || a.uses.size !== b.uses.size) return false;
+  const other = b.uses.entries();
+  for (const [r, w] of a.uses) {
+    const [r2, w2] = other.next().value!;
+    if (r !== r2 || w !== w2) return false;
+  }
+  return true;
 }
