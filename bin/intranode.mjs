@@ -25,6 +25,12 @@ async function loadMain(native) {
   return (await import(pathToFileURL(`${dir}/${entry}`).href))[fn];
 }
 
+// Output piped into a command that stops reading (`| head`) is not an error of ours: end quietly.
+process.stdout.on('error', (e) => {
+  if (e.code === 'EPIPE') process.exit(0);
+  throw e;
+});
+
 const argv = process.argv.slice(2);
 if (argv[0] === 'viz') {
   // The visualizer sits above the CLI's layers, so its command is dispatched here.

@@ -1,7 +1,7 @@
 // The built-in machines: one machine file per preset under hardware/presets/, each constant
 // with its source beside it. A preset is loaded and validated exactly like a user's machine file.
 
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { didYouMean, InputError } from '../common/input-error.ts';
@@ -24,8 +24,22 @@ export function presetPath(name: string): string {
   return join(PRESET_DIR, `${name}.yaml`);
 }
 
+/**
+ * Every preset's name and description. The description is read from its top-level line, without
+ * loading the machine (listing every preset that way costs a tenth of a second at each start);
+ * test/hardware/presets.test.ts checks it against the loaded machine's description.
+ */
 export function listPresets(): { name: string; description: string }[] {
-  return presetNames().map((name) => ({ name, description: loadPreset(name).description }));
+  return presetNames().map((name) => ({ name, description: presetDescription(name) }));
+}
+
+function presetDescription(name: string): string {
+  const line = /^description: (.*)$/m.exec(readFileSync(presetPath(name), 'utf8'));
+  // A description that YAML would read differently from the plain line (quoted, continued) is loaded.
+  const plain = line?.[1];
+  return plain !== undefined && /^[^'"|>&*!%@`{[#]/.test(plain) && !plain.includes(' #') && !plain.includes(': ')
+    ? plain
+    : loadPreset(name).description;
 }
 
 /** A fresh copy of the preset's MachineSpec, so a caller may modify it freely. */

@@ -86,6 +86,7 @@ function table(
         seed,
         ...(s.skewNs ? { skewNs: s.skewNs } : {}),
         ...(s.trains ? { trains: true as const } : {}),
+        ...(s.exact ? { exact: true as const } : {}),
       },
     })),
   }));

@@ -31,6 +31,8 @@ export interface Point {
   skewNs?: number;
   /** Present only as true: steady pipelines may run as trains (`--trains`). */
   trains?: true;
+  /** Present only as true (`--exact`): simulate every call, even one that repeats an earlier call's state. */
+  exact?: true;
 }
 
 export interface PointResult {
@@ -40,6 +42,8 @@ export interface PointResult {
   maxNs: number;
   /** Share of rank-time spent in each kind of step (copy, syscall, pin, lock-wait, ...), summing to 1. */
   breakdown: Record<string, number>;
+  /** Measured calls that started in an earlier call's state and were taken from it, of all measured calls. */
+  replayed?: { calls: number; of: number };
 }
 
 export type PointRunner = (point: Point) => PointResult;

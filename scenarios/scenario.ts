@@ -54,6 +54,8 @@ export interface Scenario {
   buffers: BufferMode;
   iterations: number;
   warmup: number;
+  /** `--exact`: every call simulated, none taken from an earlier call in the same state. */
+  exact?: boolean;
   /** Drives `placement: random` and the arrival skew; nothing else in the model is random. The first of `seedSweep` when swept. */
   seed: string;
   /** `sweep.seed` of more than one value: one table per seed (the innermost axis). */

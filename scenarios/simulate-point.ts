@@ -43,6 +43,7 @@ function requestFor(point: Point): RunRequest {
     warmup: point.warmup,
     seed: point.seed,
     ...(point.trains ? { trains: true } : {}),
+    ...(point.exact ? { exact: true } : {}),
     ...(roots ? { roots } : {}),
     ...(point.skewNs ? { startDelays: arrivalDelays(point.seed, point.skewNs, calls, point.cores.length) } : {}),
   };
@@ -55,6 +56,7 @@ function summarise(outcome: RunOutcome): PointResult {
     minNs: Math.min(...outcome.times),
     maxNs: Math.max(...outcome.times),
     breakdown: shares(outcome.totals),
+    ...(outcome.replayed > 0 ? { replayed: { calls: outcome.replayed, of: outcome.times.length } } : {}),
   };
 }
 

@@ -7,6 +7,7 @@ import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { SimRank } from '../../sim/kernel/rank.ts';
 import { afterDelay } from './start-delay.ts';
+import { addTotals, SteadyState, totalsBetween } from './steady-state.ts';
 import { paramDefaults, type AlgorithmInfo } from '../algorithm.ts';
 import type { Catalogue } from '../build-catalogue.ts';
 import { catalogue as everything } from '../catalogue.ts';
@@ -56,6 +57,11 @@ export interface RunRequest {
    * application fills before the call. Default 'reused': the same buffers call after call.
    */
   buffers?: 'reused' | 'fresh';
+  /**
+   * Simulate every call, even one that starts in the state an earlier call started in (see
+   * steady-state.ts); a run with a trace, load series, arrival skew or fresh buffers always does.
+   */
+  exact?: boolean;
 }
 
 export interface RunOutcome {
@@ -70,6 +76,8 @@ export interface RunOutcome {
   args: unknown[];
   /** What the run cost the simulator: engine events over all iterations, and flow re-solves. */
   cost: { events: number; solves: number };
+  /** Measured calls taken from an earlier call in the same state instead of simulated (steady-state.ts). */
+  replayed: number;
 }
 
 /** Runs an algorithm and checks every rank's buffers afterwards; throws on wrong data or deadlock. */
@@ -104,20 +112,44 @@ function runTyped<Op extends OperationName>(
   if (fresh) node.pages.trackNewBuffers();
   const setup = (c: OperationCall) => ranks.map((rank) => semantics.setup(rank, c));
   const argsOf = fresh ? [] : calls.map(setup);
-  for (let k = 0; k < (req.warmup + req.iterations) * calls.length; k++) {
+  const total = (req.warmup + req.iterations) * calls.length;
+  const measured = req.warmup * calls.length;
+  const steady =
+    req.exact || req.keepTrace || req.recordLoads || req.startDelays || fresh
+      ? undefined
+      : new SteadyState(calls.length, measured);
+  // Per measured call, what each kind of step took: a replay adds the totals of the calls it repeats.
+  const callTotals: Record<string, number>[] = [];
+  let replayedTotals: Record<string, number> = {};
+  let replayed = 0;
+  let eventsBefore = sim.eventsProcessed;
+  let eventsOfPrevious = 0;
+  for (let k = 0; k < total; k++) {
     const c = calls[k % calls.length];
     if (fresh) argsOf[k % calls.length] = setup(c);
     const args = argsOf[k % calls.length];
     // Every call starts from fresh inputs, in the same buffers unless they are fresh (so
     // reductions do not pile up terms, and a cache-on run finds last call's data still cached).
     if (req.cache === 'off') node.clearCaches();
-    if (k === req.warmup * calls.length) {
+    if (k === measured) {
       node.trace.reset();
       loads?.reset(sim.now);
     }
     ranks.forEach((rank, i) => semantics.fill(rank, args[i], c));
     // The application wrote its inputs before calling: their pages fault outside the timed call.
     if (fresh) for (const buf of node.pages.absentBuffers()) if (holdsData(buf)) node.pages.present(buf);
+    const replay = steady?.check(k, { sim, node, world, ranks, argsOf }, sim.now, eventsOfPrevious, total - k);
+    if (replay) {
+      const cycle = replay.from - replay.source;
+      for (let m = replay.from; m < total; m++) {
+        const src = replay.source + ((m - replay.from) % cycle) - measured;
+        times.push(times[src]);
+        replayedTotals = addTotals(replayedTotals, callTotals[src]);
+      }
+      replayed = total - replay.from;
+      break;
+    }
+    const totalsBefore = steady && k >= measured ? node.trace.totalsByKind() : undefined;
     const start = sim.now;
     const delays = req.startDelays?.[k];
     const own: number[] = [];
@@ -131,12 +163,16 @@ function runTyped<Op extends OperationName>(
     sim.run();
     for (const p of procs) if (!p.done) throw new Error(`${info.name}: rank process ${p.name} did not finish`);
     const span = delays ? Math.max(...own) : sim.now - start;
-    if (k >= req.warmup * calls.length) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
+    if (k >= measured) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
+    if (totalsBefore) callTotals.push(totalsBetween(totalsBefore, node.trace.totalsByKind()));
     semantics.verify(args, c);
+    eventsOfPrevious = sim.eventsProcessed - eventsBefore;
+    eventsBefore = sim.eventsProcessed;
   }
   return {
     times,
-    totals: node.trace.totalsByKind(),
+    replayed,
+    totals: addTotals(node.trace.totalsByKind(), replayedTotals),
     events: node.trace.events,
     ...(loads ? { loads: loads.used() } : {}),
     args: argsOf[argsOf.length - 1],

@@ -31,6 +31,8 @@ export interface RunArgs {
   trace?: string;
   /** Let steady pipelines advance many chunks in one step (trains). */
   trains: boolean;
+  /** Simulate every call, even one that starts in an earlier call's state. */
+  exact: boolean;
 }
 
 export interface MergeArgs {
@@ -39,6 +41,28 @@ export interface MergeArgs {
   files: string[];
   format: Format;
   breakdown: boolean;
+}
+
+/** `intranode slurm`: an sbatch job-array script running a sweep as shards and merging them. */
+export interface SlurmArgs {
+  command: 'slurm';
+  file: string;
+  shards: number;
+  /** Where the script goes; absent: standard output. */
+  out?: string;
+  /** The results folder (shards, task logs, report); absent: <scenario name>-shards. */
+  dir?: string;
+  partition?: string;
+  time?: string;
+  /** CPUs per array task (`--cpus-per-task`), each shard running that many points at once. */
+  cpus: number;
+  format: Format;
+  breakdown: boolean;
+  machine?: string;
+  seed?: string;
+  strict: boolean;
+  exact: boolean;
+  hwlocMachine?: number;
 }
 
 export interface MachineShowArgs {
@@ -69,12 +93,13 @@ export type Command =
   | MachineShowArgs
   | ReproduceArgs
   | MergeArgs
+  | SlurmArgs
   | { command: 'help' }
   | { command: 'version' }
   | { command: 'machines' }
   | { command: 'algorithms'; operation?: string };
 
-const COMMANDS = ['run', 'merge', 'machines', 'machine', 'algorithms', 'reproduce', 'help'];
+const COMMANDS = ['run', 'merge', 'slurm', 'machines', 'machine', 'algorithms', 'reproduce', 'help'];
 
 interface FlagSpec {
   type: 'string' | 'boolean';
@@ -96,6 +121,22 @@ const RUN_FLAGS: Record<string, FlagSpec> = {
   jobs: { type: 'string' },
   trace: { type: 'string' },
   trains: { type: 'boolean' },
+  exact: { type: 'boolean' },
+  ...HWLOC_MACHINE,
+};
+
+const SLURM_FLAGS: Record<string, FlagSpec> = {
+  shards: { type: 'string' },
+  out: { type: 'string' },
+  dir: { type: 'string' },
+  partition: { type: 'string' },
+  time: { type: 'string' },
+  cpus: { type: 'string' },
+  ...OUTPUT_FLAGS,
+  machine: { type: 'string' },
+  seed: { type: 'string' },
+  strict: { type: 'boolean' },
+  exact: { type: 'boolean' },
   ...HWLOC_MACHINE,
 };
 
@@ -150,6 +191,8 @@ export function parseArgs(argv: string[]): Command {
       return parseReproduce(rest);
     case 'merge':
       return parseMerge(rest);
+    case 'slurm':
+      return parseSlurm(rest);
     default: {
       const hint = didYouMean(command, COMMANDS);
       throw new UsageError(`unknown command '${command}'${hint ? ` (did you mean '${hint}'?)` : ''}`);
@@ -241,6 +284,7 @@ function parseRun(args: string[]): RunArgs {
     breakdown: output.breakdown,
     strict: false,
     trains: false,
+    exact: false,
   };
   for (const [name, value] of parsed.flags) {
     const text = String(value);
@@ -269,6 +313,9 @@ function parseRun(args: string[]): RunArgs {
       case 'trace':
         out.trace = text;
         break;
+      case 'exact':
+        out.exact = true;
+        break;
     }
   }
   if (out.shard !== undefined && out.trace !== undefined)
@@ -292,6 +339,69 @@ function parseMerge(args: string[]): MergeArgs {
   if (parsed.positionals.length === 0)
     throw new UsageError("'merge' needs the shard files written by 'intranode run FILE --shard I/N'");
   return { command: 'merge', files: parsed.positionals, format, breakdown };
+}
+
+function parseSlurm(args: string[]): SlurmArgs {
+  const parsed = tokens(args, SLURM_FLAGS);
+  const { format, breakdown } = parseOutput(parsed.flags);
+  const [file, ...extra] = parsed.positionals;
+  if (file === undefined) throw new UsageError("'slurm' needs a scenario file: intranode slurm FILE --shards N");
+  if (extra.length > 0) throw new UsageError(`'slurm' takes one scenario file, got: ${parsed.positionals.join(' ')}`);
+  let shards: number | undefined;
+  const out: Omit<SlurmArgs, 'shards'> = {
+    command: 'slurm',
+    file,
+    format,
+    breakdown,
+    strict: false,
+    exact: false,
+    cpus: 1,
+  };
+  for (const [name, value] of parsed.flags) {
+    const text = String(value);
+    switch (name) {
+      case 'shards':
+        shards = count(text, '--shards', 'a number of shards');
+        break;
+      case 'cpus':
+        out.cpus = count(text, '--cpus', 'a number of CPUs per task');
+        break;
+      case 'partition':
+        if (!/^[A-Za-z0-9_.-]+$/.test(text))
+          throw new UsageError(`--partition needs a SLURM partition name (letters, digits, _ . -), got '${text}'`);
+        out.partition = text;
+        break;
+      case 'time':
+        // SLURM's forms: M, M:S, H:M:S, D-H, D-H:M, D-H:M:S.
+        if (!/^(\d+-\d+(:\d+){0,2}|\d+(:\d+){0,2})$/.test(text))
+          throw new UsageError(`--time needs a SLURM time limit (M, M:S, H:M:S, D-H, D-H:M or D-H:M:S), got '${text}'`);
+        out.time = text;
+        break;
+      case 'out':
+        out.out = text;
+        break;
+      case 'dir':
+        out.dir = text;
+        break;
+      case 'machine':
+        out.machine = text;
+        break;
+      case 'seed':
+        out.seed = text;
+        break;
+      case 'strict':
+        out.strict = true;
+        break;
+      case 'exact':
+        out.exact = true;
+        break;
+      case 'hwloc-machine':
+        out.hwlocMachine = machineIndex(value);
+        break;
+    }
+  }
+  if (shards === undefined) throw new UsageError("'slurm' needs --shards N (how many array tasks)");
+  return { ...out, shards };
 }
 
 /** `I/N`: shard I (from 1) of N. */
@@ -328,7 +438,12 @@ function parseReproduce(args: string[]): ReproduceArgs {
 }
 
 function jobCount(text: string): number {
-  if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`--jobs needs a number of jobs (1, 2, ...), got '${text}'`);
+  return count(text, '--jobs', 'a number of jobs');
+}
+
+/** A positive whole number given to `flag`. */
+function count(text: string, flag: string, what: string): number {
+  if (!/^[1-9]\d*$/.test(text)) throw new UsageError(`${flag} needs ${what} (1, 2, ...), got '${text}'`);
   return Number(text);
 }
 

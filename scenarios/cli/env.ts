@@ -2,7 +2,9 @@
 // the simulator and the hardware layer.
 import type { Listing } from '../../algorithms/listing.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
+import { existsSync, realpathSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
+import { fileURLToPath } from 'node:url';
 import type { PointRunner } from '../point.ts';
 import type { PointBatchRunner } from '../run.ts';
 import type { TracedRunner } from '../trace/trace-file.ts';
@@ -42,6 +44,8 @@ export interface CliEnv {
   /** The simulator on `jobs` worker threads (used instead of loadRunner's when jobs > 1). */
   loadWorkers: (jobs: number) => Promise<PointBatchRunner>;
   loadHardware: () => Promise<Hardware>;
+  /** Absolute path of the `intranode` launcher, for scripts that run it again (`intranode slurm`). */
+  launcher: string;
 }
 
 export function defaultEnv(): CliEnv {
@@ -61,5 +65,13 @@ export function defaultEnv(): CliEnv {
       return (points, settle) => runPointsInWorkers(points, jobs, settle);
     },
     loadHardware: async () => await import('../../hardware/index.ts'),
+    launcher: launcherPath(),
   };
+}
+
+/** bin/intranode.mjs: beside the sources, or (from a build in dist/, which has no bin/) the script node ran. */
+function launcherPath(): string {
+  const beside = fileURLToPath(new URL('../../bin/intranode.mjs', import.meta.url));
+  if (existsSync(beside)) return beside;
+  return process.argv[1] ? realpathSync(process.argv[1]) : beside;
 }

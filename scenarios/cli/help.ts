@@ -16,12 +16,26 @@ Usage:
                                      cores; 1 runs them one after another in this process)
       --shard I/N                    run only shard I of N (from 1: the points whose index, from 0,
                                      is I-1 modulo N) and print its partial results as JSON
+      --exact                        simulate every call, also those that start in the state of an
+                                     earlier call (by default they are taken from it; see the note
+                                     under each table)
       --trace FILE                   also write the run's trace to FILE (Chrome trace event format,
                                      opens in Perfetto); the points then run one after another in
                                      this process (not with --jobs above 1)
   intranode merge PART... [options]  print the report of a sweep run as shards, as one run prints it
       --format, --json, --csv, --breakdown
                                      as for run
+  intranode slurm FILE --shards N [options]
+                                     write an sbatch script running the sweep as a SLURM job array
+                                     of N shards, whose last task merges them into one report
+      --out FILE                     the script (default: standard output)
+      --dir DIR                      shards, task logs and the report (default: NAME-shards; made now)
+      --cpus N                       CPUs per task, points run at once in a task (default 1)
+      --partition P, --time LIMIT    as sbatch takes them
+      --format, --json, --csv, --breakdown
+                                     the report's format, as for run
+      --machine, --seed, --strict, --exact, --hwloc-machine
+                                     as for run, given to every shard
   intranode machines                 list the machine presets
   intranode machine show NAME|FILE [--hwloc-machine N]
                                      describe a machine

@@ -5,10 +5,6 @@ import { InputError } from '../../common/input-error.ts';
 import { parseArgs, UsageError } from './args.ts';
 import { defaultEnv, type CliEnv } from './env.ts';
 import { HELP } from './help.ts';
-import { algorithmsCommand, machinesCommand, machineShowCommand } from './list-commands.ts';
-import { mergeCommand } from './merge-command.ts';
-import { defaultReproduceIO, reproduceCommand } from './reproduce-command.ts';
-import { runCommand } from './run-command.ts';
 
 export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Promise<number> {
   const env: CliEnv = { ...defaultEnv(), ...overrides };
@@ -21,18 +17,24 @@ export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Pro
       case 'version':
         env.stdout(`intranode ${version()}\n`);
         return 0;
+      // Each command's modules load when it runs: `--version` or `machines` should not pay for the
+      // simulator, the reporters or the reproduction report's plotting.
       case 'run':
-        return await runCommand(cmd, env);
+        return await (await import('./run-command.ts')).runCommand(cmd, env);
       case 'merge':
-        return await mergeCommand(cmd, env);
+        return await (await import('./merge-command.ts')).mergeCommand(cmd, env);
+      case 'slurm':
+        return await (await import('./slurm-command.ts')).slurmCommand(cmd, env);
       case 'machines':
-        return await machinesCommand(env);
+        return await (await import('./list-commands.ts')).machinesCommand(env);
       case 'machine-show':
-        return await machineShowCommand(cmd, env);
+        return await (await import('./list-commands.ts')).machineShowCommand(cmd, env);
       case 'algorithms':
-        return await algorithmsCommand(cmd.operation, env);
-      case 'reproduce':
+        return await (await import('./list-commands.ts')).algorithmsCommand(cmd.operation, env);
+      case 'reproduce': {
+        const { defaultReproduceIO, reproduceCommand } = await import('./reproduce-command.ts');
         return await reproduceCommand(cmd, { ...defaultReproduceIO(), ...env });
+      }
     }
   } catch (e) {
     return reportError(e, env.stderr);

@@ -31,6 +31,7 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
     ...(args.machine !== undefined ? { machine: args.machine } : {}),
     ...(args.seed !== undefined ? { seed: args.seed } : {}),
     ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
+    ...(args.exact ? { exact: true } : {}),
   };
   const loaded = await loadRunScenario(run, env);
   const scenario = args.trains ? { ...loaded, trains: true } : loaded;
@@ -81,6 +82,11 @@ async function tracedRun(
 
 /** The scenario as `intranode run` loads it with these options (merge loads it again the same way). */
 export async function loadRunScenario(run: ShardRunOptions, env: CliEnv): Promise<Scenario> {
+  const scenario = await loadScenarioAsRun(run, env);
+  return run.exact ? { ...scenario, exact: true } : scenario;
+}
+
+async function loadScenarioAsRun(run: ShardRunOptions, env: CliEnv): Promise<Scenario> {
   const hardware = await env.loadHardware();
   const catalogue = await env.loadAlgorithms();
   const opts = {

@@ -57,6 +57,7 @@ export function formatJsonReport(result: ScenarioResult): string {
                 maxNs: c.result.maxNs,
                 normalized: normalised(c, row.cells, s.baseline) ?? null,
                 breakdown: sorted(c.result.breakdown),
+                ...(c.result.replayed ? { replayedCalls: c.result.replayed.calls } : {}),
               },
         ),
       })),

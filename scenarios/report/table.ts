@@ -81,9 +81,22 @@ function timeColumns(s: Scenario, t: ResultTable): string[] {
   return alignColumns(header, rows);
 }
 
-/** Why each n/a cell could not run, under the table it belongs to. */
+/** Why each n/a cell could not run, and how many calls were replayed, under the table. */
 function notes(t: ResultTable): string[] {
-  return unavailableNotes(t.rows.flatMap((r) => r.cells)).map((note) => `# ${NA} ${note}`);
+  const cells = t.rows.flatMap((r) => r.cells);
+  const lines = unavailableNotes(cells).map((note) => `# ${NA} ${note}`);
+  let replayed = 0;
+  let calls = 0;
+  for (const c of cells) {
+    if (c.unavailable !== undefined || c.result.replayed === undefined) continue;
+    replayed += c.result.replayed.calls;
+    calls += c.result.replayed.of;
+  }
+  if (replayed > 0)
+    lines.push(
+      `# Steady state: in the cells where it occurred, ${replayed} of ${calls} measured calls started in an earlier call's state and were taken from it, not simulated again (--exact simulates them)`,
+    );
+  return lines;
 }
 
 function breakdownColumns(t: ResultTable): string[] {

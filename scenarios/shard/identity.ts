@@ -11,9 +11,12 @@ export interface ShardRunOptions {
   machine?: string;
   seed?: string;
   hwlocMachine?: number;
+  /** `--exact`: every call simulated (steady-state replay off). */
+  exact?: boolean;
 }
 
 export function sweepIdentity(text: string, run: ShardRunOptions, points: Point[]): string {
   const { machine, seed, hwlocMachine } = run;
+  // --exact is in the points.
   return createHash('sha256').update(JSON.stringify({ text, machine, seed, hwlocMachine, points })).digest('hex');
 }

@@ -3,6 +3,7 @@
 //
 // Keys live in parallel typed arrays and entries in a plain array, so a comparison touches no
 // object and an event costs no closure: the entry itself knows how to fire.
+import { CANONICAL_STATE, type HasCanonicalState } from '../../common/state-fingerprint.ts';
 
 /** Anything that can sit in the queue. Entries are the timeout, process or callback objects. */
 export interface QueueEntry {
@@ -13,7 +14,12 @@ export interface QueueEntry {
 
 const INITIAL_CAPACITY = 1024;
 
-export class EventQueue {
+export class EventQueue implements HasCanonicalState {
+  /** A queue with events in it is never the same state as another (no run is replayed mid-way). */
+  [CANONICAL_STATE](): unknown {
+    return this.count === 0 ? 'empty' : { pending: Symbol('pending events') };
+  }
+
   private times = new Float64Array(INITIAL_CAPACITY);
   private seqs = new Float64Array(INITIAL_CAPACITY);
   private entries = new Array<QueueEntry | undefined>(INITIAL_CAPACITY);

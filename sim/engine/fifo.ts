@@ -1,7 +1,13 @@
 // A first-in first-out queue with O(1) removal from the front; waiters on mutexes, semaphores
 // and channels are served in arrival order, and Array.shift() is O(n).
+import { CANONICAL_STATE, type HasCanonicalState } from '../../common/state-fingerprint.ts';
 
-export class Fifo<T> {
+export class Fifo<T> implements HasCanonicalState {
+  /** What is queued, without the emptied slots before the head. */
+  [CANONICAL_STATE](): unknown {
+    return this.items.slice(this.head);
+  }
+
   private items: (T | undefined)[] = [];
   private head = 0;
 

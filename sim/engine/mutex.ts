@@ -6,6 +6,7 @@ import type { Program } from './program.ts';
 import { Fifo } from './fifo.ts';
 import { LiveSignal } from './signal.ts';
 import type { Simulation } from './simulation.ts';
+import { stateRules } from '../../common/state-fingerprint.ts';
 
 interface MutexWaiter {
   process: Process<unknown> | undefined;
@@ -80,3 +81,6 @@ export class Mutex {
     return `mutex "${this.name}"${by}`;
   }
 }
+
+// Accumulated wait, a statistic no model reads.
+stateRules(Mutex, { waitNs: 'ignore' });

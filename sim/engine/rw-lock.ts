@@ -5,6 +5,7 @@ import { Fifo } from './fifo.ts';
 import type { Program } from './program.ts';
 import { Signal } from './signal.ts';
 import type { Simulation } from './simulation.ts';
+import { stateRules } from '../../common/state-fingerprint.ts';
 
 type Mode = 'shared' | 'exclusive';
 
@@ -92,3 +93,6 @@ export class RwLock {
     }
   }
 }
+
+// Accumulated wait, a statistic no model reads.
+stateRules(RwLock, { waitNs: 'ignore' });

@@ -5,6 +5,7 @@ import type { Program } from './program.ts';
 import { Fifo } from './fifo.ts';
 import { LiveSignal } from './signal.ts';
 import type { Simulation } from './simulation.ts';
+import { stateRules } from '../../common/state-fingerprint.ts';
 
 interface SemaphoreWaiter {
   n: number;
@@ -67,3 +68,6 @@ function checkCount(what: string, n: number, zeroOk: boolean): void {
     throw new RangeError(`${what}: expected an integer >= ${zeroOk ? 0 : 1}, got ${n}`);
   }
 }
+
+// Accumulated wait, a statistic no model reads.
+stateRules(Semaphore, { waitNs: 'ignore' });

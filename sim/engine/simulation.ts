@@ -9,6 +9,7 @@ import { Process } from './process.ts';
 import type { Program } from './program.ts';
 import { Sleep, Timeout } from './timeout.ts';
 import type { Cancellable, Scheduler, Waitable } from './waitable.ts';
+import { stateRules } from '../../common/state-fingerprint.ts';
 
 export { DeadlockError, ProcessError, type BlockedProcess } from './errors.ts';
 export { Process } from './process.ts';
@@ -33,6 +34,7 @@ export class Simulation implements Scheduler, EngineHost {
   private running = false;
   private popped = 0;
   private cancelledPopped = 0;
+  private draws = 0;
   private readonly pushTimeout = (t: Timeout): void => this.queue.push(t.time, t);
 
   constructor(opts: SimulationOptions = {}) {
@@ -92,6 +94,7 @@ export class Simulation implements Scheduler, EngineHost {
 
   /** Seeded uniform draw in [0, 1). */
   random(): number {
+    this.draws++;
     return this.rng();
   }
 
@@ -194,3 +197,7 @@ function checkDelay(what: string, delay: number): void {
     throw new RangeError(`${what}: delay must be a finite number >= 0 ns, got ${delay}`);
   }
 }
+
+// The clock is now itself; popped and cancelledPopped are statistics. The seeded generator's state is
+// a closure: `draws` stands for it (a call that draws changes it, so its state is never taken as a repeat).
+stateRules(Simulation, { clock: 'ignore', popped: 'ignore', cancelledPopped: 'ignore' });

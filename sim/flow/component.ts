@@ -4,6 +4,7 @@
 
 import type { FlowState } from './flow.ts';
 import type { ResourceState } from './resource.ts';
+import { stateRules } from '../../common/state-fingerprint.ts';
 
 export interface Component {
   readonly flows: FlowState[];
@@ -51,3 +52,7 @@ export class ComponentWalker {
     return { flows, resources };
   }
 }
+
+// Stamps are compared only for equality with the walk's own, newer stamp; the lists are emptied
+// by every walk before it fills them.
+stateRules(ComponentWalker, { stamp: 'ignore', stack: 'ignore', resources: 'ignore' });

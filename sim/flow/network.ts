@@ -9,6 +9,7 @@ import { FlowState } from './flow.ts';
 import { MaxMinScratch, solveMaxMinCsr } from './maxmin.ts';
 import { ResourceState } from './resource.ts';
 import { Wakeup } from './wakeup.ts';
+import { stateRules } from '../../common/state-fingerprint.ts';
 
 export interface Resource {
   readonly id: number;
@@ -338,3 +339,8 @@ export class FlowNetwork {
     this.loadListener?.(resources, now);
   }
 }
+
+// Statistics; flow ids only order the flows that finish together, which a replay makes in the same
+// order; the solver's scratch and its compressed-row view are rewritten by every solve before they
+// are read (but for round numbers compared for equality with a newer round).
+stateRules(FlowNetwork, { stats: 'ignore', nextFlowId: 'ignore', scratch: 'ignore', csr: 'ignore' });

@@ -4,6 +4,7 @@
 
 import type { Resource } from './network.ts';
 import type { FlowState } from './flow.ts';
+import { stateRules } from '../../common/state-fingerprint.ts';
 
 export class ResourceState implements Resource {
   readonly id: number;
@@ -46,3 +47,7 @@ export class ResourceState implements Resource {
     this.settledAt = now;
   }
 }
+
+// visit and local are walk scratch (a stamp and an index); carried and settledAt count bytes for
+// reports and load series, never read by the solver.
+stateRules(ResourceState, { visit: 'ignore', local: 'ignore', carried: 'ignore', settledAt: 'ignore' });

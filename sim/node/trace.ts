@@ -1,6 +1,7 @@
 // Every mechanism step (copy, syscall, pin, lock wait, poll, control message) becomes a trace event,
 // so the breakdown can show where time goes. The per-kind totals are always
 // kept; the full event list only when asked for, since sweeps produce millions of steps.
+import { stateRules } from '../../common/state-fingerprint.ts';
 
 export interface TraceEvent {
   rank: number;
@@ -48,3 +49,6 @@ export class Trace {
     this.totals.clear();
   }
 }
+
+// What happened, for reports: the model never reads it back.
+stateRules(Trace, { events: 'ignore', totals: 'ignore' });

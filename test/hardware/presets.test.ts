@@ -32,6 +32,8 @@ describe('presets', () => {
     const listed = listPresets();
     expect(listed.map((p) => p.name)).toEqual(expect.arrayContaining(REQUIRED));
     for (const p of listed) expect(p.description.length).toBeGreaterThan(10);
+    // The listing reads descriptions without loading the machines: it must say what loading says.
+    for (const p of listed) expect(p.description).toBe(loadPreset(p.name).description);
   });
 
   it.each(REQUIRED)('%s loads and passes validation', (name) => {

@@ -155,6 +155,8 @@ describe('LMT train in whole runs', () => {
           iterations: 1,
           warmup: 1,
           seed: 'train',
+          // Every call simulated (none taken from an earlier call in the same state), with and without trains.
+          exact: true,
         };
         const exact = runAlgorithm(req);
         const train = runAlgorithm({ ...req, trains: true });
@@ -192,6 +194,8 @@ describe('LMT train in whole runs', () => {
           iterations: 2,
           warmup: 1,
           seed: 'train',
+          // Every call simulated (none taken from an earlier call in the same state), with and without trains.
+          exact: true,
           ...(startDelays ? { startDelays } : {}),
         };
         const exact = runAlgorithm(req);

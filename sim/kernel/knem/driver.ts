@@ -1,5 +1,6 @@
 // The driver's state for one run: one context per rank (opened on first use), and the declared
 // regions indexed by cookie. Lookups apply the driver's checks and return its errno.
+import { CANONICAL_STATE, type HasCanonicalState } from '../../../common/state-fingerprint.ts';
 import type { Range } from '../../node/buffer.ts';
 import { MechanismError } from '../../node/errors.ts';
 import type { KnemCookie } from '../../node/rank-api.ts';
@@ -26,10 +27,22 @@ interface Context {
 
 export type Access = 'read' | 'write';
 
-export class KnemDriver {
+export class KnemDriver implements HasCanonicalState {
   private readonly contexts = new Map<number, Context>();
   private nextContext = 1;
   private readonly regions = new Map<KnemCookie, Region>();
+
+  /**
+   * A context's next region number only keeps cookies unique: what the driver does depends on the
+   * regions declared now, whose cookies (and so their numbers) are in `regions`.
+   */
+  [CANONICAL_STATE](): unknown {
+    return {
+      contexts: [...this.contexts].map(([rank, c]) => [rank, c.id]),
+      nextContext: this.nextContext,
+      regions: this.regions,
+    };
+  }
 
   contextOf(rank: number): Context {
     let ctx = this.contexts.get(rank);

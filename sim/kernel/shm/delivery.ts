@@ -3,6 +3,7 @@
 // that transfer's own box at the rank it is addressed to. Also hands out the per-pair sequence
 // numbers and transfer ids, which are fixed when a send is called, so non-blocking sends keep
 // their call order.
+import { CANONICAL_STATE, type HasCanonicalState } from '../../../common/state-fingerprint.ts';
 import { Channel } from '../../engine/channel.ts';
 import type { Program } from '../../engine/program.ts';
 import type { World } from '../../node/world.ts';
@@ -10,7 +11,7 @@ import { RunState } from '../../node/run-state.ts';
 import { Matcher } from './matching.ts';
 import { opensMessage, type Packet } from './packet.ts';
 
-interface Registry {
+interface Registry extends HasCanonicalState {
   matchers: Map<number, Matcher<Packet>>;
   boxes: Map<string, Channel<unknown>>;
   seqs: Map<string, number>;
@@ -22,6 +23,18 @@ const DELIVERY = new RunState<Registry>('shm delivery', () => ({
   boxes: new Map(),
   seqs: new Map(),
   nextId: 0,
+  // A pair's sequence numbers matter only as the messages sent and not yet matched; transfer ids
+  // only name boxes, so a box left open shows in `boxes` under its id.
+  [CANONICAL_STATE](this: Registry): unknown {
+    return {
+      matchers: this.matchers,
+      boxes: this.boxes,
+      unmatched: [...this.seqs].map(([key, seq]) => {
+        const [from, to] = key.split('>').map(Number);
+        return [key, seq - (this.matchers.get(to)?.expectedSeq(from) ?? 0)];
+      }),
+    };
+  },
 }));
 
 function registry(world: World): Registry {

@@ -2,6 +2,7 @@
 // message of that pair with that tag; receives are satisfied in the order they were posted.
 // Messages of one pair enter matching in the order they were sent (their sequence numbers), even
 // when a later one travelled a faster path (fastbox versus queue), as Nemesis's seqno check ensures.
+import { CANONICAL_STATE, type HasCanonicalState } from '../../../common/state-fingerprint.ts';
 import { Signal } from '../../engine/signal.ts';
 
 export interface Matchable {
@@ -23,10 +24,29 @@ interface Pair<P> {
   posted: Posted<P>[];
 }
 
-export class Matcher<P extends Matchable> {
+export class Matcher<P extends Matchable> implements HasCanonicalState {
   private readonly pairs = new Map<number, Pair<P>>();
 
   constructor(readonly rank: number) {}
+
+  /** The sequence number the next message from `from` must carry to enter matching. */
+  expectedSeq(from: number): number {
+    return this.pairs.get(from)?.nextSeq ?? 0;
+  }
+
+  /**
+   * Sequence numbers only order the messages of a pair: the state is what waits, with early
+   * arrivals keyed by their distance from the next expected number (the sender's side is in
+   * delivery.ts).
+   */
+  [CANONICAL_STATE](): unknown {
+    return [...this.pairs].map(([from, p]) => ({
+      from,
+      early: [...p.early].map(([seq, m]) => [seq - p.nextSeq, m]),
+      unexpected: p.unexpected,
+      posted: p.posted,
+    }));
+  }
 
   /** A message's first packet reaches this rank. */
   arrive(message: P): void {

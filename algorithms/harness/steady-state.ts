@@ -1,0 +1,75 @@
+// Steady state across calls: the simulator is deterministic, so a call that starts in the same state
+// as an earlier call replays it, and so does every call after it, with the calls in between as the
+// period. The state is compared, not assumed: its fingerprint (common/state-fingerprint.ts) at the
+// start of each call against those of the calls before. Once one repeats, the harness stops
+// simulating and takes the remaining calls' times and step totals from the period they repeat.
+//
+// Fingerprints cost a walk of the whole state, so a call is fingerprinted only when the calls still
+// to run, at the previous call's events each, could outweigh that walk (a count of events against a
+// count of tokens, both deterministic, so whether a run replays never depends on the host's speed).
+// Only the last KEEP_PERIODS periods' fingerprints are kept, bounding memory; a longer cycle is
+// simulated in full.
+import { sameState, stateFingerprint } from '../../common/state-fingerprint.ts';
+
+/**
+ * Tokens a walk covers in the time the simulator takes for one event (a token costs tens of ns, an
+ * event with its flow re-solve a few µs): a fingerprint is taken when the calls left, at the previous
+ * call's events each, hold at least one event per this many tokens of the last fingerprint.
+ */
+const TOKENS_PER_EVENT = 50;
+/** How many periods (calls per iteration) of fingerprints are kept. */
+const KEEP_PERIODS = 8;
+
+export interface Replay {
+  /** The first call not simulated. */
+  from: number;
+  /** The earlier call whose state call `from` starts in; calls from..end repeat source..from-1 in turn. */
+  source: number;
+}
+
+export class SteadyState {
+  private readonly kept: { call: number; tokens: unknown[] }[] = [];
+  private lastTokens = 0;
+
+  /**
+   * @param period calls per iteration (one per root): only calls of the same root can repeat each other.
+   * @param firstMeasured the first measured call; a repeat must start at or after it, so the period
+   *        replayed was itself measured.
+   */
+  constructor(
+    private readonly period: number,
+    private readonly firstMeasured: number,
+  ) {}
+
+  /**
+   * Called at the start of call `call` (its inputs filled, nothing run yet), with the events the
+   * previous call ran and the calls left (this one included). Returns the replay if this call's
+   * state repeats a kept earlier one.
+   */
+  check(call: number, roots: unknown, now: number, eventsOfPrevious: number, callsLeft: number): Replay | undefined {
+    if (this.lastTokens > 0 && eventsOfPrevious * callsLeft * TOKENS_PER_EVENT < this.lastTokens) return undefined;
+    const tokens = stateFingerprint(roots, now);
+    this.lastTokens = tokens.length;
+    for (const k of this.kept) {
+      if ((call - k.call) % this.period === 0 && k.call >= this.firstMeasured && sameState(k.tokens, tokens))
+        return { from: call, source: k.call };
+    }
+    this.kept.push({ call, tokens });
+    if (this.kept.length > KEEP_PERIODS * this.period) this.kept.shift();
+    return undefined;
+  }
+}
+
+/** Adds `b`'s totals to `a`'s, kind by kind (for the calls a replay takes instead of simulating). */
+export function addTotals(a: Record<string, number>, b: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = { ...a };
+  for (const [kind, ns] of Object.entries(b)) out[kind] = (out[kind] ?? 0) + ns;
+  return Object.fromEntries(Object.entries(out).sort(([x], [y]) => (x < y ? -1 : x > y ? 1 : 0)));
+}
+
+/** What each kind of step took between two snapshots of the totals. */
+export function totalsBetween(before: Record<string, number>, after: Record<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [kind, ns] of Object.entries(after)) out[kind] = ns - (before[kind] ?? 0);
+  return out;
+}

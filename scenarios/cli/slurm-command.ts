@@ -1,0 +1,83 @@
+// `intranode slurm FILE --shards N`: writes the sbatch script that runs the sweep as a SLURM job array
+// and merges it (scenarios/shard/slurm-script.ts). The scenario is loaded now, so a mistake in it is
+// reported here rather than by N failed tasks, and the results folder is made now because SLURM
+// opens the tasks' log files there before any task runs.
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { InputError } from '../../common/input-error.ts';
+import { countPoints, expandScenario } from '../expand.ts';
+import { slurmScript } from '../shard/slurm-script.ts';
+import { UsageError, type SlurmArgs } from './args.ts';
+import type { CliEnv } from './env.ts';
+import { loadRunScenario } from './run-command.ts';
+
+/** Names a results folder may hold only after a run of the script. */
+const RESULT_FILE = /^(shard-\d+\.json(\.part)?|report\.(txt|json|csv)(\.part)?|merge\.lock|slurm-.*\.out)$/;
+
+export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number> {
+  const run = {
+    cwd: env.cwd,
+    file: args.file,
+    ...(args.machine !== undefined ? { machine: args.machine } : {}),
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
+    ...(args.exact ? { exact: true } : {}),
+  };
+  const scenario = await loadRunScenario(run, env);
+  const points = countPoints(expandScenario(scenario));
+  if (args.shards > points)
+    throw new InputError(
+      `the sweep has ${points} point${points === 1 ? '' : 's'}, so --shards ${args.shards} would leave shards empty: give at most ${points}`,
+      { file: args.file },
+    );
+  const jobName = `intranode-${safeName(scenario.name)}`;
+  const dir = resolve(env.cwd, args.dir ?? `${safeName(scenario.name)}-shards`);
+  if (!/^[A-Za-z0-9_./-]+$/.test(dir))
+    throw new UsageError(
+      `the results folder ${dir} has characters SLURM's #SBATCH lines cannot carry unquoted: choose another with --dir`,
+    );
+  const earlier = existsSync(dir) ? readdirSync(dir).filter((f) => RESULT_FILE.test(f)) : [];
+  if (earlier.length > 0)
+    throw new InputError(
+      `already holds results of an earlier run (${earlier.slice(0, 3).join(', ')}${earlier.length > 3 ? ', ...' : ''}): move them away or choose another folder with --dir`,
+      { file: dir },
+    );
+  mkdirSync(dir, { recursive: true });
+  const report = args.format === 'json' ? 'report.json' : args.format === 'csv' ? 'report.csv' : 'report.txt';
+  const script = slurmScript({
+    jobName,
+    shards: args.shards,
+    dir,
+    cwd: env.cwd,
+    launcher: env.launcher,
+    file: args.file,
+    runFlags: [
+      ...(args.machine !== undefined ? ['--machine', args.machine] : []),
+      ...(args.seed !== undefined ? ['--seed', args.seed] : []),
+      ...(args.hwlocMachine !== undefined ? ['--hwloc-machine', String(args.hwlocMachine)] : []),
+      ...(args.strict ? ['--strict'] : []),
+      ...(args.exact ? ['--exact'] : []),
+    ],
+    mergeFlags: [
+      ...(args.format !== 'table' ? ['--format', args.format] : []),
+      ...(args.breakdown ? ['--breakdown'] : []),
+    ],
+    report,
+    cpus: args.cpus,
+    ...(args.partition !== undefined ? { partition: args.partition } : {}),
+    ...(args.time !== undefined ? { time: args.time } : {}),
+  });
+  if (args.out === undefined) {
+    env.stdout(script);
+  } else {
+    writeFileSync(resolve(env.cwd, args.out), script, { mode: 0o755 });
+    env.stderr(`intranode: wrote ${args.out}; submit it with: sbatch ${args.out}\n`);
+  }
+  env.stderr(`intranode: ${args.shards} tasks over ${points} points; the report will be ${dir}/${report}\n`);
+  return 0;
+}
+
+/** The scenario's name with only characters a job name and a folder name can carry as they are. */
+function safeName(name: string): string {
+  return name.replace(/[^A-Za-z0-9_.-]+/g, '-').replace(/^-+|-+$/g, '') || 'sweep';
+}

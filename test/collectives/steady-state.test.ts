@@ -1,0 +1,136 @@
+// Steady state across calls (algorithms/harness/steady-state.ts): a run that stops simulating once a
+// call starts in an earlier call's state gives the times and step totals of the run that simulates
+// every call, for any algorithm, machine, placement, size, cache mode and warm-up; and it does stop
+// where the state repeats.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runAlgorithm, type RunOutcome, type RunRequest } from '../../algorithms/harness/simulate.ts';
+import { catalogue } from '../../algorithms/catalogue.ts';
+import { collectiveNames } from '../../algorithms/collectives/ops.ts';
+import { loadPreset } from '../../hardware/presets.ts';
+import { propRuns } from '../helpers/prop-runs.ts';
+import { machineByRef } from './driver.ts';
+
+function expectSameRun(fast: RunOutcome, exact: RunOutcome): void {
+  expect(exact.replayed).toBe(0);
+  expect(fast.times.length).toBe(exact.times.length);
+  fast.times.forEach((t, i) =>
+    expect(Math.abs(t - exact.times[i])).toBeLessThanOrEqual(1e-9 * Math.max(1, exact.times[i])),
+  );
+  expect(Object.keys(fast.totals)).toEqual(Object.keys(exact.totals));
+  for (const [kind, ns] of Object.entries(exact.totals))
+    expect(Math.abs(fast.totals[kind] - ns)).toBeLessThanOrEqual(1e-9 * Math.max(1, ns));
+}
+
+function both(req: RunRequest): { fast: RunOutcome; exact: RunOutcome } {
+  return { fast: runAlgorithm(req), exact: runAlgorithm({ ...req, exact: true }) };
+}
+
+describe('steady state across calls', () => {
+  it('stops simulating once a call starts where an earlier one did, with the same results', () => {
+    const { fast, exact } = both({
+      machine: loadPreset('dancer'),
+      cores: [0, 1, 2, 3, 4, 5, 6, 7],
+      algorithm: 'bcast:binomial',
+      call: { bytes: 1 << 20, root: 0, params: {} },
+      cache: 'off',
+      iterations: 8,
+      warmup: 0,
+      seed: 's',
+    });
+    // The first call finds cold route caches and transport buffers, the second not yet the cached
+    // state the later ones start in: from the third on, calls repeat.
+    expect(fast.replayed).toBeGreaterThanOrEqual(5);
+    expectSameRun(fast, exact);
+  });
+
+  it('replays a cycle of roots only from a call of the same root', () => {
+    const { fast, exact } = both({
+      machine: loadPreset('dancer'),
+      cores: [0, 2, 4, 6, 1, 3],
+      algorithm: 'bcast:knem-linear',
+      call: { bytes: 256 << 10, root: 0, params: {} },
+      cache: 'off',
+      iterations: 6,
+      warmup: 1,
+      roots: [0, 3, 5],
+      seed: 's',
+    });
+    expect(fast.replayed).toBeGreaterThan(0);
+    expect(fast.replayed % 3).toBe(0);
+    expectSameRun(fast, exact);
+  });
+
+  it('simulates every call with arrival skew, fresh buffers or a trace', () => {
+    const base: RunRequest = {
+      machine: loadPreset('dancer'),
+      cores: [0, 1, 2, 3],
+      algorithm: 'bcast:binomial',
+      call: { bytes: 1 << 20, root: 0, params: {} },
+      cache: 'off',
+      iterations: 6,
+      warmup: 0,
+      seed: 's',
+    };
+    expect(runAlgorithm(base).replayed).toBeGreaterThan(0);
+    expect(runAlgorithm({ ...base, startDelays: Array.from({ length: 6 }, () => [0, 0, 0, 0]) }).replayed).toBe(0);
+    expect(runAlgorithm({ ...base, buffers: 'fresh' }).replayed).toBe(0);
+    expect(runAlgorithm({ ...base, keepTrace: true }).replayed).toBe(0);
+  });
+
+  it('gives the results of simulating every call, for any collective algorithm and case', () => {
+    const algorithms = catalogue
+      .listAlgorithms()
+      .filter((a) => collectiveNames.has(a.operation) && !a.operation.endsWith('v'))
+      .map((a) => a.name);
+    const machines = ['tiny:2x2', 'tiny:4x4', 'dancer', 'ig'];
+    let replaying = 0;
+    let cases = 0;
+    fc.assert(
+      fc.property(
+        fc.constantFrom(...algorithms),
+        fc.constantFrom(...machines),
+        fc.integer({ min: 2, max: 8 }),
+        fc.constantFrom(0, 1, 4096, 65536, 300_000, 1 << 20),
+        fc.constantFrom<'on' | 'off'>('on', 'off'),
+        fc.integer({ min: 3, max: 6 }),
+        fc.integer({ min: 0, max: 2 }),
+        fc.integer({ min: 0, max: 1000 }),
+        (algorithm, machineRef, ranks, bytes, cache, iterations, warmup, pick) => {
+          const machine = machineByRef(machineRef);
+          const ids = machine.cores.map((c) => c.id);
+          const n = Math.min(ranks, ids.length);
+          // A spread placement, rotated by the drawn number.
+          const cores = Array.from({ length: n }, (_, i) => ids[((pick + (i * ids.length) / n) % ids.length) | 0]);
+          if (new Set(cores).size !== n) return;
+          const info = catalogue.findAlgorithm(algorithm);
+          const rooted = catalogue.findOperation(info!.operation)?.rooted ?? false;
+          const req: RunRequest = {
+            machine,
+            cores,
+            algorithm,
+            call: { bytes, root: rooted ? pick % n : 0, params: {} },
+            cache,
+            iterations,
+            warmup,
+            seed: 'steady',
+          };
+          let outcome: { fast: RunOutcome; exact: RunOutcome };
+          try {
+            outcome = both(req);
+          } catch {
+            // A mechanism the machine lacks (KNEM on a tiny machine) fails both runs alike.
+            expect(() => runAlgorithm({ ...req, exact: true })).toThrow();
+            return;
+          }
+          expectSameRun(outcome.fast, outcome.exact);
+          cases++;
+          if (outcome.fast.replayed > 0) replaying++;
+        },
+      ),
+      { numRuns: propRuns(40) },
+    );
+    // The property is about replays: most drawn cases must have had one to compare.
+    expect(replaying).toBeGreaterThan(cases / 3);
+  }, 600_000);
+});
