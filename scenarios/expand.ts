@@ -94,6 +94,7 @@ function table(
         warmup: s.warmup,
         seed,
         ...(s.skewNs ? { skewNs: s.skewNs } : {}),
+        ...(s.trains ? { trains: true as const } : {}),
         ...(s.exact ? { exact: true as const } : {}),
       },
     })),

@@ -29,6 +29,8 @@ export interface Point {
   seed: string;
   /** Arrival skew (ns): each rank's start of each iteration is delayed by up to this much. */
   skewNs?: number;
+  /** Present only as true: steady pipelines may run as trains (`--trains`). */
+  trains?: true;
   /** Present only as true (`--exact`): simulate every call, even one that repeats an earlier call's state. */
   exact?: true;
 }

@@ -67,6 +67,8 @@ export interface Scenario {
   railShareSweep?: number[];
   /** Each rank starts each iteration up to this late (ns), drawn from the seed; absent or 0: lockstep. */
   skewNs?: number;
+  /** `intranode run --trains`: steady pipelines may advance many chunks in one step. */
+  trains?: boolean;
   /** Label of the algorithm the others are normalised against. */
   baseline: string;
   /** Sweep axes: one table per combination, machine outermost, then placement, ranks, seed. A fixed value is a one-element list. */

@@ -42,6 +42,7 @@ function requestFor(point: Point): RunRequest {
     iterations: point.iterations,
     warmup: point.warmup,
     seed: point.seed,
+    ...(point.trains ? { trains: true } : {}),
     ...(point.exact ? { exact: true } : {}),
     ...(roots ? { roots } : {}),
     ...(point.skewNs ? { startDelays: arrivalDelays(point.seed, point.skewNs, calls, point.cores.length) } : {}),

@@ -38,6 +38,12 @@ export interface RunRequest {
    * measures it, instead of the span of the call.
    */
   startDelays?: number[][];
+  /**
+   * Let a steady pipeline (the shared-memory LMT's chunks) advance many chunks at a time instead of
+   * one by one (sim/kernel/shm/lmt-train.ts): the same results to rounding, in fewer events. Runs
+   * that keep the trace or record loads never do: their steps are all wanted.
+   */
+  trains?: boolean;
   /** Where `algorithm` is looked up; default: every catalogued algorithm. */
   catalogue?: Catalogue;
   /**
@@ -68,6 +74,8 @@ export interface RunOutcome {
   loads?: LoadSeries[];
   /** Per-rank argument objects after the last iteration, for data checks. */
   args: unknown[];
+  /** What the run cost the simulator: engine events over all iterations, and flow re-solves. */
+  cost: { events: number; solves: number };
   /** Measured calls taken from an earlier call in the same state instead of simulated (steady-state.ts). */
   replayed: number;
 }
@@ -89,7 +97,9 @@ function runTyped<Op extends OperationName>(
   const call: OperationCall = { ...req.call, params: { ...paramDefaults(info), ...req.call.params } };
   const sim = new Simulation({ seed: req.seed });
   const node = new Node(sim, req.machine, { keepTrace: req.keepTrace });
-  const world = new World(node, req.cores);
+  const world = new World(node, req.cores, {
+    trains: req.trains === true && !req.keepTrace && !req.recordLoads,
+  });
   const loads = req.recordLoads
     ? new LoadRecorder(node.net, sim.now, { flows: req.recordLoads === 'flows' })
     : undefined;
@@ -166,6 +176,7 @@ function runTyped<Op extends OperationName>(
     events: node.trace.events,
     ...(loads ? { loads: loads.used() } : {}),
     args: argsOf[argsOf.length - 1],
+    cost: { events: sim.eventsProcessed, solves: node.net.stats.solves },
   };
 }
 

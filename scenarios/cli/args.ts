@@ -29,6 +29,8 @@ export interface RunArgs {
   shard?: ShardSpec;
   /** Also write the run's trace to this file (Chrome trace event format). */
   trace?: string;
+  /** Let steady pipelines advance many chunks in one step (trains). */
+  trains: boolean;
   /** Simulate every call, even one that starts in an earlier call's state. */
   exact: boolean;
 }
@@ -118,6 +120,7 @@ const RUN_FLAGS: Record<string, FlagSpec> = {
   strict: { type: 'boolean' },
   jobs: { type: 'string' },
   trace: { type: 'string' },
+  trains: { type: 'boolean' },
   exact: { type: 'boolean' },
   ...HWLOC_MACHINE,
 };
@@ -280,6 +283,7 @@ function parseRun(args: string[]): RunArgs {
     format: output.format,
     breakdown: output.breakdown,
     strict: false,
+    trains: false,
     exact: false,
   };
   for (const [name, value] of parsed.flags) {
@@ -293,6 +297,9 @@ function parseRun(args: string[]): RunArgs {
         break;
       case 'strict':
         out.strict = true;
+        break;
+      case 'trains':
+        out.trains = true;
         break;
       case 'hwloc-machine':
         out.hwlocMachine = machineIndex(value);

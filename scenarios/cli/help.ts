@@ -10,6 +10,8 @@ Usage:
       --breakdown                    add each algorithm's share of time per kind of step
       --seed S                       replace the scenario's seed (placement: random, skew)
       --strict                       fail when an algorithm cannot run on the machine (default: n/a)
+      --trains                       let a steady pipeline that nothing else disturbs advance many
+                                     chunks at once (same results to rounding; default: one by one)
       --jobs N                       run N points at once on worker threads (default: the number of
                                      cores; 1 runs them one after another in this process)
       --shard I/N                    run only shard I of N (from 1: the points whose index, from 0,

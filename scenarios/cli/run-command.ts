@@ -33,7 +33,8 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
     ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
     ...(args.exact ? { exact: true } : {}),
   };
-  const scenario = await loadRunScenario(run, env);
+  const loaded = await loadRunScenario(run, env);
+  const scenario = args.trains ? { ...loaded, trains: true } : loaded;
   const points = countPoints(expandScenario(scenario));
   const pointsHere = args.shard ? shardIndices(points, args.shard).length : points;
   const jobs = Math.min(args.jobs ?? env.defaultJobs, pointsHere);
@@ -44,7 +45,9 @@ export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
   try {
     // One job runs in this thread: no worker to start, and a stand-in runner (tests) is used as given.
     if (args.shard) {
-      output = await shardReport(scenario, run, args.shard, { jobs, strict: args.strict, onProgress }, env);
+      // --trains changes how points are simulated, not which: the shard names the sweep without it.
+      const shard = { jobs, strict: args.strict, onProgress, identity: scenarioIdentity(loaded, run) };
+      output = await shardReport(scenario, run, args.shard, shard, env);
     } else {
       const result = args.trace
         ? await tracedRun(scenario, args.trace, env, onProgress, opts)
@@ -116,7 +119,7 @@ async function shardReport(
   scenario: Scenario,
   run: ShardRunOptions,
   shard: ShardSpec,
-  opts: { jobs: number; strict: boolean; onProgress: ProgressListener },
+  opts: { jobs: number; strict: boolean; onProgress: ProgressListener; identity: string },
   env: CliEnv,
 ): Promise<string> {
   const points = sweepPoints(scenario);
@@ -129,7 +132,7 @@ async function shardReport(
   return formatShardFile({
     format: SHARD_FORMAT,
     version: SHARD_VERSION,
-    identity: scenarioIdentity(scenario, run),
+    identity: opts.identity,
     shard,
     points: points.length,
     run,

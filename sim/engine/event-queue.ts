@@ -8,6 +8,8 @@ import { CANONICAL_STATE, type HasCanonicalState } from '../../common/state-fing
 /** Anything that can sit in the queue. Entries are the timeout, process or callback objects. */
 export interface QueueEntry {
   fireEvent(): void;
+  /** False for an entry that will do nothing when it fires (a cancelled callback). */
+  live?(): boolean;
 }
 
 const INITIAL_CAPACITY = 1024;
@@ -31,6 +33,21 @@ export class EventQueue implements HasCanonicalState {
   /** Time of the earliest event, or Infinity when empty. */
   peekTime(): number {
     return this.count > 0 ? this.times[0] : Infinity;
+  }
+
+  /** Time of the earliest entry that is live and not `excluded`, or Infinity: a scan of every
+   *  entry, for the rare question "when does anything else happen?". */
+  earliestExcept(excluded: (entry: QueueEntry) => boolean): number {
+    let best = Infinity;
+    for (let i = 0; i < this.count; i++) {
+      const t = this.times[i];
+      if (t >= best) continue;
+      const e = this.entries[i] as QueueEntry;
+      if (e.live !== undefined && !e.live()) continue;
+      if (excluded(e)) continue;
+      best = t;
+    }
+    return best;
   }
 
   push(time: number, entry: QueueEntry): void {

@@ -83,6 +83,15 @@ export class Simulation implements Scheduler, EngineHost {
     return call;
   }
 
+  /**
+   * When the next event other than `excluded` (callbacks this simulation scheduled) happens:
+   * Infinity when none is queued. Cancelled callbacks do not count. A model that owns the excluded
+   * callbacks knows that until then nothing else runs.
+   */
+  nextEventTimeExcept(excluded: ReadonlySet<unknown>): number {
+    return this.queue.earliestExcept((e) => excluded.has(e));
+  }
+
   /** Seeded uniform draw in [0, 1). */
   random(): number {
     this.draws++;
@@ -171,6 +180,10 @@ class ScheduledCall implements QueueEntry, Cancellable {
 
   cancel(): void {
     this.cancelled = true;
+  }
+
+  live(): boolean {
+    return !this.cancelled;
   }
 
   fireEvent(): void {

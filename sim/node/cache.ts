@@ -16,6 +16,13 @@ export interface ResidentRange {
   length: number;
 }
 
+/** A cache's whole state, to put back later (saved before a look ahead that may be undone). */
+export interface SavedCache {
+  readonly ranges: readonly { buf: number; start: number; length: number; dirty: boolean }[];
+  readonly used: number;
+  readonly writebacks: readonly [number, number][] | undefined;
+}
+
 interface Entry {
   readonly buf: number;
   start: number;
@@ -170,6 +177,25 @@ export class CacheState {
     this.head = this.tail = null;
     for (const buf of [...this.byBuffer.keys()]) this.dropBuffer(buf);
     this.used = 0;
+  }
+
+  save(): SavedCache {
+    const ranges: { buf: number; start: number; length: number; dirty: boolean }[] = [];
+    for (let e = this.head; e !== null; e = e.next)
+      ranges.push({ buf: e.buf, start: e.start, length: e.length, dirty: e.dirty });
+    return { ranges, used: this.used, writebacks: this.writebacks ? [...this.writebacks] : undefined };
+  }
+
+  /** Puts back what `save` returned, entry for entry (the holders index follows). */
+  restore(saved: SavedCache): void {
+    this.clear();
+    for (const r of saved.ranges) {
+      const e: Entry = { ...r, prev: null, next: null };
+      this.append(e);
+      this.insertSorted(e);
+    }
+    this.used = saved.used;
+    this.writebacks = saved.writebacks ? new Map(saved.writebacks) : undefined;
   }
 
   /** Resident ranges in LRU order, oldest first. */

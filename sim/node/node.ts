@@ -12,10 +12,11 @@ import { wait } from '../engine/program.ts';
 import { FlowNetwork, type Flow, type Resource } from '../flow/network.ts';
 import type { CacheSpec, MachineSpec, VertexId } from '../../hardware/spec.ts';
 import { Topology } from './topology.ts';
-import { CacheState } from './cache.ts';
+import { CacheState, type SavedCache } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
 import { bestSibling, siblingCachesByCore } from './sibling-caches.ts';
 import { Buffer, type Range } from './buffer.ts';
+import type { Piece } from './content.ts';
 import { Trace } from './trace.ts';
 import { MissQueues, add, type Uses } from './miss-queues.ts';
 import { nonTemporalThreshold, storeKind, type CopyRoutine, type StoreKind } from './store-kind.ts';
@@ -39,6 +40,19 @@ export interface CopyInfo {
   efficiency?: number;
   /** Which code copies, which decides how it stores (sim/node/store-kind.ts); default memcpy. */
   routine?: CopyRoutine;
+}
+
+/** A copy decided at its start and not yet run (Node.prepareCopy). */
+export interface PreparedCopy {
+  readonly core: number;
+  readonly src: Range;
+  readonly dst: Range;
+  readonly info: CopyInfo;
+  /** What the source held when the copy started: what lands in the destination. */
+  readonly snapshot: readonly Piece[];
+  readonly uses: Uses;
+  readonly latency: number;
+  readonly start: number;
 }
 
 /** One place the bytes of a range are, as seen from a core. */
@@ -198,21 +212,46 @@ export class Node {
     if (src.bytes !== dst.bytes)
       throw new RangeError(`copy ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
     if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
+    yield* this.runCopy(this.prepareCopy(core, src, dst, info));
+  }
+
+  /**
+   * The start of a copy, when everything about it is decided: its content snapshot, the resources
+   * it will load and its latency, with the caches updated as the copy leaves them. `copy` is
+   * `prepareCopy` then `runCopy`; a model that looks ahead (a train, sim/kernel/shm/lmt-train.ts)
+   * prepares copies without running them. The caller has faulted in absent pages.
+   */
+  prepareCopy(core: number, src: Range, dst: Range, info: CopyInfo): PreparedCopy {
     const snapshot = src.buf.content.slice(src.offset, src.bytes);
-    const start = this.sim.now;
     const uses: Uses = new Map();
     add(uses, this.coreResource(core), 1 / (info.efficiency ?? 1));
     const store = storeKind(this.spec, info.routine ?? 'memcpy', dst.bytes, this.nonTemporalAbove.get(core)!);
-    const readLatency = this.planRead(core, src, uses, 1);
+    const latency = this.planRead(core, src, uses, 1);
     const kept = this.planWrite(core, dst, uses, 1, { store });
     this.touch(core, src, false);
     this.touch(core, dst, true, store, kept);
     this.chargeWritebacks(core, uses, src.bytes);
-    const flow = this.startFlow(src.bytes, uses, readLatency, info.label);
-    this.streams.add(this.sharedOwnIds.get(core)!, src, flow);
+    return { core, src, dst, info, snapshot, uses, latency, start: this.sim.now };
+  }
+
+  /** Runs a prepared copy: its flow, then its content lands and its step is recorded. */
+  *runCopy(p: PreparedCopy): Program<void> {
+    const flow = this.startFlow(p.src.bytes, p.uses, p.latency, p.info.label);
+    this.streams.add(this.sharedOwnIds.get(p.core)!, p.src, flow);
     yield* wait(flow);
-    dst.buf.content.write(dst.offset, snapshot);
-    this.recordStep(info, 'copy', start, src.bytes, flow);
+    p.dst.buf.content.write(p.dst.offset, p.snapshot);
+    this.recordStep(p.info, 'copy', p.start, p.src.bytes, flow);
+  }
+
+  /** Every cache's state, to put back with `restoreCaches` after a look ahead that is undone. */
+  saveCaches(): Map<string, SavedCache> {
+    const saved = new Map<string, SavedCache>();
+    for (const [id, state] of this.cacheState) saved.set(id, state.save());
+    return saved;
+  }
+
+  restoreCaches(saved: Map<string, SavedCache>): void {
+    for (const [id, state] of this.cacheState) state.restore(saved.get(id)!);
   }
 
   /**

@@ -31,6 +31,12 @@ export class Trace {
     if (this.keepEvents) this.events.push(event);
   }
 
+  /** Adds rank-time of `kind` without an event: steps a model accounted for in bulk (a train's
+   *  fragments, sim/kernel/shm/lmt-train.ts), negative to take back time a step will record. */
+  addTime(kind: string, ns: number): void {
+    this.totals.set(kind, (this.totals.get(kind) ?? 0) + ns);
+  }
+
   /** Rank-time per kind of step, in ns, sorted by kind for stable output. */
   totalsByKind(): Record<string, number> {
     const out: Record<string, number> = {};

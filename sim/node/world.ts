@@ -15,11 +15,17 @@ export class World {
   private readonly boxes = new Map<string, Channel<unknown>>();
   /** Per-run state that mechanisms keep between calls (regions, registration caches...). */
   private readonly states = new Map<RunState<unknown>, unknown>();
+  /**
+   * A pipeline in a steady state that nothing else can disturb may advance many fragments in one
+   * step (a train, sim/kernel/shm/lmt-train.ts). Off (the default), every fragment is simulated.
+   */
+  readonly trains: boolean;
 
-  constructor(node: Node, cores: readonly number[]) {
+  constructor(node: Node, cores: readonly number[], opts: { trains?: boolean } = {}) {
     this.node = node;
     this.sim = node.sim;
     this.cores = cores;
+    this.trains = opts.trains ?? false;
   }
 
   get size(): number {

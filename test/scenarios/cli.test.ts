@@ -76,6 +76,16 @@ describe('intranode run', () => {
     expect(r.stdout).toContain('# Machine: sub-numa (1 package, 2 NUMA nodes, 8 cores)');
   });
 
+  it('passes --trains to every point, and only then', async () => {
+    const seen = new Set<string>();
+    const runner: PointRunner = (p) => (seen.add(String(p.trains)), fakeRunner(p));
+    expect((await cli(['run', file, '--trains'], { loadRunner: async () => runner })).code).toBe(0);
+    expect([...seen]).toEqual(['true']);
+    seen.clear();
+    expect((await cli(['run', file], { loadRunner: async () => runner })).code).toBe(0);
+    expect([...seen]).toEqual(['undefined']);
+  });
+
   it('reports an invalid scenario on one line with its location, exit 1', async () => {
     const r = await cli(['run', broken]);
     expect(r.code).toBe(1);
@@ -215,6 +225,8 @@ describe('flags parsed into the command', () => {
     [['run', file, '--format', 'imb'], { format: 'imb' }],
     [['run', file, '--format=csv', '--csv'], { format: 'csv' }],
     [['run', file, '--strict'], { strict: true }],
+    [['run', file, '--trains'], { trains: true }],
+    [['run', file], { trains: false }],
     [['run', file, '--hwloc-machine', '1'], { hwlocMachine: 1 }],
     [
       ['machine', 'show', 'node.xml', '--hwloc-machine=2'],

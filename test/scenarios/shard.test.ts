@@ -54,6 +54,13 @@ describe('intranode run --shard and merge', () => {
     expect((await run(['run', file])).stdout).toContain('knem-linear cannot run on machine broadwell');
   }, 120_000);
 
+  it('merges shards run with --trains like any others', async () => {
+    const trains = [await shard(1, 2, 'e1.json', ['--trains']), await shard(2, 2, 'e2.json', ['--trains'])];
+    const whole = await run(['run', file, '--trains']);
+    expect(whole).toMatchObject({ code: 0, stderr: '' });
+    expect(await run(['merge', ...trains])).toEqual(whole);
+  }, 60_000);
+
   it('loads the scenario again by the path it was given, relative to where the shards ran', async () => {
     const relative = [await shard(1, 2, 'r1.json', [], 'shard.yaml'), await shard(2, 2, 'r2.json', [], 'shard.yaml')];
     const whole = await run(['run', 'shard.yaml', '--json']);

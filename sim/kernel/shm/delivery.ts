@@ -68,9 +68,10 @@ export function arrive(world: World, packet: Packet, delay: number): void {
   });
 }
 
-/** Puts a transport-private notice (e.g. an LMT chunk flag) in transfer `id`'s box at `rank`. */
-export function notify(world: World, id: number, rank: number, topic: string, value: unknown, delay: number): void {
-  world.sim.schedule(delay, () => box(world, `${id}@${rank}#${topic}`).put(value));
+/** Puts a transport-private notice (an LMT chunk flag) in transfer `id`'s box at `rank` now; the
+ *  caller delays it by the line transfer that makes it visible, on timers of its own (lmt-train.ts). */
+export function putNotice(world: World, id: number, rank: number, topic: string, value: unknown): void {
+  box(world, `${id}@${rank}#${topic}`).put(value);
 }
 
 /** Next packet of transfer `id` addressed to `rank`. */

@@ -17,7 +17,9 @@ import { range, subRange, type Buffer, type Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
 import { lazily, RunState } from '../../node/run-state.ts';
 import { nemesisCosts } from './costs.ts';
-import { arrive, nextNotice, nextPacket, notify } from './delivery.ts';
+import { arrive, nextNotice, nextPacket, putNotice } from './delivery.ts';
+import { LmtTrain } from './lmt-train.ts';
+import { faultIn } from '../../node/first-touch.ts';
 import { postPieces, unpackPieces } from './fragments.ts';
 import { lineTransfer, QueueLines } from './lines.ts';
 import { payloadBytes, replyTo, traceKind, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
@@ -189,6 +191,22 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
   return transport;
 }
 
+/** Each LMT transfer's pipeline state, shared by its two sides (lmt-train.ts), by transfer id. */
+const LMT_TRAINS = new RunState('nemesis lmt trains', () => new Map<number, LmtTrain>());
+
+function trainOf(world: World, costs: NemesisCosts, id: number, ring: CopyBuffer, bytes: number): LmtTrain {
+  return lazily(
+    world.stateOf(LMT_TRAINS),
+    id,
+    () =>
+      new LmtTrain(
+        world,
+        { buf: ring.buf, empty: ring.empty, chunkBytes: costs.lmtChunkBytes, slots: costs.lmtSlots },
+        bytes,
+      ),
+  );
+}
+
 /** LMT, sender side: the message through the pair's copy-buffer ring, one chunk per free slot. */
 function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketHeader, data: Range): Program<void> {
   const { node } = world;
@@ -198,21 +216,33 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
   const coreOf = (rank: number) => world.cores[rank];
   const ring = copyBufferOf(world, costs, me, to);
   yield* traced(world, me, 'wait', `lmt buffer->${to}`, ring.inUse.lock());
+  const train = trainOf(world, costs, header.id, ring, data.bytes);
+  train.joinSender({ rank: me, core, user: data, label: `lmt copy-in ->${to}` }, ring.next);
   try {
-    for (let offset = 0; offset < data.bytes; offset += costs.lmtChunkBytes) {
-      const bytes = Math.min(costs.lmtChunkBytes, data.bytes - offset);
+    while (train.next[0] < train.chunks) {
       const slot = ring.next;
       ring.next = (slot + 1) % costs.lmtSlots;
       const empty = ring.empty[slot];
       if (empty.available > 0) yield* empty.acquire();
-      else yield* traced(world, me, 'wait', `lmt slot ${slot}->${to}`, empty.acquire());
-      yield* node.copy(core, subRange(data, offset, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes), {
-        rank: me,
-        label: `lmt copy-in ->${to}`,
-      });
+      else yield* train.step(0, 'wait', `lmt slot ${slot}->${to}`, empty.acquire(), 'slot');
+      const skip = train.boundary(0);
+      if (skip > 0) yield* world.sim.sleep(skip);
+      const j = train.next[0]++;
+      const bytes = train.bytesOf(j, data.bytes);
+      if (node.pages.pending)
+        yield* faultIn(
+          node,
+          core,
+          [subRange(data, j * costs.lmtChunkBytes, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes)],
+          me,
+        );
+      yield* train.copy(0, train.prepare(0, j));
       // Setting the slot's flag: the polling receiver sees it one line transfer later.
       const chunk: LmtChunk = { slot, bytes };
-      notify(world, header.id, to, 'lmt', chunk, lineTransfer(topo, core, coreOf(to)));
+      train.timer(lineTransfer(topo, core, coreOf(to)), 'notice', () => {
+        train.noticeDelivered();
+        putNotice(world, header.id, to, 'lmt', chunk);
+      });
     }
   } finally {
     ring.inUse.unlock();
@@ -227,19 +257,38 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
   const from = rts.from;
   const coreOf = (rank: number) => world.cores[rank];
   const ring = copyBufferOf(world, costs, from, me);
-  for (let got = 0; got < into.bytes;) {
-    const chunk = (yield* traced(world, me, 'poll', `lmt<-${from}`, nextNotice(world, rts.id, me, 'lmt'))) as LmtChunk;
-    yield* node.copy(
-      core,
-      range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes),
-      subRange(into, got, chunk.bytes),
-      { rank: me, label: `lmt copy-out <-${from}` },
-    );
-    got += chunk.bytes;
+  const train = trainOf(world, costs, rts.id, ring, into.bytes);
+  train.joinReceiver({ rank: me, core, user: into, label: `lmt copy-out <-${from}` });
+  while (train.next[1] < train.chunks) {
+    const chunk = (yield* train.step(
+      1,
+      'poll',
+      `lmt<-${from}`,
+      nextNotice(world, rts.id, me, 'lmt'),
+      'notice',
+    )) as LmtChunk;
+    train.noticeTaken();
+    const skip = train.boundary(1);
+    if (skip > 0) yield* world.sim.sleep(skip);
+    const j = train.next[1]++;
+    if (train.slotOf(j) !== chunk.slot || train.bytesOf(j, into.bytes) !== chunk.bytes)
+      throw new Error(`rank ${me}: LMT chunk ${j} from rank ${from} is not the one flagged`);
+    if (node.pages.pending)
+      yield* faultIn(
+        node,
+        core,
+        [
+          range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes),
+          subRange(into, j * costs.lmtChunkBytes, chunk.bytes),
+        ],
+        me,
+      );
+    yield* train.copy(1, train.prepare(1, j));
     // Clearing the flag: the sender sees the slot empty one line transfer later.
     const empty = ring.empty[chunk.slot];
-    world.sim.schedule(lineTransfer(topo, core, coreOf(from)), () => empty.release());
+    train.timer(lineTransfer(topo, core, coreOf(from)), 'release', () => empty.release());
   }
+  world.stateOf(LMT_TRAINS).delete(rts.id);
 }
 
 function prefilled(name: string, count: number): Channel<number> {
