@@ -62,6 +62,7 @@ export interface SlurmArgs {
   seed?: string;
   strict: boolean;
   exact: boolean;
+  trains: boolean;
   hwlocMachine?: number;
 }
 
@@ -137,6 +138,7 @@ const SLURM_FLAGS: Record<string, FlagSpec> = {
   seed: { type: 'string' },
   strict: { type: 'boolean' },
   exact: { type: 'boolean' },
+  trains: { type: 'boolean' },
   ...HWLOC_MACHINE,
 };
 
@@ -355,6 +357,7 @@ function parseSlurm(args: string[]): SlurmArgs {
     breakdown,
     strict: false,
     exact: false,
+    trains: false,
     cpus: 1,
   };
   for (const [name, value] of parsed.flags) {
@@ -394,6 +397,9 @@ function parseSlurm(args: string[]): SlurmArgs {
         break;
       case 'exact':
         out.exact = true;
+        break;
+      case 'trains':
+        out.trains = true;
         break;
       case 'hwloc-machine':
         out.hwlocMachine = machineIndex(value);

@@ -34,7 +34,7 @@ Usage:
       --partition P, --time LIMIT    as sbatch takes them
       --format, --json, --csv, --breakdown
                                      the report's format, as for run
-      --machine, --seed, --strict, --exact, --hwloc-machine
+      --machine, --seed, --strict, --exact, --trains, --hwloc-machine
                                      as for run, given to every shard
   intranode machines                 list the machine presets
   intranode machine show NAME|FILE [--hwloc-machine N]

@@ -57,6 +57,7 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
       ...(args.hwlocMachine !== undefined ? ['--hwloc-machine', String(args.hwlocMachine)] : []),
       ...(args.strict ? ['--strict'] : []),
       ...(args.exact ? ['--exact'] : []),
+      ...(args.trains ? ['--trains'] : []),
     ],
     mergeFlags: [
       ...(args.format !== 'table' ? ['--format', args.format] : []),
