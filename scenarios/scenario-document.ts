@@ -27,6 +27,11 @@ export const SCENARIO_KEYS = [
 /** Keys that may be given as a list of values under `sweep:`, one table per value. */
 export const SWEEP_KEYS = ['ranks', 'machine', 'placement', 'root', 'seed'] as const;
 
+/** A `sweep` key that starts so names machine parameters (scenarios/machine-parameters.ts). */
+export const MACHINE_PARAMETER_PREFIX = 'machine.';
+
+const isParameterKey = (key: string): boolean => key.startsWith(MACHINE_PARAMETER_PREFIX);
+
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
 export type SweepKey = (typeof SWEEP_KEYS)[number];
 
@@ -55,11 +60,24 @@ export class ScenarioDocument {
     return field;
   }
 
+  /** `sweep` keys naming machine parameters (`machine.links.*.bandwidth`), each with its list. */
+  machineParameters(): [string, YamlValue][] {
+    return [...this.sweepEntries()].filter(([key]) => isParameterKey(key));
+  }
+
+  private sweepEntries(): Map<string, YamlValue> {
+    if (this.swept) return this.swept;
+    const sweep = this.get('sweep');
+    // Machine parameters are open-ended paths; every other key must be one of SWEEP_KEYS.
+    const parameters = sweep?.kind() === 'map' ? [...sweep.entries('sweep').keys()].filter(isParameterKey) : [];
+    this.swept = sweep?.entries('sweep', [...SWEEP_KEYS, ...parameters]) ?? new Map<string, YamlValue>();
+    return this.swept;
+  }
+
   /** The values of a sweepable key: its list under `sweep`, its one fixed value, or undefined. */
   values(key: SweepKey): YamlValue[] | undefined {
     // Read on first use, so that the loader's order of reading fixes which of two mistakes is reported.
-    this.swept ??= this.get('sweep')?.entries('sweep', SWEEP_KEYS) ?? new Map<string, YamlValue>();
-    const swept = this.swept.get(key);
+    const swept = this.sweepEntries().get(key);
     const fixed = this.get(key);
     if (!swept?.present) return fixed ? [fixed] : undefined;
     if (fixed) throw fixed.error(`'${key}' is given both here and under sweep; keep one`);

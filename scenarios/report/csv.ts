@@ -33,6 +33,8 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
     ...(reasons ? ['unavailable'] : []),
     ...(s.seedSweep ? ['seed'] : []),
     ...(s.buffers === 'fresh' ? ['buffers'] : []),
+    // One column per swept machine parameter, its value in the model's unit (ns, bytes, GB/s).
+    ...(s.machineParameters ?? []).map((path) => `machine.${path}`),
   ];
   const lines = [header.map(quote).join(',')];
   for (const t of result.tables) {
@@ -62,6 +64,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
           ...(reasons ? [c.unavailable ?? ''] : []),
           ...(s.seedSweep ? [t.seed] : []),
           ...(s.buffers === 'fresh' ? [s.buffers] : []),
+          ...(t.machine.parameters ?? []).map((p) => p.value),
         ];
         lines.push(fields.map((f) => quote(String(f))).join(','));
       }
