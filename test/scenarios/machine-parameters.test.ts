@@ -159,6 +159,16 @@ describe('a machine-parameter sweep end to end', () => {
     expect(csv[1].endsWith(',4,8.85')).toBe(true);
   });
 
+  it('is the example docs/scenario-format.md shows', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/scenario-format.md'), 'utf8');
+    const body = readFileSync(file, 'utf8')
+      .split('\n')
+      .filter((l) => !l.startsWith('#'))
+      .join('\n')
+      .trim();
+    expect(doc).toContain(`\`\`\`yaml\n${body}\n\`\`\``);
+  });
+
   it('gives the preset own times where the values are the preset own', async () => {
     const times = async (path: string) =>
       (
