@@ -124,7 +124,10 @@ function build(
     if (!(e instanceof InputError)) throw e;
     const named = parameters.map((p) => `${p.path} = ${p.shown}`).join(', ');
     const where = e.location.field ? ` (${e.location.field})` : '';
-    throw chosen[chosen.length - 1].field.error(
+    // Blame the value that set what the validator names (`numaNodes[1].writeCost`), else the last.
+    const setField = e.location.field?.replace(/\[(\d+)\]/g, '.$1');
+    const culprit = resolved.findIndex((r) => r.leaves.some((l) => l.steps.join('.') === setField));
+    throw chosen[culprit >= 0 ? culprit : chosen.length - 1].field.error(
       `machine '${machineRef}' with ${named} is not a valid machine${where}: ${e.detail}`,
     );
   }

@@ -96,6 +96,14 @@ describe('machine-parameter axes', () => {
       /machine 'dancer' with numaNodes\.\*\.writeCost = 0\.5 is not a valid machine \(numaNodes\[0\]\.writeCost\): a written byte costs at least one read byte/,
     );
 
+    const first = errorOf(
+      withSweep('  machine.numaNodes.1.writeCost: [0.5, 1.5]\n  machine.links.*.latencyNs: [10, 20]\n'),
+    );
+    expect(first.location).toMatchObject({ line: 7, field: 'sweep.machine.numaNodes.1.writeCost[0]' });
+    expect(first.detail).toMatch(
+      /with numaNodes\.1\.writeCost = 0\.5, links\.\*\.latencyNs = 10 is not a valid machine/,
+    );
+
     const empty = errorOf(withSweep('  machine.links.*.bandwidth: []\n'));
     expect(empty.detail).toMatch(/must list at least one value/);
 
