@@ -45,6 +45,13 @@ export class ScenarioDocument {
         'the scenario is empty; expected a mapping with operation, algorithms, sizes, machine and ranks',
       );
     }
+    if (root.kind() === 'map') {
+      const parameter = [...root.entries('the scenario')].find(([key]) => isParameterKey(key));
+      if (parameter)
+        throw parameter[1].error(
+          `'${parameter[0]}' is a machine parameter, which a scenario sweeps: write it under sweep, with a list of values`,
+        );
+    }
     this.fields = root.entries('the scenario', SCENARIO_KEYS);
   }
 

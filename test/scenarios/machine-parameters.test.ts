@@ -113,6 +113,10 @@ describe('machine-parameter axes', () => {
     const structure = errorOf(withSweep('  machine.cores.*.numa: [0]\n'));
     expect(structure.detail).toMatch(/cores\.0\.numa is not a parameter a sweep may change/);
 
+    const outside = errorOf(`${BASE}machine.links.*.bandwidth: 4\n`);
+    expect(outside.location).toMatchObject({ line: 6, field: 'machine.links.*.bandwidth' });
+    expect(outside.detail).toMatch(/is a machine parameter, which a scenario sweeps: write it under sweep/);
+
     // Other sweep keys are checked as before.
     expect(errorOf(withSweep('  rank: [2]\n')).detail).toMatch(
       /unknown key 'rank' in sweep \(did you mean 'ranks'\?\)/,
