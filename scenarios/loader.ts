@@ -18,6 +18,7 @@ import {
   type Scenario,
   type ScenarioAlgorithm,
 } from './scenario.ts';
+import { readParameterAxes, variantsOf, type ParameterAxis } from './machine-parameters.ts';
 import { DurationError, parseDuration } from './duration.ts';
 import { normaliseSizes, parseSizeSpec, SizeError } from './sizes.ts';
 import { parseYaml } from '../common/yaml/parse.ts';
@@ -84,7 +85,8 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const railShares = readRailShareSweep(doc, algorithms, doc.required('algorithms'), hosts);
   const smtField = doc.get('smt');
   const smt = readSmt(smtField);
-  const axes = onHosts(readAxes(doc, opts, baseDir), hosts);
+  const parameterAxes = readParameterAxes(doc.machineParameters());
+  const axes = onHosts(withParameters(readAxes(doc, opts, baseDir), parameterAxes), hosts);
   if (smt) checkSmt(axes, smtField!);
   checkCombinations(doc, axes, { roots, counts, countsField, operation, info, smt });
   // The report says which machine ran when it is not the one the file names.
@@ -112,6 +114,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     ...(skewNs ? { skewNs } : {}),
     baseline,
     machines: axes.machines.map((m) => m.choice),
+    ...(parameterAxes.length ? { machineParameters: parameterAxes.map((a) => a.path) } : {}),
     ...(replacedMachines ? { replacedMachines } : {}),
     placements: axes.placements.map((p) => p.value),
     smt,
@@ -164,6 +167,18 @@ interface Axes {
   machines: LocatedMachine[];
   placements: { value: PlacementSpec; field?: YamlValue }[];
   ranks: { value: RankCount; field?: YamlValue }[];
+}
+
+/** Every machine of the sweep as its variants, one per combination of the machine parameters' values. */
+function withParameters(axes: Axes, parameterAxes: ParameterAxis[]): Axes {
+  if (parameterAxes.length === 0) return axes;
+  const machines = axes.machines.flatMap((m) =>
+    variantsOf(m.choice.spec, parameterAxes, m.choice.ref).map((v) => ({
+      ...m,
+      choice: { ...m.choice, spec: v.spec, parameters: v.parameters },
+    })),
+  );
+  return { ...axes, machines };
 }
 
 /** Every machine of the sweep as the scenario's hosts of it. */

@@ -29,6 +29,11 @@ export const SWEEP_KEYS = ['ranks', 'machine', 'placement', 'root', 'seed'] as c
 /** Axes that exist only under `sweep:`: they vary a transport parameter of the algorithms. */
 export const SWEEP_ONLY_KEYS = ['railShare'] as const;
 
+/** A `sweep` key that starts so names machine parameters (scenarios/machine-parameters.ts). */
+export const MACHINE_PARAMETER_PREFIX = 'machine.';
+
+const isParameterKey = (key: string): boolean => key.startsWith(MACHINE_PARAMETER_PREFIX);
+
 export type ScenarioKey = (typeof SCENARIO_KEYS)[number];
 export type SweepKey = (typeof SWEEP_KEYS)[number];
 export type SweepOnlyKey = (typeof SWEEP_ONLY_KEYS)[number];
@@ -43,6 +48,13 @@ export class ScenarioDocument {
         'the scenario is empty; expected a mapping with operation, algorithms, sizes, machine and ranks',
       );
     }
+    if (root.kind() === 'map') {
+      const parameter = [...root.entries('the scenario')].find(([key]) => isParameterKey(key));
+      if (parameter)
+        throw parameter[1].error(
+          `'${parameter[0]}' is a machine parameter, which a scenario sweeps: write it under sweep, with a list of values`,
+        );
+    }
     this.fields = root.entries('the scenario', SCENARIO_KEYS);
   }
 
@@ -56,6 +68,23 @@ export class ScenarioDocument {
     const field = this.get(key);
     if (!field) throw this.root.error(`the scenario needs '${key}'`);
     return field;
+  }
+
+  /** `sweep` keys naming machine parameters (`machine.links.*.bandwidth`), each with its list. */
+  machineParameters(): [string, YamlValue][] {
+    return [...this.sweepEntries()].filter(([key]) => isParameterKey(key));
+  }
+
+  private sweepEntries(): Map<string, YamlValue> {
+    if (this.swept) return this.swept;
+    const sweep = this.get('sweep');
+    // Machine parameters are open-ended paths; every other key must be one of SWEEP_KEYS or
+    // SWEEP_ONLY_KEYS. Read on first use, so that the loader's order of reading fixes which of two
+    // mistakes is reported.
+    const parameters = sweep?.kind() === 'map' ? [...sweep.entries('sweep').keys()].filter(isParameterKey) : [];
+    this.swept =
+      sweep?.entries('sweep', [...SWEEP_KEYS, ...SWEEP_ONLY_KEYS, ...parameters]) ?? new Map<string, YamlValue>();
+    return this.swept;
   }
 
   /** The values of a sweepable key: its list under `sweep`, its one fixed value, or undefined. */
@@ -76,11 +105,5 @@ export class ScenarioDocument {
     const items = swept.items(`sweep.${key}`);
     if (items.length === 0) throw swept.error(`sweep.${key} must list at least one value`);
     return items;
-  }
-
-  private sweepEntries(): Map<string, YamlValue> {
-    // Read on first use, so that the loader's order of reading fixes which of two mistakes is reported.
-    this.swept ??= this.get('sweep')?.entries('sweep', [...SWEEP_KEYS, ...SWEEP_ONLY_KEYS]) ?? new Map();
-    return this.swept;
   }
 }

@@ -30,6 +30,16 @@ export interface MachineChoice {
   /** As written in the scenario (or on the command line). */
   ref: string;
   spec: MachineSpec;
+  /** A variant of a machine-parameter sweep: the parameters it changes, in the sweep's order. */
+  parameters?: MachineParameter[];
+}
+
+/** One swept machine parameter of a variant: its path (`links.*.bandwidth`), value, and value as written. */
+export interface MachineParameter {
+  path: string;
+  /** In the model's unit (bytes, ns, GB/s...). */
+  value: number | string | boolean;
+  shown: string;
 }
 
 export interface Scenario {
@@ -73,6 +83,8 @@ export interface Scenario {
   baseline: string;
   /** Sweep axes: one table per combination, machine outermost, then placement, ranks, seed. A fixed value is a one-element list. */
   machines: MachineChoice[];
+  /** `sweep.machine.*` paths (without `machine.`), in the sweep's order: each machine's variants are its tables. */
+  machineParameters?: string[];
   /** Set when `--machine` replaced the scenario's machines: the references the file gives (empty if none). */
   replacedMachines?: string[];
   placements: PlacementSpec[];
@@ -108,4 +120,9 @@ export function placementName(p: PlacementSpec): string {
   return typeof p === 'string'
     ? p
     : `[${p.map((e) => (typeof e === 'number' ? String(e) : threadName(e))).join(', ')}]`;
+}
+
+/** A variant's swept parameters as reports print them: `links.*.bandwidth = 5GB/s, ...`, values as written. */
+export function parametersText(parameters: readonly MachineParameter[]): string {
+  return parameters.map((p) => `${p.path} = ${p.shown}`).join(', ');
 }

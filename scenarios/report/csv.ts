@@ -34,6 +34,8 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
     ...(s.seedSweep ? ['seed'] : []),
     ...(s.railShareSweep ? ['rail_share'] : []),
     ...(s.buffers === 'fresh' ? ['buffers'] : []),
+    // One column per swept machine parameter, its value in the model's unit (ns, bytes, GB/s).
+    ...(s.machineParameters ?? []).map((path) => `machine.${path}`),
   ];
   const lines = [header.map(quote).join(',')];
   for (const t of result.tables) {
@@ -64,6 +66,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
           ...(s.seedSweep ? [t.seed] : []),
           ...(s.railShareSweep ? [t.railShare ?? ''] : []),
           ...(s.buffers === 'fresh' ? [s.buffers] : []),
+          ...(t.machine.parameters ?? []).map((p) => p.value),
         ];
         lines.push(fields.map((f) => quote(String(f))).join(','));
       }

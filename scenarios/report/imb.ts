@@ -3,7 +3,7 @@
 // are the fastest and slowest rank's average over the repetitions; here they are the fastest and
 // slowest measured iteration (the time of an iteration already spans every rank). Mbytes/sec
 // (10^6 bytes per second) appears for the point-to-point operations, as IMB prints it only there.
-import { placementName } from '../scenario.ts';
+import { parametersText, placementName } from '../scenario.ts';
 import { placedOn } from '../expand.ts';
 import type { ResultCell, ResultTable, ScenarioResult } from '../run.ts';
 import type { Scenario } from '../scenario.ts';
@@ -25,7 +25,7 @@ function algorithmBlock(s: Scenario, t: ResultTable, index: number): string {
     RULE,
     `# Benchmarking ${alg.name}${alg.label !== alg.name.split(':')[1] ? ` (${alg.label})` : ''}`,
     `# #processes = ${t.ranks}`,
-    `# Machine: ${t.machine.spec.name}; placement ${placementName(t.placement)}${s.smt ? ', smt' : ''} (${placedOn(t)}); cache ${s.cache}${s.buffers === 'fresh' ? '; fresh buffers' : ''}${s.rooted && (s.rootSweep || t.root === 'all') ? `; root ${t.root}` : ''}${s.seedSweep ? `; seed ${t.seed}` : ''}${t.railShare !== undefined ? `; railShare ${t.railShare}` : ''}`,
+    `# Machine: ${t.machine.spec.name}; placement ${placementName(t.placement)}${s.smt ? ', smt' : ''} (${placedOn(t)}); cache ${s.cache}${s.buffers === 'fresh' ? '; fresh buffers' : ''}${s.rooted && (s.rootSweep || t.root === 'all') ? `; root ${t.root}` : ''}${s.seedSweep ? `; seed ${t.seed}` : ''}${t.railShare !== undefined ? `; railShare ${t.railShare}` : ''}${t.machine.parameters ? `; ${parametersText(t.machine.parameters)}` : ''}`,
     RULE,
   ];
   const unavailable = cells.find((c) => c.unavailable !== undefined)?.unavailable;

@@ -26,9 +26,16 @@ export function formatJsonReport(result: ScenarioResult): string {
       baseline: s.baseline,
       algorithms: s.algorithms.map((a) => ({ label: a.label, name: a.name, params: sorted(a.params) })),
       sizes: s.sizes,
+      ...(s.machineParameters ? { machineParameters: s.machineParameters } : {}),
     },
     tables: result.tables.map((t) => ({
-      machine: { ref: t.machine.ref, name: t.machine.spec.name },
+      machine: {
+        ref: t.machine.ref,
+        name: t.machine.spec.name,
+        ...(t.machine.parameters
+          ? { parameters: t.machine.parameters.map((p) => ({ path: p.path, value: p.value, shown: p.shown })) }
+          : {}),
+      },
       ranks: t.ranks,
       placement: t.placement,
       seed: t.seed,

@@ -2,7 +2,7 @@
 // per size (bytes, as an integer) with each algorithm's time in µs and its time relative to the
 // baseline, and for point-to-point operations its bandwidth in MB/s.
 import type { Scenario } from '../scenario.ts';
-import { placementName, rootName } from '../scenario.ts';
+import { parametersText, placementName, rootName } from '../scenario.ts';
 import { placedOn } from '../expand.ts';
 import { unavailableNotes, type ResultTable, type ScenarioResult } from '../run.ts';
 import { megabytesPerSecond, reportsBandwidth } from './bandwidth.ts';
@@ -34,6 +34,7 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
     );
   lines.push(
     `# Machine: ${m.name} (${count(m.packages.length, 'package')}, ${count(m.numaNodes.length, 'NUMA node')}, ${count(m.cores.length, 'core')})${replaced(s)}`,
+    ...(t.machine.parameters ? [`# Machine parameters: ${parametersText(t.machine.parameters)}`] : []),
     `# Ranks: ${t.ranks}`,
     `# Placement: ${placementName(t.placement)}${s.smt ? ', smt' : ''} (${placedOn(t)})`,
     `# Cache: ${s.cache}`,

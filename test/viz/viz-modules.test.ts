@@ -49,6 +49,21 @@ describe('the worker run', () => {
     expect(doc.traceEvents.filter((e) => e.name === 'process_name')).toHaveLength(8);
   });
 
+  it('runs a machine-parameter sweep, its tables named by their values, what-if edits on every variant', () => {
+    const scenario = `${SCENARIO.replace('sizes: [64KiB, 1MiB]', 'sizes: [1MiB]')}sweep:\n  machine.costs.copyBandwidth: [4, 8]\n`;
+    const input = { scenario, edits: [{ kind: 'link' as const, id: 'QPI pkg0-pkg1', value: 1 }], uploads: [] };
+    const { run } = runInput(input, sources, () => {});
+    expect(run.original.points.map((p) => p.tableTitle)).toEqual([
+      'dancer (costs.copyBandwidth = 4), 4 ranks, compact, seed intranode',
+      'dancer (costs.copyBandwidth = 4), 4 ranks, compact, seed intranode',
+      'dancer (costs.copyBandwidth = 8), 4 ranks, compact, seed intranode',
+      'dancer (costs.copyBandwidth = 8), 4 ranks, compact, seed intranode',
+    ]);
+    expect(run.whatIf!.points).toHaveLength(4);
+    expect(run.whatIf!.machine.links[0].bandwidth).toBe(1);
+    expect(run.whatIf!.machine.costs.copyBandwidth).toBe(4);
+  });
+
   it('reports a scenario mistake with its line and field', () => {
     const bad = SCENARIO.replace('ranks: 4', 'ranks: four');
     let caught: unknown;

@@ -1,47 +1,61 @@
-// What-if edits: a copy of the machine with some constants changed, validated as a machine file is.
+// What-if edits: the machine with some constants changed, built as a variant of it by the same
+// module as a scenario's machine-parameter sweep (hardware/variant/), validated as a machine file is.
 import { InputError } from '../../common/input-error.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { validateMachine } from '../../hardware/validate.ts';
+import { MachineVariants, toSpec, type MachineChange } from '../../hardware/variant/machine-variant.ts';
 import type { MachineEdit } from './protocol.ts';
 
 export function applyEdits(spec: MachineSpec, edits: readonly MachineEdit[]): MachineSpec {
-  const out = structuredClone(spec);
+  const changes: MachineChange[] = [];
+  // Fewer controllers changes the structure the other edits name parts of, so it comes last.
+  let controllers: { count: number; where: string } | undefined;
   for (const e of edits) {
     const where = `what-if ${e.kind}${e.id ? ` ${e.id}` : ''}`;
     if (!(e.value > 0) || !Number.isFinite(e.value))
       throw new InputError(`must be a positive number, got ${e.value}`, { field: where });
     switch (e.kind) {
       case 'link':
-        find(out.links, (l) => l.name === e.id, where).bandwidth = e.value;
+        changes.push({
+          steps: ['links', find(spec.links, (l) => l.name === e.id, where), 'bandwidth'],
+          value: e.value,
+        });
         break;
       case 'cache': {
         // `level:N` is every cache of level N (memory-side caches aside), else one cache by id.
         const level = /^level:(\d+)$/.exec(e.id);
-        const caches = level ? out.caches.filter((c) => c.level === Number(level[1]) && !c.memorySide) : [];
-        if (level && caches.length === 0)
+        const indices = level
+          ? spec.caches.flatMap((c, i) => (c.level === Number(level[1]) && !c.memorySide ? [i] : []))
+          : [find(spec.caches, (k) => k.id === e.id, where)];
+        if (level && indices.length === 0)
           throw new InputError('no cache of that level in this machine', { field: where });
-        for (const c of level ? caches : [find(out.caches, (k) => k.id === e.id, where)]) c.sizeBytes = e.value;
+        for (const i of indices) changes.push({ steps: ['caches', i, 'sizeBytes'], value: e.value });
         break;
       }
       case 'numa':
-        find(out.numaNodes, (n) => String(n.id) === e.id, where).bandwidth = e.value;
+        changes.push({
+          steps: ['numaNodes', find(spec.numaNodes, (n) => String(n.id) === e.id, where), 'bandwidth'],
+          value: e.value,
+        });
         break;
       case 'copy':
-        out.costs.copyBandwidth = e.value;
+        changes.push({ steps: ['costs', 'copyBandwidth'], value: e.value });
         break;
       case 'controllers':
-        keepControllers(out, e.value, where);
+        controllers = { count: e.value, where };
         break;
     }
   }
-  out.name = edits.length > 0 ? `${spec.name} (what-if)` : spec.name;
+  if (controllers) changes.push(...keepControllers(spec, controllers.count, controllers.where));
+  if (edits.length > 0) changes.push({ steps: ['name'], value: `${spec.name} (what-if)` });
+  const out = toSpec(new MachineVariants(spec).variant(changes));
   validateMachine(out, (field) => ({ field: `what-if ${field}` }));
   return out;
 }
 
-function find<T>(list: T[], match: (x: T) => boolean, where: string): T {
-  const found = list.find(match);
-  if (found === undefined) throw new InputError('no such part in this machine', { field: where });
+function find<T>(list: readonly T[], match: (x: T) => boolean, where: string): number {
+  const found = list.findIndex(match);
+  if (found < 0) throw new InputError('no such part in this machine', { field: where });
   return found;
 }
 
@@ -51,19 +65,22 @@ function find<T>(list: T[], match: (x: T) => boolean, where: string): T {
  * as if the board had fewer controllers serving the same cores. Adding controllers would need
  * constants (bandwidth, latency, where they attach) that no source gives, so it is refused.
  */
-function keepControllers(spec: MachineSpec, count: number, where: string): void {
+function keepControllers(spec: MachineSpec, count: number, where: string): MachineChange[] {
   const nodes = spec.numaNodes;
   if (!Number.isInteger(count) || count > nodes.length)
     throw new InputError(
       `can only keep a whole number of the ${nodes.length} memory controllers there are, got ${count}`,
-      {
-        field: where,
-      },
+      { field: where },
     );
-  const kept = nodes.slice(0, count);
-  const home = new Map(nodes.map((n, k) => [n.id, kept[k % count]]));
-  for (const n of nodes.slice(count)) home.get(n.id)!.memoryBytes += n.memoryBytes;
-  for (const core of spec.cores) core.numa = home.get(core.numa)!.id;
-  if (spec.distances) spec.distances = spec.distances.slice(0, count).map((row) => row.slice(0, count));
-  spec.numaNodes = kept;
+  const home = new Map(nodes.map((n, k) => [n.id, k % count]));
+  const memory = nodes.slice(0, count).map((n) => n.memoryBytes);
+  for (const n of nodes.slice(count)) memory[home.get(n.id)!] += n.memoryBytes;
+  const changes: MachineChange[] = memory.map((bytes, k) => ({ steps: ['numaNodes', k, 'memoryBytes'], value: bytes }));
+  spec.cores.forEach((core, i) => changes.push({ steps: ['cores', i, 'numa'], value: nodes[home.get(core.numa)!].id }));
+  if (spec.distances) {
+    changes.push({ steps: ['distances'], keep: count });
+    for (let row = 0; row < count; row++) changes.push({ steps: ['distances', row], keep: count });
+  }
+  changes.push({ steps: ['numaNodes'], keep: count });
+  return changes;
 }

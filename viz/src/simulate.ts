@@ -9,7 +9,7 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 import { expandScenario, type Table } from '../../scenarios/expand.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { UnavailableError, type Point } from '../../scenarios/point.ts';
-import type { Scenario } from '../../scenarios/scenario.ts';
+import { parametersText, type Scenario } from '../../scenarios/scenario.ts';
 import { simulatePointTraced } from '../../scenarios/simulate-point.ts';
 import { ChromeTraceWriter, pointLabel, type PointTrace } from '../../scenarios/trace/chrome-trace.ts';
 import { applyEdits } from './machine-edits.ts';
@@ -129,7 +129,8 @@ function runPoint(
 function tableTitle(t: Table): string {
   const placement = typeof t.placement === 'string' ? t.placement : JSON.stringify(t.placement);
   const share = t.railShare !== undefined ? `, rail share ${t.railShare}` : '';
-  return `${t.machine.ref}, ${t.ranks} ranks, ${placement}${share}, seed ${t.seed}`;
+  const parameters = t.machine.parameters ? ` (${parametersText(t.machine.parameters)})` : '';
+  return `${t.machine.ref}${parameters}, ${t.ranks} ranks, ${placement}${share}, seed ${t.seed}`;
 }
 
 function resolveMachine(ref: string, input: RunInput, sources: Sources): MachineSpec {
