@@ -12,27 +12,31 @@ export class UsageError extends Error {
 export const FORMATS = ['table', 'json', 'csv', 'imb'] as const;
 export type Format = (typeof FORMATS)[number];
 
-export interface RunArgs {
-  command: 'run';
-  file?: string;
+/** What `run` and `slurm` take alike: how the sweep's points are loaded and simulated. */
+export interface SimulationArgs {
   machine?: string;
-  format: Format;
-  breakdown: boolean;
   seed?: string;
   /** A cell whose mechanism the machine lacks fails the run instead of printing n/a. */
   strict: boolean;
   /** Which machine of an hwloc file that holds several. */
   hwlocMachine?: number;
+  /** Simulate every call, even one that starts in an earlier call's state. */
+  exact: boolean;
+  /** Let steady pipelines advance many chunks in one step (trains). */
+  trains: boolean;
+}
+
+export interface RunArgs extends SimulationArgs {
+  command: 'run';
+  file?: string;
+  format: Format;
+  breakdown: boolean;
   /** How many points run at once (worker threads); absent: the machine's core count. */
   jobs?: number;
   /** Run only this shard of the points and print its partial results (JSON) for `merge`. */
   shard?: ShardSpec;
   /** Also write the run's trace to this file (Chrome trace event format). */
   trace?: string;
-  /** Let steady pipelines advance many chunks in one step (trains). */
-  trains: boolean;
-  /** Simulate every call, even one that starts in an earlier call's state. */
-  exact: boolean;
 }
 
 export interface MergeArgs {
@@ -44,7 +48,7 @@ export interface MergeArgs {
 }
 
 /** `intranode slurm`: an sbatch job-array script running a sweep as shards and merging them. */
-export interface SlurmArgs {
+export interface SlurmArgs extends SimulationArgs {
   command: 'slurm';
   file: string;
   shards: number;
@@ -58,12 +62,6 @@ export interface SlurmArgs {
   cpus: number;
   format: Format;
   breakdown: boolean;
-  machine?: string;
-  seed?: string;
-  strict: boolean;
-  exact: boolean;
-  trains: boolean;
-  hwlocMachine?: number;
 }
 
 export interface MachineShowArgs {
@@ -113,17 +111,21 @@ const OUTPUT_FLAGS: Record<string, FlagSpec> = {
   csv: { type: 'boolean' },
   breakdown: { type: 'boolean' },
 };
-const RUN_FLAGS: Record<string, FlagSpec> = {
+/** The flags of SimulationArgs. */
+const SIMULATION_FLAGS: Record<string, FlagSpec> = {
   machine: { type: 'string' },
-  ...OUTPUT_FLAGS,
-  shard: { type: 'string' },
   seed: { type: 'string' },
   strict: { type: 'boolean' },
+  exact: { type: 'boolean' },
+  trains: { type: 'boolean' },
+  ...HWLOC_MACHINE,
+};
+const RUN_FLAGS: Record<string, FlagSpec> = {
+  ...SIMULATION_FLAGS,
+  ...OUTPUT_FLAGS,
+  shard: { type: 'string' },
   jobs: { type: 'string' },
   trace: { type: 'string' },
-  trains: { type: 'boolean' },
-  exact: { type: 'boolean' },
-  ...HWLOC_MACHINE,
 };
 
 const SLURM_FLAGS: Record<string, FlagSpec> = {
@@ -134,12 +136,7 @@ const SLURM_FLAGS: Record<string, FlagSpec> = {
   time: { type: 'string' },
   cpus: { type: 'string' },
   ...OUTPUT_FLAGS,
-  machine: { type: 'string' },
-  seed: { type: 'string' },
-  strict: { type: 'boolean' },
-  exact: { type: 'boolean' },
-  trains: { type: 'boolean' },
-  ...HWLOC_MACHINE,
+  ...SIMULATION_FLAGS,
 };
 
 const REPRODUCE_FLAGS: Record<string, FlagSpec> = {
@@ -284,28 +281,11 @@ function parseRun(args: string[]): RunArgs {
     command: 'run',
     format: output.format,
     breakdown: output.breakdown,
-    strict: false,
-    trains: false,
-    exact: false,
+    ...simulationArgs(parsed.flags),
   };
   for (const [name, value] of parsed.flags) {
     const text = String(value);
     switch (name) {
-      case 'machine':
-        out.machine = text;
-        break;
-      case 'seed':
-        out.seed = text;
-        break;
-      case 'strict':
-        out.strict = true;
-        break;
-      case 'trains':
-        out.trains = true;
-        break;
-      case 'hwloc-machine':
-        out.hwlocMachine = machineIndex(value);
-        break;
       case 'jobs':
         out.jobs = jobCount(text);
         break;
@@ -314,9 +294,6 @@ function parseRun(args: string[]): RunArgs {
         break;
       case 'trace':
         out.trace = text;
-        break;
-      case 'exact':
-        out.exact = true;
         break;
     }
   }
@@ -355,10 +332,8 @@ function parseSlurm(args: string[]): SlurmArgs {
     file,
     format,
     breakdown,
-    strict: false,
-    exact: false,
-    trains: false,
     cpus: 1,
+    ...simulationArgs(parsed.flags),
   };
   for (const [name, value] of parsed.flags) {
     const text = String(value);
@@ -386,28 +361,24 @@ function parseSlurm(args: string[]): SlurmArgs {
       case 'dir':
         out.dir = text;
         break;
-      case 'machine':
-        out.machine = text;
-        break;
-      case 'seed':
-        out.seed = text;
-        break;
-      case 'strict':
-        out.strict = true;
-        break;
-      case 'exact':
-        out.exact = true;
-        break;
-      case 'trains':
-        out.trains = true;
-        break;
-      case 'hwloc-machine':
-        out.hwlocMachine = machineIndex(value);
-        break;
     }
   }
   if (shards === undefined) throw new UsageError("'slurm' needs --shards N (how many array tasks)");
   return { ...out, shards };
+}
+
+/** SimulationArgs from the flags of SIMULATION_FLAGS among `flags`. */
+function simulationArgs(flags: [string, string | true][]): SimulationArgs {
+  const out: SimulationArgs = { strict: false, exact: false, trains: false };
+  for (const [name, value] of flags) {
+    if (name === 'machine') out.machine = String(value);
+    if (name === 'seed') out.seed = String(value);
+    if (name === 'strict') out.strict = true;
+    if (name === 'exact') out.exact = true;
+    if (name === 'trains') out.trains = true;
+    if (name === 'hwloc-machine') out.hwlocMachine = machineIndex(value);
+  }
+  return out;
 }
 
 /** `I/N`: shard I (from 1) of N. */

@@ -19,20 +19,13 @@ import { runShard } from '../shard/run-shard.ts';
 import { formatShardFile, SHARD_FORMAT, SHARD_VERSION } from '../shard/shard-file.ts';
 import { shardIndices, type ShardSpec } from '../shard/select.ts';
 import type { Point } from '../point.ts';
-import type { Format, RunArgs } from './args.ts';
+import type { Format, RunArgs, SimulationArgs } from './args.ts';
 import { hwlocChoice, type CliEnv } from './env.ts';
 
 export const DEFAULT_SCENARIO = fileURLToPath(new URL('../files/default.yaml', import.meta.url));
 
 export async function runCommand(args: RunArgs, env: CliEnv): Promise<number> {
-  const run: ShardRunOptions = {
-    cwd: env.cwd,
-    file: args.file ?? DEFAULT_SCENARIO,
-    ...(args.machine !== undefined ? { machine: args.machine } : {}),
-    ...(args.seed !== undefined ? { seed: args.seed } : {}),
-    ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
-    ...(args.exact ? { exact: true } : {}),
-  };
+  const run = loadOptions(args, env.cwd, args.file ?? DEFAULT_SCENARIO);
   const loaded = await loadRunScenario(run, env);
   const scenario = args.trains ? { ...loaded, trains: true } : loaded;
   const points = countPoints(expandScenario(scenario));
@@ -78,6 +71,18 @@ async function tracedRun(
   } finally {
     trace.close();
   }
+}
+
+/** How `file` is loaded with the command line's `args`, relative to `cwd` (a shard records it for merge). */
+export function loadOptions(args: SimulationArgs, cwd: string, file: string): ShardRunOptions {
+  return {
+    cwd,
+    file,
+    ...(args.machine !== undefined ? { machine: args.machine } : {}),
+    ...(args.seed !== undefined ? { seed: args.seed } : {}),
+    ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
+    ...(args.exact ? { exact: true } : {}),
+  };
 }
 
 /** The scenario as `intranode run` loads it with these options (merge loads it again the same way). */

@@ -9,21 +9,13 @@ import { countPoints, expandScenario } from '../expand.ts';
 import { slurmScript } from '../shard/slurm-script.ts';
 import { UsageError, type SlurmArgs } from './args.ts';
 import type { CliEnv } from './env.ts';
-import { loadRunScenario } from './run-command.ts';
+import { loadOptions, loadRunScenario } from './run-command.ts';
 
 /** Names a results folder may hold only after a run of the script. */
 const RESULT_FILE = /^(shard-\d+\.json(\.part)?|report\.(txt|json|csv)(\.part)?|merge\.lock|slurm-.*\.out)$/;
 
 export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number> {
-  const run = {
-    cwd: env.cwd,
-    file: args.file,
-    ...(args.machine !== undefined ? { machine: args.machine } : {}),
-    ...(args.seed !== undefined ? { seed: args.seed } : {}),
-    ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
-    ...(args.exact ? { exact: true } : {}),
-  };
-  const scenario = await loadRunScenario(run, env);
+  const scenario = await loadRunScenario(loadOptions(args, env.cwd, args.file), env);
   const points = countPoints(expandScenario(scenario));
   if (args.shards > points)
     throw new InputError(
