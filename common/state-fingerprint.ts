@@ -51,67 +51,80 @@ function hasCanonical(obj: object): obj is HasCanonicalState {
 export function stateFingerprint(roots: unknown, now: number, paths?: string[]): unknown[] {
   const tokens: unknown[] = [];
   const seen = new Map<object, number>();
-  let path = '';
-  const out = {
-    push(...xs: unknown[]) {
-      tokens.push(...xs);
-      if (paths) for (let i = 0; i < xs.length; i++) paths.push(path);
-    },
+  // Depth first with a stack of its own, not recursion: state holds long linked lists (a cache's
+  // ranges) that would overflow the call stack. An entry is a value to walk or a token to emit.
+  type Entry = { value: unknown; path: string } | { token: unknown; path: string };
+  const stack: Entry[] = [{ value: roots, path: '' }];
+  const emit = (token: unknown, path: string) => {
+    tokens.push(token);
+    if (paths) paths.push(path);
   };
-  const at = (sub: string, v: unknown) => {
-    if (paths === undefined) return walk(v);
-    const before = path;
-    path += sub;
-    walk(v);
-    path = before;
-  };
-  const walk = (v: unknown): void => {
-    if (typeof v === 'function') return void out.push('fn');
-    if (v === null || typeof v !== 'object') return void out.push(v);
+  while (stack.length > 0) {
+    const e = stack.pop()!;
+    if ('token' in e) {
+      emit(e.token, e.path);
+      continue;
+    }
+    const { value: v, path } = e;
+    if (typeof v === 'function') {
+      emit('fn', path);
+      continue;
+    }
+    if (v === null || typeof v !== 'object') {
+      emit(v, path);
+      continue;
+    }
     const id = seen.get(v);
-    if (id !== undefined) return void out.push('@', id);
+    if (id !== undefined) {
+      emit('@', path);
+      emit(id, path);
+      continue;
+    }
     seen.set(v, seen.size);
+    // What comes next, in order; pushed reversed so that the stack pops it in order.
+    const next: Entry[] = [];
+    const token = (t: unknown) => next.push({ token: t, path });
+    // Paths are built only when asked for: they cost a string per token.
+    const child = (sub: string, x: unknown) => next.push({ value: x, path: paths ? path + sub : '' });
     // An object returning itself is walked field by field, as one without the method.
     const canonical = hasCanonical(v) ? v[CANONICAL_STATE](now) : v;
     if (canonical !== v) {
-      out.push('canonical');
-      return walk(canonical);
-    }
-    if (v instanceof Map) {
-      out.push('map', v.size);
+      token('canonical');
+      child('', canonical);
+    } else if (v instanceof Map) {
+      token('map');
+      token(v.size);
       for (const [k, x] of v) {
-        walk(k);
-        at(`<${typeof k === 'object' ? '.' : String(k)}>`, x);
+        child('', k);
+        child(`<${typeof k === 'object' ? '.' : String(k)}>`, x);
       }
-      return;
-    }
-    if (v instanceof Set) {
-      out.push('set', v.size);
-      for (const x of v) at('{}', x);
-      return;
-    }
-    if (ArrayBuffer.isView(v)) {
+    } else if (v instanceof Set) {
+      token('set');
+      token(v.size);
+      for (const x of v) child('{}', x);
+    } else if (ArrayBuffer.isView(v)) {
       const a = v as unknown as ArrayLike<number>;
-      out.push('typed', a.length);
-      for (let i = 0; i < a.length; i++) out.push(a[i]);
-      return;
+      token('typed');
+      token(a.length);
+      for (let i = 0; i < a.length; i++) token(a[i]);
+    } else if (Array.isArray(v)) {
+      token('array');
+      token(v.length);
+      (v as unknown[]).forEach((x, i) => child(`[${i}]`, x));
+    } else {
+      const rules = rulesOf(v);
+      token('object');
+      token((v.constructor as { name?: string } | undefined)?.name);
+      for (const key of Object.keys(v)) {
+        const rule = rules?.[key];
+        if (rule === 'ignore') continue;
+        token(key);
+        const x = (v as Record<string, unknown>)[key];
+        child(`.${key}`, rule === 'time' && typeof x === 'number' ? Math.round((now - x) * 1000) : x);
+      }
     }
-    if (Array.isArray(v)) {
-      out.push('array', v.length);
-      (v as unknown[]).forEach((x, i) => at(`[${i}]`, x));
-      return;
-    }
-    const rules = rulesOf(v);
-    out.push('object', (v.constructor as { name?: string } | undefined)?.name);
-    for (const key of Object.keys(v)) {
-      const rule = rules?.[key];
-      if (rule === 'ignore') continue;
-      out.push(key);
-      const x = (v as Record<string, unknown>)[key];
-      at(`.${key}`, rule === 'time' && typeof x === 'number' ? Math.round((now - x) * 1000) : x);
-    }
-  };
-  walk(roots);
+    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]);
+  }
   return tokens;
 }
 
