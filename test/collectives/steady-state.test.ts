@@ -12,22 +12,25 @@ import { propRuns } from '../helpers/prop-runs.ts';
 import { machineByRef } from './driver.ts';
 
 /**
- * Relative agreement required. Not exact: a fully simulated run is not the same to the last bit
- * from one identical call to the next, since absolute times round differently as the clock grows
- * (allgather:basic on dancer, 8 ranks, 1 MiB: two identical calls split their rank-time between copy
- * and wait 0.17 ns apart out of 148 ms, 1.1e-9), and a replay repeats one of them.
+ * Relative agreement required. Not exact, because a fully simulated run does not repeat itself to
+ * the last bit from one identical call to the next: absolute times round differently as the clock
+ * grows, and the flow solver's ties fall differently. Measured on allgather:basic, tiny 4 x 4
+ * machine, 7 ranks, 1 MiB, cache on: five calls in the same state took times 0.14 ns apart out of
+ * 7.5 ms (1.9e-8), and split their rank-time between copy and poll up to 200 ns apart out of 58 ms
+ * (3.4e-6). A replay repeats one of those calls, so it agrees with the full run that closely.
  */
-const AGREE = 1e-8;
+const AGREE_TIMES = 1e-7;
+const AGREE_TOTALS = 1e-5;
 
 function expectSameRun(fast: RunOutcome, exact: RunOutcome): void {
   expect(exact.replayed).toBe(0);
   expect(fast.times.length).toBe(exact.times.length);
   fast.times.forEach((t, i) =>
-    expect(Math.abs(t - exact.times[i])).toBeLessThanOrEqual(AGREE * Math.max(1, exact.times[i])),
+    expect(Math.abs(t - exact.times[i])).toBeLessThanOrEqual(AGREE_TIMES * Math.max(1, exact.times[i])),
   );
   expect(Object.keys(fast.totals)).toEqual(Object.keys(exact.totals));
   for (const [kind, ns] of Object.entries(exact.totals))
-    expect(Math.abs(fast.totals[kind] - ns)).toBeLessThanOrEqual(AGREE * Math.max(1, ns));
+    expect(Math.abs(fast.totals[kind] - ns)).toBeLessThanOrEqual(AGREE_TOTALS * Math.max(1, ns));
 }
 
 function both(req: RunRequest): { fast: RunOutcome; exact: RunOutcome } {
@@ -101,7 +104,7 @@ describe('steady state across calls', () => {
         fc.integer({ min: 2, max: 8 }),
         fc.constantFrom(0, 1, 4096, 65536, 300_000, 1 << 20),
         fc.constantFrom<'on' | 'off'>('on', 'off'),
-        fc.integer({ min: 3, max: 6 }),
+        fc.integer({ min: 4, max: 8 }),
         fc.integer({ min: 0, max: 2 }),
         fc.integer({ min: 0, max: 1000 }),
         (algorithm, machineRef, ranks, bytes, cache, iterations, warmup, pick) => {
@@ -136,9 +139,11 @@ describe('steady state across calls', () => {
           if (outcome.fast.replayed > 0) replaying++;
         },
       ),
-      { numRuns: propRuns(40) },
+      // A fixed seed unless PROPS_SEED gives one, so that how many cases replay is the same on every
+      // run (about half do: small messages run too few events to be worth a fingerprint).
+      { numRuns: propRuns(40), seed: Number(process.env.PROPS_SEED ?? 20261123) },
     );
-    // The property is about replays: most drawn cases must have had one to compare.
+    // The property is about replays: a good share of the drawn cases must have had one to compare.
     expect(replaying).toBeGreaterThan(cases / 3);
   }, 600_000);
 });
