@@ -108,34 +108,21 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
   const k = spec.kernel;
   const mechanisms = (Object.keys(k.mechanisms) as (keyof typeof k.mechanisms)[]).filter((m) => k.mechanisms[m]);
   lines.push('', 'costs:');
-  lines.push(
-    `  copyBandwidth: ${spec.costs.copyBandwidth}`.padEnd(34) +
-      `# ${note('costs.copyBandwidth', 'costs.copyBandwidth', 'detected')}`,
-  );
-  lines.push(
-    `  reduceBandwidth: ${spec.costs.reduceBandwidth}`.padEnd(34) +
-      `# ${note('costs.reduceBandwidth', 'costs.reduceBandwidth', 'detected')}`,
-  );
-  if (spec.costs.missConcurrency !== undefined)
-    lines.push(
-      `  missConcurrency: ${spec.costs.missConcurrency}`.padEnd(34) +
-        `# ${note('costs.missConcurrency', 'costs.missConcurrency', 'detected')}`,
-    );
-  if (spec.costs.streamConcurrency !== undefined)
-    lines.push(
-      `  streamConcurrency: ${spec.costs.streamConcurrency}`.padEnd(34) +
-        `# ${note('costs.streamConcurrency', 'costs.streamConcurrency', 'detected')}`,
-    );
-  if (spec.costs.kernelStores !== undefined)
-    lines.push(
-      `  kernelStores: ${spec.costs.kernelStores}`.padEnd(34) +
-        `# ${note('costs.kernelStores', 'costs.kernelStores', 'detected')}`,
-    );
-  if (spec.costs.memcpyNonTemporalShare !== undefined)
-    lines.push(
-      `  memcpyNonTemporalShare: ${spec.costs.memcpyNonTemporalShare}`.padEnd(34) +
-        `# ${note('costs.memcpyNonTemporalShare', 'costs.memcpyNonTemporalShare', 'detected')}`,
-    );
+  // Each cost constant written under its own name, with where its value came from.
+  const cost = (key: keyof MachineSpec['costs']) => {
+    const value = spec.costs[key];
+    if (value !== undefined)
+      lines.push(`  ${key}: ${value}`.padEnd(34) + `# ${note(`costs.${key}`, `costs.${key}`, 'detected')}`);
+  };
+  for (const key of [
+    'copyBandwidth',
+    'reduceBandwidth',
+    'missConcurrency',
+    'streamConcurrency',
+    'kernelStores',
+    'memcpyNonTemporalShare',
+  ] as const)
+    cost(key);
   if (spec.costs.lineBytes !== undefined)
     lines.push(`  lineSize: ${spec.costs.lineBytes}`.padEnd(34) + '# detected (bytes)');
   lines.push('', 'kernel:');
