@@ -1,6 +1,7 @@
 // Command line of `intranode calibrate` and `intranode validate`.
 import { UsageError } from '../scenarios/cli/args.ts';
 import { parseSizeSpec, SizeError } from '../scenarios/sizes.ts';
+import { DEFAULT_ROUNDS } from './rounds.ts';
 
 export interface NativeArgs {
   command: 'calibrate' | 'validate';
@@ -10,14 +11,16 @@ export interface NativeArgs {
   ranks?: number;
   sizes?: number[];
   iterations: number;
+  /** Rounds of the test set (validate): each case reports its median round (rounds.ts). */
+  rounds: number;
   json: boolean;
   mpi: boolean;
   allowRunAsRoot: boolean;
 }
 
-const VALUE_FLAGS = ['--out', '--machine', '--cores', '--ranks', '--sizes', '--iterations'];
+const VALUE_FLAGS = ['--out', '--machine', '--cores', '--ranks', '--sizes', '--iterations', '--rounds'];
 const BOOLEAN_FLAGS = ['--json', '--mpi', '--allow-run-as-root'];
-const VALIDATE_ONLY = ['--machine', '--ranks', '--sizes', '--mpi', '--allow-run-as-root'];
+const VALIDATE_ONLY = ['--machine', '--ranks', '--sizes', '--rounds', '--mpi', '--allow-run-as-root'];
 
 /** Native iterations per size by default: enough for a stable median on a quiet host. */
 export const DEFAULT_ITERATIONS = 20;
@@ -25,7 +28,14 @@ export const DEFAULT_ITERATIONS = 20;
 export function parseNativeArgs(argv: string[]): NativeArgs {
   const command = argv[0];
   if (command !== 'calibrate' && command !== 'validate') throw new UsageError(`unknown command '${command}'`);
-  const args: NativeArgs = { command, iterations: DEFAULT_ITERATIONS, json: false, mpi: false, allowRunAsRoot: false };
+  const args: NativeArgs = {
+    command,
+    iterations: DEFAULT_ITERATIONS,
+    rounds: DEFAULT_ROUNDS,
+    json: false,
+    mpi: false,
+    allowRunAsRoot: false,
+  };
   for (let i = 1; i < argv.length; i++) {
     const flag = argv[i];
     if (command === 'calibrate' && VALIDATE_ONLY.includes(flag))
@@ -54,6 +64,9 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
         break;
       case '--iterations':
         args.iterations = positive(flag, value, 1);
+        break;
+      case '--rounds':
+        args.rounds = positive(flag, value, 1);
         break;
       case '--sizes':
         try {

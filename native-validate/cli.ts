@@ -136,13 +136,14 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   const ranks = args.ranks ?? cores.length;
   const sizes = args.sizes ?? DEFAULT_TEST_SIZES;
   const cases = testCases({ cores, ranks, sizes, cma });
-  rows.push(...caseRows(spec, cases, { iterations: args.iterations, progress: progress(env) }));
+  rows.push(...caseRows(spec, cases, { iterations: args.iterations, rounds: args.rounds, progress: progress(env) }));
   if (args.mpi)
     rows.push(
       ...mpiRows(spec, {
         cores: cores.slice(0, ranks),
         sizes,
         iterations: args.iterations,
+        rounds: args.rounds,
         allowRunAsRoot: args.allowRunAsRoot,
         cma,
         progress: progress(env),
@@ -169,6 +170,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
     machine,
     native: {
       iterations: args.iterations,
+      rounds: args.rounds,
       warmup: 2,
       cache: 'test cases cold (buffers rotated over twice the last-level cache, as IMB -off_cache)',
     },

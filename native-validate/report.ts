@@ -34,7 +34,7 @@ export interface Report {
   fitted?: FittedValue[];
   unfitted?: string[];
   machine: string;
-  native: { iterations: number; warmup: number; cache: string };
+  native: { iterations: number; rounds?: number; warmup: number; cache: string };
   notes: string[];
   rows: Row[];
   summary: {
@@ -67,15 +67,23 @@ export function buildReport(base: Omit<Report, 'summary'>): Report {
 const us = (ns: number) => (ns / 1000).toFixed(ns < 10_000 ? 3 : ns < 1_000_000 ? 1 : 0);
 const pct = (x: number | null) => (x === null ? '-' : `${x.toFixed(1)}%`);
 
+/** The lowest and highest round medians of a row measured in rounds, `-` otherwise. */
+function roundsText(medians: number[] | undefined): string {
+  return medians === undefined ? '-' : `${us(Math.min(...medians))}-${us(Math.max(...medians))}`;
+}
+
 export function formatReport(r: Report): string {
   const out: string[] = [];
   out.push(`# Host: ${r.host.name}: ${r.host.description} (detected via ${r.host.via}), kernel ${r.host.kernel}`);
   out.push(`# Cores used: ${r.host.cores.join(', ')}`);
   out.push(`# Load average (1, 5, 15 min): ${r.load.start} when the run began, ${r.load.end} when it ended`);
   out.push(`# Machine: ${r.machine}`);
-  out.push(`# Native: median of ${r.native.iterations} iterations after ${r.native.warmup} warm-up; ${r.native.cache}`);
+  const rounds = (r.native.rounds ?? 1) > 1 ? `; test cases in ${r.native.rounds} rounds, each row its median round` : '';
+  out.push(
+    `# Native: median of ${r.native.iterations} iterations after ${r.native.warmup} warm-up${rounds}; ${r.native.cache}`,
+  );
   for (const n of r.notes) out.push(`# ${n}`);
-  const header = ['set', 'case', 'ranks', 'bytes', 'measured(us)', 'IQR(us)', 'predicted(us)', 'error'];
+  const header = ['set', 'case', 'ranks', 'bytes', 'measured(us)', 'IQR(us)', 'rounds(us)', 'predicted(us)', 'error'];
   const table = r.rows.map((row) => [
     row.set,
     row.name,
@@ -83,6 +91,7 @@ export function formatReport(r: Report): string {
     String(row.bytes),
     us(row.measured.medianNs),
     `${us(row.measured.q1Ns)}-${us(row.measured.q3Ns)}`,
+    roundsText(row.measured.roundMediansNs),
     row.predictedNs === undefined ? '-' : us(row.predictedNs),
     row.errorPct === undefined ? '-' : `${row.errorPct >= 0 ? '+' : ''}${row.errorPct.toFixed(1)}%`,
   ]);

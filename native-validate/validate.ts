@@ -6,6 +6,7 @@ import type { Calibration } from './calibrate.ts';
 import type { ValidationCase } from './cases.ts';
 import { modelCopyNs } from './fit/model-copy.ts';
 import { modelAlgorithm, predictNs } from './predict.ts';
+import { measureInRounds, type RoundedStats } from './rounds.ts';
 
 export interface Row {
   set: 'training' | 'test';
@@ -15,7 +16,7 @@ export interface Row {
   mechanism: string;
   ranks: number;
   bytes: number;
-  measured: NativeStats;
+  measured: RoundedStats;
   /** Simulator prediction (ns); absent when the model has no counterpart. */
   predictedNs?: number;
   /** (predicted - measured) / measured, in %. */
@@ -81,16 +82,19 @@ export function trainingRows(cal: Calibration): Row[] {
 
 export interface MeasureOptions {
   iterations: number;
+  /** Times the whole list of cases runs; each case reports its median round (rounds.ts). */
+  rounds: number;
   progress: (what: string) => void;
 }
 
 export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: MeasureOptions): Row[] {
-  const rows: Row[] = [];
-  for (const c of cases) {
+  const labelOf = (c: ValidationCase) => {
     const algorithm = modelAlgorithm(c.bench, c.mech);
-    const label = algorithm ? algorithm.replace(':', ' ') : `${c.bench} ${c.mech}`;
-    opts.progress(`${c.set}: ${label} on ${c.cores.length} ranks, native`);
-    const run = runNative({
+    return algorithm ? algorithm.replace(':', ' ') : `${c.bench} ${c.mech}`;
+  };
+  const measured = measureInRounds(opts.rounds, cases, (c, round) => {
+    opts.progress(`${c.set}: ${labelOf(c)} on ${c.cores.length} ranks, native${roundText(round, opts.rounds)}`);
+    return runNative({
       bench: c.bench,
       mech: c.mech,
       cores: c.cores,
@@ -98,14 +102,18 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
       cache: c.cache,
       iterations: opts.iterations,
       warmup: 2,
-    });
-    opts.progress(`${c.set}: ${label} on ${c.cores.length} ranks, simulated`);
-    for (const m of run.results) {
+    }).results;
+  });
+  const rows: Row[] = [];
+  cases.forEach((c, i) => {
+    const algorithm = modelAlgorithm(c.bench, c.mech);
+    opts.progress(`${c.set}: ${labelOf(c)} on ${c.cores.length} ranks, simulated`);
+    for (const m of measured[i]) {
       rows.push(
         row(
           {
             set: c.set,
-            name: label,
+            name: labelOf(c),
             mechanism: c.mech === 'shm' ? 'shm' : 'cma',
             ranks: c.cores.length,
             bytes: m.bytes,
@@ -115,6 +123,11 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
         ),
       );
     }
-  }
+  });
   return rows;
+}
+
+/** ", round 2 of 3" in progress lines, nothing when there is one round. */
+export function roundText(round: number, rounds: number): string {
+  return rounds > 1 ? `, round ${round + 1} of ${rounds}` : '';
 }

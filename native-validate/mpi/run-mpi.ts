@@ -10,7 +10,8 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 import { NativeError, type NativeRun } from '../backend.ts';
 import { COLLECTIVES } from '../cases.ts';
 import { predictNs } from '../predict.ts';
-import { row, type Row } from '../validate.ts';
+import { measureInRounds } from '../rounds.ts';
+import { roundText, row, type Row } from '../validate.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SOURCE = join(HERE, 'timing.c');
@@ -20,6 +21,8 @@ export interface MpiOptions {
   cores: number[];
   sizes: number[];
   iterations: number;
+  /** Times the whole list of runs repeats; each reports its median round (../rounds.ts). */
+  rounds: number;
   allowRunAsRoot: boolean;
   /** Whether CMA works on this host (else only single copy off runs). */
   cma: boolean;
@@ -75,60 +78,63 @@ export function mpiRows(spec: MachineSpec, opts: MpiOptions): Row[] {
     `Open MPI: components ${components.join(', ')}; CMA switched with ${param}; han and xhc rows have no model counterpart`,
   );
   const llc = Math.max(...spec.caches.map((c) => c.sizeBytes));
+  const runs = components.flatMap((component) =>
+    (opts.cma ? [true, false] : [false]).flatMap((cma) => COLLECTIVES.map((op) => ({ component, cma, op }))),
+  );
+  const measured = measureInRounds(opts.rounds, runs, ({ component, cma, op }, round) => {
+    opts.progress(
+      `mpi: MPI_${op} with coll ${component}, single copy ${cma ? 'cma' : 'none'}${roundText(round, opts.rounds)}`,
+    );
+    const args = [
+      ...(root ? ['--allow-run-as-root'] : []),
+      '--nooversubscribe',
+      '-np',
+      String(opts.cores.length),
+      '--cpu-set',
+      opts.cores.join(','),
+      '--bind-to',
+      'core',
+      '--mca',
+      'btl',
+      `${btl},self`,
+      '--mca',
+      param,
+      cma ? 'cma' : 'none',
+      '--mca',
+      'coll',
+      `${component === 'basic' ? '' : `${component},`}basic,self,libnbc`,
+      ...(component === 'han' ? ['--mca', 'coll_han_priority', '100'] : []),
+      ...(component === 'xhc' ? ['--mca', 'coll_xhc_priority', '100'] : []),
+      binary,
+      op,
+      opts.sizes.join(','),
+      String(opts.iterations),
+      '2',
+      String(llc),
+    ];
+    const out = run('mpirun', args);
+    if (!out.ok) throw new NativeError(`mpirun ${args.join(' ')} failed: ${out.stderr.trim().slice(0, 800)}`);
+    return (JSON.parse(out.stdout) as Pick<NativeRun, 'results'>).results;
+  });
   const rows: Row[] = [];
-  for (const component of components) {
-    for (const cma of opts.cma ? [true, false] : [false]) {
-      for (const op of COLLECTIVES) {
-        opts.progress(`mpi: MPI_${op} with coll ${component}, single copy ${cma ? 'cma' : 'none'}`);
-        const args = [
-          ...(root ? ['--allow-run-as-root'] : []),
-          '--nooversubscribe',
-          '-np',
-          String(opts.cores.length),
-          '--cpu-set',
-          opts.cores.join(','),
-          '--bind-to',
-          'core',
-          '--mca',
-          'btl',
-          `${btl},self`,
-          '--mca',
-          param,
-          cma ? 'cma' : 'none',
-          '--mca',
-          'coll',
-          `${component === 'basic' ? '' : `${component},`}basic,self,libnbc`,
-          ...(component === 'han' ? ['--mca', 'coll_han_priority', '100'] : []),
-          ...(component === 'xhc' ? ['--mca', 'coll_xhc_priority', '100'] : []),
-          binary,
-          op,
-          opts.sizes.join(','),
-          String(opts.iterations),
-          '2',
-          String(llc),
-        ];
-        const out = run('mpirun', args);
-        if (!out.ok) throw new NativeError(`mpirun ${args.join(' ')} failed: ${out.stderr.trim().slice(0, 800)}`);
-        const result = JSON.parse(out.stdout) as Pick<NativeRun, 'results'>;
-        const algorithm = component === 'basic' || component === 'tuned' ? `${op}:${component}` : undefined;
-        const params = { shm: 'sm', single: cma ? 'cma' : 'none' };
-        for (const m of result.results) {
-          rows.push(
-            row(
-              {
-                set: 'test',
-                name: `MPI_${op} ${component} ${cma ? 'cma' : 'no-cma'}`,
-                mechanism: `mpi ${cma ? 'cma' : 'shm'}`,
-                ranks: opts.cores.length,
-                bytes: m.bytes,
-                measured: m,
-              },
-              algorithm ? predictNs(spec, algorithm, opts.cores, m.bytes, 'off', params) : undefined,
-            ),
-          );
-        }
-      }
+  runs.forEach(({ component, cma, op }, i) => {
+    const algorithm = component === 'basic' || component === 'tuned' ? `${op}:${component}` : undefined;
+    const params = { shm: 'sm', single: cma ? 'cma' : 'none' };
+    for (const m of measured[i]) {
+      rows.push(
+        row(
+          {
+            set: 'test',
+            name: `MPI_${op} ${component} ${cma ? 'cma' : 'no-cma'}`,
+            mechanism: `mpi ${cma ? 'cma' : 'shm'}`,
+            ranks: opts.cores.length,
+            bytes: m.bytes,
+            measured: m,
+          },
+          algorithm ? predictNs(spec, algorithm, opts.cores, m.bytes, 'off', params) : undefined,
+        ),
+      );
     }
-  }
+  });
   return rows;
 }

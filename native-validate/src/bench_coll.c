@@ -47,12 +47,13 @@ static void cma_fan_out(struct team *t, const char *buf, char *into, size_t byte
   }
 }
 
-/* CMA: the root exposes `into`, every other rank writes its block at rank x bytes. */
+/* CMA: the root copies its own block, then exposes `into`, and every other rank writes its block at
+ * rank x bytes (the order of the model's gather:cma-linear, algorithms/collectives/cma/rooted.ts). */
 static void cma_fan_in(struct team *t, const char *block, char *into, size_t bytes) {
   uint64_t w[3];
   if (t->rank == 0) {
-    post_all(t, into);
     memcpy(into, block, bytes);
+    post_all(t, into);
     wait_all_done(t);
   } else {
     mail_wait(t, 0, w);

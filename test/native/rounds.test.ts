@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { NativeStats } from '../../native-validate/backend.ts';
+import { measureInRounds, medianRound } from '../../native-validate/rounds.ts';
+
+const stats = (bytes: number, medianNs: number): NativeStats => ({
+  bytes,
+  medianNs,
+  meanNs: medianNs,
+  minNs: medianNs,
+  maxNs: medianNs,
+  q1Ns: medianNs - 1,
+  q3Ns: medianNs + 1,
+  samples: 5,
+});
+
+describe('test cases measured in rounds', () => {
+  it('reports the median round with every round median beside it', () => {
+    const m = medianRound([stats(8, 1070), stats(8, 367), stats(8, 396)]);
+    expect(m.medianNs).toBe(396);
+    expect(m.q1Ns).toBe(395);
+    expect(m.roundMediansNs).toEqual([1070, 367, 396]);
+  });
+
+  it('takes the lower middle round of an even count, and one round as it is', () => {
+    expect(medianRound([stats(8, 4), stats(8, 1), stats(8, 3), stats(8, 2)]).medianNs).toBe(2);
+    const one = stats(8, 7);
+    expect(medianRound([one])).toEqual(one);
+    expect(() => medianRound([])).toThrow(/no rounds/);
+  });
+
+  it('runs every item once per round, item after item, and keeps each size apart', () => {
+    const calls: string[] = [];
+    const out = measureInRounds(3, ['a', 'b'], (item, round) => {
+      calls.push(`${item}${round}`);
+      const base = item === 'a' ? 100 : 1000;
+      // Round 1 is disturbed: three times slower.
+      const k = round === 1 ? 3 : 1 + round / 100;
+      return [stats(8, base * k), stats(64, 2 * base * k)];
+    });
+    expect(calls).toEqual(['a0', 'b0', 'a1', 'b1', 'a2', 'b2']);
+    expect(out.map((sizes) => sizes.map((s) => [s.bytes, s.medianNs]))).toEqual([
+      [
+        [8, 102],
+        [64, 204],
+      ],
+      [
+        [8, 1020],
+        [64, 2040],
+      ],
+    ]);
+  });
+});
