@@ -26,12 +26,19 @@ import { lockKinds } from './lock-kinds.ts';
 /** One process's page-table locks and, per page, the core whose reference count bump was last. */
 class PageTables {
   private readonly locks = new Map<number, HandoffLock>();
+  /** Per page, the core whose cache holds its struct page line; absent: no cache does. */
   private readonly lastPinner = new Map<number, number>();
+  /** Per core, the miss to the memory holding this process's struct pages. */
+  private readonly missNs = new Map<number, number>();
 
   constructor(
     private readonly world: World,
     private readonly rank: number,
-  ) {}
+  ) {
+    // Cold iterations (IMB -off_cache) rotate through other buffers, whose struct pages no cache
+    // holds: the first pin of each page misses again.
+    world.node.onClearCaches(() => this.lastPinner.clear());
+  }
 
   lock(table: number): HandoffLock {
     return lazily(this.locks, table, () => {
@@ -47,16 +54,32 @@ class PageTables {
   }
 
   /** ns for `core` to take a reference on pages [first, first + n): each page's line comes from
-   *  the core that took the last one, when that is another core. */
+   *  the core that took the last one, when that is another core, and from memory when no cache
+   *  holds it (a page not pinned since the caches were last cleared). */
   referenceNs(core: number, first: number, n: number): number {
     const topo = this.world.node.topo;
     let ns = 0;
     for (let p = first; p < first + n; p++) {
       const last = this.lastPinner.get(p);
-      if (last !== undefined && last !== core) ns += topo.lineLatency(last, core);
+      if (last === undefined) ns += this.structPageMissNs(core);
+      else if (last !== core) ns += topo.lineLatency(last, core);
       this.lastPinner.set(p, core);
     }
     return ns;
+  }
+
+  /**
+   * A struct page sits in the memory map of its page's NUMA node (mm/sparse-vmemmap.c), and a
+   * process's pages are on its own core's node (first touch): a miss there, across the links
+   * between. The reference is an atomic increment, so the line is needed before the next page's
+   * (one dependent miss per page, as page-dirty.ts charges for marking pages dirty).
+   */
+  private structPageMissNs(core: number): number {
+    return lazily(this.missNs, core, () => {
+      const topo = this.world.node.topo;
+      const home = topo.numa(topo.core(this.world.cores[this.rank]).numa);
+      return home.latencyNs + topo.routeLatency(topo.coreVertex(core), home.attach);
+    });
   }
 }
 

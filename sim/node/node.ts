@@ -96,6 +96,7 @@ export class Node {
   private readonly memorySideIds: Set<string>;
   private nextBufferId = 0;
   private readonly userBuffers = new Set<number>();
+  private readonly clearListeners: (() => void)[] = [];
   /** Per core, its caches that other cores share and fill (not victim or memory-side ones). */
   private readonly sharedOwn = new Map<number, Set<CacheSpec>>();
   private readonly sharedOwnIds = new Map<number, string[]>();
@@ -201,6 +202,13 @@ export class Node {
    */
   clearCaches(): void {
     for (const state of this.cacheState.values()) for (const id of this.userBuffers) state.invalidate(id);
+    for (const listener of this.clearListeners) listener();
+  }
+
+  /** Calls `listener` after every clearCaches: for what a layer above keeps of cached lines
+   *  outside the buffers (the struct pages get_user_pages touches, sim/kernel/page-table-locks.ts). */
+  onClearCaches(listener: () => void): void {
+    this.clearListeners.push(listener);
   }
 
   cache(id: string): CacheState {

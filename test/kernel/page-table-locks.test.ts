@@ -186,3 +186,45 @@ describe('CMA one-to-all on the seed machine', () => {
     for (let i = 1; i < shares.length; i++) expect(shares[i]).toBeGreaterThan(shares[i - 1]);
   });
 });
+
+describe('struct pages a pin finds in no cache', () => {
+  /** 'pin' time of three CMA reads by rank 1 of rank 0's buffer: first, again, and after clearCaches. */
+  function pins(pages: number, reader: number): { first: number; again: number; afterClear: number; missNs: number } {
+    const s = setup();
+    const src = range(alloc(s, 0, 'src', pages * PAGE, true));
+    const dst = range(alloc(s, reader, 'dst', pages * PAGE));
+    const times: number[] = [];
+    const read = () => {
+      const before = total(s, 'pin');
+      runAll(s, [() => createCma(s.world, reader).readv(0, dst, src)]);
+      times.push(total(s, 'pin') - before);
+    };
+    read();
+    read();
+    s.node.clearCaches();
+    read();
+    const topo = s.node.topo;
+    const home = topo.numa(topo.core(0).numa);
+    const missNs = home.latencyNs + topo.routeLatency(topo.coreVertex(reader), home.attach);
+    return { first: times[0], again: times[1], afterClear: times[2], missNs };
+  }
+
+  it('costs one miss to the owner memory per page, until the caches are cleared again', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 1200 }), fc.constantFrom(1, 5), (pages, reader) => {
+        const { first, again, afterClear, missNs } = pins(pages, reader);
+        // Same core each time, no contention: a warm pin is the per-page work alone.
+        expect(again).toBeCloseTo(pages * 100, 6);
+        expect(first - again).toBeCloseTo(pages * missNs, 6);
+        expect(afterClear).toBeCloseTo(first, 6);
+        expect(missNs).toBeGreaterThan(0);
+      }),
+      { numRuns: propRuns(20) },
+    );
+  });
+
+  it('misses farther from another socket', () => {
+    // Rank 5 sits on the other package of the test machine: its miss crosses the link.
+    expect(pins(8, 5).missNs).toBeGreaterThan(pins(8, 1).missNs);
+  });
+});
