@@ -144,6 +144,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
         sizes,
         iterations: args.iterations,
         rounds: args.rounds,
+        llcBytes: Math.max(...host.spec.caches.map((c) => c.sizeBytes)),
         allowRunAsRoot: args.allowRunAsRoot,
         cma,
         progress: progress(env),

@@ -34,7 +34,9 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
   spec.caches.forEach((c, i) => {
     lines.push(`  - id: ${JSON.stringify(c.id)}`);
     lines.push(`    level: ${c.level}`);
-    lines.push(`    size: ${c.sizeBytes}`.padEnd(34) + '# detected (bytes)');
+    lines.push(
+      `    size: ${c.sizeBytes}`.padEnd(34) + `# ${sourceOf(`caches[L${c.level}].size`) ?? 'detected'} (bytes)`,
+    );
     lines.push(`    cores: [${c.cores.join(', ')}]`.padEnd(34) + '# detected');
     lines.push(
       `    bandwidth: ${c.bandwidth}`.padEnd(34) +

@@ -2,6 +2,7 @@
 // them is a case `validate` predicts afterwards (see test-set.ts).
 import type { MachineSpec } from '../hardware/spec.ts';
 import { probeNative, runNative, type NativeRun, type NativeStats, type ProbeResult } from './backend.ts';
+import { effectiveCapacity, type Capacity, type CapacitySweep } from './fit/capacity.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -41,12 +42,46 @@ export function levelProbes(spec: MachineSpec, core: number): LevelProbe[] {
   return probes;
 }
 
+/**
+ * Chases working sets from twice the level below the outermost cache up to its size, doubling,
+ * and memory, to find how much of it this process gets (fit/capacity.ts).
+ */
+function measureCapacity(
+  spec: MachineSpec,
+  core: number,
+  memory: LevelProbe,
+  it: { iterations: number; warmup: number },
+  opts: TrainingOptions,
+): TrainingData['capacity'] {
+  const mine = spec.caches
+    .map((c, i) => ({ c, i }))
+    .filter(({ c }) => !c.memorySide && c.cores.includes(core))
+    .sort((x, y) => x.c.level - y.c.level);
+  if (mine.length < 2) return undefined;
+  const outer = mine[mine.length - 1];
+  const sizes: number[] = [];
+  for (let ws = 2 * mine[mine.length - 2].c.sizeBytes; ws <= outer.c.sizeBytes; ws *= 2) sizes.push(ws);
+  if (sizes.length === 0) return undefined;
+  opts.progress(`training: load latency across L${outer.c.level}'s size`);
+  const results = runNative({ bench: 'latency', cores: [core], sizes: [...sizes, memory.workingSet], ...it }).results;
+  const sweep = { results: results.slice(0, -1), memory: results[results.length - 1] };
+  return { cacheIndex: outer.i, sweep, found: effectiveCapacity(sweep, outer.c.sizeBytes) };
+}
+
+/** Every cache of that one's level on this core's side gets `bytes`: the capacity one process gets. */
+export function setCapacity(spec: MachineSpec, cacheIndex: number, bytes: number): void {
+  const level = spec.caches[cacheIndex].level;
+  for (const c of spec.caches) if (c.level === level && !c.memorySide) c.sizeBytes = bytes;
+}
+
 function roundTo(n: number, unit: number): number {
   return Math.max(unit, Math.round(n / unit) * unit);
 }
 
 export interface TrainingData {
   cores: number[];
+  /** Pointer chase across the outermost cache's sizes, and the capacity it shows (fit/capacity.ts). */
+  capacity?: { cacheIndex: number; sweep: CapacitySweep; found?: Capacity };
   levels: LevelProbe[];
   /** Load latency by pointer chase, per level (ns per load). */
   latency: NativeStats[];
@@ -67,8 +102,13 @@ export interface TrainingOptions {
 }
 
 export function measureTraining(spec: MachineSpec, cores: number[], opts: TrainingOptions): TrainingData {
-  const levels = levelProbes(spec, cores[0]);
   const it = { iterations: opts.iterations, warmup: 2 };
+  const nominal = levelProbes(spec, cores[0]);
+  const memoryProbe = nominal[nominal.length - 1];
+  const capacity = measureCapacity(spec, cores[0], memoryProbe, it, opts);
+  // The level probes fit in what the outermost cache really holds; memory stays beyond its size.
+  if (capacity?.found) setCapacity(spec, capacity.cacheIndex, capacity.found.bytes);
+  const levels = [...levelProbes(spec, cores[0]).slice(0, -1), memoryProbe];
   opts.progress('training: load latency by working set');
   const latency = runNative({
     bench: 'latency',
@@ -83,7 +123,7 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
     sizes: levels.map((l) => l.workingSet / 2),
     ...it,
   }).results;
-  const data: TrainingData = { cores, levels, latency, copyOne, cmaReaders: [] };
+  const data: TrainingData = { cores, capacity, levels, latency, copyOne, cmaReaders: [] };
   if (cores.length < 2) return data;
   opts.progress(`training: memcpy from memory on ${cores.length} cores at once`);
   data.copyAll = runNative({ bench: 'memcpy', cores, sizes: [levels[levels.length - 1].workingSet / 2], ...it });

@@ -1,7 +1,7 @@
 // Validation: measure each case natively, predict it with the simulator on the calibrated machine,
 // and report both with the relative error; the training cases' residuals are listed too, marked.
 import type { MachineSpec } from '../hardware/spec.ts';
-import { runNative, type NativeStats } from './backend.ts';
+import { runNative } from './backend.ts';
 import type { Calibration } from './calibrate.ts';
 import type { ValidationCase } from './cases.ts';
 import { modelCopyNs } from './fit/model-copy.ts';

@@ -11,7 +11,7 @@
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { NativeStats } from '../backend.ts';
 import { modelAlgorithm, predictNs } from '../predict.ts';
-import type { TrainingData } from '../training.ts';
+import { setCapacity, type TrainingData } from '../training.ts';
 import { modelCopyNs } from './model-copy.ts';
 import { nonNegativeFit2, solveDecreasing } from './solve.ts';
 
@@ -284,7 +284,21 @@ const cmaLock: FittedConstant = {
   },
 };
 
+const lastLevelCapacity: FittedConstant = {
+  name: 'capacity of the outermost cache this process gets',
+  // Applied before the level probes are sized (training.ts), so that they fit in it; said here.
+  fit(spec, data) {
+    const cap = data.capacity;
+    if (!cap?.found) return [];
+    setCapacity(spec, cap.cacheIndex, cap.found.bytes);
+    return [
+      { field: `caches[L${spec.caches[cap.cacheIndex].level}].size`, value: cap.found.bytes, source: cap.found.source },
+    ];
+  },
+};
+
 export const FITTED_CONSTANTS: FittedConstant[] = [
+  lastLevelCapacity,
   latencies,
   cacheBandwidths,
   copyBandwidth,

@@ -24,6 +24,9 @@ export interface MpiOptions {
   /** Times the whole list of runs repeats; each reports its median round (../rounds.ts). */
   rounds: number;
   allowRunAsRoot: boolean;
+  /** The largest cache's size as the host reports it: cold runs rotate their buffers over twice
+   *  that (the calibrated machine may give the model less, what one process gets of it). */
+  llcBytes: number;
   /** Whether CMA works on this host (else only single copy off runs). */
   cma: boolean;
   progress: (what: string) => void;
@@ -77,7 +80,7 @@ export function mpiRows(spec: MachineSpec, opts: MpiOptions): Row[] {
   opts.notes.push(
     `Open MPI: components ${components.join(', ')}; CMA switched with ${param}; han and xhc rows have no model counterpart`,
   );
-  const llc = Math.max(...spec.caches.map((c) => c.sizeBytes));
+  const llc = opts.llcBytes;
   const runs = components.flatMap((component) =>
     (opts.cma ? [true, false] : [false]).flatMap((cma) => COLLECTIVES.map((op) => ({ component, cma, op }))),
   );
