@@ -6,7 +6,7 @@ import { addressSpace } from '../../sim/kernel/address-space.ts';
 import { kernelCosts } from '../../sim/kernel/kernel-costs.ts';
 import { range, type Range } from '../../sim/node/buffer.ts';
 import { InputError } from '../../common/input-error.ts';
-import { alloc, deliveredInOrder, mechanismError, runAll, setup, total } from './kernel-world.ts';
+import { alloc, deliveredInOrder, mechanismError, runAll, setup, structPageMiss, total } from './kernel-world.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -25,10 +25,13 @@ describe('CMA on an idle machine', () => {
     const mine = alloc(s, 1, 'dst', 64 * KiB);
     const cma = createCma(s.world, 1);
     const [end] = runAll(s, [() => cma.readv(0, range(mine), range(theirs))]);
-    // 16 pages < 1024 pages a batch: one lock hold.
-    expect(end).toBeCloseTo(100 + 16 * 100 + coldCopy(64 * KiB), 6);
+    // 16 pages < 1024 pages a batch: one lock hold. No page of rank 0 was pinned before, so each
+    // pin also misses to rank 0's memory for the page's struct page: 80 ns, on the reader's package.
+    const miss = structPageMiss(s, 1, 0);
+    expect(miss).toBe(80);
+    expect(end).toBeCloseTo(100 + 16 * (100 + miss) + coldCopy(64 * KiB), 6);
     expect(total(s, 'syscall')).toBe(100);
-    expect(total(s, 'pin')).toBe(1600);
+    expect(total(s, 'pin')).toBe(16 * (100 + miss));
     expect(total(s, 'lock-wait')).toBe(0);
     expect(total(s, 'kernel-copy')).toBeCloseTo(coldCopy(64 * KiB), 6);
     expect(deliveredInOrder([range(theirs)], [range(mine)])).toBe(true);
@@ -40,13 +43,20 @@ describe('CMA on an idle machine', () => {
     const mine = alloc(s, 1, 'dst', 64 * KiB);
     const cma = createCma(s.world, 1);
     const [end] = runAll(s, [() => cma.readv(0, range(mine), range(theirs, 100, 64 * KiB))]);
-    // Bytes 100 .. 65636 touch 17 pages: batches of 4, 4, 4, 4, 1 pages, each pinned then copied.
+    // Bytes 100 .. 65636 touch 17 pages: batches of 4, 4, 4, 4, 1 pages, each pinned then copied;
+    // every page is pinned for the first time, so each pays its struct page miss too.
+    const page = 100 + structPageMiss(s, 1, 0);
     expect(s.node.trace.events.filter((e) => e.kind === 'pin').map((e) => e.end - e.start)).toEqual([
-      400, 400, 400, 400, 100,
+      4 * page,
+      4 * page,
+      4 * page,
+      4 * page,
+      page,
     ]);
     const copies = s.node.trace.events.filter((e) => e.kind === 'kernel-copy').map((e) => e.bytes);
     expect(copies).toEqual([16384 - 100, 16384, 16384, 16384, 100]);
-    expect(end).toBeCloseTo(100 + 17 * 100 + 5 * 80 + (64 * KiB) / 5, 6);
+    // Each of the 5 copies starts with a first miss (80 ns), then 5 B/ns.
+    expect(end).toBeCloseTo(100 + 17 * page + 5 * 80 + (64 * KiB) / 5, 6);
     expect(deliveredInOrder([range(theirs, 100, 64 * KiB)], [range(mine)])).toBe(true);
   });
 
@@ -56,7 +66,12 @@ describe('CMA on an idle machine', () => {
     const theirs = alloc(s, 0, 'src', 5 * MiB, true);
     const mine = alloc(s, 1, 'dst', 5 * MiB);
     runAll(s, [() => createCma(s.world, 1).readv(0, range(mine), range(theirs))]);
-    expect(s.node.trace.events.filter((e) => e.kind === 'pin').map((e) => e.end - e.start)).toEqual([102400, 25600]);
+    // 5 MiB = 1280 pages: a batch of 1024, then 256; each page pinned cold (work + struct page miss).
+    const page = 100 + structPageMiss(s, 1, 0);
+    expect(s.node.trace.events.filter((e) => e.kind === 'pin').map((e) => e.end - e.start)).toEqual([
+      1024 * page,
+      256 * page,
+    ]);
   });
 
   it("writev pushes the caller's bytes into the target", () => {
@@ -65,7 +80,8 @@ describe('CMA on an idle machine', () => {
     const theirs = alloc(s, 0, 'dst', 10 * KiB);
     runAll(s, [() => createCma(s.world, 1).writev(0, range(mine), range(theirs))]);
     expect(deliveredInOrder([range(mine)], [range(theirs)])).toBe(true);
-    expect(total(s, 'pin')).toBe(3 * 100);
+    // The 3 target pages are pinned for the first time: the work and a miss to each struct page.
+    expect(total(s, 'pin')).toBe(3 * (100 + structPageMiss(s, 1, 0)));
     // Each of the 3 target pages written is marked dirty: a miss to its struct page in the
     // target's memory (80 ns on the tiny machine, same socket) and two atomics.
     expect(total(s, 'dirty')).toBe(3 * (80 + PAGE_DIRTY_ATOMICS_NS));
@@ -92,22 +108,27 @@ function readers(
   return total(s, 'lock-wait');
 }
 
-const hold = 256 * 100; // ns one reader holds the target's lock to pin 1 MiB
+const hold = 256 * 100; // ns one reader holds the target's lock to pin 1 MiB, its work alone
+
+/** ns the first reader (rank 1) adds to its hold: no cache holds rank 0's 256 struct pages yet. */
+const coldPages = (s: ReturnType<typeof setup>) => 256 * structPageMiss(s, 1, 0);
 
 /**
  * Lock-wait of k readers (ranks 1..k) of one process under an exclusive lock: reader j queues for
- * the holds before it, and every holder after the first pays, inside its hold, one line transfer
- * from the previous holder's core for the mm lock, one for the page-table lock and one per page's
- * struct page; the first two are recorded as lock-wait too.
+ * the holds before it. The first holder misses to rank 0's memory for each page's struct page;
+ * every holder after it pays, inside its hold, one line transfer from the previous holder's core
+ * for the mm lock, one for the page-table lock and one per page's struct page; the first two are
+ * recorded as lock-wait too.
  */
 function exclusiveWait(k: number): number {
-  const topo = setup().node.topo;
+  const s = setup();
+  const topo = s.node.topo;
   const holds: number[] = [];
   let wait = 0;
   for (let j = 0; j < k; j++) {
     const line = j === 0 ? 0 : topo.lineLatency(j, j + 1);
     wait += holds.reduce((a, b) => a + b, 0) + 2 * line;
-    holds.push(hold + (2 + 256) * line);
+    holds.push(j === 0 ? hold + coldPages(s) : hold + (2 + 256) * line);
   }
   return wait;
 }
@@ -127,8 +148,9 @@ describe('CMA lock contention', () => {
   });
 
   it('a contended hold costs more than the pinning: each new holder moves the lock and page lines', () => {
-    // Reader 1 finds the lines where reader 0 left them: the mm lock's and the page-table lock's
-    // lines, and each of the 256 pages' struct page line, one line transfer each.
+    // Reader 1 waits for reader 0's hold, in which each of the 256 struct pages was a miss to rank
+    // 0's memory, then finds the lines where reader 0 left them: the mm lock's and the page-table
+    // lock's lines (recorded as lock-wait), and each page's struct page line, one transfer each.
     const s = setup();
     const line = s.node.topo.lineLatency(1, 2);
     expect(line).toBeGreaterThan(0);
@@ -139,7 +161,7 @@ describe('CMA lock contention', () => {
         () => 0,
         (i) => i + 1,
       ),
-    ).toBe(hold + 2 * line);
+    ).toBe(hold + coldPages(s) + 2 * line);
     expect(exclusiveWait(3) - exclusiveWait(2)).toBeGreaterThan(2 * hold);
   });
 
@@ -179,10 +201,12 @@ describe('CMA lock contention', () => {
       s,
       [1, 2, 3].map((me) => () => createCma(s.world, me).readv(0, range(alloc(s, me, 'dst', MiB)), range(src))),
     );
-    // Reader 2 waits reader 1's hold, reader 3 both holds; reader 2's hold also moved the lines.
+    // Reader 2 waits reader 1's hold, reader 3 both holds. Reader 1's hold also missed to memory
+    // for every struct page (waited by both); reader 2's moved the lines from reader 1's core.
     const line = s.node.topo.lineLatency(1, 2);
-    expect(addressSpace(s.world, 0).lockWaitNs).toBe(3 * hold + 258 * line);
-    expect(total(s, 'lock-wait')).toBe(3 * hold + 258 * line + 4 * line);
+    const queued = 3 * hold + 2 * coldPages(s) + 258 * line;
+    expect(addressSpace(s.world, 0).lockWaitNs).toBe(queued);
+    expect(total(s, 'lock-wait')).toBe(queued + 4 * line);
   });
 
   it('is deterministic: the same one-to-all run gives the same trace', () => {

@@ -72,6 +72,20 @@ export function mechanismError(run: (s: Setup) => Program<unknown>, kernel: Part
   return error as MechanismError;
 }
 
+/**
+ * ns `pinner`'s core pays, per page of `owner`'s memory it pins, when no cache holds the page's
+ * struct page (never pinned in this run, or not since node.clearCaches()): a miss to the memory map
+ * of the NUMA node of the owner's core, across the links from the pinner's package
+ * (sim/kernel/page-table-locks.ts). On the tiny machine: 80 ns (memory latency) for a pinner on the
+ * owner's package, 80 + 50 (one link) for one on the other package. A page pinned again by the
+ * same core costs nothing more; by another core, one line transfer (topo.lineLatency).
+ */
+export function structPageMiss(s: Setup, pinner: number, owner: number): number {
+  const topo = s.node.topo;
+  const home = topo.numa(topo.core(s.world.cores[owner]).numa);
+  return home.latencyNs + topo.routeLatency(topo.coreVertex(s.world.cores[pinner]), home.attach);
+}
+
 /** Total rank-time of one kind of trace step. */
 export function total(s: Setup, kind: string): number {
   return s.node.trace.totalsByKind()[kind] ?? 0;
