@@ -150,6 +150,13 @@ export interface CoreCosts {
    * memcpy always stores through the cache.
    */
   memcpyNonTemporalShare?: number;
+  /**
+   * Ownership claims one core keeps in flight for lines another core of its socket holds in a
+   * private cache (a buffer a peer has just read): each store must invalidate that copy through the
+   * shared cache before it commits, and stores commit in program order, so few such claims overlap.
+   * Absent: such claims cost nothing beyond the store itself (the presets: no published figure).
+   */
+  claimConcurrency?: number;
   /** Cache line size (bytes); DEFAULT_LINE_BYTES when absent. */
   lineBytes?: number;
 }

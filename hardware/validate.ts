@@ -221,6 +221,8 @@ class Checker {
     this.positive('costs.reduceBandwidth', this.spec.costs.reduceBandwidth, 'core reduce bandwidth');
     if (this.spec.costs.missConcurrency !== undefined)
       this.positive('costs.missConcurrency', this.spec.costs.missConcurrency, 'misses in flight per core');
+    if (this.spec.costs.claimConcurrency !== undefined)
+      this.positive('costs.claimConcurrency', this.spec.costs.claimConcurrency, 'ownership claims in flight per core');
     if (this.spec.costs.streamConcurrency !== undefined)
       this.positive('costs.streamConcurrency', this.spec.costs.streamConcurrency, 'stream misses in flight per core');
     if (this.spec.costs.memcpyNonTemporalShare !== undefined)

@@ -121,6 +121,7 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
     'reduceBandwidth',
     'missConcurrency',
     'streamConcurrency',
+    'claimConcurrency',
     'kernelStores',
     'memcpyNonTemporalShare',
   ] as const)

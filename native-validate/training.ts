@@ -3,6 +3,7 @@
 import type { MachineSpec } from '../hardware/spec.ts';
 import { probeNative, runNative, type NativeRun, type NativeStats, type ProbeResult } from './backend.ts';
 import { effectiveCapacity, type Capacity, type CapacitySweep } from './fit/capacity.ts';
+import { DEFAULT_ROUNDS, medianRound } from './rounds.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -18,6 +19,9 @@ export interface LevelProbe {
 
 /** CMA size sweep of the training set: one reader of one process. */
 export const CMA_TRAINING_SIZES = [4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 1 * MiB, 4 * MiB];
+
+/** Double-copy sizes of the training set: warm, and none of them a test size (cases.ts). */
+export const HANDOFF_TRAINING_SIZES = [256 * KiB];
 
 /** Largest working set used for memory: four times the last-level cache, at most 256 MiB. */
 const MEMORY_WORKING_SET_CAP = 256 * MiB;
@@ -89,6 +93,8 @@ export interface TrainingData {
   copyOne: NativeStats[];
   /** Every core's memcpy at once from memory; absent with one core. */
   copyAll?: NativeRun;
+  /** Two ranks' warm ping-pong over the double copy (the ownership claims on the copy ring). */
+  handoff?: NativeRun;
   cma?: ProbeResult;
   /** One reader of one process over CMA, warm, by size (syscall and per-page pinning). */
   cmaSweep?: NativeRun;
@@ -127,6 +133,20 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
   if (cores.length < 2) return data;
   opts.progress(`training: memcpy from memory on ${cores.length} cores at once`);
   data.copyAll = runNative({ bench: 'memcpy', cores, sizes: [levels[levels.length - 1].workingSet / 2], ...it });
+  // In rounds, as the test set: one disturbed run would set the constant this fits on its own.
+  const handoff = (round: number) => {
+    opts.progress(`training: double-copy ping-pong, warm, round ${round + 1} of ${DEFAULT_ROUNDS}`);
+    return runNative({
+      bench: 'pingpong',
+      mech: 'shm',
+      cores: cores.slice(0, 2),
+      sizes: HANDOFF_TRAINING_SIZES,
+      cache: 'on',
+      ...it,
+    });
+  };
+  const runs = [...Array(DEFAULT_ROUNDS).keys()].map(handoff);
+  data.handoff = { ...runs[0], results: runs[0].results.map((_, k) => medianRound(runs.map((r) => r.results[k]))) };
   data.cma = probeNative(cores);
   if (data.cma.cma !== 'ok') return data;
   opts.progress('training: CMA size sweep, one reader');

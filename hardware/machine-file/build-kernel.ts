@@ -13,6 +13,7 @@ const COST_KEYS = [
   'reduceBandwidth',
   'missConcurrency',
   'streamConcurrency',
+  'claimConcurrency',
   'kernelStores',
   'memcpyNonTemporalShare',
   'lineSize',
@@ -39,6 +40,11 @@ export function buildCosts(root: MapReader, origins: Origins): CoreCosts {
   if (stream) {
     origins.set('costs.streamConcurrency', stream);
     costs.streamConcurrency = stream.integer(1);
+  }
+  const claims = m.get('claimConcurrency');
+  if (claims) {
+    origins.set('costs.claimConcurrency', claims);
+    costs.claimConcurrency = claims.number();
   }
   const kernelStores = m.get('kernelStores');
   if (kernelStores) {

@@ -67,6 +67,7 @@ export const PARAMETERS: Readonly<Record<string, ParameterKind>> = {
   'costs.reduceBandwidth': bandwidth,
   'costs.missConcurrency': count,
   'costs.streamConcurrency': count,
+  'costs.claimConcurrency': positiveNumber,
   'costs.kernelStores': oneOf(KERNEL_STORES),
   'costs.memcpyNonTemporalShare': positiveNumber,
   'costs.lineBytes': size,

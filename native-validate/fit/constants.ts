@@ -257,6 +257,48 @@ const cmaSyscallAndPin: FittedConstant = {
   },
 };
 
+const claimConcurrency: FittedConstant = {
+  name: "ownership claims in flight for lines another core holds (the double copy's ring)",
+  fit(spec, data) {
+    const run = data.handoff;
+    if (!run) return [];
+    const m = run.results[0];
+    const algorithm = modelAlgorithm('pingpong', 'shm')!;
+    // Each fragment's copy-in writes ring lines the receiver has just read: the fewer claims in
+    // flight, the slower. The count at which the model's warm ping-pong takes the measured time.
+    const before = spec.costs.claimConcurrency;
+    const { x, reached } = solveDecreasing(
+      (c) => {
+        spec.costs.claimConcurrency = c;
+        return predictNs(spec, algorithm, run.cores, m.bytes, 'on');
+      },
+      m.medianNs,
+      0.25,
+      64,
+    );
+    const what = `measured: double-copy ping-pong of ${sizeText(m.bytes)} between cores ${run.cores.join(' and ')}, warm, ${fmt(m.medianNs)} (${spread(m)})`;
+    if (!reached) {
+      spec.costs.claimConcurrency = before;
+      return [
+        {
+          field: 'costs.claimConcurrency',
+          value: before ?? 'none',
+          source: `${what}; not fitted: the model is slower than that even with 64 claims in flight (another resource bounds it)`,
+          kept: true,
+        },
+      ];
+    }
+    spec.costs.claimConcurrency = round(x);
+    return [
+      {
+        field: 'costs.claimConcurrency',
+        value: spec.costs.claimConcurrency,
+        source: `${what}; model-in-the-loop fit to it`,
+      },
+    ];
+  },
+};
+
 const cmaLock: FittedConstant = {
   name: 'CMA address-space lock: exclusive or shared',
   fit(spec, data) {
@@ -304,6 +346,7 @@ export const FITTED_CONSTANTS: FittedConstant[] = [
   copyBandwidth,
   streamConcurrency,
   memoryBandwidth,
+  claimConcurrency,
   cmaSyscallAndPin,
   cmaLock,
 ];

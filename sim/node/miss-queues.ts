@@ -38,16 +38,21 @@ export class MissQueues {
   private readonly streamQueue = new Map<number, Resource>();
   /** Per core, the latency an L1 miss waits when the prefetcher has already brought the line to L2. */
   private readonly prefetchedLatency = new Map<number, number>();
+  private readonly claimQueue = new Map<number, Resource>();
   private readonly lineBytes: number;
   private readonly fill: number;
   private readonly stream: number;
+  private readonly claims: number;
 
   constructor(spec: MachineSpec, topo: Topology, net: FlowNetwork) {
-    const { missConcurrency, streamConcurrency, lineBytes = DEFAULT_LINE_BYTES } = spec.costs;
+    const { missConcurrency, streamConcurrency, claimConcurrency, lineBytes = DEFAULT_LINE_BYTES } = spec.costs;
     this.lineBytes = lineBytes;
     this.fill = missConcurrency ?? 0;
     this.stream = streamConcurrency ?? 0;
+    this.claims = claimConcurrency ?? 0;
     for (const core of spec.cores) {
+      if (this.claims > 0)
+        this.claimQueue.set(core.id, net.addResource(`core${core.id} ownership claims in flight`, 1));
       if (this.fill > 0) this.fillBuffers.set(core.id, net.addResource(`core${core.id} misses in flight`, 1));
       if (this.stream > 0) {
         this.streamQueue.set(core.id, net.addResource(`core${core.id} stream prefetches in flight`, 1));
@@ -84,6 +89,15 @@ export class MissQueues {
       add(uses, fill, (share * l1Wait) / (this.fill * this.lineBytes));
     }
     add(uses, queue, (share * latency) / (this.stream * this.lineBytes));
+  }
+
+  /**
+   * Stores into `share` of a flow's bytes that another core of the socket holds: each line's claim
+   * waits `latency` for that copy's invalidation, `costs.claimConcurrency` claims at a time.
+   */
+  chargeClaims(uses: Uses, core: number, share: number, latency: number): void {
+    const queue = this.claimQueue.get(core);
+    if (queue && latency > 0 && share > 0) add(uses, queue, (share * latency) / (this.claims * this.lineBytes));
   }
 
   /** A store that holds a fill buffer until the far level takes the line (a non-temporal store's

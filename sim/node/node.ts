@@ -109,6 +109,9 @@ export class Node {
   private readonly siblings: ReturnType<typeof siblingCachesByCore>;
   /** The private caches behind a victim cache: they keep written lines dirty for a sibling's probe. */
   private readonly dirtyPrivate: Set<string>;
+  /** Per core, the private caches of the other cores under a cache it shares, each with that cache
+   *  (only where the machine sets costs.claimConcurrency). */
+  private readonly socketPeers = new Map<number, Map<CacheState, CacheSpec>>();
   /** Every buffer by id, to find the home of what a cache writes back. */
   private readonly buffers = new Map<number, Buffer>();
 
@@ -156,6 +159,16 @@ export class Node {
       this.nonTemporalAbove.set(core.id, nonTemporalThreshold(spec, this.topo, core.id));
       this.keptOnWrite.set(core.id, new Set([...own, ...memorySide].map((c) => c.id)));
     }
+    if (spec.costs.claimConcurrency !== undefined)
+      for (const core of spec.cores) {
+        const peers = new Map<CacheState, CacheSpec>();
+        const own = this.topo.cachesOf(core.id).filter((c) => !c.memorySide);
+        for (const outer of own.filter((c) => c.cores.length > 1))
+          for (const c of spec.caches)
+            if (!c.memorySide && c.cores.length === 1 && c.cores[0] !== core.id && outer.cores.includes(c.cores[0]))
+              if (!peers.has(this.cacheState.get(c.id)!)) peers.set(this.cacheState.get(c.id)!, outer);
+        this.socketPeers.set(core.id, peers);
+      }
     // The caches another core's data may sit in: the outermost non-memory-side level of each group.
     this.lastLevel = spec.caches.filter(
       (c) =>
@@ -386,6 +399,8 @@ export class Node {
     const spilled = n - kept;
     if (spilled > 0) this.addMemoryWrite(uses, coreVertex, numa.id, (scale * spilled) / n);
     const { shared, invalidation } = this.sharedElsewhere(core, r);
+    const peers = this.heldByPeers(core, r);
+    if (peers.bytes > 0) this.queues.chargeClaims(uses, core, (scale * peers.bytes) / n, peers.latency);
     if (store === 'non-temporal') {
       const toMemory = numa.latencyNs + this.topo.routeLatency(coreVertex, numa.attach);
       this.queues.chargeUnprefetched(uses, core, scale, Math.max(toMemory, (shared / n) * invalidation));
@@ -408,6 +423,27 @@ export class Node {
       this.queues.charge(uses, core, (scale * (part.bytes - invalidated)) / n, wait, part.far, n);
     }
     return kept;
+  }
+
+  /**
+   * How much of `r` the private caches of other cores of this core's socket hold (the most any one
+   * of them holds), and the latency of invalidating it there: that of the cache they share.
+   */
+  private heldByPeers(core: number, r: Range): { bytes: number; latency: number } {
+    const peers = this.socketPeers.get(core);
+    let bytes = 0;
+    let latency = 0;
+    if (peers === undefined) return { bytes, latency };
+    for (const state of this.holders.of(r.buf.id) ?? []) {
+      const shared = peers.get(state);
+      if (shared === undefined) continue;
+      const resident = state.residentBytes(r.buf.id, r.offset, r.bytes);
+      if (resident > bytes) {
+        bytes = resident;
+        latency = shared.latencyNs;
+      }
+    }
+    return { bytes, latency };
   }
 
   /**

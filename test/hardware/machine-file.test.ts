@@ -273,6 +273,18 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     expect(inputError(edit('size: 8MiB', 'size: 8MB')).detail).toMatch(/'MB' is ambiguous; write 8MiB/);
   });
 
+  it('ownership claims in flight: a positive number, read as given; zero refused at its line', () => {
+    const claims = (v: string) => edit('  reduceBandwidth: 5\n', `  reduceBandwidth: 5\n  claimConcurrency: ${v}\n`);
+    expect(parseMachineYaml(claims('1.9'), FILE).costs.claimConcurrency).toBe(1.9);
+    expect(parseMachineYaml(VALID, FILE).costs.claimConcurrency).toBeUndefined();
+    const zero = claims('0');
+    expect(inputError(zero).location).toMatchObject({
+      line: lineOf(zero, 'claimConcurrency'),
+      field: 'costs.claimConcurrency',
+    });
+    expect(inputError(claims('many')).location.field).toBe('costs.claimConcurrency');
+  });
+
   it('a guessed path that reaches no value of the file', () => {
     const typo = edit('guessed: ["numa[0].bandwidth"]', 'guessed: ["numa[0].bandwidth", "numa[1].bandwith"]');
     const e = inputError(typo);
