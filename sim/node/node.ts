@@ -9,6 +9,7 @@
 import type { Simulation } from '../engine/simulation.ts';
 import type { Program } from '../engine/program.ts';
 import { wait } from '../engine/program.ts';
+import { Mutex } from '../engine/mutex.ts';
 import { FlowNetwork, type Flow, type Resource } from '../flow/network.ts';
 import type { CacheSpec, MachineSpec, VertexId } from '../../hardware/spec.ts';
 import { Topology } from './topology.ts';
@@ -232,9 +233,29 @@ export class Node {
   *copy(core: number, src: Range, dst: Range, info: CopyInfo): Program<void> {
     if (src.bytes !== dst.bytes)
       throw new RangeError(`copy ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
-    if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
-    yield* this.runCopy(this.prepareCopy(core, src, dst, info));
+    const lock = this.copyLock(info.rank);
+    yield* lock.lock();
+    try {
+      if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
+      yield* this.runCopy(this.prepareCopy(core, src, dst, info));
+    } finally {
+      lock.unlock();
+    }
   }
+
+  /**
+   * A rank is one thread: it copies one piece at a time, whichever of its sends and receives the
+   * piece belongs to. Every copy a rank's program or its transports make holds this lock.
+   */
+  copyLock(rank: number): Mutex {
+    let lock = this.copyLocks.get(rank);
+    if (lock === undefined) {
+      lock = new Mutex(this.sim, `rank ${rank} copies`);
+      this.copyLocks.set(rank, lock);
+    }
+    return lock;
+  }
+  private readonly copyLocks = new Map<number, Mutex>();
 
   /**
    * The start of a copy, when everything about it is decided: its content snapshot, the resources

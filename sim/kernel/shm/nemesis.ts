@@ -236,7 +236,7 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
           [subRange(data, j * costs.lmtChunkBytes, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes)],
           me,
         );
-      yield* train.copy(0, train.prepare(0, j));
+      yield* oneAtATime(node, me, () => train.copy(0, train.prepare(0, j)));
       // Setting the slot's flag: the polling receiver sees it one line transfer later.
       const chunk: LmtChunk = { slot, bytes };
       train.timer(lineTransfer(topo, core, coreOf(to)), 'notice', () => {
@@ -283,12 +283,23 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
         ],
         me,
       );
-    yield* train.copy(1, train.prepare(1, j));
+    yield* oneAtATime(node, me, () => train.copy(1, train.prepare(1, j)));
     // Clearing the flag: the sender sees the slot empty one line transfer later.
     const empty = ring.empty[chunk.slot];
     train.timer(lineTransfer(topo, core, coreOf(from)), 'release', () => empty.release());
   }
   world.stateOf(LMT_TRAINS).delete(rts.id);
+}
+
+/** Runs `copy` under the rank's copy lock (Node.copyLock): its chunk is prepared once it holds it. */
+function* oneAtATime(node: World['node'], rank: number, copy: () => Program<void>): Program<void> {
+  const lock = node.copyLock(rank);
+  yield* lock.lock();
+  try {
+    yield* copy();
+  } finally {
+    lock.unlock();
+  }
 }
 
 function prefilled(name: string, count: number): Channel<number> {

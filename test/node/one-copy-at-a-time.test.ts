@@ -1,0 +1,69 @@
+// A rank is one thread (docs/model.md, "One copy at a time per rank"): however many of its sends
+// and receives are in flight, the copies it makes never overlap in time, and a rank that sends
+// and receives at once takes at least as long as one that only does one of them.
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
+import { loadPreset, presetNames } from '../../hardware/presets.ts';
+import { propRuns } from '../helpers/prop-runs.ts';
+
+const KiB = 1024;
+const specs = new Map(presetNames().map((name) => [name, loadPreset(name)]));
+
+const arb = fc.record({
+  machine: fc.constantFrom(...specs.keys()),
+  first: fc.nat(),
+  second: fc.nat(),
+  bytes: fc.integer({ min: 1, max: 512 * KiB }),
+  shm: fc.constantFrom('nemesis', 'sm'),
+  cache: fc.constantFrom<'on' | 'off'>('on', 'off'),
+});
+
+function run(c: fc.RecordValue<typeof arb>, algorithm: string, ranks = 2, keepTrace = false) {
+  const spec = specs.get(c.machine)!;
+  const n = spec.cores.length;
+  const a = spec.cores[c.first % n].id;
+  const others = spec.cores.filter((core) => core.id !== a).map((core) => core.id);
+  const cores = [a, ...others.slice(c.second % others.length), ...others].slice(0, ranks);
+  return runAlgorithm({
+    machine: spec,
+    cores: [...new Set(cores)],
+    algorithm,
+    call: { bytes: c.bytes, root: 0, params: { shm: c.shm, single: 'none' } },
+    cache: c.cache,
+    iterations: 1,
+    warmup: 0,
+    seed: 'one copy',
+    keepTrace,
+  });
+}
+
+describe('one copy at a time per rank', () => {
+  it('no two copies of one rank overlap, in ping-ping and in all-to-all', () => {
+    fc.assert(
+      fc.property(arb, fc.constantFrom('pingping:shm', 'alltoall:basic'), (c, algorithm) => {
+        const out = run(c, algorithm, algorithm === 'alltoall:basic' ? 4 : 2, true);
+        const byRank = new Map<number, { start: number; end: number }[]>();
+        for (const e of out.events.filter((e) => e.kind === 'copy' && e.end > e.start))
+          byRank.set(e.rank, [...(byRank.get(e.rank) ?? []), { start: e.start, end: e.end }]);
+        for (const steps of byRank.values()) {
+          steps.sort((x, y) => x.start - y.start);
+          for (let i = 1; i < steps.length; i++) expect(steps[i].start).toBeGreaterThanOrEqual(steps[i - 1].end - 1e-6);
+        }
+      }),
+      { numRuns: propRuns(25) },
+    );
+  });
+
+  it('sending and receiving at once never takes less than sending alone', () => {
+    fc.assert(
+      fc.property(arb, (c) => {
+        const pingping = run(c, 'pingping:shm').times[0];
+        // Ping-pong reports half its round trip: one message one way.
+        const pingpong = run(c, 'pingpong:shm').times[0];
+        expect(pingping).toBeGreaterThanOrEqual(pingpong * (1 - 1e-9));
+      }),
+      { numRuns: propRuns(25) },
+    );
+  });
+});
