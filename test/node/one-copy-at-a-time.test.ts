@@ -19,7 +19,9 @@ const arb = fc.record({
   cache: fc.constantFrom<'on' | 'off'>('on', 'off'),
 });
 
-function run(c: fc.RecordValue<typeof arb>, algorithm: string, ranks = 2, keepTrace = false) {
+type Case = typeof arb extends fc.Arbitrary<infer T> ? T : never;
+
+function run(c: Case, algorithm: string, ranks = 2, keepTrace = false) {
   const spec = specs.get(c.machine)!;
   const n = spec.cores.length;
   const a = spec.cores[c.first % n].id;
