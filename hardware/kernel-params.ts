@@ -22,4 +22,5 @@ export const KERNEL_PARAMS: Readonly<Record<string, string>> = {
   regcacheLookupNs: 'XPMEM registration cache, cost per tree level of a lookup (ns)',
   regcacheCapacity: 'XPMEM registration cache entries before FIFO eviction',
   pageFaultNs: 'first-touch page fault of a fresh buffer, besides zeroing the page (ns)',
+  smSideNs: "Open MPI sm BTL: the library's work on each side of one fragment, besides line transfers (ns)",
 };

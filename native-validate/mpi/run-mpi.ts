@@ -7,10 +7,10 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MachineSpec } from '../../hardware/spec.ts';
-import { NativeError, type NativeRun } from '../backend.ts';
+import { NativeError, type NativeRun, type NativeStats } from '../backend.ts';
 import { COLLECTIVES } from '../cases.ts';
 import { predictNs } from '../predict.ts';
-import { measureInRounds } from '../rounds.ts';
+import { measureInRounds, medianRound } from '../rounds.ts';
 import { roundText, row, type Row } from '../validate.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -67,7 +67,62 @@ function collComponents(): string[] {
   return COMPONENTS.filter((c) => have.has(c));
 }
 
-export function mpiRows(spec: MachineSpec, opts: MpiOptions): Row[] {
+interface MpiRun {
+  component: string;
+  cma: boolean;
+  op: string;
+}
+
+/** The broadcast Open MPI's library work is fitted on: below every test size (cases.ts). */
+export const LIBRARY_TRAINING_BYTES = 64;
+
+/**
+ * Fits `kernel.params.smSideNs`, the sm BTL's library work on each side of one fragment, so that
+ * the model's basic broadcast of LIBRARY_TRAINING_BYTES between the two first cores takes what
+ * Open MPI's does (median round of `measure`); returns a copy of the machine with it, and the
+ * training row. The model's time grows with the constant, so bisection finds it.
+ */
+function fitLibraryWork(
+  machine: MachineSpec,
+  opts: MpiOptions,
+  measure: (round: number) => NativeStats[],
+): { spec: MachineSpec; row: Row; note: string } {
+  const m = medianRound([...Array(opts.rounds).keys()].map((round) => measure(round)[0]));
+  const spec = structuredClone(machine);
+  const params = { shm: 'sm', single: 'none' };
+  const at = (ns: number) => {
+    spec.kernel.params.smSideNs = ns;
+    return predictNs(spec, 'bcast:basic', opts.cores, m.bytes, 'off', params);
+  };
+  let lo = 0;
+  let hi = 100_000;
+  let note: string;
+  if (at(lo) >= m.medianNs) {
+    note = `Open MPI's library work per fragment not fitted: the model's MPI_bcast of ${m.bytes} B takes ${at(lo).toFixed(0)} ns with none, the host ${m.medianNs.toFixed(0)} ns; left at 0`;
+    hi = 0;
+  } else {
+    for (let i = 0; i < 60 && hi - lo > 0.05; i++) {
+      const mid = (lo + hi) / 2;
+      if (at(mid) > m.medianNs) hi = mid;
+      else lo = mid;
+    }
+    note = `Open MPI's library work per fragment side (kernel.params.smSideNs) fitted on MPI_bcast basic of ${m.bytes} B without CMA (training row): ${Number(hi.toPrecision(4))} ns`;
+  }
+  spec.kernel.params.smSideNs = Number(hi.toPrecision(4));
+  const predicted = at(spec.kernel.params.smSideNs);
+  const base = {
+    set: 'training' as const,
+    name: 'MPI_bcast basic no-cma',
+    mechanism: 'mpi shm',
+    ranks: opts.cores.length,
+    bytes: m.bytes,
+    measured: m,
+  };
+  return { spec, row: row(base, predicted), note };
+}
+
+export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
+  let spec = machine;
   for (const tool of ['mpicc', 'mpirun', 'ompi_info'])
     if (!run('sh', ['-c', `command -v ${tool}`]).ok)
       throw new NativeError(`--mpi needs Open MPI: ${tool} not found (Debian: apt install openmpi-bin libopenmpi-dev)`);
@@ -81,13 +136,7 @@ export function mpiRows(spec: MachineSpec, opts: MpiOptions): Row[] {
     `Open MPI: components ${components.join(', ')}; CMA switched with ${param}; han and xhc rows have no model counterpart`,
   );
   const llc = opts.llcBytes;
-  const runs = components.flatMap((component) =>
-    (opts.cma ? [true, false] : [false]).flatMap((cma) => COLLECTIVES.map((op) => ({ component, cma, op }))),
-  );
-  const measured = measureInRounds(opts.rounds, runs, ({ component, cma, op }, round) => {
-    opts.progress(
-      `mpi: MPI_${op} with coll ${component}, single copy ${cma ? 'cma' : 'none'}${roundText(round, opts.rounds)}`,
-    );
+  const mpirun = (r: MpiRun, sizes: number[]) => {
     const args = [
       ...(root ? ['--allow-run-as-root'] : []),
       '--nooversubscribe',
@@ -102,15 +151,15 @@ export function mpiRows(spec: MachineSpec, opts: MpiOptions): Row[] {
       `${btl},self`,
       '--mca',
       param,
-      cma ? 'cma' : 'none',
+      r.cma ? 'cma' : 'none',
       '--mca',
       'coll',
-      `${component === 'basic' ? '' : `${component},`}basic,self,libnbc`,
-      ...(component === 'han' ? ['--mca', 'coll_han_priority', '100'] : []),
-      ...(component === 'xhc' ? ['--mca', 'coll_xhc_priority', '100'] : []),
+      `${r.component === 'basic' ? '' : `${r.component},`}basic,self,libnbc`,
+      ...(r.component === 'han' ? ['--mca', 'coll_han_priority', '100'] : []),
+      ...(r.component === 'xhc' ? ['--mca', 'coll_xhc_priority', '100'] : []),
       binary,
-      op,
-      opts.sizes.join(','),
+      r.op,
+      sizes.join(','),
       String(opts.iterations),
       '2',
       String(llc),
@@ -118,8 +167,25 @@ export function mpiRows(spec: MachineSpec, opts: MpiOptions): Row[] {
     const out = run('mpirun', args);
     if (!out.ok) throw new NativeError(`mpirun ${args.join(' ')} failed: ${out.stderr.trim().slice(0, 800)}`);
     return (JSON.parse(out.stdout) as Pick<NativeRun, 'results'>).results;
-  });
+  };
   const rows: Row[] = [];
+  // Training: Open MPI's own work per fragment, from a broadcast smaller than every test size.
+  const library = fitLibraryWork(spec, opts, (round) => {
+    opts.progress(`mpi: training, MPI_bcast of ${LIBRARY_TRAINING_BYTES} B${roundText(round, opts.rounds)}`);
+    return mpirun({ component: 'basic', cma: false, op: 'bcast' }, [LIBRARY_TRAINING_BYTES]);
+  });
+  rows.push(library.row);
+  opts.notes.push(library.note);
+  spec = library.spec;
+  const runs: MpiRun[] = components.flatMap((component) =>
+    (opts.cma ? [true, false] : [false]).flatMap((cma) => COLLECTIVES.map((op) => ({ component, cma, op }))),
+  );
+  const measured = measureInRounds(opts.rounds, runs, (r, round) => {
+    opts.progress(
+      `mpi: MPI_${r.op} with coll ${r.component}, single copy ${r.cma ? 'cma' : 'none'}${roundText(round, opts.rounds)}`,
+    );
+    return mpirun(r, opts.sizes);
+  });
   runs.forEach(({ component, cma, op }, i) => {
     const algorithm = component === 'basic' || component === 'tuned' ? `${op}:${component}` : undefined;
     const params = { shm: 'sm', single: cma ? 'cma' : 'none' };

@@ -10,7 +10,7 @@ import { InputError, didYouMean, type InputLocation } from '../../common/input-e
 import { subRange, type Range } from '../node/buffer.ts';
 import type { PointToPoint } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';
-import { nemesisCosts, singleCopyThresholdBytes, smBtlCosts } from './shm/costs.ts';
+import { nemesisCosts, singleCopyThresholdBytes, smBtlCosts, smParamDefaults } from './shm/costs.ts';
 import { matcherOf, newMessage } from './shm/delivery.ts';
 import { recvEager, sendEager } from './shm/fragments.ts';
 import { createNemesis, type NemesisCosts } from './shm/nemesis.ts';
@@ -24,7 +24,9 @@ import {
   type SingleCopy,
 } from './shm/packet.ts';
 import { recvSingleCopy, sendSingleCopy, type SingleCopyMechanisms } from './shm/single-copy.ts';
-import { createSmBtl } from './shm/sm-btl.ts';
+import { createSmBtl, type SmBtlCosts } from './shm/sm-btl.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
+import { checkKernelParam } from './kernel-costs.ts';
 import { traced, type DoubleCopy } from './shm/transport.ts';
 import { createBetweenHosts } from './net/between-hosts.ts';
 import { RAIL_POLICIES, type RailOptions } from './net/rails.ts';
@@ -76,7 +78,7 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     throw new RangeError('point-to-point: smFragment configures the sm BTL, not Nemesis');
   const transport: DoubleCopy =
     protocol === 'sm'
-      ? createSmBtl(world, me, { ...smBtlCosts, maxFragmentBytes: options.smFragment ?? smBtlCosts.maxFragmentBytes })
+      ? createSmBtl(world, me, smCostsFor(world.node.spec, options.smFragment))
       : createNemesis(world, me, nemesisCostsFor(options));
   // Ranks on other hosts of a several-host machine are reached through the NICs.
   const between =
@@ -267,4 +269,20 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
     `${name} must be one of ${allowed.join(', ')}, got ${JSON.stringify(value)}${hint ? ` (did you mean ${hint}?)` : ''}`,
     loc,
   );
+}
+
+/**
+ * The sm BTL's constants on this machine: its fragment size from the run's parameters, and the
+ * library's work per fragment side from the machine where it was measured there
+ * (`kernel.params.smSideNs`, fitted by `intranode validate --mpi`).
+ */
+function smCostsFor(spec: MachineSpec, fragment: number | undefined): SmBtlCosts {
+  const side = spec.kernel.params.smSideNs;
+  const sideNs = side === undefined ? undefined : checkKernelParam(spec, 'smSideNs', side);
+  return {
+    ...smBtlCosts,
+    maxFragmentBytes: fragment ?? smBtlCosts.maxFragmentBytes,
+    sendSideNs: sideNs ?? smParamDefaults.smSideNs,
+    recvSideNs: sideNs ?? smParamDefaults.smSideNs,
+  };
 }

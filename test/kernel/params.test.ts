@@ -4,6 +4,7 @@ import { KERNEL_PARAMS } from '../../hardware/kernel-params.ts';
 import { knemDefaults } from '../../sim/kernel/knem/costs.ts';
 import { kernelCosts } from '../../sim/kernel/kernel-costs.ts';
 import { pageFaultDefaults } from '../../sim/node/page-fault-costs.ts';
+import { smParamDefaults } from '../../sim/kernel/shm/costs.ts';
 import { parseMachineYaml } from '../../hardware/machine-file.ts';
 import { InputError } from '../../common/input-error.ts';
 import { loadPreset, presetPath } from '../../hardware/presets.ts';
@@ -15,6 +16,7 @@ describe('kernel parameters', () => {
       ...Object.keys(knemDefaults),
       ...Object.keys(kernelCosts(loadPreset('westmere'))),
       ...Object.keys(pageFaultDefaults),
+      ...Object.keys(smParamDefaults),
     ].sort();
     expect(Object.keys(KERNEL_PARAMS).sort()).toEqual(read);
   });

@@ -86,3 +86,9 @@ export const smBtlCosts = {
 /** Crossover from the double copy to a single-copy mechanism. Source: Cheng & Gu, "An Analysis of
  *  Multicore Specific Optimization in MPI Implementations" (seed 003, slide 22): "Watershed: about 16KB". */
 export const singleCopyThresholdBytes = 16 * 1024;
+
+/**
+ * The sm BTL constants a machine may set under `kernel.params`, with their defaults: the library's
+ * work per fragment side (`intranode validate --mpi` fits it on the host's Open MPI).
+ */
+export const smParamDefaults = { smSideNs: smBtlCosts.sendSideNs } as const;
