@@ -11,7 +11,7 @@ export interface NativeArgs {
   ranks?: number;
   sizes?: number[];
   iterations: number;
-  /** Rounds of the test set (validate): each case reports its median round (rounds.ts). */
+  /** Rounds of the test set (validate): each case reports its fastest round (rounds.ts). */
   rounds: number;
   json: boolean;
   mpi: boolean;

@@ -79,7 +79,7 @@ export function formatReport(r: Report): string {
   out.push(`# Load average (1, 5, 15 min): ${r.load.start} when the run began, ${r.load.end} when it ended`);
   out.push(`# Machine: ${r.machine}`);
   const rounds =
-    (r.native.rounds ?? 1) > 1 ? `; test cases in ${r.native.rounds} rounds, each row its median round` : '';
+    (r.native.rounds ?? 1) > 1 ? `; test cases in ${r.native.rounds} rounds, each row its fastest round` : '';
   out.push(
     `# Native: median of ${r.native.iterations} iterations after ${r.native.warmup} warm-up${rounds}; ${r.native.cache}`,
   );

@@ -82,7 +82,7 @@ export function trainingRows(cal: Calibration): Row[] {
 
 export interface MeasureOptions {
   iterations: number;
-  /** Times the whole list of cases runs; each case reports its median round (rounds.ts). */
+  /** Times the whole list of cases runs; each case reports its fastest round (rounds.ts). */
   rounds: number;
   progress: (what: string) => void;
 }

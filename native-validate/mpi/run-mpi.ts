@@ -10,7 +10,7 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 import { NativeError, type NativeRun, type NativeStats } from '../backend.ts';
 import { COLLECTIVES } from '../cases.ts';
 import { predictNs } from '../predict.ts';
-import { measureInRounds, medianRound } from '../rounds.ts';
+import { measureInRounds, fastestRound } from '../rounds.ts';
 import { roundText, row, type Row } from '../validate.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -21,7 +21,7 @@ export interface MpiOptions {
   cores: number[];
   sizes: number[];
   iterations: number;
-  /** Times the whole list of runs repeats; each reports its median round (../rounds.ts). */
+  /** Times the whole list of runs repeats; each reports its fastest round (../rounds.ts). */
   rounds: number;
   allowRunAsRoot: boolean;
   /** The largest cache's size as the host reports it: cold runs rotate their buffers over twice
@@ -79,7 +79,7 @@ export const LIBRARY_TRAINING_BYTES = 64;
 /**
  * Fits `kernel.params.smSideNs`, the sm BTL's library work on each side of one fragment, so that
  * the model's basic broadcast of LIBRARY_TRAINING_BYTES between the two first cores takes what
- * Open MPI's does (median round of `measure`); returns a copy of the machine with it, and the
+ * Open MPI's does (fastest round of `measure`); returns a copy of the machine with it, and the
  * training row. The model's time grows with the constant, so bisection finds it.
  */
 function fitLibraryWork(
@@ -87,7 +87,7 @@ function fitLibraryWork(
   opts: MpiOptions,
   measure: (round: number) => NativeStats[],
 ): { spec: MachineSpec; row: Row; note: string } {
-  const m = medianRound([...Array(opts.rounds).keys()].map((round) => measure(round)[0]));
+  const m = fastestRound([...Array(opts.rounds).keys()].map((round) => measure(round)[0]));
   const spec = structuredClone(machine);
   const params = { shm: 'sm', single: 'none' };
   const at = (ns: number) => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { NativeStats } from '../../native-validate/backend.ts';
-import { measureInRounds, medianRound } from '../../native-validate/rounds.ts';
+import { measureInRounds, fastestRound } from '../../native-validate/rounds.ts';
 
 const stats = (bytes: number, medianNs: number): NativeStats => ({
   bytes,
@@ -14,18 +14,18 @@ const stats = (bytes: number, medianNs: number): NativeStats => ({
 });
 
 describe('test cases measured in rounds', () => {
-  it('reports the median round with every round median beside it', () => {
-    const m = medianRound([stats(8, 1070), stats(8, 367), stats(8, 396)]);
-    expect(m.medianNs).toBe(396);
-    expect(m.q1Ns).toBe(395);
+  it('reports the fastest round with every round median beside it', () => {
+    const m = fastestRound([stats(8, 1070), stats(8, 367), stats(8, 396)]);
+    expect(m.medianNs).toBe(367);
+    expect(m.q1Ns).toBe(366);
     expect(m.roundMediansNs).toEqual([1070, 367, 396]);
   });
 
-  it('takes the lower middle round of an even count, and one round as it is', () => {
-    expect(medianRound([stats(8, 4), stats(8, 1), stats(8, 3), stats(8, 2)]).medianNs).toBe(2);
+  it('takes the fastest of any count, and one round as it is', () => {
+    expect(fastestRound([stats(8, 4), stats(8, 1), stats(8, 3), stats(8, 2)]).medianNs).toBe(1);
     const one = stats(8, 7);
-    expect(medianRound([one])).toEqual(one);
-    expect(() => medianRound([])).toThrow(/no rounds/);
+    expect(fastestRound([one])).toEqual(one);
+    expect(() => fastestRound([])).toThrow(/no rounds/);
   });
 
   it('runs every item once per round, item after item, and keeps each size apart', () => {
@@ -40,12 +40,12 @@ describe('test cases measured in rounds', () => {
     expect(calls).toEqual(['a0', 'b0', 'a1', 'b1', 'a2', 'b2']);
     expect(out.map((sizes) => sizes.map((s) => [s.bytes, s.medianNs]))).toEqual([
       [
-        [8, 102],
-        [64, 204],
+        [8, 100],
+        [64, 200],
       ],
       [
-        [8, 1020],
-        [64, 2040],
+        [8, 1000],
+        [64, 2000],
       ],
     ]);
   });
