@@ -61,6 +61,7 @@ Usage:
                                      natively and print measured, predicted and error per case
       --machine FILE                 a calibrated machine file instead of calibrating now
       --ranks N, --sizes LIST, --cores LIST, --iterations N, --json, --out FILE
+      --rounds N                     run the test set N times; each case reports its fastest round (3)
       --mpi                          also run the collectives through Open MPI (mpicc, mpirun)
       --allow-run-as-root            let mpirun run as root
   intranode --help | --version
