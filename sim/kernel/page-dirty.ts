@@ -6,18 +6,14 @@
 // copied into the same way). A process's own buffer written with copy_to_user needs none of this:
 // the page tables record the write.
 //
-// The first of these operations fetches the struct page's line from wherever it is
-// (page-table-locks.ts keeps that): the marking core's own cache when it pinned the page itself,
-// as process_vm_writev's writer has just done; the cache of the core that pinned it, as for a KNEM
-// region its owner pinned at creation, across the sockets between them; memory (the page's node,
-// mm/sparse-vmemmap.c) when no cache holds it. So a KNEM sender writing into a region on another
-// socket pays a remote line transfer per page that a receiver reading it does not.
+// The struct page sits in the memory map of the page's own NUMA node (mm/sparse-vmemmap.c
+// populates each section's memmap on its node), so the first of these operations misses to that
+// node: pages of another process on another socket cost a remote memory access each, one reason a
+// sender writing into the receiver's pages is slower than the receiver reading the sender's.
 import type { Program } from '../engine/program.ts';
 import type { Range } from '../node/buffer.ts';
 import type { World } from '../node/world.ts';
-import { addressSpace, pagesSpanned } from './address-space.ts';
 import { step } from './kernel-steps.ts';
-import { structPagesNs } from './page-table-locks.ts';
 
 /**
  * The two further atomic read-modify-writes on the struct page line once it is here (lock_page's
@@ -29,17 +25,17 @@ export const PAGE_DIRTY_ATOMICS_NS = 20;
 
 /** Marks dirty every page of `written` (ranges the kernel wrote through kmap), by `rank`'s core. */
 export function* dirtyPages(world: World, rank: number, written: readonly Range[]): Program<void> {
-  const { pageBytes } = world.node.spec.kernel;
+  const { node, cores } = world;
+  const { pageBytes } = node.spec.kernel;
+  const core = node.topo.coreVertex(cores[rank]);
   let ns = 0;
   let pages = 0;
   for (const r of written) {
     if (r.bytes === 0) continue;
-    // The struct page line comes from wherever it is: this core's cache when this core has just
-    // pinned the page, another core's when that one did, memory when no cache holds it.
-    const owner = r.buf.owner >= 0 ? r.buf.owner : rank;
-    const address = addressSpace(world, owner).addressOf(r.buf) + r.offset;
-    const n = pagesSpanned(address, r.bytes, pageBytes);
-    ns += structPagesNs(world, rank, owner, address, r.bytes) + n * PAGE_DIRTY_ATOMICS_NS;
+    const n = Math.floor((r.offset + r.bytes - 1) / pageBytes) - Math.floor(r.offset / pageBytes) + 1;
+    const home = node.topo.numa(r.buf.home ?? node.topo.core(cores[rank]).numa);
+    const miss = home.latencyNs + node.topo.routeLatency(core, home.attach);
+    ns += n * (miss + PAGE_DIRTY_ATOMICS_NS);
     pages += n;
   }
   if (pages > 0) yield* step(world, rank, 'dirty', `mark ${pages} written pages dirty`, ns);

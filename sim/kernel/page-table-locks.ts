@@ -85,20 +85,6 @@ class PageTables {
 
 const TABLES = new RunState('page tables', () => new Map<number, PageTables>());
 
-/**
- * ns for `rank`'s core to touch the struct pages of the pages of `owner`'s address space spanning
- * [address, address + bytes) once more (an atomic on each, as marking them dirty does): nothing
- * when this core holds the line (it pinned the page itself), a transfer from the core that does,
- * a miss to memory when no cache does; the lines are this core's afterwards.
- */
-export function structPagesNs(world: World, rank: number, owner: number, address: number, bytes: number): number {
-  if (bytes <= 0) return 0;
-  const pageBytes = world.node.spec.kernel.pageBytes;
-  const first = Math.floor(address / pageBytes);
-  const last = Math.floor((address + bytes - 1) / pageBytes);
-  return pageTables(world, owner).referenceNs(world.cores[rank], first, last - first + 1);
-}
-
 function pageTables(world: World, rank: number): PageTables {
   return lazily(world.stateOf(TABLES), rank, () => new PageTables(world, rank));
 }

@@ -24,11 +24,8 @@ const CREATE = 650;
 const DESTROY = 200;
 const LOOKUP = 100;
 const MEM_LATENCY = 80;
-/** Marking one written page dirty that another core pinned: its struct page line comes from that
- *  core (no caches on this machine: from memory), then two atomics. */
+/** Marking one written page dirty: a miss to its struct page in memory, then two atomics. */
 const DIRTY = MEM_LATENCY + PAGE_DIRTY_ATOMICS_NS;
-/** Marking one written page dirty that this core has just pinned: the line is here; two atomics. */
-const DIRTY_PINNED_HERE = PAGE_DIRTY_ATOMICS_NS;
 /** Pinning a page whose struct page no cache holds (not pinned before in the run) also misses to
  *  the owner's memory for it (sim/kernel/page-table-locks.ts): one NUMA node on the pinner's own
  *  package, no link to cross, so the memory latency alone. A page pinned again by the same core
@@ -201,11 +198,7 @@ describe('knem: inline copy timing', () => {
         expect(h.poll()).toBe('success');
       })(),
     );
-    // The caller pins its own destination, then marks those same pages dirty.
-    expect(took).toBeCloseTo(
-      SYSCALL + LOOKUP + (n / PAGE) * (COLD_PIN + DIRTY_PINNED_HERE) + MEM_LATENCY + n / CORE_BW,
-      6,
-    );
+    expect(took).toBeCloseTo(SYSCALL + LOOKUP + (n / PAGE) * (COLD_PIN + DIRTY) + MEM_LATENCY + n / CORE_BW, 6);
     expect(dst.content.equals(src.content)).toBe(true);
     const kinds = new Set(node.trace.events.filter((e) => e.rank === 1).map((e) => e.kind));
     expect([...kinds].sort()).toEqual(['dirty', 'kernel-copy', 'pin', 'syscall']);
@@ -225,8 +218,6 @@ describe('knem: inline copy timing', () => {
         took = sim.now - t0;
       })(),
     );
-    // The caller pins its own source; the region's pages were pinned by their owner on core 1, so
-    // each struct page line comes from there when the caller marks the page dirty.
     expect(took).toBeCloseTo(
       SYSCALL + LOOKUP + (n / PAGE) * (COLD_PIN + DIRTY) + MEM_LATENCY + n / (CORE_BW * WRITE_EFF),
       6,
@@ -357,7 +348,7 @@ describe('knem: asynchronous copies', () => {
       );
       return took;
     };
-    const fixed = SYSCALL + LOOKUP + 16 * (COLD_PIN + DIRTY_PINNED_HERE) + MEM_LATENCY;
+    const fixed = SYSCALL + LOOKUP + 16 * (COLD_PIN + DIRTY) + MEM_LATENCY;
     expect(time('sync')).toBeCloseTo(fixed + 65536 / CORE_BW, 6);
     // Thread copy at 1/1.15 of the core rate, then one status read (no caches here: memory latency).
     expect(time('thread')).toBeCloseTo(fixed + (65536 / CORE_BW) * 1.15 + MEM_LATENCY, 6);
