@@ -98,6 +98,8 @@ export class Node {
   private nextBufferId = 0;
   private readonly userBuffers = new Set<number>();
   private readonly clearListeners: (() => void)[] = [];
+  /** Per rank, the lock its copies take in turn (copyLock). */
+  private readonly copyLocks = new Map<number, Mutex>();
   /** Per core, its caches that other cores share and fill (not victim or memory-side ones). */
   private readonly sharedOwn = new Map<number, Set<CacheSpec>>();
   private readonly sharedOwnIds = new Map<number, string[]>();
@@ -255,7 +257,6 @@ export class Node {
     }
     return lock;
   }
-  private readonly copyLocks = new Map<number, Mutex>();
 
   /**
    * The start of a copy, when everything about it is decided: its content snapshot, the resources
