@@ -36,3 +36,8 @@ export function measureInRounds<T>(
   for (let round = 0; round < rounds; round++) items.forEach((item, i) => runs[i].push(measure(item, round)));
   return runs.map((perRound) => perRound[0].map((_, k) => fastestRound(perRound.map((results) => results[k]))));
 }
+
+/** ", round 2 of 3" in progress lines, nothing when there is one round. */
+export function roundText(round: number, rounds: number): string {
+  return rounds > 1 ? `, round ${round + 1} of ${rounds}` : '';
+}

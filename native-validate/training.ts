@@ -3,7 +3,7 @@
 import type { MachineSpec } from '../hardware/spec.ts';
 import { probeNative, runNative, type NativeRun, type NativeStats, type ProbeResult } from './backend.ts';
 import { effectiveCapacity, type Capacity, type CapacitySweep } from './fit/capacity.ts';
-import { DEFAULT_ROUNDS, fastestRound } from './rounds.ts';
+import { DEFAULT_ROUNDS, measureInRounds, roundText } from './rounds.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -26,11 +26,16 @@ export const HANDOFF_TRAINING_SIZES = [256 * KiB];
 /** Largest working set used for memory: four times the last-level cache, at most 256 MiB. */
 const MEMORY_WORKING_SET_CAP = 256 * MiB;
 
-export function levelProbes(spec: MachineSpec, core: number): LevelProbe[] {
-  const mine = spec.caches
+/** The caches `core` uses, innermost first, each with its index in spec.caches. */
+function cachesOfCore(spec: MachineSpec, core: number): { c: MachineSpec['caches'][number]; i: number }[] {
+  return spec.caches
     .map((c, i) => ({ c, i }))
     .filter(({ c }) => !c.memorySide && c.cores.includes(core))
     .sort((x, y) => x.c.level - y.c.level);
+}
+
+export function levelProbes(spec: MachineSpec, core: number): LevelProbe[] {
+  const mine = cachesOfCore(spec, core);
   const probes: LevelProbe[] = [];
   let below = 0;
   for (const { c, i } of mine) {
@@ -57,10 +62,7 @@ function measureCapacity(
   it: { iterations: number; warmup: number },
   opts: TrainingOptions,
 ): TrainingData['capacity'] {
-  const mine = spec.caches
-    .map((c, i) => ({ c, i }))
-    .filter(({ c }) => !c.memorySide && c.cores.includes(core))
-    .sort((x, y) => x.c.level - y.c.level);
+  const mine = cachesOfCore(spec, core);
   if (mine.length < 2) return undefined;
   const outer = mine[mine.length - 1];
   const sizes: number[] = [];
@@ -135,19 +137,21 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
   data.copyAll = runNative({ bench: 'memcpy', cores, sizes: [levels[levels.length - 1].workingSet / 2], ...it });
   // In rounds, as the test set, and its fastest round, as the test rows take theirs: one disturbed
   // run would otherwise set the constant this fits on its own (rounds.ts).
-  const handoff = (round: number) => {
-    opts.progress(`training: double-copy ping-pong, warm, round ${round + 1} of ${DEFAULT_ROUNDS}`);
-    return runNative({
+  let first: NativeRun | undefined;
+  const [results] = measureInRounds(DEFAULT_ROUNDS, [cores.slice(0, 2)], (pair, round) => {
+    opts.progress(`training: double-copy ping-pong, warm${roundText(round, DEFAULT_ROUNDS)}`);
+    const run = runNative({
       bench: 'pingpong',
       mech: 'shm',
-      cores: cores.slice(0, 2),
+      cores: pair,
       sizes: HANDOFF_TRAINING_SIZES,
       cache: 'on',
       ...it,
     });
-  };
-  const runs = [...Array(DEFAULT_ROUNDS).keys()].map(handoff);
-  data.handoff = { ...runs[0], results: runs[0].results.map((_, k) => fastestRound(runs.map((r) => r.results[k]))) };
+    first ??= run;
+    return run.results;
+  });
+  data.handoff = { ...first!, results };
   data.cma = probeNative(cores);
   if (data.cma.cma !== 'ok') return data;
   opts.progress('training: CMA size sweep, one reader');

@@ -6,7 +6,7 @@ import type { Calibration } from './calibrate.ts';
 import type { ValidationCase } from './cases.ts';
 import { modelCopyNs } from './fit/model-copy.ts';
 import { modelAlgorithm, predictNs } from './predict.ts';
-import { measureInRounds, type RoundedStats } from './rounds.ts';
+import { measureInRounds, roundText, type RoundedStats } from './rounds.ts';
 
 export interface Row {
   set: 'training' | 'test';
@@ -88,12 +88,11 @@ export interface MeasureOptions {
 }
 
 export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: MeasureOptions): Row[] {
-  const labelOf = (c: ValidationCase) => {
-    const algorithm = modelAlgorithm(c.bench, c.mech);
-    return algorithm ? algorithm.replace(':', ' ') : `${c.bench} ${c.mech}`;
-  };
-  const measured = measureInRounds(opts.rounds, cases, (c, round) => {
-    opts.progress(`${c.set}: ${labelOf(c)} on ${c.cores.length} ranks, native${roundText(round, opts.rounds)}`);
+  const algorithms = cases.map((c) => modelAlgorithm(c.bench, c.mech));
+  const labels = cases.map((c, i) => algorithms[i]?.replace(':', ' ') ?? `${c.bench} ${c.mech}`);
+  const measured = measureInRounds(opts.rounds, [...cases.keys()], (i, round) => {
+    const c = cases[i];
+    opts.progress(`${c.set}: ${labels[i]} on ${c.cores.length} ranks, native${roundText(round, opts.rounds)}`);
     return runNative({
       bench: c.bench,
       mech: c.mech,
@@ -106,14 +105,14 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
   });
   const rows: Row[] = [];
   cases.forEach((c, i) => {
-    const algorithm = modelAlgorithm(c.bench, c.mech);
-    opts.progress(`${c.set}: ${labelOf(c)} on ${c.cores.length} ranks, simulated`);
+    const algorithm = algorithms[i];
+    opts.progress(`${c.set}: ${labels[i]} on ${c.cores.length} ranks, simulated`);
     for (const m of measured[i]) {
       rows.push(
         row(
           {
             set: c.set,
-            name: labelOf(c),
+            name: labels[i],
             mechanism: c.mech === 'shm' ? 'shm' : 'cma',
             ranks: c.cores.length,
             bytes: m.bytes,
@@ -125,9 +124,4 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
     }
   });
   return rows;
-}
-
-/** ", round 2 of 3" in progress lines, nothing when there is one round. */
-export function roundText(round: number, rounds: number): string {
-  return rounds > 1 ? `, round ${round + 1} of ${rounds}` : '';
 }

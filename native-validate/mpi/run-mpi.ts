@@ -10,8 +10,8 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 import { NativeError, type NativeRun, type NativeStats } from '../backend.ts';
 import { COLLECTIVES } from '../cases.ts';
 import { predictNs } from '../predict.ts';
-import { measureInRounds, fastestRound } from '../rounds.ts';
-import { roundText, row, type Row } from '../validate.ts';
+import { measureInRounds, roundText } from '../rounds.ts';
+import { row, type Row } from '../validate.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const SOURCE = join(HERE, 'timing.c');
@@ -87,7 +87,7 @@ function fitLibraryWork(
   opts: MpiOptions,
   measure: (round: number) => NativeStats[],
 ): { spec: MachineSpec; row: Row; note: string } {
-  const m = fastestRound([...Array(opts.rounds).keys()].map((round) => measure(round)[0]));
+  const [[m]] = measureInRounds(opts.rounds, [LIBRARY_TRAINING_BYTES], (_, round) => measure(round));
   const spec = structuredClone(machine);
   const params = { shm: 'sm', single: 'none' };
   const at = (ns: number) => {

@@ -98,7 +98,7 @@ export class Node {
   private nextBufferId = 0;
   private readonly userBuffers = new Set<number>();
   private readonly clearListeners: (() => void)[] = [];
-  /** Per rank, the lock its copies take in turn (copyLock). */
+  /** Per rank, the lock its copies take in turn (oneCopyAtATime). */
   private readonly copyLocks = new Map<number, Mutex>();
   /** Per core, its caches that other cores share and fill (not victim or memory-side ones). */
   private readonly sharedOwn = new Map<number, Set<CacheSpec>>();
@@ -235,27 +235,33 @@ export class Node {
   *copy(core: number, src: Range, dst: Range, info: CopyInfo): Program<void> {
     if (src.bytes !== dst.bytes)
       throw new RangeError(`copy ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
-    const lock = this.copyLock(info.rank);
-    yield* lock.lock();
-    try {
-      if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
-      yield* this.runCopy(this.prepareCopy(core, src, dst, info));
-    } finally {
-      lock.unlock();
-    }
+    yield* this.oneCopyAtATime(info.rank, this.copyNow(core, src, dst, info));
+  }
+
+  /** The copy itself, once the rank may copy: its absent pages faulted in, then the flow. */
+  private *copyNow(core: number, src: Range, dst: Range, info: CopyInfo): Program<void> {
+    if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
+    yield* this.runCopy(this.prepareCopy(core, src, dst, info));
   }
 
   /**
-   * A rank is one thread: it copies one piece at a time, whichever of its sends and receives the
-   * piece belongs to. Every copy a rank's program or its transports make holds this lock.
+   * Runs `copy` holding `rank`'s copy lock. A rank is one thread: it copies one piece at a time,
+   * whichever of its sends and receives the piece belongs to, so every copy its program or its
+   * transports make (a look-ahead transport's prepared chunks too) runs through here; `copy` is
+   * started only once the lock is held, so whatever it decides at its start sees the caches then.
    */
-  copyLock(rank: number): Mutex {
+  *oneCopyAtATime(rank: number, copy: Program<void>): Program<void> {
     let lock = this.copyLocks.get(rank);
     if (lock === undefined) {
       lock = new Mutex(this.sim, `rank ${rank} copies`);
       this.copyLocks.set(rank, lock);
     }
-    return lock;
+    yield* lock.lock();
+    try {
+      yield* copy;
+    } finally {
+      lock.unlock();
+    }
   }
 
   /**

@@ -18,7 +18,7 @@ import type { World } from '../../node/world.ts';
 import { lazily, RunState } from '../../node/run-state.ts';
 import { nemesisCosts } from './costs.ts';
 import { arrive, nextNotice, nextPacket, putNotice } from './delivery.ts';
-import { LmtTrain } from './lmt-train.ts';
+import { LmtTrain, type Side } from './lmt-train.ts';
 import { faultIn } from '../../node/first-touch.ts';
 import { postPieces, unpackPieces } from './fragments.ts';
 import { lineTransfer, QueueLines } from './lines.ts';
@@ -236,7 +236,7 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
           [subRange(data, j * costs.lmtChunkBytes, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes)],
           me,
         );
-      yield* oneAtATime(node, me, () => train.copy(0, train.prepare(0, j)));
+      yield* node.oneCopyAtATime(me, lazyCopy(train, 0, j));
       // Setting the slot's flag: the polling receiver sees it one line transfer later.
       const chunk: LmtChunk = { slot, bytes };
       train.timer(lineTransfer(topo, core, coreOf(to)), 'notice', () => {
@@ -283,7 +283,7 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
         ],
         me,
       );
-    yield* oneAtATime(node, me, () => train.copy(1, train.prepare(1, j)));
+    yield* node.oneCopyAtATime(me, lazyCopy(train, 1, j));
     // Clearing the flag: the sender sees the slot empty one line transfer later.
     const empty = ring.empty[chunk.slot];
     train.timer(lineTransfer(topo, core, coreOf(from)), 'release', () => empty.release());
@@ -291,15 +291,9 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
   world.stateOf(LMT_TRAINS).delete(rts.id);
 }
 
-/** Runs `copy` under the rank's copy lock (Node.copyLock): its chunk is prepared once it holds it. */
-function* oneAtATime(node: World['node'], rank: number, copy: () => Program<void>): Program<void> {
-  const lock = node.copyLock(rank);
-  yield* lock.lock();
-  try {
-    yield* copy();
-  } finally {
-    lock.unlock();
-  }
+/** Side `side`'s chunk `j`, prepared only when the generator first runs (under the rank's copy lock). */
+function* lazyCopy(train: LmtTrain, side: Side, j: number): Program<void> {
+  yield* train.copy(side, train.prepare(side, j));
 }
 
 function prefilled(name: string, count: number): Channel<number> {
