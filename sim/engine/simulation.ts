@@ -35,6 +35,9 @@ export class Simulation implements Scheduler, EngineHost {
   private popped = 0;
   private cancelledPopped = 0;
   private draws = 0;
+  /** What runs when the current instant has no event left (atEndOfInstant), and its spare list. */
+  private instantEnds: (() => void)[] = [];
+  private spareInstantEnds: (() => void)[] = [];
   private readonly pushTimeout = (t: Timeout): void => this.queue.push(t.time, t);
 
   constructor(opts: SimulationOptions = {}) {
@@ -81,6 +84,10 @@ export class Simulation implements Scheduler, EngineHost {
     const call = new ScheduledCall(this, fn);
     this.queue.push(time, call);
     return call;
+  }
+
+  atEndOfInstant(fn: () => void): void {
+    this.instantEnds.push(fn);
   }
 
   /**
@@ -133,9 +140,15 @@ export class Simulation implements Scheduler, EngineHost {
     this.running = true;
     const queue = this.queue;
     try {
-      while (queue.size > 0) {
+      for (;;) {
         const time = queue.peekTime();
-        if (time > until) break;
+        // The instant is over when no event is left at the current time: what waited for its end
+        // runs before the clock moves (and may schedule more events now).
+        if (time > this.clock && this.instantEnds.length > 0) {
+          this.endInstant();
+          continue;
+        }
+        if (queue.size === 0 || time > until) break;
         this.clock = time;
         const entry = queue.pop();
         this.popped++;
@@ -152,6 +165,14 @@ export class Simulation implements Scheduler, EngineHost {
       throw new DeadlockError(this.clock, blocked);
     }
     if (until !== Infinity && until > this.clock) this.clock = until;
+  }
+
+  private endInstant(): void {
+    const fns = this.instantEnds;
+    this.instantEnds = this.spareInstantEnds;
+    for (let i = 0; i < fns.length; i++) fns[i]();
+    fns.length = 0;
+    this.spareInstantEnds = fns;
   }
 
   /** @internal For processes and timeouts of this simulation. */

@@ -21,4 +21,10 @@ export interface Scheduler {
   readonly now: number;
   /** Runs `fn` after `delay` ns of simulated time, ordered by (time, insertion order). */
   schedule(delay: number, fn: () => void): Cancellable;
+  /**
+   * Runs `fn` once no event is left at the current time, before the clock moves on (`fn` may
+   * schedule events at the current time; the instant then goes on with them). Optional: a model
+   * whose scheduler has no such hook does at once what it would have put off.
+   */
+  atEndOfInstant?(fn: () => void): void;
 }

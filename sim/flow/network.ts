@@ -2,6 +2,11 @@
 // Rates are piecewise constant between starts and finishes; each change re-solves only the
 // connected component it touches, advances those flows' progress to now, and reschedules their
 // completion (one shared wakeup per re-solve, see wakeup.ts).
+//
+// Rates matter only once time passes, so the changes of one instant are re-solved together, at its
+// end (Scheduler.atEndOfInstant): when many copies start at the same time (every rank of a step
+// of a collective), their component is solved once instead of once per start. A scheduler without
+// that hook gets every change solved at once.
 
 import type { Scheduler, Waitable } from '../engine/waitable.ts';
 import { ComponentWalker, type Component } from './component.ts';
@@ -88,6 +93,16 @@ export class FlowNetwork {
   private readonly list: ResourceState[] = [];
   private readonly byName = new Map<string, ResourceState>();
   private readonly walker = new ComponentWalker();
+  /** Resources whose component changed at this instant (a flow joined or finished) and awaits its
+   *  re-solve; its spare list. */
+  private seeds: ResourceState[] = [];
+  private spareSeeds: ResourceState[] = [];
+  /** Wakeups that fired on finished flows and may still cover flows of other components. */
+  private readonly rearm: Wakeup[] = [];
+  /** A re-solve is queued for the end of the instant, or running (changes then join it). */
+  private flushQueued = false;
+  private flushing = false;
+  private readonly flushFn = (): void => this.flush();
   private nextFlowId = 0;
   private active = 0;
   private loadListener: LoadListener | undefined = undefined;
@@ -199,9 +214,71 @@ export class FlowNetwork {
       r.flows.push(flow);
     }
     this.active++;
-    const part = this.walker.collect(flow.resources);
-    this.settle(part);
-    this.solve(part.flows, part.resources);
+    this.changed(flow.resources);
+  }
+
+  /** The components around `resources` changed: re-solve them at the end of the instant. */
+  private changed(resources: readonly ResourceState[]): void {
+    for (let i = 0; i < resources.length; i++) this.seeds.push(resources[i]);
+    this.requestFlush();
+  }
+
+  private requestFlush(): void {
+    if (this.flushQueued || this.flushing) return;
+    if (this.scheduler.atEndOfInstant) {
+      this.flushQueued = true;
+      this.scheduler.atEndOfInstant(this.flushFn);
+    } else this.flush();
+  }
+
+  /**
+   * Re-solves the changed components. Flows done by now are finished first and their waiters run;
+   * with an end-of-instant hook the re-solve then waits for the end of the instant again, so that
+   * what the waiters start at this instant joins it.
+   */
+  private flush(): void {
+    this.flushQueued = false;
+    this.flushing = true;
+    const now = this.scheduler.now;
+    for (;;) {
+      const seeds = this.seeds;
+      this.seeds = this.spareSeeds;
+      const part = this.walker.collect(seeds);
+      seeds.length = 0;
+      this.spareSeeds = seeds;
+      this.settle(part);
+      const done: FlowState[] = [];
+      const going: FlowState[] = [];
+      for (const f of part.flows) (this.isDone(f, now) ? done : going).push(f);
+      if (done.length === 0) {
+        this.solve(going, part.resources);
+        break;
+      }
+      for (const f of done) {
+        this.detach(f);
+        f.finish(now);
+      }
+      this.active -= done.length;
+      // What is left of these components is solved with what the waiters start.
+      for (const r of part.resources) this.seeds.push(r);
+      done.sort((a, b) => a.id - b.id);
+      for (const f of done) f.release();
+      if (this.scheduler.atEndOfInstant) {
+        this.flushing = false;
+        this.flushQueued = true;
+        this.scheduler.atEndOfInstant(this.flushFn);
+        return;
+      }
+    }
+    this.flushing = false;
+    // Wakeups that covered flows of other components than those just solved are set again.
+    for (const w of this.rearm) {
+      if (w.live === 0 || w.event !== undefined) continue;
+      let next = Infinity;
+      for (const f of w.flows) if (f.wakeup === w && f.finishAt < next) next = f.finishAt;
+      w.event = this.scheduler.schedule(Math.max(0, next - now), () => this.wake(w));
+    }
+    this.rearm.length = 0;
   }
 
   /** Whether `f` has reached its end by `now`, allowing for rounding in times and bytes. */
@@ -210,41 +287,32 @@ export class FlowNetwork {
   }
 
   /**
-   * A wakeup fired. If any flow it still covers is done, finish every done flow of their components
-   * in one batch and re-solve the rest once; if not (the earliest flow moved to a newer wakeup),
-   * set it again for the earliest flow it still covers.
+   * A wakeup fired. If any flow it still covers is done, its components are re-solved (every done
+   * flow of them finished first, in one batch); if not (the earliest flow moved to a newer wakeup),
+   * it is set again for the earliest flow it still covers.
    */
   private wake(w: Wakeup): void {
     w.event = undefined;
     const now = this.scheduler.now;
-    const seeds: ResourceState[] = [];
+    let finished = false;
     for (const f of w.flows) {
-      if (f.wakeup === w && this.isDone(f, now)) seeds.push(...f.resources);
+      if (f.wakeup === w && this.isDone(f, now)) {
+        finished = true;
+        for (const r of f.resources) this.seeds.push(r);
+      }
     }
-    if (seeds.length > 0) this.finishDone(seeds, now);
-    // Flows of other components that this wakeup still covers need it again.
+    if (finished) {
+      // Flows of other components that this wakeup still covers need it again, once the re-solve
+      // has moved those of the finished flows' components to a wakeup of their own.
+      this.rearm.push(w);
+      this.requestFlush();
+      return;
+    }
     if (w.live > 0) {
       let next = Infinity;
       for (const f of w.flows) if (f.wakeup === w && f.finishAt < next) next = f.finishAt;
       w.event = this.scheduler.schedule(Math.max(0, next - now), () => this.wake(w));
     }
-  }
-
-  /** Finishes every done flow in the components around `seeds` and re-solves the rest once. */
-  private finishDone(seeds: ResourceState[], now: number): void {
-    const part = this.walker.collect(seeds);
-    this.settle(part);
-    const done: FlowState[] = [];
-    const going: FlowState[] = [];
-    for (const f of part.flows) (this.isDone(f, now) ? done : going).push(f);
-    for (const f of done) {
-      this.detach(f);
-      f.finish(now);
-    }
-    this.active -= done.length;
-    this.solve(going, part.resources);
-    done.sort((a, b) => a.id - b.id);
-    for (const f of done) f.release();
   }
 
   /** Books resources' carried bytes and flows' progress up to now, before rates change. */
@@ -343,4 +411,11 @@ export class FlowNetwork {
 // Statistics; flow ids only order the flows that finish together, which a replay makes in the same
 // order; the solver's scratch and its compressed-row view are rewritten by every solve before they
 // are read (but for round numbers compared for equality with a newer round).
-stateRules(FlowNetwork, { stats: 'ignore', nextFlowId: 'ignore', scratch: 'ignore', csr: 'ignore' });
+// The lists of the changes of an instant are empty between instants (spareSeeds always).
+stateRules(FlowNetwork, {
+  stats: 'ignore',
+  nextFlowId: 'ignore',
+  scratch: 'ignore',
+  csr: 'ignore',
+  spareSeeds: 'ignore',
+});

@@ -21,6 +21,28 @@ describe('Simulation clock and scheduling', () => {
     expect(sim.eventsProcessed).toBe(3);
   });
 
+  it('runs what waits for the end of an instant after its last event, before the clock moves', () => {
+    const sim = new Simulation();
+    const seen: string[] = [];
+    sim.schedule(10, () => {
+      seen.push(`a@${sim.now}`);
+      sim.atEndOfInstant(() => {
+        seen.push(`end@${sim.now}`);
+        // Scheduled now, it belongs to this instant, and so does what waits for its end.
+        sim.schedule(0, () => {
+          seen.push(`c@${sim.now}`);
+          sim.atEndOfInstant(() => seen.push(`end2@${sim.now}`));
+        });
+      });
+    });
+    sim.schedule(10, () => seen.push(`b@${sim.now}`));
+    sim.schedule(20, () => seen.push(`d@${sim.now}`));
+    sim.run({ until: 15 });
+    expect(seen).toEqual(['a@10', 'b@10', 'end@10', 'c@10', 'end2@10']);
+    sim.run();
+    expect(seen.at(-1)).toBe('d@20');
+  });
+
   it('rejects negative, infinite and NaN delays, and absolute times in the past', () => {
     const sim = new Simulation();
     for (const bad of [-1, Infinity, NaN]) {

@@ -1,5 +1,7 @@
 // A minimal deterministic Scheduler for testing the flow solver without the engine: events sit in
-// a list sorted by (time, insertion order) and run one by one.
+// a list sorted by (time, insertion order) and run one by one. Built with `{ endOfInstant: true }`
+// it also offers atEndOfInstant, as the engine does, and then looks at the network (afterEach) only
+// once an instant is over, when what was put off to its end has run.
 
 import type { Cancellable, Scheduler } from '../../sim/engine/waitable.ts';
 
@@ -12,10 +14,17 @@ interface Entry {
 
 export class FakeScheduler implements Scheduler {
   now = 0;
-  /** Called after every event runs; tests use it to look at the network between events. */
+  /** Called after every event runs (with endOfInstant: after every instant); tests use it to look
+   *  at the network between events. */
   afterEach: (() => void) | undefined;
+  readonly atEndOfInstant: ((fn: () => void) => void) | undefined;
   private readonly events: Entry[] = [];
   private seq = 0;
+  private instantEnds: (() => void)[] = [];
+
+  constructor(opts: { endOfInstant?: boolean } = {}) {
+    this.atEndOfInstant = opts.endOfInstant ? (fn) => this.instantEnds.push(fn) : undefined;
+  }
 
   schedule(delay: number, fn: () => void): Cancellable {
     if (!(delay >= 0)) throw new RangeError(`FakeScheduler: delay must be >= 0, got ${delay}`);
@@ -44,10 +53,24 @@ export class FakeScheduler implements Scheduler {
       if (e.cancelled) continue;
       this.now = e.time;
       e.fn();
-      this.afterEach?.();
+      if (this.instantOver()) this.afterEach?.();
       return true;
     }
     return false;
+  }
+
+  /** Without endOfInstant, true. With it: whether the instant is over, once what waited for its end
+   *  has run (which may schedule more events at this instant, and then it is not over). */
+  private instantOver(): boolean {
+    if (this.atEndOfInstant === undefined) return true;
+    for (;;) {
+      const next = this.events.find((e) => !e.cancelled);
+      if (next !== undefined && next.time <= this.now) return false;
+      if (this.instantEnds.length === 0) return true;
+      const fns = this.instantEnds;
+      this.instantEnds = [];
+      for (const fn of fns) fn();
+    }
   }
 
   /** Runs events up to and including time `t`, then sets the clock to `t`. */

@@ -77,9 +77,15 @@ interface Started {
   firedAt?: number;
 }
 
-/** Runs a workload, checking every between-event state with `check`; returns every flow started. */
-function simulate(w: Workload, check: (now: number, live: Started[], res: Resource[]) => void): Started[] {
-  const sched = new FakeScheduler();
+/** Runs a workload, checking every between-event state with `check` (with endOfInstant: every
+ *  between-instant state, the network re-solving each instant's changes together at its end);
+ *  returns every flow started. */
+function simulateIn(
+  w: Workload,
+  check: (now: number, live: Started[], res: Resource[]) => void,
+  endOfInstant: boolean,
+): Started[] {
+  const sched = new FakeScheduler({ endOfInstant });
   const net = new FlowNetwork(sched);
   const res = w.capacities.map((c, i) => net.addResource(`r${i}`, c));
   const started: Started[] = [];
@@ -117,7 +123,13 @@ function problemOf(live: Started[], capacities: number[]): Problem {
   return { capacities, flows: live.map((s) => ({ uses: s.uses })) };
 }
 
-describe('FlowNetwork properties', () => {
+describe.each([
+  ['each change solved at once', false],
+  ['each instant solved at its end', true],
+])('FlowNetwork properties, %s', (_, endOfInstant) => {
+  const simulate = (w: Workload, check: (now: number, live: Started[], res: Resource[]) => void) =>
+    simulateIn(w, check, endOfInstant);
+
   it('never loads a resource above its capacity', () => {
     fc.assert(
       fc.property(workload, (w) => {
@@ -262,7 +274,7 @@ describe('FlowNetwork properties', () => {
   it('counts every weighted byte a resource carried', () => {
     fc.assert(
       fc.property(workload, (w) => {
-        const sched = new FakeScheduler();
+        const sched = new FakeScheduler({ endOfInstant });
         const net = new FlowNetwork(sched);
         const res = w.capacities.map((c, i) => net.addResource(`r${i}`, c));
         const expected = res.map(() => 0);
@@ -295,5 +307,39 @@ describe('FlowNetwork properties', () => {
       }),
       { numRuns: propRuns(50) },
     );
+  });
+});
+
+describe('FlowNetwork, changes of an instant solved at its end', () => {
+  it('finishes every flow when solving each change at once would, to rounding', () => {
+    fc.assert(
+      fc.property(workload, (w) => {
+        const ends = (endOfInstant: boolean) => simulateIn(w, () => {}, endOfInstant).map((s) => s.flow.finishedAt!);
+        const now = ends(false);
+        const deferred = ends(true);
+        expect(deferred.length).toBe(now.length);
+        deferred.forEach((t, i) =>
+          expect(closeTo(t, now[i], 1e-9) || Math.abs(t - now[i]) < 1e-9, `flow ${i}`).toBe(true),
+        );
+      }),
+      { numRuns: propRuns(300) },
+    );
+  });
+
+  it('solves the flows that start at one instant once', () => {
+    const sched = new FakeScheduler({ endOfInstant: true });
+    const net = new FlowNetwork(sched);
+    const shared = net.addResource('memory', 10);
+    const flows: Flow[] = [];
+    sched.schedule(5, () => {
+      for (let i = 0; i < 20; i++) flows.push(net.start({ bytes: 100, uses: [{ resource: shared }] }));
+    });
+    sched.step();
+    expect(net.stats.solves).toBe(1);
+    expect(flows.map((f) => f.rate)).toEqual(flows.map(() => 0.5));
+    sched.runAll();
+    // All twenty finish together at 5 + 100 / 0.5, in one batch: one more solve, of nothing left.
+    expect(flows.map((f) => f.finishedAt)).toEqual(flows.map(() => 205));
+    expect(net.stats.solves).toBe(2);
   });
 });
