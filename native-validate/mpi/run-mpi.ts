@@ -101,6 +101,11 @@ function fitLibraryWork(
     note = `Open MPI's library work per fragment not fitted: the model's MPI_bcast of ${m.bytes} B takes ${at(lo).toFixed(0)} ns with none, the host ${m.medianNs.toFixed(0)} ns; left at 0`;
     hi = 0;
   } else {
+    // A loaded host can measure more than the first bracket reaches: widen it until it holds.
+    while (at(hi) <= m.medianNs && hi < 1e9) {
+      lo = hi;
+      hi *= 2;
+    }
     for (let i = 0; i < 60 && hi - lo > 0.05; i++) {
       const mid = (lo + hi) / 2;
       if (at(mid) > m.medianNs) hi = mid;
