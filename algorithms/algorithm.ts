@@ -17,6 +17,8 @@ export interface AlgorithmMeta {
   /** One line for `intranode algorithms`. */
   description: string;
   params: ParamInfo[];
+  /** The one communicator size it is defined for (Open MPI's two-process algorithms); any if absent. */
+  ranks?: number;
   /** How the property tests draw cases for it, when the defaults do not fit. */
   test?: PropertyHints;
 }

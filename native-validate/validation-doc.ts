@@ -140,6 +140,9 @@ export function validationDoc(report: Report, cpu: string): string {
     '  constants. A prediction cannot be closer than the measurement is stable.',
     '- **Open MPI rows** (with `--mpi`): `han` has no model counterpart and is measured only; `basic` and',
     "  `tuned` are predicted with the sm BTL model, which is Open MPI's older shared-memory BTL, not vader.",
+    '  `tuned` rows follow the fixed rules of the installed release (the notes say which): the per-size',
+    '  tables of 4.1-5.0 run every algorithm unsegmented, where the rules before 4.1 cut medium',
+    '  broadcasts into 1 KiB segments.',
     '',
   );
   return out.join('\n');

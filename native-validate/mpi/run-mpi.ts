@@ -61,6 +61,28 @@ function singleCopyParameter(): { btl: string; param: string } {
   return { btl: m[1], param: `btl_${m[1]}_single_copy_mechanism` };
 }
 
+/**
+ * Which fixed rules the installed Open MPI's tuned component runs (algorithms/collectives/tuned):
+ * v1.3-v4.0 had fitted lines ('v4.0'); 4.1 replaced them with per-size tables, the same in every
+ * 4.1.x and 5.0.x release ('v4.1').
+ */
+export function tunedRulesFor(version: string): { rules: 'v4.0' | 'v4.1'; note: string } {
+  const m = /(\d+)\.(\d+)/.exec(version);
+  if (!m)
+    return {
+      rules: 'v4.1',
+      note: `Open MPI version not recognised in "${version}": tuned rows use the rules of 4.1-5.0`,
+    };
+  const [major, minor] = [Number(m[1]), Number(m[2])];
+  if (major < 4 || (major === 4 && minor < 1))
+    return { rules: 'v4.0', note: `Open MPI ${m[0]}: tuned rows use its fixed rules (those of v1.3-v4.0)` };
+  const newer = major > 5 || (major === 5 && minor > 0);
+  return {
+    rules: 'v4.1',
+    note: `Open MPI ${m[0]}: tuned rows use the per-size tables of Open MPI 4.1-5.0${newer ? ', the latest the model has (this release may have changed them)' : ''}`,
+  };
+}
+
 function collComponents(): string[] {
   const info = run('ompi_info', []);
   const have = new Set([...info.stdout.matchAll(/MCA coll: (\w+)/g)].map((m) => m[1]));
@@ -140,6 +162,8 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
   opts.notes.push(
     `Open MPI: components ${components.join(', ')}; CMA switched with ${param}; han and xhc rows have no model counterpart`,
   );
+  const tuned = tunedRulesFor(run('ompi_info', ['--version']).stdout);
+  opts.notes.push(tuned.note);
   const llc = opts.llcBytes;
   const mpirun = (r: MpiRun, sizes: number[]) => {
     const args = [
@@ -193,7 +217,11 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
   });
   runs.forEach(({ component, cma, op }, i) => {
     const algorithm = component === 'basic' || component === 'tuned' ? `${op}:${component}` : undefined;
-    const params = { shm: 'sm', single: cma ? 'cma' : 'none' };
+    const params = {
+      shm: 'sm',
+      single: cma ? 'cma' : 'none',
+      ...(component === 'tuned' ? { rules: tuned.rules } : {}),
+    };
     for (const m of measured[i]) {
       rows.push(
         row(

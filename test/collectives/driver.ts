@@ -156,7 +156,9 @@ export function caseArbitrary(name: string, opts: PropertyOptions = {}): fc.Arbi
     const spec = machines[mi];
     const coreIds = spec.cores.map((c) => c.id);
     const maxN = Math.max(1, Math.min(maxRanks, coreIds.length));
-    return fc.integer({ min: 1, max: maxN }).chain((n) =>
+    // An algorithm defined for one communicator size only is drawn at that size.
+    const ranks = info.ranks === undefined ? fc.integer({ min: 1, max: maxN }) : fc.constant(info.ranks);
+    return ranks.chain((n) =>
       fc
         .record({
           cores: fc.shuffledSubarray(coreIds, { minLength: n, maxLength: n }),

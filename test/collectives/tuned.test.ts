@@ -10,12 +10,14 @@ import { catalogue } from '../../algorithms/catalogue.ts';
 import type { ArgsOf, OperationName } from '../../algorithms/operations.ts';
 import type { OperationSemantics } from '../../algorithms/semantics.ts';
 import * as rules from '../../algorithms/collectives/tuned/decision.ts';
+import { v41Decision, v41Number } from '../../algorithms/collectives/tuned/decision-v41.ts';
 import {
   binomialTree,
   chainTree,
   inOrderBinomialTree,
   inOrderSubtreeSize,
   kAryTree,
+  knomialTree,
   type Tree,
 } from '../../algorithms/collectives/tuned/trees.ts';
 import { Simulation } from '../../sim/engine/simulation.ts';
@@ -29,6 +31,8 @@ const TUNED = [
   'bcast:split-binary',
   'bcast:pipeline',
   'bcast:linear',
+  'bcast:binary',
+  'bcast:knomial',
   'bcast:tuned',
   'reduce:binomial',
   'reduce:pipeline',
@@ -43,13 +47,16 @@ const TUNED = [
   'allgather:recursive-doubling',
   'allgather:bruck',
   'allgather:neighbor-exchange',
+  'allgather:two-procs',
   'allgather:tuned',
   'alltoall:pairwise',
   'alltoall:bruck',
   'alltoall:linear',
+  'alltoall:two-procs',
   'alltoall:tuned',
   'scatter:binomial',
   'scatter:linear',
+  'scatter:linear-nb',
   'scatter:tuned',
   'gather:binomial',
   'gather:linear',
@@ -149,6 +156,30 @@ describe('tuned: trees of coll_base_topo.c', () => {
           expect(shifted(r) % 2, `rank ${r} in subtree ${i}`).toBe(i === 0 ? 1 : 0);
       });
     }
+  });
+
+  it('k-nomial tree: at most ceil(log_k N) levels, radix-1 children per level, largest subtree first', () => {
+    for (const radix of [2, 3, 4, 5]) {
+      for (let n = 1; n <= 70; n++) {
+        const root = n >> 1;
+        const { views, depth } = wholeTree(n, root, (r) => knomialTree(radix, r, root, n));
+        let levels = 0;
+        for (let span = 1; span < n; span *= radix) levels++;
+        // A rank's depth is the count of its non-zero base-radix digits (shifted): at most the levels.
+        expect(Math.max(...depth), `radix ${radix}, ${n} ranks`).toBeLessThanOrEqual(levels);
+        expect(views[root].children.length).toBeLessThanOrEqual((radix - 1) * levels);
+      }
+    }
+    // A rank's parent clears its lowest non-zero base-radix digit (coll_base_topo_build_kmtree)...
+    for (let v = 1; v < 100; v++) {
+      let low = 1;
+      while ((v / low) % 3 === 0) low *= 3;
+      expect(knomialTree(3, v, 0, 100).parent).toBe(v - (v % (3 * low)));
+    }
+    // ... so with radix 4 and 16 ranks the root sends to 4, 8, 12, then 1, 2, 3.
+    expect(knomialTree(4, 0, 0, 16).children).toEqual([4, 8, 12, 1, 2, 3]);
+    expect(knomialTree(4, 6, 0, 16)).toEqual({ parent: 4, children: [] });
+    expect(knomialTree(4, 8, 0, 16)).toEqual({ parent: 0, children: [9, 10, 11] });
   });
 
   it('chain: N-1 hops from the root', () => {
@@ -358,6 +389,96 @@ describe('tuned: the fixed decision rules (coll_tuned_decision_fixed.c, v4.0)', 
       expect(run('bcast:tuned', cores)).toBe(run('bcast:split-binary', cores, { segsize: 1024 }));
       expect(run('allgather:tuned', cores)).toBe(run('allgather:neighbor-exchange', cores));
     }
+  });
+});
+
+describe("tuned: Open MPI 4.1's fixed rules (coll_tuned_decision_fixed.c at v4.1.4)", () => {
+  // Cells read off the source's tables, at and either side of their bounds.
+  const cells: Array<
+    [op: 'bcast' | 'gather' | 'scatter' | 'alltoall' | 'allgather', bytes: number, n: number, alg: number]
+  > = [
+    ['bcast', 31, 2, 3],
+    ['bcast', 32, 3, 5],
+    ['bcast', 32767, 2, 1],
+    ['bcast', 32768, 2, 5],
+    ['bcast', 1 << 20, 2, 5],
+    ['bcast', 8191, 7, 6],
+    ['bcast', 1 << 20, 7, 2],
+    ['bcast', 2048, 48, 7],
+    ['bcast', 2047, 48, 6],
+    ['bcast', 16384, 300, 4],
+    ['bcast', 1 << 20, 20, 8],
+    ['bcast', 100, 5000, 7],
+    ['alltoall', 4095, 2, 5],
+    ['alltoall', 32768, 2, 4],
+    ['alltoall', 1 << 20, 2, 2],
+    ['alltoall', 100, 40, 3],
+    ['alltoall', 1 << 20, 100, 2],
+    ['allgather', 1 << 20, 2, 6],
+    ['allgather', 1 << 20, 31, 3],
+    ['allgather', 1000, 40, 3],
+    ['allgather', 1024, 40, 5],
+    ['allgather', 65536, 40, 4],
+    ['gather', 2048, 2, 2],
+    ['gather', 40000, 3, 1],
+    ['gather', 1 << 20, 3, 3],
+    ['gather', 4096, 100, 2],
+    ['scatter', 1, 2, 3],
+    ['scatter', 2048, 2, 1],
+    ['scatter', 200000, 3, 3],
+    ['scatter', 1 << 20, 100, 3],
+  ];
+  it.each(cells)('%s of %i bytes on %i ranks -> algorithm %i', (op, bytes, n, alg) => {
+    expect(v41Number(op, bytes, n)).toBe(alg);
+  });
+
+  it('maps the numbers to these algorithms, unsegmented, and names what it does not model', () => {
+    expect(v41Decision('bcast', 32768, 2)).toEqual({ algorithm: 'bcast:binary', params: { segsize: 0 } });
+    expect(v41Decision('bcast', 2048, 48)).toEqual({ algorithm: 'bcast:knomial', params: { segsize: 0, radix: 4 } });
+    expect(v41Decision('bcast', 1 << 20, 7)).toEqual({ algorithm: 'bcast:pipeline', params: { segsize: 1 << 20 } });
+    expect(v41Decision('alltoall', 32768, 2)).toEqual({ algorithm: 'alltoall:linear', params: {} });
+    expect(v41Decision('alltoall', 1000, 2)).toEqual({ algorithm: 'alltoall:two-procs', params: {} });
+    expect(v41Decision('gather', 1 << 20, 3)).toEqual({
+      algorithm: 'gather:linear-sync',
+      params: { segsize: 1 << 20 },
+    });
+    expect(() => v41Decision('bcast', 1 << 20, 20)).toThrow(
+      /Open MPI 4.1 runs scatter_allgather, which this library does not model/,
+    );
+  });
+
+  it("bcast:tuned with rules v4.1 runs what the table picks: on 2 ranks, 32 KiB goes whole, not in v4.0's 1 KiB segments", () => {
+    const machine = loadPreset('dunnington');
+    const run = (algorithm: string, params: Record<string, ParamValue>) =>
+      runAlgorithm({
+        machine,
+        cores: [0, 6],
+        algorithm,
+        call: { bytes: 32768, root: 0, params },
+        cache: 'off',
+        iterations: 1,
+        warmup: 0,
+        seed: 's',
+      }).times[0];
+    const v41 = run('bcast:tuned', { rules: 'v4.1' });
+    expect(v41).toBe(run('bcast:binary', { segsize: 0 }));
+    expect(run('bcast:tuned', {})).toBe(run('bcast:split-binary', { segsize: 1024 }));
+    expect(v41).not.toBe(run('bcast:tuned', {}));
+  });
+
+  it('a two-process algorithm on another communicator size is refused, naming it', () => {
+    expect(() =>
+      runAlgorithm({
+        machine: loadPreset('dunnington'),
+        cores: [0, 1, 2],
+        algorithm: 'alltoall:two-procs',
+        call: { bytes: 64, root: 0, params: {} },
+        cache: 'off',
+        iterations: 1,
+        warmup: 0,
+        seed: 's',
+      }),
+    ).toThrow('alltoall:two-procs is defined for 2 ranks only, not 3');
   });
 });
 

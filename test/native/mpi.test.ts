@@ -27,6 +27,7 @@ describe.runIf(haveMpi)('validate --mpi', () => {
     expect(training).toMatchObject({ set: 'training', name: 'MPI_bcast basic no-cma', bytes: 64 });
     const note = notes.join('\n');
     expect(note).toMatch(/library work per fragment/);
+    expect(note).toMatch(/tuned rows use/);
     // Fitted, the model takes the measured time (to the rounding of the constant); where even no
     // library work leaves the model slower, the note says it was not fitted.
     if (/smSideNs\) fitted on MPI_bcast basic of 64 B/.test(note)) expect(Math.abs(training.errorPct!)).toBeLessThan(1);

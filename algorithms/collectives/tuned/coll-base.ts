@@ -9,7 +9,7 @@ export function collBase<Op extends keyof CollectiveArgs>(
   name: string,
   description: string,
   program: AlgorithmProgram<Op>,
-  { params = [], test }: { params?: ParamInfo[]; test?: PropertyHints } = {},
+  { params = [], test, ranks }: { params?: ParamInfo[]; test?: PropertyHints; ranks?: number } = {},
 ): Defined<Op> {
-  return defineAlgorithm({ name: `${operation}:${name}`, operation, description, params, test, program });
+  return defineAlgorithm({ name: `${operation}:${name}`, operation, description, params, test, program, ranks });
 }

@@ -7,15 +7,19 @@ import { allgatherBruck } from './allgather-bruck.ts';
 import { allgatherNeighborExchange } from './allgather-neighbor-exchange.ts';
 import { allgatherRecursiveDoubling } from './allgather-recursive-doubling.ts';
 import { allgatherRing } from './allgather-ring.ts';
+import { allgatherTwoProcs } from './allgather-two-procs.ts';
 import { allreduceNonoverlapping } from './allreduce-nonoverlapping.ts';
 import { allreduceRecursiveDoubling } from './allreduce-recursive-doubling.ts';
 import { allreduceRing } from './allreduce-ring.ts';
 import { alltoallBruck } from './alltoall-bruck.ts';
 import { alltoallLinear } from './alltoall-linear.ts';
 import { alltoallPairwise } from './alltoall-pairwise.ts';
+import { alltoallTwoProcs } from './alltoall-two-procs.ts';
 import { barrierDissemination } from './barrier-dissemination.ts';
 import { barrierRecursiveDoubling } from './barrier-recursive-doubling.ts';
+import { bcastBinary } from './bcast-binary.ts';
 import { bcastBinomial } from './bcast-binomial.ts';
+import { bcastKnomial } from './bcast-knomial.ts';
 import { bcastLinear } from './bcast-linear.ts';
 import { bcastPipeline } from './bcast-pipeline.ts';
 import { bcastSplitBinary } from './bcast-split-binary.ts';
@@ -28,6 +32,7 @@ import { reduceLinear } from './reduce-linear.ts';
 import { reducePipeline } from './reduce-pipeline.ts';
 import { scatterBinomial } from './scatter-binomial.ts';
 import { scatterLinear } from './scatter-linear.ts';
+import { scatterLinearNb } from './scatter-linear-nb.ts';
 
 /** Property runs of every member, and of `<op>:tuned` (tuned.ts); sizes around the segment sizes
  *  the members draw. */
@@ -50,15 +55,19 @@ export const collBaseAlgorithms: readonly Algorithm[] = testedWith(TUNED_TEST, [
   allgatherNeighborExchange,
   allgatherRecursiveDoubling,
   allgatherRing,
+  allgatherTwoProcs,
   allreduceNonoverlapping,
   allreduceRecursiveDoubling,
   allreduceRing,
   alltoallBruck,
   alltoallLinear,
   alltoallPairwise,
+  alltoallTwoProcs,
   barrierDissemination,
   barrierRecursiveDoubling,
+  bcastBinary,
   bcastBinomial,
+  bcastKnomial,
   bcastLinear,
   bcastPipeline,
   bcastSplitBinary,
@@ -71,4 +80,5 @@ export const collBaseAlgorithms: readonly Algorithm[] = testedWith(TUNED_TEST, [
   reducePipeline,
   scatterBinomial,
   scatterLinear,
+  scatterLinearNb,
 ]);

@@ -91,3 +91,30 @@ export function chainTree(rank: number, root: number, size: number): Tree {
     children: v + 1 < size ? [unshift(v + 1, root, size)] : [],
   };
 }
+
+/**
+ * K-nomial tree of ompi_coll_base_topo_build_kmtree (Open MPI 4.1): the parent of shifted rank v
+ * is v with its lowest non-zero base-`radix` digit cleared; its children are v + j*radix^k for the
+ * radix^k below that digit, largest k first, j = 1..radix-1. Radix 2 is the binomial tree with the
+ * children in the opposite order.
+ */
+export function knomialTree(radix: number, rank: number, root: number, size: number): Tree {
+  const v = shift(rank, root, size);
+  let mask = 1;
+  let parent = -1;
+  while (mask < size) {
+    if (v % (radix * mask) !== 0) {
+      parent = unshift(Math.floor(v / (radix * mask)) * radix * mask, root, size);
+      break;
+    }
+    mask *= radix;
+  }
+  const children: number[] = [];
+  for (mask = Math.floor(mask / radix); mask > 0; mask = Math.floor(mask / radix)) {
+    for (let j = 1; j < radix; j++) {
+      const c = v + mask * j;
+      if (c < size) children.push(unshift(c, root, size));
+    }
+  }
+  return { parent, children };
+}
