@@ -9,6 +9,8 @@
 //   region-write : as inline-write, but the sender declares its own buffer as a region too and
 //                  copies region to region.
 // Every region is single use, declared for one message. The copy mode is the `mode` parameter.
+// Each rank sends from one buffer and receives into another, as NetPIPE does (s_buff and r_buff):
+// the pong's destination is not the buffer the ping just read.
 import { defineAlgorithm } from '../algorithm.ts';
 import type { OperationInfo } from '../operations.ts';
 import { range } from '../../sim/node/buffer.ts';
@@ -25,7 +27,8 @@ export type KnemStrategy = 'inline-read' | 'inline-write' | 'region-read' | 'reg
 export const KNEM_STRATEGIES: readonly KnemStrategy[] = ['inline-read', 'inline-write', 'region-read', 'region-write'];
 
 export interface KnemCopyArgs extends WithParams {
-  message: Range;
+  send: Range;
+  recv: Range;
 }
 
 export const knemcopyOperation: OperationInfo = {
@@ -38,15 +41,23 @@ export const knemcopySemantics: OperationSemantics<KnemCopyArgs> = {
   operation: 'knemcopy',
   setup(rank: Rank, call: OperationCall): KnemCopyArgs {
     if (rank.size < 2) throw new Error('knemcopy needs at least 2 ranks');
-    return { message: range(rank.alloc('msg', checkSize('knemcopy', call.bytes))), params: { ...call.params } };
+    const bytes = checkSize('knemcopy', call.bytes);
+    return {
+      send: range(rank.alloc('send', bytes)),
+      recv: range(rank.alloc('recv', bytes)),
+      params: { ...call.params },
+    };
   },
-  fill(rank: Rank, { message }: KnemCopyArgs) {
-    if (rank.id === 0) fillFresh(message, source(0, 'msg'));
-    else fillUninitialised(message);
+  fill(rank: Rank, { send, recv }: KnemCopyArgs) {
+    fillFresh(send, source(rank.id, 'msg'));
+    fillUninitialised(recv);
   },
   verify(args: KnemCopyArgs[], call: OperationCall) {
-    for (const r of [0, 1])
-      expectHolds(`knemcopy: rank ${r}`, args[r].message, Content.fresh(call.bytes, source(0, 'msg')));
+    for (const [r, from] of [
+      [0, 1],
+      [1, 0],
+    ])
+      expectHolds(`knemcopy: rank ${r}`, args[r].recv, Content.fresh(call.bytes, source(from, 'msg')));
   },
   reportTime: (span) => span / 2,
 };
@@ -135,14 +146,14 @@ export function* knemRecv(
 }
 
 export function knemCopyPingPong(strategy: KnemStrategy) {
-  return function* (rank: Rank, { message, params }: KnemCopyArgs): Program<void> {
+  return function* (rank: Rank, { send, recv, params }: KnemCopyArgs): Program<void> {
     const mode = modeOf(params);
     if (rank.id === 0) {
-      yield* knemSend(rank, strategy, mode, 1, message);
-      yield* knemRecv(rank, strategy, mode, 1, message);
+      yield* knemSend(rank, strategy, mode, 1, send);
+      yield* knemRecv(rank, strategy, mode, 1, recv);
     } else if (rank.id === 1) {
-      yield* knemRecv(rank, strategy, mode, 0, message);
-      yield* knemSend(rank, strategy, mode, 0, message);
+      yield* knemRecv(rank, strategy, mode, 0, recv);
+      yield* knemSend(rank, strategy, mode, 0, send);
     }
   };
 }
