@@ -45,9 +45,18 @@ export function calibrate(detected: MachineSpec, opts: CalibrateOptions): Calibr
       source: 'detected: sysfs; CMA measured working between two ranks',
     });
   }
-  for (const c of FITTED_CONSTANTS) {
-    opts.progress(`fitting: ${c.name}`);
-    fitted.push(...c.fit(spec, data));
+  // Each fit holds the other constants where they are, but a copy's time goes through every bound
+  // the model applies, so the fits depend on one another (the L3 copy on the core's copy bandwidth
+  // fitted after it, the L1 copy on the outermost cache its destination is written to): a first
+  // pass brings every constant near its value, the second fits each with the others settled and is
+  // the one reported.
+  for (const pass of [1, 2]) {
+    const round: FittedValue[] = [];
+    for (const c of FITTED_CONSTANTS) {
+      opts.progress(`fitting${pass === 1 ? ' (first pass)' : ''}: ${c.name}`);
+      round.push(...c.fit(spec, data));
+    }
+    if (pass === 2) fitted.push(...round);
   }
   // Cited beside the model's constants, as presets cite their machine's measurements.
   const memory = data.copyOne[data.copyOne.length - 1];
