@@ -1,7 +1,14 @@
 // The training set: the native measurements calibration fits the model's constants on. None of
 // them is a case `validate` predicts afterwards (see test-set.ts).
 import type { MachineSpec } from '../hardware/spec.ts';
-import { probeNative, runNative, type NativeRun, type NativeStats, type ProbeResult } from './backend.ts';
+import {
+  probeNative,
+  runNative,
+  type NativeRequest,
+  type NativeRun,
+  type NativeStats,
+  type ProbeResult,
+} from './backend.ts';
 import { effectiveCapacity, type Capacity, type CapacitySweep } from './fit/capacity.ts';
 import { DEFAULT_ROUNDS, measureInRounds, roundText } from './rounds.ts';
 
@@ -124,45 +131,50 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
     sizes: levels.map((l) => l.workingSet),
     ...it,
   }).results;
-  opts.progress('training: memcpy bandwidth by working set, one core');
-  const copyOne = runNative({
-    bench: 'memcpy',
-    cores: [cores[0]],
-    sizes: levels.map((l) => l.workingSet / 2),
-    ...it,
-  }).results;
-  const data: TrainingData = { cores, capacity, levels, latency, copyOne, cmaReaders: [] };
-  if (cores.length < 2) return data;
-  opts.progress(`training: memcpy from memory on ${cores.length} cores at once`);
-  data.copyAll = runNative({ bench: 'memcpy', cores, sizes: [levels[levels.length - 1].workingSet / 2], ...it });
-  // In rounds, as the test set, and its fastest round, as the test rows take theirs: one disturbed
-  // run would otherwise set the constant this fits on its own (rounds.ts).
-  let first: NativeRun | undefined;
-  const [results] = measureInRounds(DEFAULT_ROUNDS, [cores.slice(0, 2)], (pair, round) => {
-    opts.progress(`training: double-copy ping-pong, warm${roundText(round, DEFAULT_ROUNDS)}`);
-    const run = runNative({
-      bench: 'pingpong',
-      mech: 'shm',
-      cores: pair,
-      sizes: HANDOFF_TRAINING_SIZES,
-      cache: 'on',
-      ...it,
+  // The copies, the hand-off ping-pong and the CMA sweep fit the constants the host's placement
+  // changes (rounds.ts): each is measured in rounds, one after the other within a round, so that
+  // the rounds spread over the whole training and each measurement takes its fastest, as the test
+  // rows take theirs.
+  const pair = cores.slice(0, 2);
+  const requests: Array<{ what: string; req: NativeRequest }> = [
+    {
+      what: 'memcpy bandwidth by working set, one core',
+      req: { bench: 'memcpy', cores: [cores[0]], sizes: levels.map((l) => l.workingSet / 2), ...it },
+    },
+  ];
+  if (cores.length >= 2) {
+    requests.push(
+      {
+        what: `memcpy from memory on ${cores.length} cores at once`,
+        req: { bench: 'memcpy', cores, sizes: [levels[levels.length - 1].workingSet / 2], ...it },
+      },
+      {
+        what: 'double-copy ping-pong, warm',
+        req: { bench: 'pingpong', mech: 'shm', cores: pair, sizes: HANDOFF_TRAINING_SIZES, cache: 'on', ...it },
+      },
+    );
+  }
+  const cma = cores.length >= 2 ? probeNative(cores) : undefined;
+  if (cma?.cma === 'ok')
+    requests.push({
+      what: 'CMA size sweep, one reader',
+      req: { bench: 'onetoall', mech: 'cma-read', cores: pair, sizes: CMA_TRAINING_SIZES, cache: 'on', ...it },
     });
-    first ??= run;
+  const first: NativeRun[] = [];
+  const fastest = measureInRounds(DEFAULT_ROUNDS, [...requests.keys()], (i, round) => {
+    opts.progress(`training: ${requests[i].what}${roundText(round, DEFAULT_ROUNDS)}`);
+    const run = runNative(requests[i].req);
+    first[i] ??= run;
     return run.results;
   });
-  data.handoff = { ...first!, results };
-  data.cma = probeNative(cores);
-  if (data.cma.cma !== 'ok') return data;
-  opts.progress('training: CMA size sweep, one reader');
-  data.cmaSweep = runNative({
-    bench: 'onetoall',
-    mech: 'cma-read',
-    cores: cores.slice(0, 2),
-    sizes: CMA_TRAINING_SIZES,
-    cache: 'on',
-    ...it,
-  });
+  const runOf = (i: number): NativeRun => ({ ...first[i], results: fastest[i] });
+  const data: TrainingData = { cores, capacity, levels, latency, copyOne: fastest[0], cmaReaders: [] };
+  if (cores.length < 2) return data;
+  data.copyAll = runOf(1);
+  data.handoff = runOf(2);
+  data.cma = cma;
+  if (cma?.cma !== 'ok') return data;
+  data.cmaSweep = runOf(3);
   for (let n = 3; n <= Math.min(cores.length, 9); n++) {
     opts.progress(`training: CMA, ${n - 1} readers of one process`);
     data.cmaReaders.push(
