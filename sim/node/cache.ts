@@ -16,6 +16,9 @@ export interface ResidentRange {
   length: number;
 }
 
+/** Told of every piece a touch pushes out (a victim cache behind this one receives them). */
+export type EvictionSink = (buf: number, start: number, length: number, dirty: boolean) => void;
+
 /** A cache's whole state, to put back later (saved before a look ahead that may be undone). */
 export interface SavedCache {
   readonly ranges: readonly { buf: number; start: number; length: number; dirty: boolean }[];
@@ -95,13 +98,16 @@ export class CacheState {
    * Marks the range most recently used, inserting what is missing and evicting LRU ranges (or their
    * fronts) until the total fits. A range larger than the capacity leaves only its last
    * `capacityBytes` bytes resident. `dirty`: the range was written and must be written back when
-   * evicted.
+   * evicted. `evicted` is told of what leaves, oldest first: the head of a range longer than the
+   * cache, then the LRU pieces the range pushes out.
    */
-  touch(buf: number, start: number, length: number, dirty = false): void {
+  touch(buf: number, start: number, length: number, dirty = false, evicted?: EvictionSink): void {
     checkRange(this.name, start, length);
     if (length > this.capacityBytes) {
       // The head of the range would be evicted by its own tail before the touch ends.
-      start += length - this.capacityBytes;
+      const head = length - this.capacityBytes;
+      if (evicted) this.streamedThrough(buf, start, head, dirty, evicted);
+      start += head;
       length = this.capacityBytes;
     }
     if (length === 0) return;
@@ -111,7 +117,15 @@ export class CacheState {
     if (segments === undefined) this.place(buf, start, length, dirty);
     else for (const [s, l, d] of segments) this.place(buf, s, l, d);
     this.used += length;
-    this.evict();
+    this.evict(evicted);
+  }
+
+  /** Reports the head of a range that streams through without staying, with the dirtiness its
+   *  bytes leave with (written now, or dirty here before). */
+  private streamedThrough(buf: number, start: number, length: number, dirty: boolean, evicted: EvictionSink): void {
+    const parts = dirty ? undefined : this.dirtyParts(buf, start, length);
+    if (parts === undefined) evicted(buf, start, length, dirty);
+    else for (const [s, l, d] of parts) evicted(buf, s, l, d);
   }
 
   /** Appends a range as the most recently used, merging it with the newest range it continues. */
@@ -241,11 +255,12 @@ export class CacheState {
     if (list.length === 0) this.dropBuffer(buf);
   }
 
-  private evict(): void {
+  private evict(evicted?: EvictionSink): void {
     while (this.used > this.capacityBytes && this.head !== null) {
       const e = this.head;
       const excess = this.used - this.capacityBytes;
       const out = Math.min(e.length, excess);
+      evicted?.(e.buf, e.start, out, e.dirty);
       if (e.dirty && this.countWritebacks) {
         this.writebacks ??= new Map();
         this.writebacks.set(e.buf, (this.writebacks.get(e.buf) ?? 0) + out);

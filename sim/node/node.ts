@@ -13,7 +13,7 @@ import { Mutex } from '../engine/mutex.ts';
 import { FlowNetwork, type Flow, type Resource } from '../flow/network.ts';
 import type { CacheSpec, MachineSpec, VertexId } from '../../hardware/spec.ts';
 import { Topology } from './topology.ts';
-import { CacheState, type SavedCache } from './cache.ts';
+import { CacheState, type EvictionSink, type SavedCache } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
 import { bestSibling, siblingCachesByCore } from './sibling-caches.ts';
 import { Buffer, type Range } from './buffer.ts';
@@ -54,7 +54,12 @@ export interface PreparedCopy {
   readonly uses: Uses;
   readonly latency: number;
   readonly start: number;
+  /** What victim caches receive from it, at its end. */
+  readonly fills: VictimFills;
 }
+
+/** Cache fills a copy makes when it ends (a victim cache's share of what it evicts below). */
+export type VictimFills = Array<() => void>;
 
 /** One place the bytes of a range are, as seen from a core. */
 interface Part {
@@ -277,10 +282,11 @@ export class Node {
     const store = storeKind(this.spec, info.routine ?? 'memcpy', dst.bytes, this.nonTemporalAbove.get(core)!);
     const latency = this.planRead(core, src, uses, 1);
     const kept = this.planWrite(core, dst, uses, 1, { store });
-    this.touch(core, src, false);
-    this.touch(core, dst, true, store, kept);
+    const fills: VictimFills = [];
+    this.touch(core, src, false, fills);
+    this.touch(core, dst, true, fills, store, kept);
     this.chargeWritebacks(core, uses, src.bytes);
-    return { core, src, dst, info, snapshot, uses, latency, start: this.sim.now };
+    return { core, src, dst, info, snapshot, uses, latency, start: this.sim.now, fills };
   }
 
   /** Runs a prepared copy: its flow, then its content lands and its step is recorded. */
@@ -288,6 +294,7 @@ export class Node {
     const flow = this.startFlow(p.src.bytes, p.uses, p.latency, p.info.label);
     this.streams.add(this.sharedOwnIds.get(p.core)!, p.src, flow);
     yield* wait(flow);
+    this.fillVictims(p.fills);
     p.dst.buf.content.write(p.dst.offset, p.snapshot);
     this.recordStep(p.info, 'copy', p.start, p.src.bytes, flow);
   }
@@ -318,12 +325,14 @@ export class Node {
     const latency = Math.max(this.planRead(core, src, uses, 1), this.planRead(core, dst, uses, 1));
     // The store hits the line the load of dst just brought in: no second fetch, only the upgrade.
     const kept = this.planWrite(core, dst, uses, 1, { justRead: true });
-    this.touch(core, src, false);
-    this.touch(core, dst, true, 'rfo', kept);
+    const fills: VictimFills = [];
+    this.touch(core, src, false, fills);
+    this.touch(core, dst, true, fills, 'rfo', kept);
     this.chargeWritebacks(core, uses, src.bytes);
     const flow = this.startFlow(src.bytes, uses, latency, info.label);
     this.streams.add(this.sharedOwnIds.get(core)!, src, flow);
     yield* wait(flow);
+    this.fillVictims(fills);
     dst.buf.content.reduceInto(dst.offset, snapshot, op);
     this.recordStep(info, 'reduce', start, src.bytes, flow);
   }
@@ -607,6 +616,32 @@ export class Node {
     return parts;
   }
 
+  /** What victim caches receive from a copy, applied at its end (touch). */
+  fillVictims(fills: VictimFills): void {
+    for (const fill of fills) fill();
+  }
+
+  /** Whether some cache is a victim cache, whose fills land at copies' ends. */
+  get hasVictimCaches(): boolean {
+    return this.spec.caches.some((c) => c.victim);
+  }
+
+  /** Touches [start, start + length) of range `r` in `state`, the part within the last `kept`
+   *  bytes of `r` dirty (the written bytes a cache keeps), the rest as it was. */
+  private touchWritten(
+    state: CacheState,
+    r: Range,
+    start: number,
+    length: number,
+    kept: number,
+    sink?: EvictionSink,
+  ): void {
+    const dirtyFrom = Math.max(start, r.offset + r.bytes - kept);
+    const clean = Math.min(length, Math.max(0, dirtyFrom - start));
+    if (clean > 0) state.touch(r.buf.id, start, clean, false, sink);
+    if (length > clean) state.touch(r.buf.id, start + clean, length - clean, true, sink);
+  }
+
   /**
    * Residency is taken when a copy starts, not when it ends: the lines arrive while it streams, so
    * a second reader of the same data on the same cache, starting meanwhile, hits what the first one
@@ -614,7 +649,14 @@ export class Node {
    *
    * After an access: the range is now most recently used in the core's caches; a write makes
    *  every other cache's copy stale. */
-  private touch(core: number, r: Range, written: boolean, store: StoreKind = 'rfo', keptDirty = 0): void {
+  private touch(
+    core: number,
+    r: Range,
+    written: boolean,
+    fills: VictimFills,
+    store: StoreKind = 'rfo',
+    keptDirty = 0,
+  ): void {
     if (r.bytes === 0) return;
     if (store === 'non-temporal') {
       // Written around the caches: no cache keeps a copy, this core's own included.
@@ -623,22 +665,36 @@ export class Node {
     }
     const local = this.topo.cachesOf(core);
     const outer = local[local.length - 1];
-    for (const cache of local) {
-      let length = r.bytes;
-      if (cache.victim) {
-        // A victim cache only receives what the caches below it evict: the head of a stream longer
-        // than they hold, pushed out as its tail comes in.
-        const below = Math.max(0, ...local.filter((c) => c.level < cache.level).map((c) => c.sizeBytes));
-        length = Math.max(0, r.bytes - below);
-      }
+    // What the cache just below a victim cache pushes out during this touch, oldest first.
+    let pushedOut: Array<[buf: number, start: number, length: number, dirty: boolean]> | undefined;
+    for (let i = 0; i < local.length; i++) {
+      const cache = local[i];
       const state = this.cacheState.get(cache.id)!;
+      if (cache.victim) {
+        // A victim cache receives only what the caches below it evict: the head of a stream longer
+        // than they hold, and whatever older data the stream pushes out of them. They evict it as
+        // the stream goes, so it lands there by the copy's end: a reader streaming the same buffer
+        // alongside, on the same socket, does not find it there (it reads before the eviction).
+        const pieces = pushedOut ?? [];
+        const tail = cache === outer ? keptDirty : r.bytes;
+        fills.push(() => {
+          for (const [buf, start, length, wasDirty] of pieces) {
+            if (buf !== r.buf.id || !written) state.touch(buf, start, length, wasDirty);
+            else this.touchWritten(state, r, start, length, tail);
+          }
+        });
+        pushedOut = undefined;
+        continue;
+      }
+      const sink: EvictionSink | undefined = local[i + 1]?.victim
+        ? (buf, start, length, wasDirty) => (pushedOut ??= []).push([buf, start, length, wasDirty])
+        : undefined;
       // The written bytes the outermost cache keeps are dirty there: memory gets them when evicted.
       // Behind a victim cache a private cache keeps what it wrote dirty too, for siblings' probes.
-      let dirty = 0;
-      if (written && cache === outer) dirty = Math.min(length, keptDirty);
-      else if (written && this.dirtyPrivate.has(cache.id)) dirty = length;
-      if (length > dirty) state.touch(r.buf.id, r.offset, length - dirty);
-      if (dirty > 0) state.touch(r.buf.id, r.offset + length - dirty, dirty, true);
+      let kept = 0;
+      if (written && cache === outer) kept = keptDirty;
+      else if (written && this.dirtyPrivate.has(cache.id)) kept = r.bytes;
+      this.touchWritten(state, r, r.offset, r.bytes, kept, sink);
     }
     for (const memSide of this.memorySideStates) memSide.touch(r.buf.id, r.offset, r.bytes);
     if (!written) return;

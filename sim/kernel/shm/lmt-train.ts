@@ -17,7 +17,8 @@
 // It then commits those copies' cache effects and contents in order, shifts its pending notices by
 // m periods, lets the side at the boundary sleep them, and adds the periods' step times to the
 // trace totals. m is a multiple of the ring's slots, so every slot and permit is where it was.
-// Anything else falls back to chunk-by-chunk, which runs without trains (World.trains) always use.
+// Anything else falls back to chunk-by-chunk, which runs without trains (World.trains) always use,
+// as do machines with a victim cache (filled at each copy's end, which a look-ahead does not order).
 import type { Cancellable } from '../../engine/waitable.ts';
 import type { Program } from '../../engine/program.ts';
 import { range, subRange, type Buffer, type Range } from '../../node/buffer.ts';
@@ -232,7 +233,9 @@ export class LmtTrain {
   private tryAdvance(side: Side, now: number, state: string): number {
     if (this.sides[0] === undefined || this.sides[1] === undefined) return 0;
     const node = this.world.node;
-    if (node.net.activeFlowCount > 0 || node.pages.pending) return 0;
+    // A victim cache is filled at each copy's end, an order the look-ahead's copies prepared back to
+    // back do not keep: on such machines every chunk is simulated.
+    if (node.net.activeFlowCount > 0 || node.pages.pending || node.hasVictimCaches) return 0;
     const other = (1 - side) as Side;
     const waits = this.waiting[other];
     if (waits === undefined) return 0;
