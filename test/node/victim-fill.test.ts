@@ -9,7 +9,6 @@ import { CacheState } from '../../sim/node/cache.ts';
 import { loadPreset, presetNames } from '../../hardware/presets.ts';
 import { propRuns } from '../helpers/prop-runs.ts';
 
-const KiB = 1024;
 const withVictim = presetNames()
   .map((name) => loadPreset(name))
   .filter((spec) => spec.caches.some((c) => c.victim));
