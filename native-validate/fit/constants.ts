@@ -39,7 +39,7 @@ const spread = (s: NativeStats) => `median of ${s.samples}, IQR ${fmt(s.q1Ns)}..
 /**
  * Fits a bandwidth so the model's copy time at this measurement equals the measured median. Where
  * no value gets the model there (another bound holds it back at this working set), the constant
- * does not decide the model's time there: `onUnreachable` says what to keep.
+ * does not decide the model's time there, and it keeps the value it had.
  */
 function fitBandwidth(
   spec: MachineSpec,
@@ -48,7 +48,6 @@ function fitBandwidth(
   cores: number[],
   bytes: number,
   measured: NativeStats,
-  onUnreachable: 'keep' | 'measured',
 ): { value: number; note: string; kept?: boolean } {
   const before = get();
   const target = measured.medianNs;
@@ -68,10 +67,7 @@ function fitBandwidth(
   set(before);
   const bound = modelCopyNs(spec, cores, bytes);
   const why = `the model stays at ${fmt(bound)} there whatever this value (another resource bounds it)`;
-  if (onUnreachable === 'keep') return { value: before, note: `not fitted: ${why}; kept ${before}`, kept: true };
-  const value = round((bytes * cores.length) / target);
-  set(value);
-  return { value, note: `${why}; set to the measured rate` };
+  return { value: before, note: `not fitted: ${why}; kept ${before}`, kept: true };
 }
 
 function round(x: number): number {
@@ -114,8 +110,9 @@ const copyBandwidth: FittedConstant = {
       },
       [data.cores[0]],
       l1.workingSet / 2,
+      // Reached on the first pass (calibrate.ts); on the second another bound may hold the L1 copy
+      // (the outermost cache its destination is charged to), and the first pass's value stands.
       m,
-      'measured',
     );
     const source = `measured: memcpy of ${sizeText(l1.workingSet / 2)} warm in L${level}, one core, ${gbs(l1.workingSet / 2, m.medianNs)} (${spread(m)}); ${note}`;
     return [
@@ -143,7 +140,6 @@ const cacheBandwidths: FittedConstant = {
         [data.cores[0]],
         bytes,
         m,
-        'keep',
       );
       out.push({
         field: `caches[L${level}].bandwidth`,
@@ -210,7 +206,6 @@ const memoryBandwidth: FittedConstant = {
       cores,
       bytes,
       m,
-      'keep',
     );
     return [
       {
