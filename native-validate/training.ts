@@ -136,45 +136,56 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
   // the rounds spread over the whole training and each measurement takes its fastest, as the test
   // rows take theirs.
   const pair = cores.slice(0, 2);
-  const requests: Array<{ what: string; req: NativeRequest }> = [
+  type Measured = 'copyOne' | 'copyAll' | 'handoff' | 'cmaSweep';
+  const requests: Array<{ key: Measured; what: string; req: NativeRequest }> = [
     {
+      key: 'copyOne',
       what: 'memcpy bandwidth by working set, one core',
       req: { bench: 'memcpy', cores: [cores[0]], sizes: levels.map((l) => l.workingSet / 2), ...it },
     },
   ];
-  if (cores.length >= 2) {
+  const cma = cores.length >= 2 ? probeNative(cores) : undefined;
+  if (cores.length >= 2)
     requests.push(
       {
+        key: 'copyAll',
         what: `memcpy from memory on ${cores.length} cores at once`,
         req: { bench: 'memcpy', cores, sizes: [levels[levels.length - 1].workingSet / 2], ...it },
       },
       {
+        key: 'handoff',
         what: 'double-copy ping-pong, warm',
         req: { bench: 'pingpong', mech: 'shm', cores: pair, sizes: HANDOFF_TRAINING_SIZES, cache: 'on', ...it },
       },
     );
-  }
-  const cma = cores.length >= 2 ? probeNative(cores) : undefined;
   if (cma?.cma === 'ok')
     requests.push({
+      key: 'cmaSweep',
       what: 'CMA size sweep, one reader',
       req: { bench: 'onetoall', mech: 'cma-read', cores: pair, sizes: CMA_TRAINING_SIZES, cache: 'on', ...it },
     });
-  const first: NativeRun[] = [];
-  const fastest = measureInRounds(DEFAULT_ROUNDS, [...requests.keys()], (i, round) => {
-    opts.progress(`training: ${requests[i].what}${roundText(round, DEFAULT_ROUNDS)}`);
-    const run = runNative(requests[i].req);
-    first[i] ??= run;
+  const first = new Map<Measured, NativeRun>();
+  const fastest = measureInRounds(DEFAULT_ROUNDS, requests, ({ key, what, req }, round) => {
+    opts.progress(`training: ${what}${roundText(round, DEFAULT_ROUNDS)}`);
+    const run = runNative(req);
+    if (!first.has(key)) first.set(key, run);
     return run.results;
   });
-  const runOf = (i: number): NativeRun => ({ ...first[i], results: fastest[i] });
-  const data: TrainingData = { cores, capacity, levels, latency, copyOne: fastest[0], cmaReaders: [] };
-  if (cores.length < 2) return data;
-  data.copyAll = runOf(1);
-  data.handoff = runOf(2);
-  data.cma = cma;
+  // Each measurement as its first run reported it, with every size's fastest round.
+  const measured = new Map(requests.map(({ key }, i) => [key, { ...first.get(key)!, results: fastest[i] }]));
+  const data: TrainingData = {
+    cores,
+    capacity,
+    levels,
+    latency,
+    copyOne: measured.get('copyOne')!.results,
+    copyAll: measured.get('copyAll'),
+    handoff: measured.get('handoff'),
+    cma,
+    cmaSweep: measured.get('cmaSweep'),
+    cmaReaders: [],
+  };
   if (cma?.cma !== 'ok') return data;
-  data.cmaSweep = runOf(3);
   for (let n = 3; n <= Math.min(cores.length, 9); n++) {
     opts.progress(`training: CMA, ${n - 1} readers of one process`);
     data.cmaReaders.push(

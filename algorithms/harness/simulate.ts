@@ -93,9 +93,9 @@ function runTyped<Op extends OperationName>(
   info: AlgorithmInfo<Op>,
   semantics: OperationSemantics<ArgsOf<Op>>,
 ): RunOutcome {
-  // Parameters not given take the algorithm's declared defaults, whoever calls.
   if (info.ranks !== undefined && req.cores.length !== info.ranks)
     throw new Error(`${info.name} is defined for ${info.ranks} ranks only, not ${req.cores.length}`);
+  // Parameters not given take the algorithm's declared defaults, whoever calls.
   const call: OperationCall = { ...req.call, params: { ...paramDefaults(info), ...req.call.params } };
   const sim = new Simulation({ seed: req.seed });
   const node = new Node(sim, req.machine, { keepTrace: req.keepTrace });

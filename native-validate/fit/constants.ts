@@ -101,6 +101,8 @@ const copyBandwidth: FittedConstant = {
     const m = data.copyOne[0];
     if (l1.cacheIndex === undefined) return [];
     const level = spec.caches[l1.cacheIndex].level;
+    // Reached on the first pass (calibrate.ts); on the second another bound may hold the L1 copy
+    // (the outermost cache its destination is charged to), and the first pass's value stands.
     const { value, note, kept } = fitBandwidth(
       spec,
       () => spec.costs.copyBandwidth,
@@ -110,8 +112,6 @@ const copyBandwidth: FittedConstant = {
       },
       [data.cores[0]],
       l1.workingSet / 2,
-      // Reached on the first pass (calibrate.ts); on the second another bound may hold the L1 copy
-      // (the outermost cache its destination is charged to), and the first pass's value stands.
       m,
     );
     const source = `measured: memcpy of ${sizeText(l1.workingSet / 2)} warm in L${level}, one core, ${gbs(l1.workingSet / 2, m.medianNs)} (${spread(m)}); ${note}`;

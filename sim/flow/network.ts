@@ -265,20 +265,21 @@ export class FlowNetwork {
       for (const f of done) f.release();
       if (this.scheduler.atEndOfInstant) {
         this.flushing = false;
-        this.flushQueued = true;
-        this.scheduler.atEndOfInstant(this.flushFn);
+        this.requestFlush();
         return;
       }
     }
     this.flushing = false;
     // Wakeups that covered flows of other components than those just solved are set again.
-    for (const w of this.rearm) {
-      if (w.live === 0 || w.event !== undefined) continue;
-      let next = Infinity;
-      for (const f of w.flows) if (f.wakeup === w && f.finishAt < next) next = f.finishAt;
-      w.event = this.scheduler.schedule(Math.max(0, next - now), () => this.wake(w));
-    }
+    for (const w of this.rearm) if (w.live > 0 && w.event === undefined) this.arm(w, now);
     this.rearm.length = 0;
+  }
+
+  /** Sets `w` for the earliest finish among the flows it still covers. */
+  private arm(w: Wakeup, now: number): void {
+    let next = Infinity;
+    for (const f of w.flows) if (f.wakeup === w && f.finishAt < next) next = f.finishAt;
+    w.event = this.scheduler.schedule(Math.max(0, next - now), () => this.wake(w));
   }
 
   /** Whether `f` has reached its end by `now`, allowing for rounding in times and bytes. */
@@ -308,11 +309,7 @@ export class FlowNetwork {
       this.requestFlush();
       return;
     }
-    if (w.live > 0) {
-      let next = Infinity;
-      for (const f of w.flows) if (f.wakeup === w && f.finishAt < next) next = f.finishAt;
-      w.event = this.scheduler.schedule(Math.max(0, next - now), () => this.wake(w));
-    }
+    if (w.live > 0) this.arm(w, now);
   }
 
   /** Books resources' carried bytes and flows' progress up to now, before rates change. */

@@ -117,6 +117,8 @@ export class Node {
   private readonly siblings: ReturnType<typeof siblingCachesByCore>;
   /** The private caches behind a victim cache: they keep written lines dirty for a sibling's probe. */
   private readonly dirtyPrivate: Set<string>;
+  /** Whether some cache is a victim cache, whose fills land at copies' ends. */
+  readonly hasVictimCaches: boolean;
   /** Per core, the private caches of the other cores under a cache it shares, each with that cache
    *  (only where the machine sets costs.claimConcurrency). */
   private readonly socketPeers = new Map<number, Map<CacheState, CacheSpec>>();
@@ -136,6 +138,7 @@ export class Node {
     this.queues = new MissQueues(spec, this.topo, this.net);
     this.siblings = siblingCachesByCore(spec);
     this.dirtyPrivate = new Set([...this.siblings.values()].flatMap((e) => e.siblings.map((c) => c.id)));
+    this.hasVictimCaches = spec.caches.some((c) => c.victim);
     for (const cache of spec.caches) {
       this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
       const counted = !this.dirtyPrivate.has(cache.id);
@@ -621,11 +624,6 @@ export class Node {
     for (const fill of fills) fill();
   }
 
-  /** Whether some cache is a victim cache, whose fills land at copies' ends. */
-  get hasVictimCaches(): boolean {
-    return this.spec.caches.some((c) => c.victim);
-  }
-
   /** Touches [start, start + length) of range `r` in `state`, the part within the last `kept`
    *  bytes of `r` dirty (the written bytes a cache keeps), the rest as it was. */
   private touchWritten(
@@ -675,14 +673,15 @@ export class Node {
         // than they hold, and whatever older data the stream pushes out of them. They evict it as
         // the stream goes, so it lands there by the copy's end: a reader streaming the same buffer
         // alongside, on the same socket, does not find it there (it reads before the eviction).
-        const pieces = pushedOut ?? [];
+        const pieces = pushedOut;
         const tail = cache === outer ? keptDirty : r.bytes;
-        fills.push(() => {
-          for (const [buf, start, length, wasDirty] of pieces) {
-            if (buf !== r.buf.id || !written) state.touch(buf, start, length, wasDirty);
-            else this.touchWritten(state, r, start, length, tail);
-          }
-        });
+        if (pieces !== undefined)
+          fills.push(() => {
+            for (const [buf, start, length, wasDirty] of pieces) {
+              if (buf !== r.buf.id || !written) state.touch(buf, start, length, wasDirty);
+              else this.touchWritten(state, r, start, length, tail);
+            }
+          });
         pushedOut = undefined;
         continue;
       }

@@ -10,7 +10,7 @@ import { catalogue } from '../../algorithms/catalogue.ts';
 import type { ArgsOf, OperationName } from '../../algorithms/operations.ts';
 import type { OperationSemantics } from '../../algorithms/semantics.ts';
 import * as rules from '../../algorithms/collectives/tuned/decision.ts';
-import { v41Decision, v41Number } from '../../algorithms/collectives/tuned/decision-v41.ts';
+import { v41Decision, v41Number, type V41Operation } from '../../algorithms/collectives/tuned/decision-v41.ts';
 import {
   binomialTree,
   chainTree,
@@ -394,9 +394,7 @@ describe('tuned: the fixed decision rules (coll_tuned_decision_fixed.c, v4.0)', 
 
 describe("tuned: Open MPI 4.1's fixed rules (coll_tuned_decision_fixed.c at v4.1.4)", () => {
   // Cells read off the source's tables, at and either side of their bounds.
-  const cells: Array<
-    [op: 'bcast' | 'gather' | 'scatter' | 'alltoall' | 'allgather', bytes: number, n: number, alg: number]
-  > = [
+  const cells: Array<[op: V41Operation, bytes: number, n: number, alg: number]> = [
     ['bcast', 31, 2, 3],
     ['bcast', 32, 3, 5],
     ['bcast', 32767, 2, 1],

@@ -3,7 +3,8 @@
 // message at once) makes segmenting optional, and the property tests draw 0 among the sizes.
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { ArgsOf } from '../../operations.ts';
-import { defineAlgorithm, type Defined, type ParamInfo } from '../../algorithm.ts';
+import { defineAlgorithm, type Defined, type ParamInfo, type ParamValue } from '../../algorithm.ts';
+import type { ParamDraw } from '../../property-hints.ts';
 import { intParam } from '../params.ts';
 import { bcastOnTree } from './bcast-generic.ts';
 import { reduceOnTree } from './reduce-generic.ts';
@@ -14,7 +15,10 @@ export interface OnTree {
   name: string;
   description: string;
   segsize: { default: number; description: string };
-  tree: (rank: number, root: number, size: number) => Tree;
+  /** The tree, given the algorithm's parameters (those of `shape`, if it has any). */
+  tree: (rank: number, root: number, size: number, params: Record<string, ParamValue>) => Tree;
+  /** Parameters of the tree's shape besides the segment size, with the values the tests draw. */
+  shape?: { param: ParamInfo; draw: ParamDraw }[];
 }
 
 function segsizeParam({ segsize }: OnTree): ParamInfo {
@@ -43,10 +47,15 @@ function onTree<Op extends 'bcast' | 'reduce'>(
     name,
     operation,
     description: def.description,
-    params: [param],
-    test: { params: { segsize: { values: segsizeDraw(def) } } },
+    params: [param, ...(def.shape ?? []).map((s) => s.param)],
+    test: {
+      params: {
+        segsize: { values: segsizeDraw(def) },
+        ...Object.fromEntries((def.shape ?? []).map((s) => [s.param.name, s.draw])),
+      },
+    },
     program: (rank, args) =>
-      run(rank, args, def.tree(rank.id, args.root, rank.size), intParam(args.params, param, name)),
+      run(rank, args, def.tree(rank.id, args.root, rank.size, args.params), intParam(args.params, param, name)),
   });
 }
 

@@ -95,8 +95,8 @@ export function chainTree(rank: number, root: number, size: number): Tree {
 /**
  * K-nomial tree of ompi_coll_base_topo_build_kmtree (Open MPI 4.1): the parent of shifted rank v
  * is v with its lowest non-zero base-`radix` digit cleared; its children are v + j*radix^k for the
- * radix^k below that digit, largest k first, j = 1..radix-1. Radix 2 is the binomial tree with the
- * children in the opposite order.
+ * radix^k below that digit, largest k first, j = 1..radix-1. With radix 2 it is a binomial tree,
+ * but not bmtree's (whose parent clears the highest bit, not the lowest).
  */
 export function knomialTree(radix: number, rank: number, root: number, size: number): Tree {
   const v = shift(rank, root, size);

@@ -2,12 +2,11 @@
 // (decision.ts) or, with `rules: v4.1`, the tables of v4.1 (decision-v41.ts) for the operations they
 // are modelled for. Every rank evaluates the same rule on the same sizes, so all ranks run the same
 // algorithm.
-import type { Algorithm, Defined } from '../../algorithm.ts';
+import type { Algorithm, Defined, ParamInfo } from '../../algorithm.ts';
 import { defineAlgorithm } from '../../algorithm.ts';
 import { byOperation } from '../../build-catalogue.ts';
 import type { ArgsOf } from '../../operations.ts';
 import type { CollectiveArgs } from '../args.ts';
-import type { ParamInfo } from '../../algorithm.ts';
 import * as rules from './decision.ts';
 import type { Choice } from './decision.ts';
 import { v41Decision, type V41Operation } from './decision-v41.ts';
