@@ -407,8 +407,9 @@ export class Node {
   /**
    * Adds the resources writing `r` from `core` costs, by how the routine stores (store-kind.ts).
    *
-   * Cached stores allocate in the core's outermost cache; what cannot stay there (half of it: the
-   * source competes for the same space) streams to the destination's memory across the route.
+   * Cached stores are charged to the innermost of the core's caches whose half holds the destination
+   * (the source competes for the other half), else to the outermost; what cannot stay there (half
+   * of it) streams to the destination's memory across the route.
    * Each written line is first owned by this core: a line another socket's cache holds is
    * invalidated there (a round trip to that cache), and the ownership request waits as long as a
    * read from where the line is, holding the core's miss queues like a load. An 'rfo' store also
@@ -435,7 +436,11 @@ export class Node {
     const local = this.topo.cachesOf(core);
     const outer = local[local.length - 1];
     const kept = outer && store !== 'non-temporal' ? Math.min(n, outer.sizeBytes / 2) : 0;
-    if (kept > 0) add(uses, this.cacheBandwidth.get(outer.id)!, (scale * kept) / n);
+    // The stores land in L1 (write-allocate) and leave a level only when it overflows: a copy whose
+    // source and destination fit in a level (the destination in half of it) writes at that level's
+    // bandwidth; a larger one streams its dirty lines out to the outermost cache.
+    const keeper = local.find((cache) => n <= cache.sizeBytes / 2) ?? outer;
+    if (kept > 0) add(uses, this.cacheBandwidth.get(keeper.id)!, (scale * kept) / n);
     const spilled = n - kept;
     if (spilled > 0) this.addMemoryWrite(uses, coreVertex, numa.id, (scale * spilled) / n);
     const { shared, invalidation } = this.sharedElsewhere(core, r);

@@ -27,6 +27,8 @@ function send(bytes: number, options: PointToPointOptions) {
     lmtCopies: node.trace.events.filter((e) => e.label.startsWith('lmt copy-in')).map((e) => e.bytes),
     packs: node.trace.events.filter((e) => e.label === 'pack frag->1').map((e) => e.bytes),
     rts: node.trace.events.some((e) => e.label === 'post rts->1'),
+    bodyInFastbox: node.trace.events.filter((e) => e.label === 'copy-in fastbox->1' && e.bytes > 0).length,
+    bodyInCells: node.trace.events.filter((e) => e.label === 'copy-in cell->1').length,
   };
 }
 
@@ -53,6 +55,10 @@ describe('shared-memory transport parameters', () => {
     expect(r.rts).toBe(true);
     expect(r.copyBuffers).toEqual([]);
     expect(r.lmtCopies).toEqual([]);
+    // The body follows the CTS as cells only: MPICH2 sends it with MPID_nem_mpich2_sendv, which
+    // never tries the fastbox (only a packet carrying a whole message does).
+    expect(r.bodyInFastbox).toBe(0);
+    expect(r.bodyInCells).toBeGreaterThan(0);
   });
 
   it('pipelines the LMT in chunks of lmtChunk', () => {

@@ -140,16 +140,22 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       const kind = traceKind(header.kind);
       yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
       const seen = lineTransfer(topo, core, coreOf(to));
-      // The fastbox first: reading its flag pulls the line from whoever wrote it last.
-      const box = fastboxOf(world, costs, me, to);
-      yield* step(world, me, kind, `fastbox check->${to}`, lineTransfer(topo, box.flagCore, core));
-      if (!box.full && bytes <= costs.fastboxDataBytes) {
-        box.full = true;
-        box.flagCore = core;
-        const slot = range(box.buf, 0, bytes);
-        if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in fastbox->${to}` });
-        arrive(world, { ...header, payload: slot, release: () => releaseFastbox(world, box, to) }, seen);
-        return;
+      // The fastbox first, for a packet that carries a whole message: MPICH2 1.3.1's
+      // MPID_nem_mpich2_sendv_header tries it when `*n_iov == 2` and the payload fits
+      // MPID_NEM_FBOX_DATALEN; MPID_nem_mpich2_sendv, which sends the rest of a message that did
+      // not fit one packet (ch3's rendezvous body), goes straight to a cell (mpid_nem_inline.h).
+      // Reading the fastbox's flag pulls the line from whoever wrote it last.
+      if (header.kind !== 'frag') {
+        const box = fastboxOf(world, costs, me, to);
+        yield* step(world, me, kind, `fastbox check->${to}`, lineTransfer(topo, box.flagCore, core));
+        if (!box.full && bytes <= costs.fastboxDataBytes) {
+          box.full = true;
+          box.flagCore = core;
+          const slot = range(box.buf, 0, bytes);
+          if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in fastbox->${to}` });
+          arrive(world, { ...header, payload: slot, release: () => releaseFastbox(world, box, to) }, seen);
+          return;
+        }
       }
       const mine = procOf(world, costs, me);
       const cell =
