@@ -47,8 +47,10 @@ export interface PointToPointOptions {
   eagerLimit?: number;
   /** Nemesis only: large messages through the shared-memory LMT (true) or ch3's rendezvous through cells. */
   lmt?: boolean;
-  /** Nemesis only: chunk of the LMT copy-buffer pipeline; default 64 KiB. */
+  /** Nemesis only: slot of the LMT copy buffer, the pipeline's chunk above 128 KiB; default 32 KiB. */
   lmtChunk?: number;
+  /** Nemesis only: slots of the LMT copy buffer (MPICH2's NUM_BUFS); default 8. */
+  lmtSlots?: number;
   /** sm BTL only: max fragment of the rendezvous pipeline (btl_sm_max_send_size); default 32 KiB. */
   smFragment?: number;
   /** How messages to ranks on other hosts are split across the NICs; default by NIC bandwidth. */
@@ -56,7 +58,7 @@ export interface PointToPointOptions {
 }
 
 /** The options that configure Nemesis alone: given with the sm BTL, they would change nothing. */
-export const NEMESIS_OPTIONS = ['eagerLimit', 'lmt', 'lmtChunk'] as const;
+export const NEMESIS_OPTIONS = ['eagerLimit', 'lmt', 'lmtChunk', 'lmtSlots'] as const;
 
 export function createPointToPoint(world: World, me: number, options: PointToPointOptions = {}): PointToPoint {
   const protocol = options.shm ?? 'nemesis';
@@ -170,7 +172,7 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
   };
 }
 
-/** Nemesis's calibration with the run's eager limit, LMT switch and LMT chunk over the defaults. */
+/** Nemesis's calibration with the run's eager limit, LMT switch, LMT slot and slots over the defaults. */
 function nemesisCostsFor(options: PointToPointOptions): NemesisCosts {
   const costs: NemesisCosts = { ...nemesisCosts };
   return {
@@ -178,6 +180,7 @@ function nemesisCostsFor(options: PointToPointOptions): NemesisCosts {
     eagerLimitBytes: options.eagerLimit ?? costs.eagerLimitBytes,
     lmt: options.lmt ?? costs.lmt,
     lmtChunkBytes: options.lmtChunk ?? costs.lmtChunkBytes,
+    lmtSlots: options.lmtSlots ?? costs.lmtSlots,
   };
 }
 
@@ -215,6 +218,15 @@ export function parsePointToPointOptions(
   if (params.eagerLimit !== undefined)
     out.eagerLimit = wholeBytes('eagerLimit', params.eagerLimit, 0, field('eagerLimit'));
   if (params.lmtChunk !== undefined) out.lmtChunk = wholeBytes('lmtChunk', params.lmtChunk, 1, field('lmtChunk'));
+  if (params.lmtSlots !== undefined) {
+    const v = params.lmtSlots;
+    if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
+      throw new InputError(
+        `lmtSlots must be a whole number of at least 1, got ${JSON.stringify(v)}`,
+        field('lmtSlots'),
+      );
+    out.lmtSlots = v;
+  }
   if (params.smFragment !== undefined)
     out.smFragment = wholeBytes('smFragment', params.smFragment, 1, field('smFragment'));
   if (params.lmt !== undefined) {
@@ -246,8 +258,9 @@ export function transportConflict(params: Record<string, unknown>): { param: str
       param: 'smFragment',
       message: `smFragment configures Open MPI's sm BTL, but shm is ${JSON.stringify(params.shm ?? 'nemesis')}; add shm: sm`,
     };
-  if (params.lmt === false && params.lmtChunk !== undefined)
-    return { param: 'lmtChunk', message: 'lmtChunk sizes the LMT pipeline, but lmt is false' };
+  for (const param of ['lmtChunk', 'lmtSlots'])
+    if (params.lmt === false && params[param] !== undefined)
+      return { param, message: `${param} sizes the LMT pipeline, but lmt is false` };
   if (params.lmt === false && params.single !== undefined && params.single !== 'none')
     return {
       param: 'lmt',

@@ -51,7 +51,15 @@ export const transportParams: readonly ParamInfo[] = [
     kind: 'bytes',
     default: nemesisCosts.lmtChunkBytes,
     min: 1,
-    description: 'Nemesis: chunk of the LMT copy-buffer pipeline (MPICH2 MPID_NEM_COPY_BUF_LEN)',
+    description:
+      'Nemesis: slot of the LMT copy buffer, what one pipeline step copies (16 KiB for messages up to 128 KiB) (MPICH2 MPID_NEM_COPY_BUF_LEN)',
+  },
+  {
+    name: 'lmtSlots',
+    kind: 'integer',
+    default: nemesisCosts.lmtSlots,
+    min: 1,
+    description: 'Nemesis: slots of the LMT copy buffer, how far the sender may run ahead (MPICH2 NUM_BUFS)',
   },
   {
     name: 'smFragment',

@@ -25,6 +25,8 @@ function send(bytes: number, options: PointToPointOptions) {
     delivered: dst.content.equals(Content.fresh(bytes, 'r0.src')),
     copyBuffers: nemesisCopyBuffers(world),
     lmtCopies: node.trace.events.filter((e) => e.label.startsWith('lmt copy-in')).map((e) => e.bytes),
+    lmtIns: node.trace.events.filter((e) => e.label.startsWith('lmt copy-in')),
+    lmtOuts: node.trace.events.filter((e) => e.label.startsWith('lmt copy-out')),
     packs: node.trace.events.filter((e) => e.label === 'pack frag->1').map((e) => e.bytes),
     rts: node.trace.events.some((e) => e.label === 'post rts->1'),
     bodyInFastbox: node.trace.events.filter((e) => e.label === 'copy-in fastbox->1' && e.bytes > 0).length,
@@ -61,10 +63,26 @@ describe('shared-memory transport parameters', () => {
     expect(r.bodyInCells).toBeGreaterThan(0);
   });
 
-  it('pipelines the LMT in chunks of lmtChunk', () => {
-    const r = send(100_000, { lmtChunk: 30_000 });
+  it('pipelines the LMT in chunks of lmtChunk, and of at most 16 KiB up to 128 KiB', () => {
+    const r = send(200_000, { lmtChunk: 60_000 });
     expect(r.delivered).toBe(true);
-    expect(r.lmtCopies).toEqual([30_000, 30_000, 30_000, 10_000]);
+    expect(r.lmtCopies).toEqual([60_000, 60_000, 60_000, 20_000]);
+    // MPICH2's PIPELINE_MAX_SIZE below PIPELINE_THRESHOLD (mpid_nem_lmt_shm.c).
+    const small = send(100_000, {});
+    expect(small.delivered).toBe(true);
+    expect(small.lmtCopies).toEqual([...new Array(6).fill(16_384), 100_000 - 6 * 16_384]);
+  });
+
+  it('lets the sender run lmtSlots chunks ahead of the receiver', () => {
+    // One slot: chunk k+1 goes in only once chunk k is out. Eight: the sender does not wait for
+    // the receiver's copy of the previous chunk.
+    const one = send(1024 * 1024, { lmtSlots: 1 });
+    expect(one.delivered).toBe(true);
+    one.lmtIns.slice(1).forEach((e, k) => expect(e.start).toBeGreaterThanOrEqual(one.lmtOuts[k].end));
+    const eight = send(1024 * 1024, { lmtSlots: 8 });
+    expect(eight.delivered).toBe(true);
+    expect(eight.lmtIns.slice(1).some((e, k) => e.start < eight.lmtOuts[k].end)).toBe(true);
+    expect(eight.end).toBeLessThan(one.end);
   });
 
   it("pipelines the sm BTL's rendezvous in fragments of smFragment", () => {
@@ -90,6 +108,10 @@ describe('shared-memory transport parameters', () => {
     };
     fails({ eagerLimit: -1 }, 'eagerLimit', /whole number of bytes/);
     fails({ lmtChunk: 0 }, 'lmtChunk', /at least 1/);
+    fails({ lmtSlots: 0 }, 'lmtSlots', /at least 1/);
+    fails({ lmtSlots: 2.5 }, 'lmtSlots', /whole number/);
+    fails({ lmt: false, lmtSlots: 2 }, 'lmtSlots', /lmt is false/);
+    fails({ shm: 'sm', lmtSlots: 2 }, 'lmtSlots', /configures Nemesis/);
     fails({ lmt: 'no' }, 'lmt', /true or false/);
     fails({ shm: 'sm', lmt: true }, 'lmt', /configures Nemesis/);
     fails({ shm: 'sm', eagerLimit: 4096 }, 'eagerLimit', /configures Nemesis/);

@@ -201,7 +201,8 @@ every algorithm also takes the transport parameters:
     singleThreshold (bytes, default 16KiB, min 0B): messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)
     eagerLimit (bytes, default 64KiB, min 0B): Nemesis: largest message sent eagerly through cells, as MPICH's MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ (not with shm: sm)
     lmt (boolean, default true): Nemesis: larger messages through the shared-memory LMT pipeline (true) or ch3's rendezvous through cells (false; not with a single-copy mechanism)
-    lmtChunk (bytes, default 64KiB, min 1B): Nemesis: chunk of the LMT copy-buffer pipeline (MPICH2 MPID_NEM_COPY_BUF_LEN)
+    lmtChunk (bytes, default 32KiB, min 1B): Nemesis: slot of the LMT copy buffer, what one pipeline step copies (16 KiB for messages up to 128 KiB) (MPICH2 MPID_NEM_COPY_BUF_LEN)
+    lmtSlots (integer, default 8, min 1): Nemesis: slots of the LMT copy buffer, how far the sender may run ahead (MPICH2 NUM_BUFS)
     smFragment (bytes, default 32KiB, min 1B): sm BTL: fragment of the rendezvous pipeline, as Open MPI's btl_sm_max_send_size (only with shm: sm)
     regcache (boolean, default true): XPMEM registration cache on or off
     regcacheCapacity (integer, default 4096, min 1): XPMEM registration cache entries, all peers together, before FIFO eviction

@@ -39,16 +39,27 @@ export const nemesisCosts = {
    */
   lmt: true as boolean,
   /**
-   * Chunk of the default shared-memory LMT pipeline. Source: Goglin & Moreaud, JPDC 2013, §4.4:
-   * "The default LMT consists in copying across a shared memory buffer with a pipeline of 64 KiB
-   * chunks"; MPICH2 mpid_nem_lmt_shm.c, `MPID_NEM_COPY_BUF_LEN (64 * 1024)`.
+   * Slot of the per-pair LMT copy buffer, and the pipeline's chunk for messages above
+   * `lmtPipelineThresholdBytes`. Source: MPICH2 1.1-1.4 (and every later ch3) mpid_nem_lmt_shm.c,
+   * `#define MPID_NEM_COPY_BUF_LEN (32 * 1024)`, `volatile char buf[NUM_BUFS][MPID_NEM_COPY_BUF_LEN]`
+   * and `copy_limit = MPID_NEM_COPY_BUF_LEN` in lmt_shm_send_progress. (Goglin & Moreaud, JPDC 2013,
+   * §4.4, describe "a pipeline of 64 KiB chunks"; the code of the releases they used says 32 KiB.)
    */
-  lmtChunkBytes: 64 * 1024,
+  lmtChunkBytes: 32 * 1024,
   /**
-   * Chunks in the per-pair LMT copy buffer: two, filled alternately so copy-in and copy-out overlap.
-   * Source: MPICH2 mpid_nem_lmt_shm.c (64 KiB variant): `buf_num = 1 - buf_num` over `copy_buf->buf[2]`.
+   * Slots of the per-pair LMT copy buffer, filled in turn: the sender runs up to this many chunks
+   * ahead of the receiver. Source: MPICH2 1.1-1.4 mpid_nem_lmt_shm.c, `#define NUM_BUFS 8` and
+   * `buf_num = (buf_num+1) % NUM_BUFS` in lmt_shm_send_progress and lmt_shm_recv_progress.
    */
-  lmtSlots: 2,
+  lmtSlots: 8,
+  /**
+   * Chunk of the LMT pipeline for messages of at most `lmtPipelineThresholdBytes`. Source: MPICH2
+   * 1.1-1.4 mpid_nem_lmt_shm.c, `#define PIPELINE_MAX_SIZE (16 * 1024)`: "if the data size is less
+   * than PIPELINE_THRESHOLD, then copy no more than PIPELINE_MAX_SIZE at a time".
+   */
+  lmtSmallChunkBytes: 16 * 1024,
+  /** Source: MPICH2 1.1-1.4 mpid_nem_lmt_shm.c, `#define PIPELINE_THRESHOLD (128 * 1024)`. */
+  lmtPipelineThresholdBytes: 128 * 1024,
   /** Library work to build and post one packet (matching info, sequence number, request). Source:
    *  the shared per-side figure of software-costs.ts (Goglin & Moreaud, JPDC 2013, ~200 ns optimised
    *  intra-node latency on Westmere, half of it line transfers). */

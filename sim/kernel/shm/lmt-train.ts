@@ -68,7 +68,10 @@ interface SideInfo {
 export interface RingView {
   buf: Buffer;
   empty: readonly Semaphore[];
+  /** The pipeline's chunk: what one copy moves (at most a slot). */
   chunkBytes: number;
+  /** A slot's room in the ring: where slot k starts is k times this. */
+  slotBytes: number;
   slots: number;
 }
 
@@ -312,7 +315,7 @@ export class LmtTrain {
     const info = this.sides[s]!;
     const c = this.ring.chunkBytes;
     const bytes = this.bytesOf(j, info.user.bytes);
-    const slot = range(this.ring.buf, this.slotOf(j) * c, bytes);
+    const slot = range(this.ring.buf, this.slotOf(j) * this.ring.slotBytes, bytes);
     const user = subRange(info.user, j * c, bytes);
     const [src, dst] = s === 0 ? [user, slot] : [slot, user];
     return this.world.node.prepareCopy(info.core, src, dst, { rank: info.rank, label: info.label });

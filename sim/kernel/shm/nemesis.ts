@@ -2,8 +2,9 @@
 // §4.4). Each process owns one lock-free receive queue and one free queue of cells; each ordered
 // pair has a one-cell fastbox the sender tries first. Eager messages (up to 64 KiB by default, the
 // run's `eagerLimit`) are copied into a fastbox or cells and out again; larger ones take the
-// shared-memory LMT: RTS, CTS, then a pipeline of 64 KiB chunks (`lmtChunk`) through a per-pair
-// copy buffer, the sender filling one chunk while the receiver drains the other. With the LMT off
+// shared-memory LMT: RTS, CTS, then a pipeline through a per-pair copy buffer of eight 32 KiB slots
+// (`lmtSlots`, `lmtChunk`), the sender filling slots ahead of the receiver draining them, 16 KiB at
+// a time for messages up to 128 KiB (MPICH2 mpid_nem_lmt_shm.c). With the LMT off
 // (`lmt: false`) they take ch3's generic rendezvous: RTS, CTS, then the body through cells.
 //
 // Cells, fastboxes and copy buffers are real buffers of the node model: nobody owns them, their
@@ -207,10 +208,24 @@ function trainOf(world: World, costs: NemesisCosts, id: number, ring: CopyBuffer
     () =>
       new LmtTrain(
         world,
-        { buf: ring.buf, empty: ring.empty, chunkBytes: costs.lmtChunkBytes, slots: costs.lmtSlots },
+        {
+          buf: ring.buf,
+          empty: ring.empty,
+          chunkBytes: lmtChunkOf(costs, bytes),
+          slotBytes: costs.lmtChunkBytes,
+          slots: costs.lmtSlots,
+        },
         bytes,
       ),
   );
+}
+
+/** The pipeline's chunk for a message of `bytes`: MPICH2's lmt_shm_send_progress copies at most
+ *  PIPELINE_MAX_SIZE at a time when the message is at most PIPELINE_THRESHOLD, else a whole slot. */
+function lmtChunkOf(costs: NemesisCosts, bytes: number): number {
+  return bytes <= costs.lmtPipelineThresholdBytes
+    ? Math.min(costs.lmtSmallChunkBytes, costs.lmtChunkBytes)
+    : costs.lmtChunkBytes;
 }
 
 /** LMT, sender side: the message through the pair's copy-buffer ring, one chunk per free slot. */
@@ -239,7 +254,10 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
         yield* faultIn(
           node,
           core,
-          [subRange(data, j * costs.lmtChunkBytes, bytes), range(ring.buf, slot * costs.lmtChunkBytes, bytes)],
+          [
+            subRange(data, j * lmtChunkOf(costs, data.bytes), bytes),
+            range(ring.buf, slot * costs.lmtChunkBytes, bytes),
+          ],
           me,
         );
       yield* node.oneCopyAtATime(me, lazyCopy(train, 0, j));
@@ -285,7 +303,7 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
         core,
         [
           range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes),
-          subRange(into, j * costs.lmtChunkBytes, chunk.bytes),
+          subRange(into, j * lmtChunkOf(costs, into.bytes), chunk.bytes),
         ],
         me,
       );
