@@ -94,8 +94,14 @@ export const smBtlCosts = {
   recvSideNs: softwareCosts.controlSideNs,
 } as const;
 
-/** Crossover from the double copy to a single-copy mechanism. Source: Cheng & Gu, "An Analysis of
- *  Multicore Specific Optimization in MPI Implementations" (seed 003, slide 22): "Watershed: about 16KB". */
+/**
+ * Size from which point-to-point takes the single-copy mechanism. A stand-in, not the libraries'
+ * own switch: it is the watershed seed 003 (Cheng & Gu, slide 22, "Watershed: about 16KB") gives
+ * between Nemesis and the sm BTL, from where its slides also have KNEM speeding up the sm BTL.
+ * The libraries switch at their rendezvous: Open MPI's sm BTL uses KNEM for every message above its
+ * 4 KiB eager limit (ob1's RDMA protocol once the BTL offers GET), MPICH2's KNEM LMT every message
+ * past Nemesis's eager limit (just under 64 KiB). `singleThreshold` sets it per run.
+ */
 export const singleCopyThresholdBytes = 16 * 1024;
 
 /**
