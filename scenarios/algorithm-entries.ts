@@ -99,6 +99,7 @@ function readParam(field: YamlValue, param: ParamInfo, info: AlgorithmMeta): Par
   const value = field.scalar();
   switch (param.kind) {
     case 'bytes': {
+      if (typeof value === 'string' && param.keywords?.includes(value)) return value;
       if (typeof value !== 'string' && typeof value !== 'number') {
         throw field.error(`${what} must be a size such as 256KiB, got ${field.describe()}`);
       }
@@ -106,6 +107,8 @@ function readParam(field: YamlValue, param: ParamInfo, info: AlgorithmMeta): Par
       try {
         bytes = parseSize(value);
       } catch (e) {
+        if (e instanceof SizeError && param.keywords?.length)
+          throw field.error(`${what}: ${e.message}, or ${param.keywords.map((k) => `'${k}'`).join(' or ')}`);
         if (e instanceof SizeError) throw field.error(`${what}: ${e.message}`);
         throw e;
       }

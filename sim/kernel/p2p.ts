@@ -10,7 +10,7 @@ import { InputError, didYouMean, type InputLocation } from '../../common/input-e
 import { subRange, type Range } from '../node/buffer.ts';
 import type { PointToPoint } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';
-import { nemesisCosts, singleCopyThresholdBytes, smBtlCosts, smParamDefaults } from './shm/costs.ts';
+import { nemesisCosts, singleCopyRendezvous, smBtlCosts, smParamDefaults } from './shm/costs.ts';
 import { matcherOf, newMessage } from './shm/delivery.ts';
 import { recvEager, sendEager } from './shm/fragments.ts';
 import { createNemesis, type NemesisCosts } from './shm/nemesis.ts';
@@ -39,8 +39,9 @@ export interface PointToPointOptions {
   shm?: ShmProtocol;
   /** Single-copy mechanism for large messages; default 'none'. */
   single?: SingleCopy;
-  /** Messages of at least this many bytes use `single`; default 16 KiB (costs.ts). */
-  singleThreshold?: number;
+  /** Messages of at least this many bytes use `single`; default 'rendezvous': every message above
+   *  the double copy's eager limit, where the libraries switch (singleCopyRendezvous in costs.ts). */
+  singleThreshold?: number | 'rendezvous';
   /** The rank's mechanism objects; required when `single` is not 'none'. */
   mechanisms?: SingleCopyMechanisms;
   /** Nemesis only: largest eager message (MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ); default 64 KiB. */
@@ -63,13 +64,15 @@ export const NEMESIS_OPTIONS = ['eagerLimit', 'lmt', 'lmtChunk', 'lmtSlots'] as 
 export function createPointToPoint(world: World, me: number, options: PointToPointOptions = {}): PointToPoint {
   const protocol = options.shm ?? 'nemesis';
   const single = options.single ?? 'none';
-  const threshold = options.singleThreshold ?? singleCopyThresholdBytes;
+  const threshold = options.singleThreshold ?? singleCopyRendezvous;
   if (!SHM_PROTOCOLS.includes(protocol))
     throw new RangeError(`point-to-point: unknown shm protocol ${String(protocol)}`);
   if (!SINGLE_COPY.includes(single))
     throw new RangeError(`point-to-point: unknown single-copy mechanism ${String(single)}`);
-  if (!(Number.isInteger(threshold) && threshold >= 0))
-    throw new RangeError(`point-to-point: singleThreshold must be a non-negative integer, got ${threshold}`);
+  if (threshold !== 'rendezvous' && !(Number.isInteger(threshold) && threshold >= 0))
+    throw new RangeError(
+      `point-to-point: singleThreshold must be a non-negative integer or 'rendezvous', got ${threshold}`,
+    );
   if (single !== 'none' && !options.mechanisms)
     throw new Error(`point-to-point over ${single} needs the rank's mechanism objects`);
   const mechanisms = options.mechanisms;
@@ -96,9 +99,10 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
   function pathFor(bytes: number): MessagePath {
     // A library whose kernel lacks the module keeps to the double copy, as Open MPI and MPICH do
     // when /dev/knem or the syscall is missing.
-    if (single !== 'none' && bytes > 0 && bytes >= threshold && world.node.spec.kernel.mechanisms[single])
-      return single;
-    return bytes <= transport.eagerLimit ? 'eager' : 'large';
+    const eager = bytes <= transport.eagerLimit;
+    const beyond = threshold === 'rendezvous' ? !eager : bytes >= threshold;
+    if (single !== 'none' && bytes > 0 && beyond && world.node.spec.kernel.mechanisms[single]) return single;
+    return eager ? 'eager' : 'large';
   }
 
   /** Fixes the message's order and path now, at call time. */
@@ -198,9 +202,9 @@ export function parsePointToPointOptions(
   if (params.single !== undefined) out.single = oneOf('single', params.single, SINGLE_COPY, field('single'));
   if (params.singleThreshold !== undefined) {
     const v = params.singleThreshold;
-    if (typeof v !== 'number' || !Number.isInteger(v) || v < 0) {
+    if (v !== 'rendezvous' && (typeof v !== 'number' || !Number.isInteger(v) || v < 0)) {
       throw new InputError(
-        `singleThreshold must be a non-negative whole number of bytes, got ${JSON.stringify(v)}`,
+        `singleThreshold must be a non-negative whole number of bytes or 'rendezvous', got ${JSON.stringify(v)}`,
         field('singleThreshold'),
       );
     }

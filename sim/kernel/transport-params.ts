@@ -4,7 +4,7 @@
 // `intranode algorithms`; a run that leaves one out gets the transport's default.
 import type { ParamInfo } from '../node/params.ts';
 import { DEFAULT_REGCACHE_CAPACITY } from './kernel-costs.ts';
-import { nemesisCosts, singleCopyThresholdBytes, smBtlCosts } from './shm/costs.ts';
+import { nemesisCosts, singleCopyRendezvous, smBtlCosts } from './shm/costs.ts';
 import { SHM_PROTOCOLS, SINGLE_COPY } from './shm/packet.ts';
 import { RAIL_POLICIES } from './net/rails.ts';
 
@@ -26,10 +26,11 @@ export const transportParams: readonly ParamInfo[] = [
   {
     name: 'singleThreshold',
     kind: 'bytes',
-    default: singleCopyThresholdBytes,
+    default: singleCopyRendezvous,
+    keywords: [singleCopyRendezvous],
     min: 0,
     description:
-      'messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)',
+      "messages of at least this size use the single-copy mechanism; 'rendezvous': every message above the double copy's eager limit, as the libraries do",
   },
   {
     name: 'eagerLimit',

@@ -14,4 +14,6 @@ export interface ParamInfo {
   /** Largest accepted value of a `number` parameter (inclusive). */
   max?: number;
   choices?: string[];
+  /** Words a `bytes` parameter accepts besides sizes, each meaning what its description says. */
+  keywords?: string[];
 }

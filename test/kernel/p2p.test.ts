@@ -365,10 +365,18 @@ describe('single-copy rendezvous for large messages', () => {
     }
   }
 
-  it('keeps messages below the threshold on the double copy', () => {
-    const { log, doubleCopied } = transfer('knem', 'nemesis', 16 * 1024 - 1);
-    expect(log).toEqual([]);
-    expect(doubleCopied).toBe(true);
+  it('by default takes the single copy exactly where the double copy would take its rendezvous', () => {
+    // Nemesis: up to its eager limit through the cells, beyond it the mechanism (MPICH2's KNEM LMT);
+    // the sm BTL: beyond its 4 KiB eager fragment (ob1's RDMA protocol once the BTL offers GET).
+    const limits = { nemesis: nemesisCosts.eagerLimitBytes, sm: smBtlCosts.eagerFragmentBytes } as const;
+    for (const shm of ['nemesis', 'sm'] as const) {
+      const at = transfer('knem', shm, limits[shm]);
+      expect(at.log).toEqual([]);
+      expect(at.doubleCopied).toBe(true);
+      const beyond = transfer('knem', shm, limits[shm] + 1);
+      expect(beyond.log.some((l) => l.includes('knem create'))).toBe(true);
+      expect(beyond.doubleCopied).toBe(false);
+    }
   });
 
   it('falls back to the double copy where the kernel lacks the mechanism', () => {
@@ -435,7 +443,7 @@ describe("point-to-point options from a run's parameters", () => {
     );
     expect(() => parsePointToPointOptions({ singleThreshold: -1 })).toThrow(InputError);
     expect(() => parsePointToPointOptions({ singleThreshold: '16k' })).toThrow(
-      /singleThreshold must be a non-negative whole number of bytes, got "16k"/,
+      /singleThreshold must be a non-negative whole number of bytes or 'rendezvous', got "16k"/,
     );
   });
 

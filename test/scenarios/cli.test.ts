@@ -198,7 +198,7 @@ describe('information commands', () => {
 every algorithm also takes the transport parameters:
     shm (choice, default nemesis, one of nemesis|sm): shared-memory double-copy protocol of point-to-point messages (MPICH2 Nemesis or Open MPI sm BTL)
     single (choice, default none, one of none|knem|cma|xpmem|limic): single-copy mechanism point-to-point uses for large messages
-    singleThreshold (bytes, default 16KiB, min 0B): messages of at least this size use the single-copy mechanism (the seeds put the crossover near 16 KiB)
+    singleThreshold (bytes, default rendezvous, min 0B): messages of at least this size use the single-copy mechanism; 'rendezvous': every message above the double copy's eager limit, as the libraries do
     eagerLimit (bytes, default 64KiB, min 0B): Nemesis: largest message sent eagerly through cells, as MPICH's MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ (not with shm: sm)
     lmt (boolean, default true): Nemesis: larger messages through the shared-memory LMT pipeline (true) or ch3's rendezvous through cells (false; not with a single-copy mechanism)
     lmtChunk (bytes, default 32KiB, min 1B): Nemesis: slot of the LMT copy buffer, what one pipeline step copies (16 KiB for messages up to 128 KiB) (MPICH2 MPID_NEM_COPY_BUF_LEN)

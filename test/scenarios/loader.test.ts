@@ -222,6 +222,11 @@ describe('loader errors name file, line:column and field', () => {
       "parameter 'segment' of test-op:linear must be a size such as 256KiB, got true",
     ],
     [
+      'a threshold that is neither a size nor its keyword',
+      BASE.replace('  - linear', '  - { name: linear, params: { singleThreshold: rendevous } }'),
+      "parameter 'singleThreshold' of test-op:linear: 'rendevous' is not a size (expected e.g. 4096, 64KiB, 1.5MiB), or 'rendezvous'",
+    ],
+    [
       'an integer parameter given a fraction',
       BASE.replace('  - linear', '  - { name: linear, params: { depth: 1.5 } }'),
       "(algorithms[0].params.depth): parameter 'depth' of test-op:linear must be an integer, got 1.5",

@@ -95,14 +95,14 @@ export const smBtlCosts = {
 } as const;
 
 /**
- * Size from which point-to-point takes the single-copy mechanism. A stand-in, not the libraries'
- * own switch: it is the watershed seed 003 (Cheng & Gu, slide 22, "Watershed: about 16KB") gives
- * between Nemesis and the sm BTL, from where its slides also have KNEM speeding up the sm BTL.
- * The libraries switch at their rendezvous: Open MPI's sm BTL uses KNEM for every message above its
- * 4 KiB eager limit (ob1's RDMA protocol once the BTL offers GET), MPICH2's KNEM LMT every message
- * past Nemesis's eager limit (just under 64 KiB). `singleThreshold` sets it per run.
+ * Where point-to-point switches to the single-copy mechanism by default (`singleThreshold:
+ * rendezvous`): at the double copy's rendezvous, every message above its eager limit. Open MPI's
+ * ob1 takes its RDMA protocol for every message above the BTL's eager limit once the sm BTL offers
+ * GET, which it does with KNEM (Open MPI 1.5 pml_ob1_sendreq.h, mca_pml_ob1_send_request_start_btl:
+ * `mca_pml_ob1_rdma_btls` then `mca_pml_ob1_send_request_start_rdma`); MPICH2 runs KNEM as an LMT,
+ * which every message past Nemesis's eager limit takes (mpid_nem_init.c, `vc->eager_max_msg_sz`).
  */
-export const singleCopyThresholdBytes = 16 * 1024;
+export const singleCopyRendezvous = 'rendezvous' as const;
 
 /**
  * The sm BTL constants a machine may set under `kernel.params`, with their defaults: the library's
