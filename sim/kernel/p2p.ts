@@ -41,7 +41,7 @@ export interface PointToPointOptions {
   single?: SingleCopy;
   /** Messages of at least this many bytes use `single`; default 'rendezvous': every message above
    *  the double copy's eager limit, where the libraries switch (singleCopyRendezvous in costs.ts). */
-  singleThreshold?: number | 'rendezvous';
+  singleThreshold?: number | typeof singleCopyRendezvous;
   /** The rank's mechanism objects; required when `single` is not 'none'. */
   mechanisms?: SingleCopyMechanisms;
   /** Nemesis only: largest eager message (MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ); default 64 KiB. */
@@ -69,7 +69,7 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     throw new RangeError(`point-to-point: unknown shm protocol ${String(protocol)}`);
   if (!SINGLE_COPY.includes(single))
     throw new RangeError(`point-to-point: unknown single-copy mechanism ${String(single)}`);
-  if (threshold !== 'rendezvous' && !(Number.isInteger(threshold) && threshold >= 0))
+  if (threshold !== singleCopyRendezvous && !(Number.isInteger(threshold) && threshold >= 0))
     throw new RangeError(
       `point-to-point: singleThreshold must be a non-negative integer or 'rendezvous', got ${threshold}`,
     );
@@ -100,7 +100,7 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     // A library whose kernel lacks the module keeps to the double copy, as Open MPI and MPICH do
     // when /dev/knem or the syscall is missing.
     const eager = bytes <= transport.eagerLimit;
-    const beyond = threshold === 'rendezvous' ? !eager : bytes >= threshold;
+    const beyond = threshold === singleCopyRendezvous ? !eager : bytes >= threshold;
     if (single !== 'none' && bytes > 0 && beyond && world.node.spec.kernel.mechanisms[single]) return single;
     return eager ? 'eager' : 'large';
   }
@@ -202,7 +202,7 @@ export function parsePointToPointOptions(
   if (params.single !== undefined) out.single = oneOf('single', params.single, SINGLE_COPY, field('single'));
   if (params.singleThreshold !== undefined) {
     const v = params.singleThreshold;
-    if (v !== 'rendezvous' && (typeof v !== 'number' || !Number.isInteger(v) || v < 0)) {
+    if (v !== singleCopyRendezvous && (typeof v !== 'number' || !Number.isInteger(v) || v < 0)) {
       throw new InputError(
         `singleThreshold must be a non-negative whole number of bytes or 'rendezvous', got ${JSON.stringify(v)}`,
         field('singleThreshold'),
