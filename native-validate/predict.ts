@@ -25,7 +25,8 @@ export function modelAlgorithm(bench: NativeBench, mech: NativeMech): string | u
   }
 }
 
-/** Transport parameters matching the native double copy: MPICH2 Nemesis geometry, no single copy. */
+/** Transport parameters matching the native double copy (native-validate/src/channel.c): Nemesis's
+ *  eager cells and MPICH2's LMT chunks, no single copy. */
 export const NATIVE_TRANSPORT: Record<string, ParamValue> = { shm: 'nemesis', single: 'none' };
 
 export function predictNs(

@@ -1,9 +1,12 @@
-/* The shared-memory double copy: per ordered pair of ranks, a ring of `slots` fragments of `frag`
- * bytes in the shared segment (the geometry of MPICH2 Nemesis's LMT copy buffer by default: two
- * 64 KiB chunks). The sender copies a fragment in when its slot is empty and marks it full; the
- * receiver copies it out and marks it empty, so copy-in and copy-out of consecutive fragments
- * overlap. Transfers advance one fragment at a time so a rank can progress several at once
- * (ping-ping, alltoall) without deadlock. */
+/* The shared-memory double copy: per ordered pair of ranks, a ring of `slots` slots of `frag` bytes
+ * in the shared segment. A message that fits one slot goes as one fragment, as Nemesis sends an
+ * eager message through one 64 KiB cell; a larger one goes in the chunks of MPICH2's LMT pipeline
+ * (mpid_nem_lmt_shm.c, lmt_shm_send_progress): 16 KiB (PIPELINE_MAX_SIZE) up to 128 KiB
+ * (PIPELINE_THRESHOLD), 32 KiB (MPID_NEM_COPY_BUF_LEN) above, the ring holding eight (NUM_BUFS) by
+ * default. The sender copies a fragment in when its slot is empty and marks it full; the receiver
+ * copies it out and marks it empty, so copy-in and copy-out of consecutive fragments overlap.
+ * Transfers advance one fragment at a time so a rank can progress several at once (ping-ping,
+ * alltoall) without deadlock. */
 #include "native.h"
 
 #include <string.h>
@@ -21,6 +24,12 @@ void xfer_init(struct team *t, struct xfer *x, int peer, char *buf, size_t bytes
 
 static inline size_t pair(const struct team *t, int src, int dst) { return (size_t)src * t->size + dst; }
 
+/* The fragment a message of `bytes` moves at a time (see the top of this file); never more than a slot. */
+static size_t chunk_of(const struct options *o, size_t bytes) {
+  size_t chunk = bytes <= o->frag ? o->frag : bytes <= 128 * 1024 ? 16 * 1024 : 32 * 1024;
+  return chunk < o->frag ? chunk : o->frag;
+}
+
 int xfer_step(struct team *t, struct xfer *x) {
   if (finished(x)) return 0;
   int src = x->send ? t->rank : x->peer, dst = x->send ? x->peer : t->rank;
@@ -30,7 +39,8 @@ int xfer_step(struct team *t, struct xfer *x) {
   char *slot = t->rings + (pair(t, src, dst) * slots + k) * t->opt->frag;
   if (x->send) {
     if (__atomic_load_n(&flag->full, __ATOMIC_ACQUIRE) != 0) return 0;
-    size_t n = x->bytes - x->done < t->opt->frag ? x->bytes - x->done : t->opt->frag;
+    size_t chunk = chunk_of(t->opt, x->bytes);
+    size_t n = x->bytes - x->done < chunk ? x->bytes - x->done : chunk;
     memcpy(slot, x->buf + x->done, n);
     /* A zero-byte message still sends one (empty) fragment: its arrival is the message. */
     __atomic_store_n(&flag->full, (uint64_t)n | (1ull << 63), __ATOMIC_RELEASE);

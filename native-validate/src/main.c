@@ -70,8 +70,8 @@ int main(int argc, char **argv) {
   o.warmup = 3;
   o.cache_off = 0;
   o.mech = "shm";
-  o.frag = 64 * 1024;
-  o.slots = 2;
+  o.frag = 64 * 1024; /* a slot holds one eager message, as a Nemesis cell (MPID_NEM_CELL_LEN) */
+  o.slots = 8;        /* MPICH2's LMT copy buffer, NUM_BUFS (mpid_nem_lmt_shm.c) */
   o.timeout_s = 120;
   o.llc_bytes = detect_llc();
   /* Test hook, from the environment so that it reaches the backend under the driver too. */

@@ -102,6 +102,9 @@ function readClaim(item: YamlValue, seed: string, file: string): Claim {
   const missing = get('missing')?.string('missing');
   if (expect === 'fail' && !missing)
     throw expectField.error("a claim expected to fail needs 'missing': the mechanism the model lacks, in one line");
+  // A reason left on a claim that passes would be shown as if it still held.
+  if (expect === 'pass' && missing !== undefined)
+    throw get('missing')!.error("a claim expected to pass has no 'missing': remove it, or set expect to fail");
   if (missing?.includes('\n')) throw get('missing')!.error('missing must be one line');
   if (measure.kind === 'unsupported' && expect !== 'fail')
     throw expectField.error("a claim the model cannot express ('unsupported') is expected to fail");

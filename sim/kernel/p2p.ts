@@ -1,8 +1,8 @@
 // Two-sided point-to-point between ranks of one node, as an MPI library's shared-memory channel
 // does it: the double-copy transport (MPICH2 Nemesis or Open MPI's sm BTL) carries every message
-// up to its eager limit and, above it, its own large-message protocol; optionally, messages from a
-// size threshold up go by a single-copy kernel mechanism (KNEM, CMA, XPMEM, LiMIC) with the
-// transport carrying only the rendezvous' RTS and DONE. The receiver learns the path from the
+// up to its eager limit and, above it, its own large-message protocol; optionally, the messages
+// that would take the rendezvous (or those from a given size up) go by a single-copy kernel
+// mechanism (KNEM, CMA, XPMEM, LiMIC) with the transport carrying only the rendezvous' RTS and DONE. The receiver learns the path from the
 // message's first packet, as a real receiver does from the packet type.
 import { wait, type Program } from '../engine/program.ts';
 import type { Signal } from '../engine/signal.ts';
@@ -73,6 +73,11 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     throw new RangeError(
       `point-to-point: singleThreshold must be a non-negative integer or 'rendezvous', got ${threshold}`,
     );
+  for (const name of ['lmtChunk', 'lmtSlots'] as const) {
+    const v = options[name];
+    if (v !== undefined && !(Number.isInteger(v) && v >= 1))
+      throw new RangeError(`point-to-point: ${name} must be a whole number of at least 1, got ${v}`);
+  }
   if (single !== 'none' && !options.mechanisms)
     throw new Error(`point-to-point over ${single} needs the rank's mechanism objects`);
   const mechanisms = options.mechanisms;
@@ -190,7 +195,9 @@ function nemesisCostsFor(options: PointToPointOptions): NemesisCosts {
 
 /**
  * Reads the point-to-point choices from a run's free-form parameters (`shm`, `single`,
- * `singleThreshold`, `rails`, `railShare`), ignoring every other key. `where` locates the parameters in the user's file.
+ * `singleThreshold`, `rails`, `railShare`, and Nemesis's and the sm BTL's own: `eagerLimit`, `lmt`,
+ * `lmtChunk`, `lmtSlots`, `smFragment`), ignoring every other key. `where` locates the parameters in
+ * the user's file.
  */
 export function parsePointToPointOptions(
   params: Record<string, unknown>,

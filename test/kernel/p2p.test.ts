@@ -379,6 +379,21 @@ describe('single-copy rendezvous for large messages', () => {
     }
   });
 
+  it('with a numeric singleThreshold, keeps smaller messages on the double copy whatever their path', () => {
+    const log: string[] = [];
+    const t = setup([0, 2], (world, r) => ({
+      single: 'knem',
+      singleThreshold: 256 * 1024,
+      mechanisms: fakeMechanisms(world, r, log),
+    }));
+    const src = t.buf(0, 'src', bytes, true); // 100,000 bytes: past Nemesis's eager limit, below 256 KiB
+    const dst = t.buf(1, 'dst', bytes, false);
+    t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
+    expect(holds(dst, 'r0.src')).toBe(true);
+    expect(log).toEqual([]);
+    expect(t.node.trace.events.some((e) => e.label.startsWith('lmt copy-in'))).toBe(true);
+  });
+
   it('falls back to the double copy where the kernel lacks the mechanism', () => {
     const spec = tinyMachine();
     spec.kernel.mechanisms.knem = false;
@@ -441,6 +456,7 @@ describe("point-to-point options from a run's parameters", () => {
     expect(() => parsePointToPointOptions({ single: 'knm' })).toThrow(
       /\(single\): single must be one of none, knem, cma, xpmem, limic, got "knm" \(did you mean knem\?\)/,
     );
+    expect(parsePointToPointOptions({ singleThreshold: 'rendezvous' })).toEqual({ singleThreshold: 'rendezvous' });
     expect(() => parsePointToPointOptions({ singleThreshold: -1 })).toThrow(InputError);
     expect(() => parsePointToPointOptions({ singleThreshold: '16k' })).toThrow(
       /singleThreshold must be a non-negative whole number of bytes or 'rendezvous', got "16k"/,

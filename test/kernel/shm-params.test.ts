@@ -73,6 +73,19 @@ describe('shared-memory transport parameters', () => {
     expect(small.lmtCopies).toEqual([...new Array(6).fill(16_384), 100_000 - 6 * 16_384]);
   });
 
+  it('cuts a message of up to 128 KiB in 16 KiB chunks and a larger one in whole slots', () => {
+    expect(send(128 * 1024, {}).lmtCopies).toEqual(new Array(8).fill(16_384));
+    expect(send(128 * 1024 + 1, {}).lmtCopies).toEqual([...new Array(4).fill(32_768), 1]);
+  });
+
+  it('refuses a ring without slots or chunks when built directly', () => {
+    const world = new World(new Node(new Simulation(), tinyMachine()), [0, 1]);
+    expect(() => createPointToPoint(world, 0, { lmtSlots: 0 })).toThrow(
+      /lmtSlots must be a whole number of at least 1/,
+    );
+    expect(() => createPointToPoint(world, 0, { lmtChunk: 1.5 })).toThrow(/lmtChunk must be a whole number/);
+  });
+
   it('lets the sender run lmtSlots chunks ahead of the receiver', () => {
     // One slot: chunk k+1 goes in only once chunk k is out. Eight: the sender does not wait for
     // the receiver's copy of the previous chunk.

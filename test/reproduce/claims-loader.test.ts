@@ -96,6 +96,15 @@ describe('claims loader', () => {
     );
     expect(e.detail).toContain("needs 'missing'");
     expect(e.location.field).toBe('claims[0].expect');
+    const stale = inputErrorOf(() =>
+      load(
+        claim(
+          '    measure: { kind: ratio, of: a, to: b, at: 1MiB }\n    published: 1\n    tolerance: 0.1\n    expect: pass\n    missing: "an old reason"\n',
+        ),
+      ),
+    );
+    expect(stale.detail).toContain("expected to pass has no 'missing'");
+    expect(stale.location).toMatchObject({ line: 12, field: 'claims[0].missing' });
   });
 
   it('rejects an empty size range, a missing scenario and unknown keys', () => {

@@ -16,7 +16,8 @@
 //   put back if a copy differs, and m stops before it (a cache filling up ends a steady state).
 // It then commits those copies' cache effects and contents in order, shifts its pending notices by
 // m periods, lets the side at the boundary sleep them, and adds the periods' step times to the
-// trace totals. m is a multiple of the ring's slots, so every slot and permit is where it was.
+// trace totals. m is a multiple of the ring's turn (the periods after which the chunks' slots
+// repeat: slots / gcd(slots, chunks per period)), so every slot and permit is where it was.
 // Anything else falls back to chunk-by-chunk, which runs without trains (World.trains) always use,
 // as do machines with a victim cache (filled at each copy's end, which a look-ahead does not order).
 import type { Cancellable } from '../../engine/waitable.ts';
