@@ -117,8 +117,8 @@ static void coll_run(struct team *t, void *p, int rot) {
       int m = 0;
       for (int k = 1; k < n; k++) {
         int peer = (me + k) % n;
-        xfer_init(t, &x[m++], peer, r + (size_t)peer * b, b, 0);
-        xfer_init(t, &x[m++], peer, s + (size_t)peer * b, b, 1);
+        xfer_init(&x[m++], peer, r + (size_t)peer * b, b, 0);
+        xfer_init(&x[m++], peer, s + (size_t)peer * b, b, 1);
       }
       xfer_all(t, x, m);
     }

@@ -82,8 +82,8 @@ static void pingping_run(struct team *t, void *p, int rot) {
   switch (c->mech) {
   case SHM: {
     struct xfer x[2];
-    xfer_init(t, &x[0], peer, send_of(c, rot), c->bytes, 1);
-    xfer_init(t, &x[1], peer, recv_of(c, rot), c->bytes, 0);
+    xfer_init(&x[0], peer, send_of(c, rot), c->bytes, 1);
+    xfer_init(&x[1], peer, recv_of(c, rot), c->bytes, 0);
     xfer_all(t, x, 2);
     break;
   }
@@ -144,7 +144,7 @@ static void onetoall_run(struct team *t, void *p, int rot) {
       return;
     }
     struct xfer x[MAX_RANKS];
-    for (int r = 1; r < t->size; r++) xfer_init(t, &x[r - 1], r, buf, c->bytes, 1);
+    for (int r = 1; r < t->size; r++) xfer_init(&x[r - 1], r, buf, c->bytes, 1);
     xfer_all(t, x, t->size - 1);
     return;
   }

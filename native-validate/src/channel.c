@@ -13,13 +13,16 @@
 
 static int finished(const struct xfer *x) { return x->done >= x->bytes && x->next > x->start; }
 
-void xfer_init(struct team *t, struct xfer *x, int peer, char *buf, size_t bytes, int send) {
+void xfer_init(struct xfer *x, int peer, char *buf, size_t bytes, int send) {
   x->peer = peer;
   x->buf = buf;
   x->bytes = bytes;
   x->done = 0;
   x->send = send;
-  x->start = x->next = send ? t->send_pos[peer] : t->recv_pos[peer];
+  /* Every transfer starts at the ring's first slot, as MPICH2's get_next_req sets lmt_buf_num to 0
+   * for the next LMT of a pair; transfers of one pair follow each other, the slots' flags keeping a
+   * new message's fragments behind the old one's. */
+  x->start = x->next = 0;
 }
 
 static inline size_t pair(const struct team *t, int src, int dst) { return (size_t)src * t->size + dst; }
@@ -55,10 +58,6 @@ int xfer_step(struct team *t, struct xfer *x) {
     x->done += n;
   }
   x->next++;
-  if (finished(x)) {
-    if (x->send) t->send_pos[x->peer] = x->next;
-    else t->recv_pos[x->peer] = x->next;
-  }
   return 1;
 }
 
@@ -79,12 +78,12 @@ void xfer_all(struct team *t, struct xfer *x, int n) {
 
 void shm_send(struct team *t, int dst, const char *buf, size_t bytes) {
   struct xfer x;
-  xfer_init(t, &x, dst, (char *)buf, bytes, 1);
+  xfer_init(&x, dst, (char *)buf, bytes, 1);
   xfer_all(t, &x, 1);
 }
 
 void shm_recv(struct team *t, int src, char *buf, size_t bytes) {
   struct xfer x;
-  xfer_init(t, &x, src, buf, bytes, 0);
+  xfer_init(&x, src, buf, bytes, 0);
   xfer_all(t, &x, 1);
 }

@@ -73,8 +73,6 @@ struct team {
   uint64_t local_sense;
   uint64_t mail_seen[MAX_RANKS]; /* per source: last sequence consumed */
   uint64_t mail_sent[MAX_RANKS]; /* per destination: last sequence posted */
-  unsigned send_pos[MAX_RANKS];  /* per destination: next ring slot to fill */
-  unsigned recv_pos[MAX_RANKS];  /* per source: next ring slot to drain */
 };
 
 /* team.c */
@@ -97,7 +95,7 @@ struct xfer {
   unsigned next;  /* next ring position */
   int send;
 };
-void xfer_init(struct team *t, struct xfer *x, int peer, char *buf, size_t bytes, int send);
+void xfer_init(struct xfer *x, int peer, char *buf, size_t bytes, int send);
 int xfer_step(struct team *t, struct xfer *x); /* 1 when it moved a fragment */
 void xfer_all(struct team *t, struct xfer *x, int n);
 void shm_send(struct team *t, int dst, const char *buf, size_t bytes);

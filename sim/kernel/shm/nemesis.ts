@@ -237,6 +237,9 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
   const coreOf = (rank: number) => world.cores[rank];
   const ring = copyBufferOf(world, costs, me, to);
   yield* traced(world, me, 'wait', `lmt buffer->${to}`, ring.inUse.lock());
+  // Every transfer starts at the ring's first slot: MPICH2's get_next_req sets lmt_buf_num to 0
+  // when it takes the next LMT of the pair (mpid_nem_lmt_shm.c).
+  ring.next = 0;
   const train = trainOf(world, costs, header.id, ring, data.bytes);
   train.joinSender({ rank: me, core, user: data, label: `lmt copy-in ->${to}` }, ring.next);
   try {
