@@ -311,13 +311,20 @@ export class LmtTrain {
     return m;
   }
 
+  /** Chunk `j` of side `s`: its part of the side's buffer and the ring slot it goes through. */
+  ranges(s: Side, j: number): { user: Range; slot: Range } {
+    const info = this.sides[s]!;
+    const bytes = this.bytesOf(j, info.user.bytes);
+    return {
+      user: subRange(info.user, j * this.ring.chunkBytes, bytes),
+      slot: range(this.ring.buf, this.slotOf(j) * this.ring.slotBytes, bytes),
+    };
+  }
+
   /** Node.prepareCopy of chunk `j` of side `s`. */
   prepare(s: Side, j: number): PreparedCopy {
     const info = this.sides[s]!;
-    const c = this.ring.chunkBytes;
-    const bytes = this.bytesOf(j, info.user.bytes);
-    const slot = range(this.ring.buf, this.slotOf(j) * this.ring.slotBytes, bytes);
-    const user = subRange(info.user, j * c, bytes);
+    const { user, slot } = this.ranges(s, j);
     const [src, dst] = s === 0 ? [user, slot] : [slot, user];
     return this.world.node.prepareCopy(info.core, src, dst, { rank: info.rank, label: info.label });
   }

@@ -14,7 +14,7 @@ import { Channel } from '../../engine/channel.ts';
 import { Mutex } from '../../engine/mutex.ts';
 import type { Program } from '../../engine/program.ts';
 import { Semaphore } from '../../engine/semaphore.ts';
-import { range, subRange, type Buffer, type Range } from '../../node/buffer.ts';
+import { range, type Buffer, type Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
 import { lazily, RunState } from '../../node/run-state.ts';
 import { nemesisCosts } from './costs.ts';
@@ -253,16 +253,10 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
       if (skip > 0) yield* world.sim.sleep(skip);
       const j = train.next[0]++;
       const bytes = train.bytesOf(j, data.bytes);
-      if (node.pages.pending)
-        yield* faultIn(
-          node,
-          core,
-          [
-            subRange(data, j * lmtChunkOf(costs, data.bytes), bytes),
-            range(ring.buf, slot * costs.lmtChunkBytes, bytes),
-          ],
-          me,
-        );
+      if (node.pages.pending) {
+        const { user, slot: inRing } = train.ranges(0, j);
+        yield* faultIn(node, core, [user, inRing], me);
+      }
       yield* node.oneCopyAtATime(me, lazyCopy(train, 0, j));
       // Setting the slot's flag: the polling receiver sees it one line transfer later.
       const chunk: LmtChunk = { slot, bytes };
@@ -300,16 +294,10 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
     const j = train.next[1]++;
     if (train.slotOf(j) !== chunk.slot || train.bytesOf(j, into.bytes) !== chunk.bytes)
       throw new Error(`rank ${me}: LMT chunk ${j} from rank ${from} is not the one flagged`);
-    if (node.pages.pending)
-      yield* faultIn(
-        node,
-        core,
-        [
-          range(ring.buf, chunk.slot * costs.lmtChunkBytes, chunk.bytes),
-          subRange(into, j * lmtChunkOf(costs, into.bytes), chunk.bytes),
-        ],
-        me,
-      );
+    if (node.pages.pending) {
+      const { user, slot: inRing } = train.ranges(1, j);
+      yield* faultIn(node, core, [inRing, user], me);
+    }
     yield* node.oneCopyAtATime(me, lazyCopy(train, 1, j));
     // Clearing the flag: the sender sees the slot empty one line transfer later.
     const empty = ring.empty[chunk.slot];
