@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../sim/engine/simulation.ts';
+import type { Program } from '../../sim/engine/program.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { Content } from '../../sim/node/content.ts';
@@ -76,6 +77,33 @@ describe('shared-memory transport parameters', () => {
   it('cuts a message of up to 128 KiB in 16 KiB chunks and a larger one in whole slots', () => {
     expect(send(128 * 1024, {}).lmtCopies).toEqual(new Array(8).fill(16_384));
     expect(send(128 * 1024 + 1, {}).lmtCopies).toEqual([...new Array(4).fill(32_768), 1]);
+  });
+
+  it('puts chunk k in slot k of the ring, each slot lmtChunk apart, from slot 0 for every message', () => {
+    // 100,000 bytes: seven 16 KiB chunks (PIPELINE_MAX_SIZE) in 32 KiB slots; sent twice.
+    const sim = new Simulation({ seed: 'ring slots' });
+    const node = new Node(sim, tinyMachine());
+    const world = new World(node, [0, 1]);
+    const p2p = [0, 1].map((r) => createPointToPoint(world, r, {}));
+    const offsets: number[] = [];
+    const prepare = node.prepareCopy.bind(node);
+    node.prepareCopy = (core, src, dst, info) => {
+      if (info.label.startsWith('lmt copy-in')) offsets.push(dst.offset);
+      return prepare(core, src, dst, info);
+    };
+    const bytes = 100_000;
+    const src = node.allocate('r0.src', bytes, 0, 0);
+    src.content = Content.fresh(bytes, 'r0.src');
+    const dst = node.allocate('r1.dst', bytes, 1, 0);
+    const twice = (program: () => Program<void>): Program<void> =>
+      (function* () {
+        yield* program();
+        yield* program();
+      })();
+    runPrograms(sim, [twice(() => p2p[0].send(1, range(src))), twice(() => p2p[1].recv(0, range(dst)))]);
+    expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
+    const once = Array.from({ length: 7 }, (_, k) => k * 32 * 1024);
+    expect(offsets).toEqual([...once, ...once]);
   });
 
   it('refuses a ring without slots or chunks when built directly', () => {
