@@ -82,8 +82,6 @@ export class LmtTrain {
   readonly next: [number, number] = [0, 0];
   private readonly waiting: [Waiting, Waiting] = [undefined, undefined];
   private readonly sides: [SideInfo | undefined, SideInfo | undefined] = [undefined, undefined];
-  /** Slot of chunk 0: where the ring's rotation stood when the transfer began. */
-  private firstSlot = 0;
   private readonly timers = new Map<Cancellable, Timer>();
   private marks: Mark[] = [];
   /** Each side's mark of its current boundary, whose copy key is filled in once prepared. */
@@ -102,17 +100,18 @@ export class LmtTrain {
     this.chunks = Math.ceil(bytes / ring.chunkBytes);
   }
 
-  joinSender(info: SideInfo, firstSlot: number): void {
+  joinSender(info: SideInfo): void {
     this.sides[0] = info;
-    this.firstSlot = firstSlot;
   }
 
   joinReceiver(info: SideInfo): void {
     this.sides[1] = info;
   }
 
+  /** Every transfer starts at the ring's first slot: MPICH2's get_next_req sets lmt_buf_num to 0
+   *  when it takes the next LMT of a pair (mpid_nem_lmt_shm.c). */
   slotOf(chunk: number): number {
-    return (this.firstSlot + chunk) % this.ring.slots;
+    return chunk % this.ring.slots;
   }
 
   /** Bytes of chunk `j` (the last may be short). */

@@ -56,7 +56,6 @@ interface CopyBuffer {
   inUse: Mutex;
   /** Per chunk slot: empty (1) or full (0). */
   empty: Semaphore[];
-  next: number;
 }
 
 interface LmtChunk {
@@ -100,7 +99,6 @@ function copyBufferOf(world: World, costs: NemesisCosts, from: number, to: numbe
     buf: world.node.allocate(`nemesis lmt buffer ${from}>${to}`, costs.lmtSlots * costs.lmtChunkBytes, -1),
     inUse: new Mutex(world.sim, `nemesis lmt buffer ${from}>${to}`),
     empty: Array.from({ length: costs.lmtSlots }, (_, i) => new Semaphore(world.sim, `lmt slot ${i} ${from}>${to}`, 1)),
-    next: 0,
   }));
 }
 
@@ -237,15 +235,11 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
   const coreOf = (rank: number) => world.cores[rank];
   const ring = copyBufferOf(world, costs, me, to);
   yield* traced(world, me, 'wait', `lmt buffer->${to}`, ring.inUse.lock());
-  // Every transfer starts at the ring's first slot: MPICH2's get_next_req sets lmt_buf_num to 0
-  // when it takes the next LMT of the pair (mpid_nem_lmt_shm.c).
-  ring.next = 0;
   const train = trainOf(world, costs, header.id, ring, data.bytes);
-  train.joinSender({ rank: me, core, user: data, label: `lmt copy-in ->${to}` }, ring.next);
+  train.joinSender({ rank: me, core, user: data, label: `lmt copy-in ->${to}` });
   try {
     while (train.next[0] < train.chunks) {
-      const slot = ring.next;
-      ring.next = (slot + 1) % costs.lmtSlots;
+      const slot = train.slotOf(train.next[0]);
       const empty = ring.empty[slot];
       if (empty.available > 0) yield* empty.acquire();
       else yield* train.step(0, 'wait', `lmt slot ${slot}->${to}`, empty.acquire(), 'slot');
