@@ -47,9 +47,8 @@ export function calibrate(detected: MachineSpec, opts: CalibrateOptions): Calibr
   }
   // Each fit holds the other constants where they are, but a copy's time goes through every bound
   // the model applies, so the fits depend on one another (the L3 copy on the core's copy bandwidth
-  // fitted after it, the L1 copy on the outermost cache its destination is written to): a first
-  // pass brings every constant near its value, the second fits each with the others settled and is
-  // the one reported.
+  // fitted after it): a first pass brings every constant near its value, the second fits each with
+  // the others settled and is the one reported.
   for (const pass of [1, 2]) {
     const round: FittedValue[] = [];
     for (const c of FITTED_CONSTANTS) {

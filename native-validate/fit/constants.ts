@@ -101,8 +101,8 @@ const copyBandwidth: FittedConstant = {
     const m = data.copyOne[0];
     if (l1.cacheIndex === undefined) return [];
     const level = spec.caches[l1.cacheIndex].level;
-    // Reached on the first pass (calibrate.ts); on the second another bound may hold the L1 copy
-    // (the outermost cache its destination is charged to), and the first pass's value stands.
+    // The L1 copy's stores land in the L1 (planWrite), so this value bounds it; where another bound
+    // holds it on a pass (calibrate.ts), the value it had stands.
     const { value, note, kept } = fitBandwidth(
       spec,
       () => spec.costs.copyBandwidth,
@@ -124,8 +124,10 @@ const copyBandwidth: FittedConstant = {
 
 const cacheBandwidths: FittedConstant = {
   name: 'bandwidth of each outer cache level',
-  // Outermost first: the model writes a copy's destination to the outermost cache, so an outer
-  // level's bandwidth bounds the copies measured in the inner ones, not the other way round.
+  // Each level's copy (half of a working set of at most three quarters of the level) has its
+  // destination within half the level, so its reads and its stores are both charged there
+  // (planWrite); the levels are fitted outermost first, any dependence left settled by
+  // calibrate.ts's second pass.
   fit(spec, data) {
     const out: FittedValue[] = [];
     [...data.levels.entries()].reverse().forEach(([i, probe]) => {

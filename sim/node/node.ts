@@ -439,8 +439,10 @@ export class Node {
     // The stores land in L1 (write-allocate) and leave a level only when it overflows: a copy whose
     // source and destination fit in a level (the destination in half of it) writes at that level's
     // bandwidth; a larger one streams its dirty lines out to the outermost cache.
-    const keeper = local.find((cache) => n <= cache.sizeBytes / 2) ?? outer;
-    if (kept > 0) add(uses, this.cacheBandwidth.get(keeper.id)!, (scale * kept) / n);
+    if (kept > 0) {
+      const keeper = local.find((cache) => n <= cache.sizeBytes / 2) ?? outer;
+      add(uses, this.cacheBandwidth.get(keeper.id)!, (scale * kept) / n);
+    }
     const spilled = n - kept;
     if (spilled > 0) this.addMemoryWrite(uses, coreVertex, numa.id, (scale * spilled) / n);
     const { shared, invalidation } = this.sharedElsewhere(core, r);
