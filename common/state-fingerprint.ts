@@ -32,98 +32,145 @@ export function stateRules(ctor: abstract new (...args: never[]) => unknown, rul
   RULES.set(ctor.prototype as object, rules);
 }
 
-function rulesOf(obj: object): Readonly<Record<string, FieldRule>> | undefined {
-  for (let p = Object.getPrototypeOf(obj) as object | null; p !== null; p = Object.getPrototypeOf(p) as object | null) {
-    const r = RULES.get(p);
-    if (r !== undefined) return r;
+// The prototype chain is looked up once per prototype: the walk meets the same few classes
+// thousands of times.
+const RULES_OF = new Map<object | null, Readonly<Record<string, FieldRule>> | null>();
+
+function rulesOf(obj: object): Readonly<Record<string, FieldRule>> | null {
+  const proto = Object.getPrototypeOf(obj) as object | null;
+  let found = RULES_OF.get(proto);
+  if (found === undefined) {
+    found = null;
+    for (let p = proto; p !== null; p = Object.getPrototypeOf(p) as object | null) {
+      const r = RULES.get(p);
+      if (r !== undefined) {
+        found = r;
+        break;
+      }
+    }
+    RULES_OF.set(proto, found);
   }
-  return undefined;
+  return found;
 }
 
-function hasCanonical(obj: object): obj is HasCanonicalState {
-  return typeof (obj as Partial<HasCanonicalState>)[CANONICAL_STATE] === 'function';
+// What a token says about the shape of what follows. Symbols, so no value held in the state can be
+// taken for one: the token list then reads back into one state only.
+const FN = Symbol('function');
+const REF = Symbol('seen before');
+const CANONICAL = Symbol('canonical');
+const MAP = Symbol('map');
+const SET = Symbol('set');
+const TYPED = Symbol('typed array');
+const ARRAY = Symbol('array');
+const OBJECT = Symbol('object');
+
+/** Reverses stack[from..] in place: children are pushed in order and must pop in order. */
+function reverseFrom(stack: unknown[], from: number): void {
+  for (let i = from, j = stack.length - 1; i < j; i++, j--) {
+    const t = stack[i];
+    stack[i] = stack[j];
+    stack[j] = t;
+  }
 }
 
 /**
  * The tokens of the state reachable from `roots` at time `now`; equal lists mean equal states. With
  * `paths`, the field path of every token is pushed there too, to say where two states differ.
+ *
+ * An object gives its kind, then what fixes its shape (its class and field names, a collection's
+ * size), then its children's tokens in order, depth first. The walk keeps a stack of values of its
+ * own, not recursion (state holds long linked lists, a cache's ranges, that would overflow the call
+ * stack), and allocates nothing per value: it is taken at the start of calls it may save.
  */
 export function stateFingerprint(roots: unknown, now: number, paths?: string[]): unknown[] {
   const tokens: unknown[] = [];
   const seen = new Map<object, number>();
-  // Depth first with a stack of its own, not recursion: state holds long linked lists (a cache's
-  // ranges) that would overflow the call stack. An entry is a value to walk or a token to emit.
-  type Entry = { value: unknown; path: string } | { token: unknown; path: string };
-  const stack: Entry[] = [{ value: roots, path: '' }];
-  const emit = (token: unknown, path: string) => {
-    tokens.push(token);
-    if (paths) paths.push(path);
-  };
+  const stack: unknown[] = [roots];
+  // Paths are kept only when asked for, in a stack beside the values: they cost a string per token.
+  const pathStack: string[] | undefined = paths ? [''] : undefined;
+  let path = '';
+  const emit = paths
+    ? (token: unknown) => {
+        tokens.push(token);
+        paths.push(path);
+      }
+    : (token: unknown) => void tokens.push(token);
+  const child = pathStack ? (sub: string, x: unknown) => (stack.push(x), pathStack.push(path + sub)) : undefined;
   while (stack.length > 0) {
-    const e = stack.pop()!;
-    if ('token' in e) {
-      emit(e.token, e.path);
-      continue;
-    }
-    const { value: v, path } = e;
+    const v = stack.pop();
+    if (pathStack) path = pathStack.pop()!;
     if (typeof v === 'function') {
-      emit('fn', path);
+      emit(FN);
       continue;
     }
     if (v === null || typeof v !== 'object') {
-      emit(v, path);
+      emit(v);
       continue;
     }
     const id = seen.get(v);
     if (id !== undefined) {
-      emit('@', path);
-      emit(id, path);
+      emit(REF);
+      emit(id);
       continue;
     }
     seen.set(v, seen.size);
-    // What comes next, in order; pushed reversed so that the stack pops it in order.
-    const next: Entry[] = [];
-    const token = (t: unknown) => next.push({ token: t, path });
-    // Paths are built only when asked for: they cost a string per token.
-    const child = (sub: string, x: unknown) => next.push({ value: x, path: paths ? path + sub : '' });
+    const from = stack.length;
     // An object returning itself is walked field by field, as one without the method.
-    const canonical = hasCanonical(v) ? v[CANONICAL_STATE](now) : v;
+    const method = (v as Partial<HasCanonicalState>)[CANONICAL_STATE];
+    const canonical = typeof method === 'function' ? method.call(v, now) : v;
     if (canonical !== v) {
-      token('canonical');
-      child('', canonical);
+      emit(CANONICAL);
+      if (child) child('', canonical);
+      else stack.push(canonical);
     } else if (v instanceof Map) {
-      token('map');
-      token(v.size);
+      emit(MAP);
+      emit(v.size);
       for (const [k, x] of v) {
-        child('', k);
-        child(`<${typeof k === 'object' ? '.' : String(k)}>`, x);
+        if (child) {
+          child('', k);
+          child(`<${typeof k === 'object' ? '.' : String(k)}>`, x);
+        } else stack.push(k, x);
       }
     } else if (v instanceof Set) {
-      token('set');
-      token(v.size);
-      for (const x of v) child('{}', x);
+      emit(SET);
+      emit(v.size);
+      for (const x of v) {
+        if (child) child('{}', x);
+        else stack.push(x);
+      }
     } else if (ArrayBuffer.isView(v)) {
       const a = v as unknown as ArrayLike<number>;
-      token('typed');
-      token(a.length);
-      for (let i = 0; i < a.length; i++) token(a[i]);
+      emit(TYPED);
+      emit(a.length);
+      for (let i = 0; i < a.length; i++) emit(a[i]);
     } else if (Array.isArray(v)) {
-      token('array');
-      token(v.length);
-      (v as unknown[]).forEach((x, i) => child(`[${i}]`, x));
+      emit(ARRAY);
+      emit(v.length);
+      for (let i = 0; i < v.length; i++) {
+        if (child) child(`[${i}]`, v[i]);
+        else stack.push(v[i]);
+      }
     } else {
       const rules = rulesOf(v);
-      token('object');
-      token((v.constructor as { name?: string } | undefined)?.name);
-      for (const key of Object.keys(v)) {
+      const rec = v as Record<string, unknown>;
+      const keys = Object.keys(v);
+      emit(OBJECT);
+      emit((v.constructor as { name?: string } | undefined)?.name);
+      let kept = 0;
+      for (const key of keys) if (rules?.[key] !== 'ignore') kept++;
+      emit(kept);
+      for (const key of keys) {
         const rule = rules?.[key];
         if (rule === 'ignore') continue;
-        token(key);
-        const x = (v as Record<string, unknown>)[key];
-        child(`.${key}`, rule === 'time' && typeof x === 'number' ? Math.round((now - x) * 1000) : x);
+        emit(key);
+        const x = rec[key];
+        const value = rule === 'time' && typeof x === 'number' ? Math.round((now - x) * 1000) : x;
+        if (child) child(`.${key}`, value);
+        else stack.push(value);
       }
     }
-    for (let i = next.length - 1; i >= 0; i--) stack.push(next[i]);
+    reverseFrom(stack, from);
+    if (pathStack) reverseFrom(pathStack, from);
   }
   return tokens;
 }
