@@ -177,7 +177,7 @@ function cacheSummary(caches: CacheSpec[]): string[] {
         : c.cores.length === 1
           ? 'private'
           : `shared by ${c.cores.length} cores`) + (c.victim ? ', victim' : '');
-    const key = `L${c.level} ${size(c.sizeBytes)} x{n}, ${sharing}, ${num(c.bandwidth)} GB/s, ${num(c.latencyNs)} ns`;
+    const key = `L${c.level} ${size(c.sizeBytes)} x{n}, ${sharing}, ${num(c.bandwidth)} GB/s, ${num(c.latencyNs)} ns${c.peerLatencyNs !== undefined ? ` (${num(c.peerLatencyNs)} ns core to core)` : ''}`;
     const g = groups.get(key);
     if (g) g.count++;
     else groups.set(key, { c, count: 1 });

@@ -60,8 +60,17 @@ export interface CacheSpec {
   cores: number[];
   /** Bandwidth of this cache, shared by every core that uses it (bytes/ns). */
   bandwidth: number;
-  /** Load-to-use latency of a hit (ns); also the cost of moving a cache line between its sharers. */
+  /** Load-to-use latency of a hit (ns); also the cost of moving a cache line between its sharers
+   *  when `peerLatencyNs` is absent. */
   latencyNs: number;
+  /**
+   * A shared cache: the time a line that one of its cores holds in its private caches (just written
+   * there) takes to reach another of its cores (ns), a cache-to-cache transfer through this cache's
+   * snoop or probe. A flag or a queue line passing between two cores costs this, and so does every
+   * line a core reads or claims from another core's private caches. Absent: `latencyNs`, as if the
+   * shared cache answered.
+   */
+  peerLatencyNs?: number;
   /**
    * A memory-side cache (KNL MCDRAM in cache mode) caches one memory for every core instead of
    * sitting beside particular cores; `cores` then lists every core of the machine.

@@ -125,6 +125,11 @@ class Checker {
       this.positive(`${f}.sizeBytes`, c.sizeBytes, 'cache size');
       this.positive(`${f}.bandwidth`, c.bandwidth, 'cache bandwidth');
       this.nonNegative(`${f}.latencyNs`, c.latencyNs, 'cache latency');
+      if (c.peerLatencyNs !== undefined) {
+        this.nonNegative(`${f}.peerLatencyNs`, c.peerLatencyNs, 'cache-to-cache latency');
+        if (c.cores.length < 2)
+          this.fail(`${f}.peerLatencyNs`, `cache ${c.id} is private to one core: no other core takes lines from it`);
+      }
       if (c.cores.length === 0) this.fail(`${f}.cores`, `cache ${c.id} is shared by no core`);
       const seen = new Set<number>();
       for (const core of c.cores) {

@@ -18,6 +18,7 @@ export type NativeBench =
   | 'probe'
   | 'memcpy'
   | 'latency'
+  | 'lineping'
   | 'pingpong'
   | 'pingping'
   | 'onetoall'

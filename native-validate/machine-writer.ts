@@ -46,6 +46,11 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
       `    latency: ${c.latencyNs}`.padEnd(34) +
         `# ${note(`caches[L${c.level}].latencyNs`, `caches[${i}].latencyNs`, 'detected')}`,
     );
+    if (c.peerLatencyNs !== undefined)
+      lines.push(
+        `    peerLatency: ${c.peerLatencyNs}`.padEnd(34) +
+          `# ${note(`caches[L${c.level}].peerLatencyNs`, `caches[${i}].peerLatencyNs`, 'detected')}`,
+      );
     if (c.memorySide) lines.push('    memorySide: true');
     if (c.victim) lines.push('    victim: true');
   });

@@ -104,6 +104,8 @@ export interface TrainingData {
   copyAll?: NativeRun;
   /** Two ranks' warm ping-pong over the double copy (the ownership claims on the copy ring). */
   handoff?: NativeRun;
+  /** One cache line passed back and forth between the first two cores (a flag's trip). */
+  lines?: NativeRun;
   cma?: ProbeResult;
   /** One reader of one process over CMA, warm, by size (syscall and per-page pinning). */
   cmaSweep?: NativeRun;
@@ -136,7 +138,7 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
   // the rounds spread over the whole training and each measurement takes its fastest, as the test
   // rows take theirs.
   const pair = cores.slice(0, 2);
-  type Measured = 'copyOne' | 'copyAll' | 'handoff' | 'cmaSweep';
+  type Measured = 'copyOne' | 'copyAll' | 'handoff' | 'lines' | 'cmaSweep';
   const requests: Array<{ key: Measured; what: string; req: NativeRequest }> = [
     {
       key: 'copyOne',
@@ -151,6 +153,11 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
         key: 'copyAll',
         what: `memcpy from memory on ${cores.length} cores at once`,
         req: { bench: 'memcpy', cores, sizes: [levels[levels.length - 1].workingSet / 2], ...it },
+      },
+      {
+        key: 'lines',
+        what: 'a cache line passed between two cores',
+        req: { bench: 'lineping', cores: pair, sizes: [64], ...it },
       },
       {
         key: 'handoff',
@@ -181,6 +188,7 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
     copyOne: measured.get('copyOne')!.results,
     copyAll: measured.get('copyAll'),
     handoff: measured.get('handoff'),
+    lines: measured.get('lines'),
     cma,
     cmaSweep: measured.get('cmaSweep'),
     cmaReaders: [],

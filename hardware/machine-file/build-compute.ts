@@ -9,8 +9,18 @@ import { readBandwidth, readFrequency, readSize, readTime } from './units.ts';
 import type { MapReader, YamlValue } from '../../common/yaml/value.ts';
 
 const GROUP_KEYS = ['count', 'model', 'cores', 'threads', 'frequency', 'caches'] as const;
-const PACKAGE_CACHE_KEYS = ['level', 'size', 'sharedBy', 'bandwidth', 'latency', 'victim'] as const;
-const CACHE_KEYS = ['id', 'level', 'size', 'cores', 'bandwidth', 'latency', 'memorySide', 'victim'] as const;
+const PACKAGE_CACHE_KEYS = ['level', 'size', 'sharedBy', 'bandwidth', 'latency', 'peerLatency', 'victim'] as const;
+const CACHE_KEYS = [
+  'id',
+  'level',
+  'size',
+  'cores',
+  'bandwidth',
+  'latency',
+  'peerLatency',
+  'memorySide',
+  'victim',
+] as const;
 const NUMA_COMPACT_KEYS = ['perPackage', 'memory', 'bandwidth', 'latency', 'kind', 'writeCost'] as const;
 const NUMA_NODE_KEYS = ['attach', 'packages', 'cores', 'memory', 'bandwidth', 'latency', 'kind', 'writeCost'] as const;
 const MEMORY_KINDS = ['dram', 'hbm'] as const;
@@ -85,6 +95,7 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
             cores,
             bandwidth: entry.bandwidth,
             latencyNs: entry.latencyNs,
+            ...(entry.peerLatencyNs !== undefined ? { peerLatencyNs: entry.peerLatencyNs } : {}),
             ...(entry.victim ? { victim: true } : {}),
           });
           recordCache(origins, index, entry.fields);
@@ -103,6 +114,7 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
     if (!coresNode && !memorySide) m.req('cores');
     const cores = coresNode ? readCoreSet(coresNode, allCores) : [...allCores];
     const index = caches.length;
+    const peerLatency = m.get('peerLatency');
     caches.push({
       id: m.get('id')?.text() ?? cacheId(level),
       level,
@@ -110,6 +122,7 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
       cores,
       bandwidth: readBandwidth(m.req('bandwidth')),
       latencyNs: readTime(m.req('latency')),
+      ...(peerLatency ? { peerLatencyNs: readTime(peerLatency) } : {}),
       ...(memorySide ? { memorySide } : {}),
       ...(victim ? { victim } : {}),
     });
@@ -121,6 +134,7 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
       cores: coresNode,
       bandwidth: m.get('bandwidth'),
       latency: m.get('latency'),
+      peerLatency,
     });
   }
 
@@ -140,6 +154,7 @@ interface PackageCache {
   sharedBy: number;
   bandwidth: number;
   latencyNs: number;
+  peerLatencyNs?: number;
   victim: boolean;
   fields: Record<string, YamlValue | undefined>;
 }
@@ -162,6 +177,7 @@ function readPackageCache(node: YamlValue, coresPer: number): PackageCache {
     sharedBy,
     bandwidth: readBandwidth(m.req('bandwidth')),
     latencyNs: readTime(m.req('latency')),
+    ...(m.get('peerLatency') ? { peerLatencyNs: readTime(m.get('peerLatency')!) } : {}),
     victim: m.get('victim')?.boolean() ?? false,
     fields: {
       level: m.get('level'),
@@ -169,6 +185,7 @@ function readPackageCache(node: YamlValue, coresPer: number): PackageCache {
       cores: sharedByNode ?? node,
       bandwidth: m.get('bandwidth'),
       latency: m.get('latency'),
+      peerLatency: m.get('peerLatency'),
     },
   };
 }
@@ -181,6 +198,7 @@ function recordCache(origins: Origins, index: number, fields: Record<string, Yam
   origins.set(`${f}.cores`, fields.cores);
   origins.set(`${f}.bandwidth`, fields.bandwidth);
   origins.set(`${f}.latencyNs`, fields.latency);
+  origins.set(`${f}.peerLatencyNs`, fields.peerLatency);
 }
 
 function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[], origins: Origins) {

@@ -56,6 +56,7 @@ export const PARAMETERS: Readonly<Record<string, ParameterKind>> = {
   'caches.sizeBytes': size,
   'caches.bandwidth': bandwidth,
   'caches.latencyNs': duration,
+  'caches.peerLatencyNs': duration,
   'caches.victim': flag,
   'links.bandwidth': bandwidth,
   'links.latencyNs': duration,

@@ -94,6 +94,33 @@ const latencies: FittedConstant = {
   },
 };
 
+const peerLatency: FittedConstant = {
+  name: 'cache-to-cache latency between two cores behind a shared cache',
+  fit(spec, data) {
+    const run = data.lines;
+    if (!run) return [];
+    const [a, b] = run.cores;
+    // The innermost cache both cores use carries the line between them (a snoop or probe there).
+    const shared = spec.caches
+      .map((c, i) => ({ c, i }))
+      .filter(({ c }) => !c.memorySide && c.cores.includes(a) && c.cores.includes(b))
+      .sort((x, y) => x.c.level - y.c.level)[0];
+    if (shared === undefined) return [];
+    const m = run.results[0];
+    // Measured directly: the model charges a flag's trip between the two cores this latency.
+    const value = round(m.medianNs);
+    const level = shared.c.level;
+    spec.caches.forEach((c) => c.level === level && !c.memorySide && c.cores.length > 1 && (c.peerLatencyNs = value));
+    return [
+      {
+        field: `caches[L${level}].peerLatencyNs`,
+        value,
+        source: `measured: one cache line passed back and forth between cores ${a} and ${b}, ${fmt(m.medianNs)} per one-way trip (${spread(m)})`,
+      },
+    ];
+  },
+};
+
 const copyBandwidth: FittedConstant = {
   name: 'in-cache copy bandwidth of a core (and its L1)',
   fit(spec, data) {
@@ -339,6 +366,7 @@ const lastLevelCapacity: FittedConstant = {
 export const FITTED_CONSTANTS: FittedConstant[] = [
   lastLevelCapacity,
   latencies,
+  peerLatency,
   cacheBandwidths,
   copyBandwidth,
   streamConcurrency,
@@ -358,7 +386,10 @@ export function unfitted(data: TrainingData): string[] {
     'kernel.params.kernelCopyEfficiency: confounded with pinPerPage in a one-reader CMA sweep (both grow with size); stays 1',
   ];
   if (data.cores.length < 2)
-    out.push('kernel.syscallNs, kernel.pinPerPageNs: CMA needs two cores; import defaults stay');
+    out.push(
+      'kernel.syscallNs, kernel.pinPerPageNs: CMA needs two cores; import defaults stay',
+      'caches[*].peerLatencyNs: a line passed between cores needs two; shared caches keep their hit latency for it',
+    );
   else if (!data.cmaSweep)
     out.push(
       `kernel.syscallNs, kernel.pinPerPageNs: CMA refused (${data.cma?.cma ?? 'not probed'}); import defaults stay`,

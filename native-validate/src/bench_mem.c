@@ -119,3 +119,39 @@ int bench_probe(struct team *t, FILE *out) {
   team_barrier(t);
   return 0;
 }
+
+/* Core-to-core line transfer: ranks 0 and 1 pass one cache line back and forth, each waiting for
+ * the other's value before writing its own, LINE_PINGS round trips per iteration. Each one-way trip
+ * moves the line, just written, from one core's cache to the other's: the time a flag set by one
+ * rank takes to be seen by its poller. Reported per one-way trip (the sizes are not used). */
+#define LINE_PINGS 1000
+
+struct lineping_ctx {
+  uint64_t next; /* the value this rank waits for next */
+};
+
+static void lineping_run(struct team *t, void *p, int rot) {
+  (void)rot;
+  struct lineping_ctx *c = p;
+  volatile uint64_t *line = &t->hdr->line_ping;
+  unsigned spins = 0;
+  for (int k = 0; k < LINE_PINGS; k++) {
+    if (t->rank == 0) {
+      __atomic_store_n(line, c->next + 1, __ATOMIC_RELEASE);
+      while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != c->next + 2) relax(&spins);
+    } else {
+      while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != c->next + 1) relax(&spins);
+      __atomic_store_n(line, c->next + 2, __ATOMIC_RELEASE);
+    }
+    c->next += 2;
+  }
+}
+
+int bench_lineping(struct team *t, FILE *out) {
+  json_header(t, out);
+  struct lineping_ctx c = {0};
+  struct case_ops ops = {lineping_run, NULL, &c, 2.0 * LINE_PINGS};
+  for (int i = 0; i < t->opt->nsizes; i++) measure(t, out, 64, &ops, i == 0);
+  json_footer(t, out);
+  return 0;
+}

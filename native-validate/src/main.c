@@ -4,7 +4,7 @@
  *                    [--iterations K] [--warmup W] [--cache on|off] [--mech shm|cma-read|cma-write|cma]
  *                    [--frag BYTES] [--slots K] [--timeout SECONDS] [--llc BYTES]
  *
- * BENCH: probe, memcpy, latency, pingpong, pingping, onetoall, bcast, scatter, gather, alltoall,
+ * BENCH: probe, memcpy, latency, lineping, pingpong, pingping, onetoall, bcast, scatter, gather, alltoall,
  * allgather. Exit status: 0 success, 1 bad command line, 2 a rank failed (message on stderr),
  * 124 timeout, 128+N stopped by signal N. */
 #include "native.h"
@@ -128,6 +128,7 @@ int main(int argc, char **argv) {
   if (!strcmp(o.bench, "probe")) body = bench_probe;
   else if (!strcmp(o.bench, "memcpy")) body = bench_memcpy;
   else if (!strcmp(o.bench, "latency")) body = bench_latency;
+  else if (!strcmp(o.bench, "lineping")) body = bench_lineping;
   else if (!strcmp(o.bench, "pingpong")) body = bench_pingpong;
   else if (!strcmp(o.bench, "pingping")) body = bench_pingping;
   else if (!strcmp(o.bench, "onetoall")) body = bench_onetoall;
@@ -139,5 +140,6 @@ int main(int argc, char **argv) {
     return 1;
   }
   if (!strcmp(o.bench, "probe") && o.ranks < 2) usage("probe needs 2 ranks");
+  if (!strcmp(o.bench, "lineping") && o.ranks != 2) usage("lineping needs 2 ranks");
   return team_run(&o, body, stdout);
 }

@@ -56,6 +56,8 @@ struct shared_header {
   volatile int32_t failed; /* a rank hit an error: everybody stops */
   volatile int32_t cma_errno;
   char pad2[56];
+  volatile uint64_t line_ping; /* the line bench_lineping passes between ranks 0 and 1, alone on it */
+  char pad3[56];
   pid_t pids[MAX_RANKS];
   double t_start[MAX_RANKS];
   double t_end[MAX_RANKS];
@@ -141,5 +143,6 @@ int bench_pingping(struct team *t, FILE *out);
 int bench_onetoall(struct team *t, FILE *out);
 int bench_collective(struct team *t, FILE *out);
 int bench_probe(struct team *t, FILE *out);
+int bench_lineping(struct team *t, FILE *out);
 
 #endif

@@ -12,7 +12,7 @@ import { wait } from '../engine/program.ts';
 import { Mutex } from '../engine/mutex.ts';
 import { FlowNetwork, type Flow, type Resource } from '../flow/network.ts';
 import type { CacheSpec, MachineSpec, VertexId } from '../../hardware/spec.ts';
-import { Topology } from './topology.ts';
+import { peerLatency, Topology } from './topology.ts';
 import { CacheState, type EvictionSink, type SavedCache } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
 import { bestSibling, siblingCachesByCore } from './sibling-caches.ts';
@@ -122,6 +122,9 @@ export class Node {
   /** Per core, the private caches of the other cores under a cache it shares, each with that cache
    *  (only where the machine sets costs.claimConcurrency). */
   private readonly socketPeers = new Map<number, Map<CacheState, CacheSpec>>();
+  /** Per core and inclusive shared cache of its with a cache-to-cache latency (peerLatencyNs), the
+   *  private caches of the other cores behind it: a line one of them holds comes from there. */
+  private readonly peersBehind = new Map<number, Map<CacheSpec, CacheState[]>>();
   /** Every buffer by id, to find the home of what a cache writes back. */
   private readonly buffers = new Map<number, Buffer>();
 
@@ -169,6 +172,19 @@ export class Node {
       );
       this.nonTemporalAbove.set(core.id, nonTemporalThreshold(spec, this.topo, core.id));
       this.keptOnWrite.set(core.id, new Set([...own, ...memorySide].map((c) => c.id)));
+    }
+    for (const core of spec.cores) {
+      const behind = new Map<CacheSpec, CacheState[]>();
+      for (const outer of this.topo.cachesOf(core.id))
+        if (outer.peerLatencyNs !== undefined && !outer.victim && !outer.memorySide && outer.cores.length > 1)
+          behind.set(
+            outer,
+            spec.caches
+              .filter((c) => !c.memorySide && c.cores.length === 1 && c.cores[0] !== core.id)
+              .filter((c) => outer.cores.includes(c.cores[0]))
+              .map((c) => this.cacheState.get(c.id)!),
+          );
+      if (behind.size > 0) this.peersBehind.set(core.id, behind);
     }
     if (spec.costs.claimConcurrency !== undefined)
       for (const core of spec.cores) {
@@ -474,7 +490,8 @@ export class Node {
 
   /**
    * How much of `r` the private caches of other cores of this core's socket hold (the most any one
-   * of them holds), and the latency of invalidating it there: that of the cache they share.
+   * of them holds), and the latency of invalidating it there: a transfer between cores behind the cache
+   * they share (topology.ts, peerLatency).
    */
   private heldByPeers(core: number, r: Range): { bytes: number; latency: number } {
     const peers = this.socketPeers.get(core);
@@ -487,10 +504,17 @@ export class Node {
       const resident = state.residentBytes(r.buf.id, r.offset, r.bytes);
       if (resident > bytes) {
         bytes = resident;
-        latency = shared.latencyNs;
+        latency = peerLatency(shared);
       }
     }
     return { bytes, latency };
+  }
+
+  /** The most of `r` any one of `states` holds. */
+  private mostHeld(states: readonly CacheState[], r: Range): number {
+    let most = 0;
+    for (const state of states) most = Math.max(most, state.residentBytes(r.buf.id, r.offset, r.bytes));
+    return most;
   }
 
   /**
@@ -540,13 +564,28 @@ export class Node {
       let resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
       if (shared?.has(cache)) resident = Math.max(resident, this.streams.followed(cache.id, cache.sizeBytes, r));
       if (resident > found) {
-        parts.push({
-          bytes: resident - found,
-          latency: cache.latencyNs,
-          resources: [this.cacheBandwidth.get(cache.id)!],
-          far: this.queues.beyondPrefetch(cache.level),
-          claimLatency: cache.latencyNs,
-        });
+        // What another core behind this cache holds in its private caches comes from there, one
+        // cache-to-cache transfer per line (CacheSpec.peerLatencyNs); the rest from this cache.
+        const peers = reading ? this.peersBehind.get(core)?.get(cache) : undefined;
+        const fromPeers = peers ? Math.min(resident - found, this.mostHeld(peers, r)) : 0;
+        const far = this.queues.beyondPrefetch(cache.level);
+        const resources = [this.cacheBandwidth.get(cache.id)!];
+        if (resident - found > fromPeers)
+          parts.push({
+            bytes: resident - found - fromPeers,
+            latency: cache.latencyNs,
+            resources,
+            far,
+            claimLatency: cache.latencyNs,
+          });
+        if (fromPeers > 0)
+          parts.push({
+            bytes: fromPeers,
+            latency: peerLatency(cache),
+            resources,
+            far,
+            claimLatency: peerLatency(cache),
+          });
         found = resident;
       }
     }

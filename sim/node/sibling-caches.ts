@@ -12,13 +12,15 @@
 // caches hold and answers first, so siblings are never consulted there.
 import type { CacheSpec, MachineSpec } from '../../hardware/spec.ts';
 import type { CacheState } from './cache.ts';
+import { peerLatency } from './topology.ts';
 
 export interface SiblingHit {
   cache: CacheSpec;
   /** Bytes of the range it holds. */
   bytes: number;
-  /** Probe and transfer through the socket's northbridge: the latency of the victim cache the
-   *  request passes on the way (estimate: the probe is answered no sooner than an L3 lookup). */
+  /** Probe and transfer through the socket's northbridge: the victim cache's cache-to-cache
+   *  latency (CacheSpec.peerLatencyNs), else its hit latency (the probe answered no sooner than an
+   *  L3 lookup). */
   latencyNs: number;
 }
 
@@ -53,7 +55,7 @@ export function bestSibling(
   let best: SiblingHit | undefined;
   for (const cache of entry.siblings) {
     const resident = states.get(cache.id)!.dirtyBytes(buf, offset, bytes);
-    if (resident > (best?.bytes ?? 0)) best = { cache, bytes: resident, latencyNs: entry.victim.latencyNs };
+    if (resident > (best?.bytes ?? 0)) best = { cache, bytes: resident, latencyNs: peerLatency(entry.victim) };
   }
   return best;
 }

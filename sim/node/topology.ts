@@ -94,7 +94,7 @@ export class Topology {
    */
   lineLatency(a: number, b: number): number {
     const shared = this.sharedCache(a, b);
-    if (shared) return shared.latencyNs;
+    if (shared) return peerLatency(shared);
     const numa = this.numa(this.core(a).numa);
     return numa.latencyNs + this.routeLatency(this.coreVertex(a), this.coreVertex(b));
   }
@@ -139,4 +139,9 @@ export class Topology {
     }
     return hops;
   }
+}
+
+/** A line's trip from one core's private caches to another core's behind `shared` (CacheSpec.peerLatencyNs). */
+export function peerLatency(shared: CacheSpec): number {
+  return shared.peerLatencyNs ?? shared.latencyNs;
 }

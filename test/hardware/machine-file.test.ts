@@ -285,6 +285,21 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     expect(inputError(claims('many')).location.field).toBe('costs.claimConcurrency');
   });
 
+  it('a line between the cores behind a shared cache: read with its unit, refused on a private cache', () => {
+    const peer = (level: string, v: string) =>
+      edit(`        latency: ${level}\n`, `        latency: ${level}\n        peerLatency: ${v}\n`);
+    const spec = parseMachineYaml(peer('15', '42ns'), FILE);
+    expect(spec.caches.filter((c) => c.level === 3).map((c) => c.peerLatencyNs)).toEqual([42, 42, 42]);
+    expect(spec.caches.filter((c) => c.level !== 3).every((c) => c.peerLatencyNs === undefined)).toBe(true);
+    const onL1 = peer('1.5ns', '30');
+    expect(inputError(onL1).detail).toMatch(/is private to one core: no other core takes lines from it/);
+    expect(inputError(onL1).location).toMatchObject({
+      line: lineOf(onL1, 'peerLatency'),
+      field: 'packages[0].caches[0].peerLatency',
+    });
+    expect(inputError(peer('15', '-1')).location.field).toBe('packages[0].caches[2].peerLatency');
+  });
+
   it('a guessed path that reaches no value of the file', () => {
     const typo = edit('guessed: ["numa[0].bandwidth"]', 'guessed: ["numa[0].bandwidth", "numa[1].bandwith"]');
     const e = inputError(typo);

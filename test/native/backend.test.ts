@@ -46,6 +46,14 @@ describe('native benchmarks on two ranks', () => {
     const chase = runNative({ bench: 'latency', cores: [0], sizes: [16384, 1 << 22], iterations: 3, warmup: 1 });
     expect(chase.results.every((r) => r.medianNs > 0)).toBe(true);
   });
+  it('a cache line passed between two cores, per one-way trip', () => {
+    const run = runNative({ bench: 'lineping', cores: [0, 1], sizes: [64], iterations: 3, warmup: 1 });
+    expect(run.results).toHaveLength(1);
+    // A trip between two cores of one host is tens to hundreds of ns; a microsecond would be the
+    // timer or a sleep, not the line.
+    expect(run.results[0].medianNs).toBeGreaterThan(1);
+    expect(run.results[0].medianNs).toBeLessThan(2000);
+  });
   it('the probe says whether CMA works', () => {
     expect(['ok', 'EPERM', 'ENOSYS', 'EFAULT', 'error']).toContain(probeNative([0, 1]).cma);
   });

@@ -59,14 +59,17 @@ describe('machine file writer', () => {
     const spec = structuredClone(loadPreset('dancer'));
     spec.caches.forEach((c) => c.level === 2 && (c.bandwidth = 12.34));
     spec.kernel.pinPerPageNs = 47.6;
+    spec.caches.forEach((c) => c.level === 3 && (c.peerLatencyNs = 31.5));
     const fitted = [
       { field: 'caches[L2].bandwidth', value: 12.34, source: 'measured: memcpy in L2' },
       { field: 'kernel.pinPerPageNs', value: 47.6, source: 'measured: CMA sweep' },
+      { field: 'caches[L3].peerLatencyNs', value: 31.5, source: 'measured: a line between two cores' },
     ];
     const sources = new Map(fitted.map((f) => [f.field, f.source]));
     const text = writeMachineFile(spec, (f) => sources.get(f), ['test']);
     expect(text).toMatch(/bandwidth: 12\.34 +# measured: memcpy in L2/);
     expect(text).toMatch(/pinPerPage: 47\.6ns +# measured: CMA sweep/);
+    expect(text).toMatch(/peerLatency: 31\.5 +# measured: a line between two cores/);
     const file = join(mkdtempSync(join(tmpdir(), 'intranode-native-test-')), 'm.yaml');
     writeFileSync(file, text);
     const back = loadMachineFile(file);
@@ -74,6 +77,7 @@ describe('machine file writer', () => {
       spec.caches.filter((c) => c.level === 2).map(() => 12.34),
     );
     expect(back.kernel.pinPerPageNs).toBe(47.6);
+    expect(back.caches.map((c) => c.peerLatencyNs)).toEqual(spec.caches.map((c) => c.peerLatencyNs));
     expect(back.cores.length).toBe(spec.cores.length);
     expect(back.numaNodes.map((n) => n.bandwidth)).toEqual(spec.numaNodes.map((n) => n.bandwidth));
     expect(back.costs).toEqual(spec.costs);
