@@ -239,7 +239,8 @@ export function parsePointToPointOptions(
     out.lmtSlots = v;
   }
   if (params.smFragment !== undefined)
-    out.smFragment = wholeBytes('smFragment', params.smFragment, 1, field('smFragment'));
+    // A fragment must hold ob1's fragment header and at least one byte of data.
+    out.smFragment = wholeBytes('smFragment', params.smFragment, smBtlCosts.fragHeaderBytes + 1, field('smFragment'));
   if (params.lmt !== undefined) {
     if (typeof params.lmt !== 'boolean')
       throw new InputError(`lmt must be true or false, got ${JSON.stringify(params.lmt)}`, field('lmt'));

@@ -367,8 +367,12 @@ describe('single-copy rendezvous for large messages', () => {
 
   it('by default takes the single copy exactly where the double copy would take its rendezvous', () => {
     // Nemesis: up to its eager limit through the cells, beyond it the mechanism (MPICH2's KNEM LMT);
-    // the sm BTL: beyond its 4 KiB eager fragment (ob1's RDMA protocol once the BTL offers GET).
-    const limits = { nemesis: nemesisCosts.eagerLimitBytes, sm: smBtlCosts.eagerFragmentBytes } as const;
+    // the sm BTL: beyond what its 4 KiB eager fragment holds after ob1's header (ob1's RDMA protocol
+    // once the BTL offers GET).
+    const limits = {
+      nemesis: nemesisCosts.eagerLimitBytes,
+      sm: smBtlCosts.eagerFragmentBytes - smBtlCosts.headerBytes,
+    } as const;
     for (const shm of ['nemesis', 'sm'] as const) {
       const at = transfer('knem', shm, limits[shm]);
       expect(at.log).toEqual([]);

@@ -129,8 +129,9 @@ describe('shared-memory transport parameters', () => {
   it("pipelines the sm BTL's rendezvous in fragments of smFragment", () => {
     const r = send(20_000, { shm: 'sm', smFragment: 6000 });
     expect(r.delivered).toBe(true);
-    // The rendezvous header carries the first 4 KiB (btl_rndv_eager_limit), the rest follows.
-    expect(r.packs).toEqual([4096, 6000, 6000, 3904]);
+    // The rendezvous header carries what the 4 KiB eager fragment holds beside ob1's header (72
+    // bytes), the rest follows in fragments of 6000 less ob1's fragment header (32 bytes).
+    expect(r.packs).toEqual([4024, 5968, 5968, 4040]);
   });
 
   it('reads and checks the parameters, naming the one at fault', () => {
@@ -159,7 +160,7 @@ describe('shared-memory transport parameters', () => {
     fails({ lmt: false, single: 'knem' }, 'lmt', /single is "knem"/);
     fails({ lmt: false, lmtChunk: 8192 }, 'lmtChunk', /but lmt is false/);
     fails({ smFragment: 8192 }, 'smFragment', /configures Open MPI's sm BTL, but shm is "nemesis"/);
-    fails({ shm: 'sm', smFragment: 0 }, 'smFragment', /at least 1/);
+    fails({ shm: 'sm', smFragment: 32 }, 'smFragment', /at least 33/);
   });
 
   it('refuses a Nemesis option over the sm BTL when called directly', () => {

@@ -214,15 +214,25 @@ describe('Nemesis large-message transfer', () => {
 });
 
 describe('Open MPI sm BTL fragments', () => {
-  it('sends up to the eager limit in one eager fragment', () => {
-    const t = pair('sm', [0, 1], smBtlCosts.eagerFragmentBytes);
+  // ob1's data per fragment: the BTL's fragment less ob1's header.
+  const eagerLimit = smBtlCosts.eagerFragmentBytes - smBtlCosts.headerBytes;
+
+  it('sends up to the eager limit in one eager fragment, its header in the 4 KiB fragment', () => {
+    const t = pair('sm', [0, 1], eagerLimit);
     const src = t.buf(0, 'src', true);
     const dst = t.buf(1, 'dst', false);
     t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
     const packs = t.node.trace.events.filter((e) => e.label === 'pack frag->1');
-    expect(packs.map((e) => e.bytes)).toEqual([smBtlCosts.eagerFragmentBytes]);
+    expect(packs.map((e) => e.bytes)).toEqual([eagerLimit]);
     expect(t.node.trace.events.some((e) => e.kind === 'control')).toBe(false);
-    expect(dst.content.equals(Content.fresh(smBtlCosts.eagerFragmentBytes, 'r0.src'))).toBe(true);
+    expect(dst.content.equals(Content.fresh(eagerLimit, 'r0.src'))).toBe(true);
+    // A whole 4 KiB of data does not fit with the header: it takes the rendezvous.
+    const full = pair('sm', [0, 1], smBtlCosts.eagerFragmentBytes);
+    full.run([
+      full.p2p[0].send(1, range(full.buf(0, 'src', true))),
+      full.p2p[1].recv(0, range(full.buf(1, 'dst', false))),
+    ]);
+    expect(full.node.trace.events.some((e) => e.label === 'post cts->0')).toBe(true);
   });
 
   it('sends a large message as rendezvous data, an acknowledgement, then a pipeline of max fragments', () => {
@@ -233,8 +243,8 @@ describe('Open MPI sm BTL fragments', () => {
     t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
     const events = t.node.trace.events;
     const packs = events.filter((e) => e.label === 'pack frag->1').map((e) => e.bytes);
-    const first = smBtlCosts.rndvEagerBytes;
-    const max = smBtlCosts.maxFragmentBytes;
+    const first = eagerLimit;
+    const max = smBtlCosts.maxFragmentBytes - smBtlCosts.fragHeaderBytes;
     expect(packs).toEqual([first, max, max, bytes - first - 2 * max]);
     expect(events.some((e) => e.kind === 'control' && e.label === 'post cts->0')).toBe(true);
     const unpacks = events.filter((e) => e.label === 'unpack frag<-0');
@@ -295,7 +305,7 @@ describe('ping-ping against ping-pong where memory bandwidth is the bottleneck',
     const span = Math.max(...done);
     // The premise: the sender's copy out of its user buffer is bounded by the memory controller.
     const copyIns = t.node.trace.events.filter(
-      (e) => /^(lmt copy-in|pack frag)/.test(e.label) && e.bytes > smBtlCosts.rndvEagerBytes,
+      (e) => /^(lmt copy-in|pack frag)/.test(e.label) && e.bytes > smBtlCosts.eagerFragmentBytes,
     );
     expect(copyIns.length).toBeGreaterThan(0);
     expect(copyIns.every((e) => e.resource === 'mem0')).toBe(true);

@@ -70,10 +70,25 @@ export const nemesisCosts = {
 
 export const smBtlCosts = {
   /**
-   * Size of a small ("eager") fragment and the eager limit. Source: Open MPI btl_sm_component.c,
+   * Size of a small ("eager") fragment, the BTL's eager limit. Source: Open MPI btl_sm_component.c,
    * `mca_btl_sm.super.btl_eager_limit = 4*1024`.
    */
   eagerFragmentBytes: 4 * 1024,
+  /**
+   * What ob1 keeps of a fragment for its own header: a message is eager when its data fits the BTL's
+   * eager limit less this, and a rendezvous's first fragment carries that much data (Open MPI 1.5
+   * pml_ob1_sendreq.h, `eager_limit = btl->btl_eager_limit - sizeof(mca_pml_ob1_hdr_t)`). The size
+   * of the header union of pml_ob1_hdr.h on x86-64 without heterogeneous support, whose largest
+   * member is the RGET header with one segment: 72 bytes (56 in Open MPI 4.1, whose RGET header
+   * carries no segment).
+   */
+  headerBytes: 72,
+  /**
+   * ob1's header on each later fragment of a rendezvous: a fragment carries the BTL's maximum send
+   * size less this (Open MPI 1.5 pml_ob1_sendreq.c, `btl_max_send_size -
+   * sizeof(mca_pml_ob1_frag_hdr_t)`); mca_pml_ob1_frag_hdr_t is 32 bytes on x86-64.
+   */
+  fragHeaderBytes: 32,
   /**
    * Data the rendezvous header carries before the receiver acknowledges. Source: Open MPI
    * btl_sm_component.c, `btl_rndv_eager_limit = 4*1024`.

@@ -4,8 +4,8 @@
 // receiver polls its FIFO, unpacks, and returns the fragment by writing its pointer into the
 // sender's FIFO, which puts it back on the sender's free list.
 //
-// Messages up to the eager limit travel in one eager fragment. Larger ones use ob1's rendezvous:
-// the RNDV header carries the first bytes, the receiver acknowledges once it has matched, and the
+// Messages up to the eager limit (the BTL's, less ob1's header) travel in one eager fragment.
+// Larger ones use ob1's rendezvous: the RNDV header carries the first bytes, the receiver acknowledges once it has matched, and the
 // rest follows as a pipeline of max-size fragments (packing fragment k+1 overlaps unpacking k).
 //
 // Free lists start small and grow by a block of fragments when empty, with no maximum (Open MPI's
@@ -103,14 +103,16 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
   const core = world.cores[me];
   const coreOf = (rank: number) => world.cores[rank];
 
+  // ob1's data per fragment: what its headers leave of the BTL's fragments (costs.ts).
+  const eagerLimit = costs.eagerFragmentBytes - costs.headerBytes;
   const transport: DoubleCopy = {
     protocol: 'sm',
-    eagerLimit: costs.eagerFragmentBytes,
+    eagerLimit,
 
     capacity(kind: PacketKind): number {
-      if (kind === 'eager') return costs.eagerFragmentBytes;
-      if (kind === 'rts') return costs.rndvEagerBytes;
-      if (kind === 'frag') return costs.maxFragmentBytes;
+      if (kind === 'eager') return eagerLimit;
+      if (kind === 'rts') return Math.min(costs.rndvEagerBytes, eagerLimit);
+      if (kind === 'frag') return costs.maxFragmentBytes - costs.fragHeaderBytes;
       return 0;
     },
 
@@ -122,7 +124,7 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
       const kind = traceKind(header.kind);
       yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
       const mine = listsOf(world, costs, me);
-      const list = bytes > costs.eagerFragmentBytes ? mine.max : mine.eager;
+      const list = bytes > eagerLimit ? mine.max : mine.eager;
       if (list.free.length === 0) grow(world, costs, list);
       const index = list.free.pop()!;
       const slot = subRange(list.fragments[index], 0, bytes);
@@ -147,7 +149,7 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
 
     *sendLarge(header: PacketHeader, data: Range): Program<void> {
       const to = header.to;
-      const first = Math.min(costs.rndvEagerBytes, data.bytes);
+      const first = Math.min(transport.capacity('rts'), data.bytes);
       yield* transport.post({ ...header, kind: 'rts' }, subRange(data, 0, first));
       const ack = yield* traced(world, me, 'wait', `ack<-${to}`, nextPacket(world, header.id, me));
       yield* transport.unpack(ack);
