@@ -32,6 +32,8 @@ describe('parameter paths', () => {
     expect(placesOf('caches.17.sizeBytes')).toEqual(['caches.17.sizeBytes']);
     expect(placesOf('costs.copyBandwidth')).toEqual(['costs.copyBandwidth']);
     expect(placesOf('cores.*.frequencyGHz')).toHaveLength(dancer.cores.length);
+    // An optional field the preset leaves out (a shared cache's cache-to-cache latency) is a place too.
+    expect(placesOf('caches.8.peerLatencyNs')).toEqual(['caches.8.peerLatencyNs']);
   });
 
   it('resolve * over the entries of kernel.mechanisms, and name a kernel parameter the machine leaves to its default', () => {
