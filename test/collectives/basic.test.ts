@@ -5,6 +5,7 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 import { Node } from '../../sim/node/node.ts';
 import type { Range } from '../../sim/node/buffer.ts';
 import { tinyMachine } from '../helpers/machines.ts';
+import { BASIC_CROSSOVER, cubeDim, highestBit } from '../../algorithms/collectives/basic/bcast.ts';
 
 const OPS = [
   'bcast',
@@ -32,6 +33,8 @@ describe('basic family', () => {
 // O(N M) in intermediate shared-memory buffers. On a machine whose only bottleneck is the root's
 // copy engine, the root's N-1 copy-ins of M bytes share it, so the broadcast takes about N M / B
 // (N-1 copy-ins at the root, then each receiver's copy-out in parallel): a slope of T = M / B per rank.
+// Open MPI's basic component broadcasts linearly only up to 4 ranks (its `crossover`), and along a
+// binomial hypercube tree above, where each tree level adds one copy-in and one copy-out.
 describe('basic bcast structure (Ma et al. 2010, Table I)', () => {
   const copyBandwidth = 8;
   const M = 32 * 1024;
@@ -52,22 +55,22 @@ describe('basic bcast structure (Ma et al. 2010, Table I)', () => {
   })();
   const cores = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-  it('takes time linear in N, with a slope of one copy time T = M / B', () => {
-    const ns = [2, 4, 8, 16, 32];
-    const t = ns.map(
-      (n) =>
-        runAlgorithm({
-          machine: ample,
-          cores: cores(n),
-          algorithm: 'bcast:basic',
-          call: { bytes: M, root: 0, params: {} },
-          cache: 'off',
-          iterations: 1,
-          warmup: 0,
-          seed: 's',
-        }).times[0],
-    );
-    const T = M / copyBandwidth;
+  const timeOf = (n: number) =>
+    runAlgorithm({
+      machine: ample,
+      cores: cores(n),
+      algorithm: 'bcast:basic',
+      call: { bytes: M, root: 0, params: {} },
+      cache: 'off',
+      iterations: 1,
+      warmup: 0,
+      seed: 's',
+    }).times[0];
+  const T = M / copyBandwidth;
+
+  it('takes time linear in N up to the crossover, with a slope of one copy time T = M / B', () => {
+    const ns = Array.from({ length: BASIC_CROSSOVER - 1 }, (_, i) => i + 2);
+    const t = ns.map(timeOf);
     // Least-squares line through (N, t).
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const mx = mean(ns);
@@ -79,6 +82,25 @@ describe('basic bcast structure (Ma et al. 2010, Table I)', () => {
     // And the hand-computed total: N copy times plus small per-message costs.
     ns.forEach((n, i) => expect(t[i] / (n * T)).toBeGreaterThan(0.95));
     ns.forEach((n, i) => expect(t[i] / (n * T)).toBeLessThan(1.15));
+  });
+
+  it('numbers the hypercube as Open MPI does (opal_cube_dim, opal_hibit)', () => {
+    expect([1, 2, 3, 4, 5, 8, 9, 48].map(cubeDim)).toEqual([0, 1, 2, 2, 3, 3, 4, 6]);
+    expect(highestBit(0, 6)).toBe(-1);
+    expect(highestBit(5, 6)).toBe(2);
+    expect(highestBit(44, 6)).toBe(5);
+    // A rank's parent clears its highest bit: in 6 ranks, 3 and 5 hang below 1, 1, 2 and 4 below 0.
+    const parent = (v: number) => v & ~(1 << highestBit(v, cubeDim(6)));
+    expect([1, 2, 3, 4, 5].map(parent)).toEqual([0, 0, 1, 0, 1]);
+  });
+
+  it('above the crossover, adds one tree level (a copy-in and a copy-out) per doubling of N', () => {
+    const [t8, t16, t32] = [8, 16, 32].map(timeOf);
+    for (const step of [t16 - t8, t32 - t16]) {
+      expect(step).toBeGreaterThan(1.8 * T);
+      expect(step).toBeLessThan(2.4 * T);
+    }
+    expect(t32).toBeLessThan((32 * T) / 2);
   });
 
   // Intermediate memory, measured from the node: every buffer that no rank owns (owner -1) is a
