@@ -6,8 +6,8 @@ import type { AddressSpace } from './address-space.ts';
 import { pinPages } from './page-table-locks.ts';
 
 /** Entering and leaving the kernel once (an ioctl or a system call). */
-export function* syscall(world: World, rank: number, label: string): Program<void> {
-  yield* step(world, rank, 'syscall', label, world.node.spec.kernel.syscallNs);
+export function* syscall(world: World, rank: number, label: string, kind = 'syscall'): Program<void> {
+  yield* step(world, rank, kind, label, world.node.spec.kernel.syscallNs);
 }
 
 /** `ns` of kernel work by the calling rank, recorded as `kind`. */
@@ -24,14 +24,21 @@ export function* step(
   world.node.trace.record({ rank, kind, label, start, end: world.sim.now, bytes: 0, resource });
 }
 
-/** Records the time `take` kept the caller queued as a 'lock-wait' step (nothing when it was free). */
-export function* queued(world: World, rank: number, lock: string, take: Program<void>): Program<void> {
+/** Records the time `take` kept the caller queued as a `kind` step, 'lock-wait' by default
+ *  (nothing when the lock was free). */
+export function* queued(
+  world: World,
+  rank: number,
+  lock: string,
+  take: Program<void>,
+  kind = 'lock-wait',
+): Program<void> {
   const start = world.sim.now;
   yield* take;
   if (world.sim.now > start) {
     world.node.trace.record({
       rank,
-      kind: 'lock-wait',
+      kind,
       label: `wait ${lock}`,
       start,
       end: world.sim.now,
