@@ -55,11 +55,11 @@ describe('basic bcast structure (Ma et al. 2010, Table I)', () => {
   })();
   const cores = (n: number) => Array.from({ length: n }, (_, i) => i);
 
-  const timeOf = (n: number) =>
+  const timeOf = (n: number, algorithm = 'bcast:basic') =>
     runAlgorithm({
       machine: ample,
       cores: cores(n),
-      algorithm: 'bcast:basic',
+      algorithm,
       call: { bytes: M, root: 0, params: {} },
       cache: 'off',
       iterations: 1,
@@ -70,7 +70,7 @@ describe('basic bcast structure (Ma et al. 2010, Table I)', () => {
 
   it('takes time linear in N up to the crossover, with a slope of one copy time T = M / B', () => {
     const ns = Array.from({ length: BASIC_CROSSOVER - 1 }, (_, i) => i + 2);
-    const t = ns.map(timeOf);
+    const t = ns.map((n) => timeOf(n));
     // Least-squares line through (N, t).
     const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
     const mx = mean(ns);
@@ -95,12 +95,22 @@ describe('basic bcast structure (Ma et al. 2010, Table I)', () => {
   });
 
   it('above the crossover, adds one tree level (a copy-in and a copy-out) per doubling of N', () => {
-    const [t8, t16, t32] = [8, 16, 32].map(timeOf);
+    const [t8, t16, t32] = [8, 16, 32].map((n) => timeOf(n));
     for (const step of [t16 - t8, t32 - t16]) {
       expect(step).toBeGreaterThan(1.8 * T);
       expect(step).toBeLessThan(2.4 * T);
     }
     expect(t32).toBeLessThan((32 * T) / 2);
+  });
+
+  it('reduces along the same hypercube above the crossover: each doubling of N adds one level', () => {
+    const reduce = (n: number) => timeOf(n, 'reduce:basic');
+    const [t4, t8, t16, t32] = [4, 8, 16, 32].map(reduce);
+    // A level moves one term in (a copy-in and a copy-out) and folds it in; the same for each level,
+    // where the linear reduce adds as much for every rank.
+    const level = t16 - t8;
+    expect(Math.abs(t32 - t16 - level)).toBeLessThan(0.1 * level);
+    expect(t32).toBeLessThan(t4 + (32 - 4) * ((t4 - reduce(2)) / 2));
   });
 
   // Intermediate memory, measured from the node: every buffer that no rank owns (owner -1) is a

@@ -1,5 +1,6 @@
-// Allgather of Open MPI's basic component (coll_basic_allgather.c): a gather to rank 0 followed by
-// a broadcast of the whole receive buffer from rank 0, both linear.
+// Allgather of Open MPI's basic component (coll_basic_allgather.c): a linear gather to rank 0
+// followed by a broadcast of the whole receive buffer from rank 0 (linear up to 4 ranks, a binomial
+// tree above: bcast.ts).
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { defineAlgorithm } from '../../algorithm.ts';
 import type { AllgatherArgs } from '../args.ts';
@@ -14,7 +15,8 @@ export function* basicAllgather(rank: Rank, { send, recv, bytes, params }: Allga
 export const allgatherBasic = defineAlgorithm({
   name: 'allgather:basic',
   operation: 'allgather',
-  description: 'linear (Open MPI basic): gather to rank 0, then rank 0 broadcasts the result',
+  description:
+    'Open MPI basic: linear gather to rank 0, then rank 0 broadcasts the result (a binomial tree above 4 ranks)',
   params: [],
   program: basicAllgather,
 });

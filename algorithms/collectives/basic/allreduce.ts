@@ -1,5 +1,5 @@
 // Allreduce of Open MPI's basic component (coll_basic_allreduce.c): a reduce to rank 0 followed by
-// a broadcast of the result from rank 0, both linear.
+// a broadcast of the result from rank 0, each linear up to 4 ranks and logarithmic above (bcast.ts).
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { defineAlgorithm } from '../../algorithm.ts';
 import type { AllreduceArgs } from '../args.ts';
@@ -15,7 +15,8 @@ export function* basicAllreduce(rank: Rank, { send, recv, bytes, op, params }: A
 export const allreduceBasic = defineAlgorithm({
   name: 'allreduce:basic',
   operation: 'allreduce',
-  description: 'linear (Open MPI basic): reduce to rank 0, then rank 0 broadcasts the result',
+  description:
+    'Open MPI basic: reduce to rank 0, then rank 0 broadcasts the result (linear up to 4 ranks, trees above)',
   params: [],
   program: basicAllreduce,
 });
