@@ -119,12 +119,12 @@ export class Node {
   private readonly dirtyPrivate: Set<string>;
   /** Whether some cache is a victim cache, whose fills land at copies' ends. */
   readonly hasVictimCaches: boolean;
-  /** Per core, the private caches of the other cores under a cache it shares, each with that cache
-   *  (only where the machine sets costs.claimConcurrency). */
-  private readonly socketPeers = new Map<number, Map<CacheState, CacheSpec>>();
-  /** Per core and inclusive shared cache of its with a cache-to-cache latency (peerLatencyNs), the
-   *  private caches of the other cores behind it: a line one of them holds comes from there. */
+  /** Per core and shared cache of its, the private caches of the other cores behind that cache
+   *  (only where the machine sets costs.claimConcurrency or a cache-to-cache latency). */
   private readonly peersBehind = new Map<number, Map<CacheSpec, CacheState[]>>();
+  /** Per core, each private cache of another core under a cache it shares, with the innermost such
+   *  cache (only where the machine sets costs.claimConcurrency): `peersBehind` by private cache. */
+  private readonly socketPeers = new Map<number, Map<CacheState, CacheSpec>>();
   /** Every buffer by id, to find the home of what a cache writes back. */
   private readonly buffers = new Map<number, Buffer>();
 
@@ -173,27 +173,24 @@ export class Node {
       this.nonTemporalAbove.set(core.id, nonTemporalThreshold(spec, this.topo, core.id));
       this.keptOnWrite.set(core.id, new Set([...own, ...memorySide].map((c) => c.id)));
     }
-    for (const core of spec.cores) {
-      const behind = new Map<CacheSpec, CacheState[]>();
-      for (const outer of this.topo.cachesOf(core.id))
-        if (outer.peerLatencyNs !== undefined && !outer.victim && !outer.memorySide && outer.cores.length > 1)
-          behind.set(
-            outer,
-            spec.caches
-              .filter((c) => !c.memorySide && c.cores.length === 1 && c.cores[0] !== core.id)
-              .filter((c) => outer.cores.includes(c.cores[0]))
-              .map((c) => this.cacheState.get(c.id)!),
-          );
-      if (behind.size > 0) this.peersBehind.set(core.id, behind);
-    }
-    if (spec.costs.claimConcurrency !== undefined)
+    const claims = spec.costs.claimConcurrency !== undefined;
+    if (claims || spec.caches.some((c) => c.peerLatencyNs !== undefined))
       for (const core of spec.cores) {
+        const behind = new Map<CacheSpec, CacheState[]>();
+        for (const outer of this.topo.cachesOf(core.id))
+          if (!outer.memorySide && outer.cores.length > 1)
+            behind.set(
+              outer,
+              spec.caches
+                .filter((c) => !c.memorySide && c.cores.length === 1 && c.cores[0] !== core.id)
+                .filter((c) => outer.cores.includes(c.cores[0]))
+                .map((c) => this.cacheState.get(c.id)!),
+            );
+        this.peersBehind.set(core.id, behind);
+        if (!claims) continue;
         const peers = new Map<CacheState, CacheSpec>();
-        const own = this.topo.cachesOf(core.id).filter((c) => !c.memorySide);
-        for (const outer of own.filter((c) => c.cores.length > 1))
-          for (const c of spec.caches)
-            if (!c.memorySide && c.cores.length === 1 && c.cores[0] !== core.id && outer.cores.includes(c.cores[0]))
-              if (!peers.has(this.cacheState.get(c.id)!)) peers.set(this.cacheState.get(c.id)!, outer);
+        for (const [outer, states] of behind)
+          for (const state of states) if (!peers.has(state)) peers.set(state, outer);
         this.socketPeers.set(core.id, peers);
       }
     // The caches another core's data may sit in: the outermost non-memory-side level of each group.
@@ -566,7 +563,10 @@ export class Node {
       if (resident > found) {
         // What another core behind this cache holds in its private caches comes from there, one
         // cache-to-cache transfer per line (CacheSpec.peerLatencyNs); the rest from this cache.
-        const peers = reading ? this.peersBehind.get(core)?.get(cache) : undefined;
+        const peers =
+          reading && cache.peerLatencyNs !== undefined && !cache.victim
+            ? this.peersBehind.get(core)?.get(cache)
+            : undefined;
         const fromPeers = peers ? Math.min(resident - found, this.mostHeld(peers, r)) : 0;
         const far = this.queues.beyondPrefetch(cache.level);
         const resources = [this.cacheBandwidth.get(cache.id)!];
