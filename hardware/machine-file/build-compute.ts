@@ -161,6 +161,7 @@ interface PackageCache {
 
 function readPackageCache(node: YamlValue, coresPer: number): PackageCache {
   const m = node.map(PACKAGE_CACHE_KEYS);
+  const peerLatency = m.get('peerLatency');
   const sharedByNode = m.get('sharedBy');
   let sharedBy = 1;
   if (sharedByNode) {
@@ -177,7 +178,7 @@ function readPackageCache(node: YamlValue, coresPer: number): PackageCache {
     sharedBy,
     bandwidth: readBandwidth(m.req('bandwidth')),
     latencyNs: readTime(m.req('latency')),
-    ...(m.get('peerLatency') ? { peerLatencyNs: readTime(m.get('peerLatency')!) } : {}),
+    ...(peerLatency ? { peerLatencyNs: readTime(peerLatency) } : {}),
     victim: m.get('victim')?.boolean() ?? false,
     fields: {
       level: m.get('level'),
@@ -185,7 +186,7 @@ function readPackageCache(node: YamlValue, coresPer: number): PackageCache {
       cores: sharedByNode ?? node,
       bandwidth: m.get('bandwidth'),
       latency: m.get('latency'),
-      peerLatency: m.get('peerLatency'),
+      peerLatency,
     },
   };
 }

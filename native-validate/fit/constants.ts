@@ -102,14 +102,13 @@ const peerLatency: FittedConstant = {
     const [a, b] = run.cores;
     // The innermost cache both cores use carries the line between them (a snoop or probe there).
     const shared = spec.caches
-      .map((c, i) => ({ c, i }))
-      .filter(({ c }) => !c.memorySide && c.cores.includes(a) && c.cores.includes(b))
-      .sort((x, y) => x.c.level - y.c.level)[0];
+      .filter((c) => !c.memorySide && c.cores.includes(a) && c.cores.includes(b))
+      .sort((x, y) => x.level - y.level)[0];
     if (shared === undefined) return [];
     const m = run.results[0];
     // Measured directly: the model charges a flag's trip between the two cores this latency.
     const value = round(m.medianNs);
-    const level = shared.c.level;
+    const level = shared.level;
     spec.caches.forEach((c) => c.level === level && !c.memorySide && c.cores.length > 1 && (c.peerLatencyNs = value));
     return [
       {

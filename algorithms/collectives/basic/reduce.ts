@@ -47,6 +47,7 @@ function* logReduce(rank: Rank, { send, recv, bytes, op, root }: ReduceArgs, tag
   const size = rank.size;
   const vrank = (rank.id - root + size) % size;
   const real = (v: number) => (v + root) % size;
+  const dim = cubeDim(size);
   // Open MPI allocates the accumulator per call, and a receive buffer for the second and later
   // terms on the ranks that receive more than one (even virtual ranks); the root receives those
   // into its result buffer.
@@ -54,7 +55,7 @@ function* logReduce(rank: Rank, { send, recv, bytes, op, root }: ReduceArgs, tag
   const later = rank.id === root ? recv! : vrank % 2 === 0 ? range(rank.alloc('reduce-incoming', bytes)) : undefined;
   let sending = send;
   let receiving = accumulator;
-  for (let bit = 0; bit < cubeDim(size); bit++) {
+  for (let bit = 0; bit < dim; bit++) {
     const mask = 1 << bit;
     if (vrank & mask) {
       yield* rank.p2p.send(real(vrank & ~mask), sending, tag);

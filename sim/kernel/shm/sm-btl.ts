@@ -5,8 +5,9 @@
 // sender's FIFO, which puts it back on the sender's free list.
 //
 // Messages up to the eager limit (the BTL's, less ob1's header) travel in one eager fragment.
-// Larger ones use ob1's rendezvous: the RNDV header carries the first bytes, the receiver acknowledges once it has matched, and the
-// rest follows as a pipeline of max-size fragments (packing fragment k+1 overlaps unpacking k).
+// Larger ones use ob1's rendezvous: the RNDV header carries the first bytes, the receiver
+// acknowledges once it has matched, and the rest follows as a pipeline of max-size fragments
+// (packing fragment k+1 overlaps unpacking k).
 //
 // Free lists start small and grow by a block of fragments when empty, with no maximum (Open MPI's
 // default), and hand back the most recently returned fragment first: it is the one still in cache.
