@@ -253,6 +253,28 @@ describe('Open MPI sm BTL fragments', () => {
     expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
   });
 
+  it('keeps at most ob1 send_pipeline_depth fragments of a rendezvous in flight', () => {
+    // Across sockets the receiver unpacks over the link (4 B/ns), slower than the sender packs from
+    // memory, so an unthrottled sender would run ahead; ob1 packs fragment k only once fragment
+    // k - depth has come back.
+    const max = smBtlCosts.maxFragmentBytes - smBtlCosts.fragHeaderBytes;
+    const bytes = eagerLimit + 10 * max;
+    const t = pair('sm', [0, 2], bytes);
+    const src = t.buf(0, 'src', true);
+    const dst = t.buf(1, 'dst', false);
+    t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
+    const events = t.node.trace.events;
+    // Index 0 is the rendezvous's first fragment, which is not throttled.
+    const packs = events.filter((e) => e.label === 'pack frag->1').slice(1);
+    const unpacks = events.filter((e) => e.label === 'unpack frag<-0').slice(1);
+    const depth = smBtlCosts.sendPipelineDepth;
+    expect(packs).toHaveLength(10);
+    for (let k = depth; k < packs.length; k++) expect(packs[k].start).toBeGreaterThan(unpacks[k - depth].end);
+    const waits = events.filter((e) => e.label === 'pipeline depth->1' && e.end > e.start);
+    expect(waits.length).toBeGreaterThan(0);
+    expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
+  });
+
   it('reuses returned fragments instead of growing the free list', () => {
     const t = pair('sm', [0, 1], 1000);
     const src = t.buf(0, 'src', true);

@@ -98,6 +98,14 @@ export const smBtlCosts = {
    *  parameter `smFragment`, Open MPI's MCA parameter btl_sm_max_send_size). Source: Open MPI
    *  btl_sm_component.c, `btl_max_send_size = 32*1024`. */
   maxFragmentBytes: 32 * 1024,
+  /**
+   * Fragments of one rendezvous a sender may have in flight when the whole message goes by copy in
+   * and out (no RDMA): ob1 packs the next one only when an earlier one's completion comes back.
+   * Source: Open MPI pml_ob1_component.c, `send_pipeline_depth` default 3 (1.5 to 5.0), applied in
+   * pml_ob1_sendreq.c `mca_pml_ob1_send_request_schedule_once` when the receiver's ACK carries
+   * `MCA_PML_OB1_HDR_FLAGS_NORDMA` (pml_ob1_recvfrag.c).
+   */
+  sendPipelineDepth: 3,
   /** Fragments a free list starts with. Source: Open MPI btl_sm_component.c, `free_list_num` default 8. */
   freeListInitial: 8,
   /** Fragments a free list grows by when empty (no maximum by default: `free_list_max = -1`).

@@ -8,18 +8,20 @@ import { nextPacket } from './delivery.ts';
 import { payloadBytes, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
 import { traced, type DoubleCopy } from './transport.ts';
 
-/** Posts `data[offset..]` as packets of `firstKind` then 'frag'; returns once the last is posted. */
+/** Posts `data[offset..]` as packets of `firstKind` then 'frag' (through `post`, the transport's
+ *  own unless given); returns once the last is posted. */
 export function* postPieces(
   t: DoubleCopy,
   header: PacketHeader,
   data: Range,
   offset: number,
   firstKind: PacketKind,
+  post: (header: PacketHeader, data: Range) => Program<void> = (h, d) => t.post(h, d),
 ): Program<void> {
   let kind = firstKind;
   do {
     const n = Math.min(t.capacity(kind), data.bytes - offset);
-    yield* t.post({ ...header, kind }, subRange(data, offset, n));
+    yield* post({ ...header, kind }, subRange(data, offset, n));
     offset += n;
     kind = 'frag';
   } while (offset < data.bytes);

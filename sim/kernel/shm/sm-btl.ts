@@ -7,13 +7,15 @@
 // Messages up to the eager limit (the BTL's, less ob1's header) travel in one eager fragment.
 // Larger ones use ob1's rendezvous: the RNDV header carries the first bytes, the receiver
 // acknowledges once it has matched, and the rest follows as a pipeline of max-size fragments
-// (packing fragment k+1 overlaps unpacking k).
+// (packing fragment k+1 overlaps unpacking k), at most `sendPipelineDepth` of them in flight: ob1
+// packs the next only when an earlier one's completion comes back through the sender's FIFO.
 //
 // Free lists start small and grow by a block of fragments when empty, with no maximum (Open MPI's
 // default), and hand back the most recently returned fragment first: it is the one still in cache.
 // A FIFO holds 4096 pointers by default, more than this model ever has in flight, so posting never
 // waits for room.
 import type { Program } from '../../engine/program.ts';
+import { Semaphore } from '../../engine/semaphore.ts';
 import { range, subRange, type Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
 import { lazily, RunState } from '../../node/run-state.ts';
@@ -89,13 +91,25 @@ function fifoWrite(world: World, owner: number, writer: number): number {
   return cost;
 }
 
-/** The receiver writes the fragment's pointer into the sender's FIFO; the sender's progress puts
- *  it back on its free list once it sees it. */
-function* returnFragment(world: World, list: FreeList, index: number, sender: number, receiver: number): Program<void> {
+/** The receiver writes the fragment's pointer into the sender's FIFO; the sender's progress sees
+ *  it, runs ob1's completion callback (`completed`, which may let the sender pack its next
+ *  fragment) and then puts it back on its free list (btl_sm_component.c, MCA_BTL_SM_FRAG_ACK). */
+function* returnFragment(
+  world: World,
+  list: FreeList,
+  index: number,
+  sender: number,
+  receiver: number,
+  completed?: Semaphore,
+): Program<void> {
   yield* step(world, receiver, 'queue', `return frag->${sender}`, fifoWrite(world, sender, receiver));
-  world.sim.schedule(lineTransfer(world.node.topo, world.cores[receiver], world.cores[sender]), () =>
-    list.free.push(index),
-  );
+  world.sim.schedule(lineTransfer(world.node.topo, world.cores[receiver], world.cores[sender]), () => {
+    const packsNext = (completed?.queueLength ?? 0) > 0 && list.free.length > 0;
+    completed?.release();
+    // The callback's pack took the list's top before this fragment went back on it.
+    if (packsNext) list.free.splice(list.free.length - 1, 0, index);
+    else list.free.push(index);
+  });
 }
 
 export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlCosts): DoubleCopy {
@@ -106,6 +120,30 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
 
   // ob1's data per fragment: what its headers leave of the BTL's fragments (costs.ts).
   const eagerLimit = costs.eagerFragmentBytes - costs.headerBytes;
+
+  /** Packs `data` into a fragment from this process's free list and posts it to the receiver's
+   *  FIFO; the fragment's completion, when it comes back, releases a permit of `inFlight`. */
+  function* postFragment(header: PacketHeader, data: Range | undefined, inFlight?: Semaphore): Program<void> {
+    const bytes = data?.bytes ?? 0;
+    const to = header.to;
+    if (bytes > transport.capacity(header.kind))
+      throw new RangeError(`sm btl: ${bytes} bytes do not fit one ${header.kind} fragment`);
+    const kind = traceKind(header.kind);
+    yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
+    const mine = listsOf(world, costs, me);
+    const list = bytes > eagerLimit ? mine.max : mine.eager;
+    if (list.free.length === 0) grow(world, costs, list);
+    const index = list.free.pop()!;
+    const slot = subRange(list.fragments[index], 0, bytes);
+    if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `pack frag->${to}` });
+    yield* step(world, me, kind, `fifo write->${to}`, fifoWrite(world, to, me));
+    arrive(
+      world,
+      { ...header, payload: slot, release: () => returnFragment(world, list, index, me, to, inFlight) },
+      lineTransfer(topo, core, coreOf(to)),
+    );
+  }
+
   const transport: DoubleCopy = {
     protocol: 'sm',
     eagerLimit,
@@ -117,25 +155,8 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
       return 0;
     },
 
-    *post(header: PacketHeader, data?: Range): Program<void> {
-      const bytes = data?.bytes ?? 0;
-      const to = header.to;
-      if (bytes > transport.capacity(header.kind))
-        throw new RangeError(`sm btl: ${bytes} bytes do not fit one ${header.kind} fragment`);
-      const kind = traceKind(header.kind);
-      yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
-      const mine = listsOf(world, costs, me);
-      const list = bytes > eagerLimit ? mine.max : mine.eager;
-      if (list.free.length === 0) grow(world, costs, list);
-      const index = list.free.pop()!;
-      const slot = subRange(list.fragments[index], 0, bytes);
-      if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `pack frag->${to}` });
-      yield* step(world, me, kind, `fifo write->${to}`, fifoWrite(world, to, me));
-      arrive(
-        world,
-        { ...header, payload: slot, release: () => returnFragment(world, list, index, me, to) },
-        lineTransfer(topo, core, coreOf(to)),
-      );
+    post(header: PacketHeader, data?: Range): Program<void> {
+      return postFragment(header, data);
     },
 
     *unpack(packet: Packet, into?: Range): Program<void> {
@@ -154,7 +175,13 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
       yield* transport.post({ ...header, kind: 'rts' }, subRange(data, 0, first));
       const ack = yield* traced(world, me, 'wait', `ack<-${to}`, nextPacket(world, header.id, me));
       yield* transport.unpack(ack);
-      if (first < data.bytes) yield* postPieces(transport, header, data, first, 'frag');
+      if (first >= data.bytes) return;
+      // Everything after the first bytes goes by copy in and out, so ob1 throttles the fragments.
+      const inFlight = new Semaphore(world.sim, `ob1 pipeline r${me}->${to}`, costs.sendPipelineDepth);
+      yield* postPieces(transport, header, data, first, 'frag', function* (piece, slice) {
+        yield* traced(world, me, 'wait', `pipeline depth->${to}`, inFlight.acquire());
+        yield* postFragment(piece, slice, inFlight);
+      });
     },
 
     *recvLarge(rts: Packet, into: Range): Program<void> {
