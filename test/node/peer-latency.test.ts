@@ -62,9 +62,13 @@ const cases = presets.flatMap((spec) => {
 describe('lines between cores behind a shared cache', () => {
   it('a flag between two such cores costs the cache-to-cache latency, else the hit latency', () => {
     expect(cases.length).toBeGreaterThan(3);
+    // Presets with and without a published trip: both branches are checked.
+    expect(cases.some(({ spec, level }) => spec.caches.some((c) => c.level === level && c.peerLatencyNs))).toBe(true);
+    expect(cases.some(({ spec, level }) => spec.caches.every((c) => c.level !== level || !c.peerLatencyNs))).toBe(true);
     for (const { spec, a, b, level } of cases) {
-      const hit = spec.caches.find((c) => c.level === level && c.cores.includes(a))!.latencyNs;
-      expect(new Topology(spec).lineLatency(a, b), spec.name).toBe(hit);
+      const shared = spec.caches.find((c) => c.level === level && c.cores.includes(a))!;
+      const hit = shared.latencyNs;
+      expect(new Topology(spec).lineLatency(a, b), spec.name).toBe(shared.peerLatencyNs ?? hit);
       expect(new Topology(withPeerLatency(spec, level, 3 * hit + 7)).lineLatency(a, b), spec.name).toBe(3 * hit + 7);
     }
   });
