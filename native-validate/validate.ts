@@ -9,7 +9,9 @@ import { modelAlgorithm, predictNs } from './predict.ts';
 import { measureInRounds, roundText, type RoundedStats } from './rounds.ts';
 
 export interface Row {
-  set: 'training' | 'test';
+  /** `probe`: measured beside a test case to show what one library setting does to it; neither
+   *  fitted on nor counted in the test set's error (mpi/run-mpi.ts, fragmentProbes). */
+  set: 'training' | 'test' | 'probe';
   /** What ran, e.g. `bcast cma-linear`, `memcpy L2`, `MPI_Bcast tuned cma`. */
   name: string;
   /** The mechanism the row exercises, for the per-mechanism summary: shm, cma, memory, mpi-... */

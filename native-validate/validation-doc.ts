@@ -19,6 +19,46 @@ function cpuModel(): string {
   return out.stdout.trim() || 'unknown CPU';
 }
 
+const usText = (ns: number) => `${(ns / 1000).toFixed(0)} us`;
+
+/**
+ * What the fragment probes (mpi/run-mpi.ts, fragmentProbes) show, from the run's rows: for each
+ * probed operation, the test row at that size and the two probe rows, measured and predicted.
+ */
+export function fragmentProbeText(rows: Report['rows']): string[] {
+  const probes = rows.filter((r) => r.set === 'probe');
+  if (probes.length === 0) return [];
+  const out: string[] = [
+    "- **Open MPI's fragments** (the `probe` rows, measured after the test rows at their largest size and",
+    "  counted in no summary). Without CMA, ob1 sends a large message as a pipeline of the BTL's",
+    '  fragments, at most `pml_ob1_send_pipeline_depth` (3) in flight. Measured here, and predicted',
+    '  where the model can say it (`smPipelineDepth`; it has no cap on the free list):',
+  ];
+  for (const op of [...new Set(probes.map((p) => p.name.split(' ')[0]))]) {
+    const mine = probes.filter((p) => p.name.startsWith(`${op} `));
+    const bytes = mine[0].bytes;
+    const base = rows.find((r) => r.set === 'test' && r.name === `${op} basic no-cma` && r.bytes === bytes);
+    const cell = (r: Report['rows'][number] | undefined) =>
+      r === undefined
+        ? 'not measured'
+        : `${usText(r.measured.medianNs)}${r.predictedNs === undefined ? '' : ` (model ${usText(r.predictedNs)})`}`;
+    const parts = [
+      `depth 3 ${cell(base)}`,
+      ...mine.map((p) => `${p.name.slice(op.length + 1).replace(/^basic no-cma, /, '')} ${cell(p)}`),
+    ];
+    out.push(`  - ${op} of ${bytes / 1048576} MiB: ${parts.join('; ')}.`);
+  }
+  out.push(
+    '  Depth 64 lets the sender run ahead through fresh fragments; with eight fragments it runs ahead',
+    '  but the same few cycle between the two cores, as at depth 3. Where the eight-fragment row is',
+    "  as slow as depth 3, the cost is the fragments' reuse (a sender claiming lines the receiver has",
+    '  just read: `costs.claimConcurrency`), not the depth; where depth 3 is slower still, the depth',
+    '  itself holds the transfer back, which the model, whose depth limit binds only where a receiver',
+    '  unpacks more slowly than its sender packs, does not reproduce.',
+  );
+  return out;
+}
+
 function signedMedian(rows: Report['rows']): number {
   const e = rows.flatMap((r) => (r.errorPct === undefined ? [] : [r.errorPct])).sort((a, b) => a - b);
   return e.length === 0 ? 0 : e[Math.floor(e.length / 2)];
@@ -144,6 +184,7 @@ export function validationDoc(report: Report, cpu: string): string {
     '  `tuned` rows follow the fixed rules of the installed release (the notes say which): the per-size',
     '  tables of 4.1-5.0 run every algorithm unsegmented, where the rules before 4.1 cut medium',
     '  broadcasts into 1 KiB segments.',
+    ...fragmentProbeText(report.rows),
     '',
   );
   return out.join('\n');

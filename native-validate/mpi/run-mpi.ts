@@ -93,6 +93,8 @@ interface MpiRun {
   component: string;
   cma: boolean;
   op: string;
+  /** Further MCA parameters, as name and value pairs. */
+  mca?: [string, string][];
 }
 
 /** The broadcast Open MPI's library work is fitted on: below every test size (cases.ts). */
@@ -186,6 +188,7 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
       `${r.component === 'basic' ? '' : `${r.component},`}basic,self,libnbc`,
       ...(r.component === 'han' ? ['--mca', 'coll_han_priority', '100'] : []),
       ...(r.component === 'xhc' ? ['--mca', 'coll_xhc_priority', '100'] : []),
+      ...(r.mca ?? []).flatMap(([name, value]) => ['--mca', name, value]),
       binary,
       r.op,
       sizes.join(','),
@@ -238,5 +241,62 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
       );
     }
   });
+  rows.push(...fragmentProbes(spec, opts, btl, mpirun));
   return rows;
+}
+
+/** Operations the fragment probes run: one sender and one receiver, and both at once. */
+const PROBE_OPS = ['bcast', 'alltoall'];
+
+/**
+ * What Open MPI's rendezvous pipeline does on this host, measured beside the test rows at their
+ * largest size, basic without CMA: ob1's pipeline depth raised from 3 to 64, so that the sender
+ * runs ahead through as many fresh fragments as it needs, and raised with the BTL's fragments
+ * capped at 8 (`btl_<btl>_free_list_max`), so that it runs ahead but the same few fragments cycle
+ * between the two cores as at depth 3. The model predicts the first (`smPipelineDepth`); it has no
+ * cap on the free list, so not the second. Probe rows count in no error summary.
+ */
+function fragmentProbes(
+  spec: MachineSpec,
+  opts: MpiOptions,
+  btl: string,
+  mpirun: (r: MpiRun, sizes: number[]) => NativeStats[],
+): Row[] {
+  const bytes = Math.max(...opts.sizes);
+  const settings: { name: string; mca: [string, string][]; depth?: number }[] = [
+    { name: 'depth 64', mca: [['pml_ob1_send_pipeline_depth', '64']], depth: 64 },
+    {
+      name: 'depth 64, 8 fragments',
+      mca: [
+        ['pml_ob1_send_pipeline_depth', '64'],
+        [`btl_${btl}_free_list_max`, '8'],
+      ],
+    },
+  ];
+  const probes = PROBE_OPS.flatMap((op) =>
+    settings.map((s) => ({ setting: s, run: { component: 'basic', cma: false, op, mca: s.mca } })),
+  );
+  const measured = measureInRounds(opts.rounds, probes, ({ setting, run: r }, round) => {
+    opts.progress(`mpi: probe, MPI_${r.op} basic without CMA, ${setting.name}${roundText(round, opts.rounds)}`);
+    return mpirun(r, [bytes]);
+  });
+  return probes.map(({ setting, run: r }, i) =>
+    row(
+      {
+        set: 'probe',
+        name: `MPI_${r.op} basic no-cma, ${setting.name}`,
+        mechanism: 'mpi shm',
+        ranks: opts.cores.length,
+        bytes,
+        measured: measured[i][0],
+      },
+      setting.depth === undefined
+        ? undefined
+        : predictNs(spec, `${r.op}:basic`, opts.cores, bytes, 'off', {
+            shm: 'sm',
+            single: 'none',
+            smPipelineDepth: setting.depth,
+          }),
+    ),
+  );
 }

@@ -54,12 +54,17 @@ export interface PointToPointOptions {
   lmtSlots?: number;
   /** sm BTL only: max fragment of the rendezvous pipeline (btl_sm_max_send_size); default 32 KiB. */
   smFragment?: number;
+  /** sm BTL only: fragments of a copy-in/out rendezvous in flight (pml_ob1_send_pipeline_depth); default 3. */
+  smPipelineDepth?: number;
   /** How messages to ranks on other hosts are split across the NICs; default by NIC bandwidth. */
   rails?: Partial<RailOptions>;
 }
 
 /** The options that configure Nemesis alone: given with the sm BTL, they would change nothing. */
 export const NEMESIS_OPTIONS = ['eagerLimit', 'lmt', 'lmtChunk', 'lmtSlots'] as const;
+
+/** The options that configure the sm BTL alone: given with Nemesis, they would change nothing. */
+export const SM_OPTIONS = ['smFragment', 'smPipelineDepth'] as const;
 
 export function createPointToPoint(world: World, me: number, options: PointToPointOptions = {}): PointToPoint {
   const protocol = options.shm ?? 'nemesis';
@@ -73,7 +78,7 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     throw new RangeError(
       `point-to-point: singleThreshold must be a non-negative integer or 'rendezvous', got ${threshold}`,
     );
-  for (const name of ['lmtChunk', 'lmtSlots'] as const) {
+  for (const name of ['lmtChunk', 'lmtSlots', 'smPipelineDepth'] as const) {
     const v = options[name];
     if (v !== undefined && !(Number.isInteger(v) && v >= 1))
       throw new RangeError(`point-to-point: ${name} must be a whole number of at least 1, got ${v}`);
@@ -84,11 +89,12 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
   for (const name of NEMESIS_OPTIONS)
     if (protocol === 'sm' && options[name] !== undefined)
       throw new RangeError(`point-to-point: ${name} configures Nemesis, not the sm BTL`);
-  if (protocol !== 'sm' && options.smFragment !== undefined)
-    throw new RangeError('point-to-point: smFragment configures the sm BTL, not Nemesis');
+  for (const name of SM_OPTIONS)
+    if (protocol !== 'sm' && options[name] !== undefined)
+      throw new RangeError(`point-to-point: ${name} configures the sm BTL, not Nemesis`);
   const transport: DoubleCopy =
     protocol === 'sm'
-      ? createSmBtl(world, me, smCostsFor(world.node.spec, options.smFragment))
+      ? createSmBtl(world, me, smCostsFor(world.node.spec, options.smFragment, options.smPipelineDepth))
       : createNemesis(world, me, nemesisCostsFor(options));
   // Ranks on other hosts of a several-host machine are reached through the NICs.
   const between =
@@ -196,7 +202,7 @@ function nemesisCostsFor(options: PointToPointOptions): NemesisCosts {
 /**
  * Reads the point-to-point choices from a run's free-form parameters (`shm`, `single`,
  * `singleThreshold`, `rails`, `railShare`, and Nemesis's and the sm BTL's own: `eagerLimit`, `lmt`,
- * `lmtChunk`, `lmtSlots`, `smFragment`), ignoring every other key. `where` locates the parameters in
+ * `lmtChunk`, `lmtSlots`, `smFragment`, `smPipelineDepth`), ignoring every other key. `where` locates the parameters in
  * the user's file.
  */
 export function parsePointToPointOptions(
@@ -229,14 +235,12 @@ export function parsePointToPointOptions(
   if (params.eagerLimit !== undefined)
     out.eagerLimit = wholeBytes('eagerLimit', params.eagerLimit, 0, field('eagerLimit'));
   if (params.lmtChunk !== undefined) out.lmtChunk = wholeBytes('lmtChunk', params.lmtChunk, 1, field('lmtChunk'));
-  if (params.lmtSlots !== undefined) {
-    const v = params.lmtSlots;
+  for (const name of ['lmtSlots', 'smPipelineDepth'] as const) {
+    const v = params[name];
+    if (v === undefined) continue;
     if (typeof v !== 'number' || !Number.isInteger(v) || v < 1)
-      throw new InputError(
-        `lmtSlots must be a whole number of at least 1, got ${JSON.stringify(v)}`,
-        field('lmtSlots'),
-      );
-    out.lmtSlots = v;
+      throw new InputError(`${name} must be a whole number of at least 1, got ${JSON.stringify(v)}`, field(name));
+    out[name] = v;
   }
   if (params.smFragment !== undefined)
     // A fragment must hold ob1's fragment header and at least one byte of data.
@@ -265,10 +269,11 @@ export function transportConflict(params: Record<string, unknown>): { param: str
         message: `${given} configures Nemesis, but shm is 'sm' (Open MPI's sm BTL has its own limits)`,
       };
   }
-  if (params.shm !== 'sm' && params.smFragment !== undefined)
+  const smOption = params.shm === 'sm' ? undefined : SM_OPTIONS.find((name) => params[name] !== undefined);
+  if (smOption)
     return {
-      param: 'smFragment',
-      message: `smFragment configures Open MPI's sm BTL, but shm is ${JSON.stringify(params.shm ?? 'nemesis')}; add shm: sm`,
+      param: smOption,
+      message: `${smOption} configures Open MPI's sm BTL, but shm is ${JSON.stringify(params.shm ?? 'nemesis')}; add shm: sm`,
     };
   for (const param of ['lmtChunk', 'lmtSlots'])
     if (params.lmt === false && params[param] !== undefined)
@@ -297,16 +302,17 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
 }
 
 /**
- * The sm BTL's constants on this machine: its fragment size from the run's parameters, and the
- * library's work per fragment side from the machine where it was measured there
- * (`kernel.params.smSideNs`, fitted by `intranode validate --mpi`).
+ * The sm BTL's constants on this machine: its fragment size and ob1's pipeline depth from the
+ * run's parameters, and the library's work per fragment side from the machine where it was
+ * measured there (`kernel.params.smSideNs`, fitted by `intranode validate --mpi`).
  */
-function smCostsFor(spec: MachineSpec, fragment: number | undefined): SmBtlCosts {
+function smCostsFor(spec: MachineSpec, fragment: number | undefined, depth: number | undefined): SmBtlCosts {
   const side = spec.kernel.params.smSideNs;
   const sideNs = side === undefined ? undefined : checkKernelParam(spec, 'smSideNs', side);
   return {
     ...smBtlCosts,
     maxFragmentBytes: fragment ?? smBtlCosts.maxFragmentBytes,
+    sendPipelineDepth: depth ?? smBtlCosts.sendPipelineDepth,
     sendSideNs: sideNs ?? smParamDefaults.smSideNs,
     recvSideNs: sideNs ?? smParamDefaults.smSideNs,
   };

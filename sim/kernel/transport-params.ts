@@ -69,6 +69,14 @@ export const transportParams: readonly ParamInfo[] = [
     min: 1,
     description: "sm BTL: fragment of the rendezvous pipeline, as Open MPI's btl_sm_max_send_size (only with shm: sm)",
   },
+  {
+    name: 'smPipelineDepth',
+    kind: 'integer',
+    default: smBtlCosts.sendPipelineDepth,
+    min: 1,
+    description:
+      "sm BTL: fragments of a copy-in/out rendezvous in flight, as Open MPI's pml_ob1_send_pipeline_depth (only with shm: sm)",
+  },
   { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },
   {
     name: 'regcacheCapacity',

@@ -12,10 +12,10 @@ import { tinyMachine } from '../helpers/machines.ts';
 import { runPrograms } from '../helpers/run-programs.ts';
 
 /** One message of `bytes` from rank 0 to rank 1 with `options` (Nemesis unless they say); what it left behind. */
-function send(bytes: number, options: PointToPointOptions) {
+function send(bytes: number, options: PointToPointOptions, cores = [0, 1]) {
   const sim = new Simulation({ seed: 'nemesis params' });
   const node = new Node(sim, tinyMachine(), { keepTrace: true });
-  const world = new World(node, [0, 1]);
+  const world = new World(node, cores);
   const p2p = [0, 1].map((r) => createPointToPoint(world, r, options));
   const src = node.allocate('r0.src', bytes, 0, 0);
   src.content = Content.fresh(bytes, 'r0.src');
@@ -134,6 +134,16 @@ describe('shared-memory transport parameters', () => {
     expect(r.packs).toEqual([4024, 5968, 5968, 4040]);
   });
 
+  it("keeps smPipelineDepth of the sm BTL's fragments in flight", () => {
+    // Across sockets the receiver unpacks more slowly than the sender packs, so the depth binds: one
+    // fragment in flight is slower than four, and with one the sender packs each fragment only
+    // after the receiver has unpacked the one before.
+    const one = send(300_000, { shm: 'sm', smPipelineDepth: 1 }, [0, 2]);
+    const four = send(300_000, { shm: 'sm', smPipelineDepth: 4 }, [0, 2]);
+    expect(one.delivered && four.delivered).toBe(true);
+    expect(one.end).toBeGreaterThan(four.end);
+  });
+
   it('reads and checks the parameters, naming the one at fault', () => {
     expect(parsePointToPointOptions({ eagerLimit: 0, lmt: false })).toEqual({ eagerLimit: 0, lmt: false });
     expect(parsePointToPointOptions({ lmtChunk: 4096, shm: 'nemesis' })).toEqual({ lmtChunk: 4096, shm: 'nemesis' });
@@ -161,6 +171,9 @@ describe('shared-memory transport parameters', () => {
     fails({ lmt: false, lmtChunk: 8192 }, 'lmtChunk', /but lmt is false/);
     fails({ smFragment: 8192 }, 'smFragment', /configures Open MPI's sm BTL, but shm is "nemesis"/);
     fails({ shm: 'sm', smFragment: 32 }, 'smFragment', /at least 33/);
+    fails({ smPipelineDepth: 8 }, 'smPipelineDepth', /configures Open MPI's sm BTL, but shm is "nemesis"/);
+    fails({ shm: 'sm', smPipelineDepth: 0 }, 'smPipelineDepth', /at least 1/);
+    fails({ shm: 'sm', smPipelineDepth: 1.5 }, 'smPipelineDepth', /whole number/);
   });
 
   it('refuses a Nemesis option over the sm BTL when called directly', () => {
@@ -168,5 +181,6 @@ describe('shared-memory transport parameters', () => {
     const world = new World(new Node(sim, tinyMachine()), [0, 1]);
     expect(() => createPointToPoint(world, 0, { shm: 'sm', lmtChunk: 4096 })).toThrow(/configures Nemesis/);
     expect(() => createPointToPoint(world, 0, { smFragment: 4096 })).toThrow(/configures the sm BTL/);
+    expect(() => createPointToPoint(world, 0, { smPipelineDepth: 4 })).toThrow(/configures the sm BTL/);
   });
 });

@@ -23,7 +23,9 @@ describe.runIf(haveMpi)('validate --mpi', () => {
       notes,
     });
     // First the training row: Open MPI's library work per fragment, fitted on a 64-byte broadcast.
-    const [training, ...tests] = rows;
+    const [training, ...rest] = rows;
+    const tests = rest.filter((r) => r.set !== 'probe');
+    const probes = rest.filter((r) => r.set === 'probe');
     expect(training).toMatchObject({ set: 'training', name: 'MPI_bcast basic no-cma', bytes: 64 });
     const note = notes.join('\n');
     expect(note).toMatch(/library work per fragment/);
@@ -36,10 +38,24 @@ describe.runIf(haveMpi)('validate --mpi', () => {
     expect(components).toEqual(expect.arrayContaining(['basic', 'tuned']));
     expect(tests).toHaveLength(components.length * 2 * 5);
     expect(tests.every((r) => r.set === 'test' && r.bytes === 4096)).toBe(true);
-    for (const r of rows) {
+    for (const r of [training, ...tests]) {
       expect(r.measured.medianNs).toBeGreaterThan(0);
       const modelled = r.name.includes(' basic ') || r.name.includes(' tuned ');
       expect(r.predictedNs !== undefined).toBe(modelled);
+    }
+    // Last, the fragment probes: basic without CMA at the largest size, ob1's depth raised, then
+    // raised with the fragments capped; the model predicts the first only.
+    expect(rest.slice(-probes.length)).toEqual(probes);
+    expect(probes.map((r) => r.name)).toEqual([
+      'MPI_bcast basic no-cma, depth 64',
+      'MPI_bcast basic no-cma, depth 64, 8 fragments',
+      'MPI_alltoall basic no-cma, depth 64',
+      'MPI_alltoall basic no-cma, depth 64, 8 fragments',
+    ]);
+    for (const r of probes) {
+      expect(r.bytes).toBe(4096);
+      expect(r.measured.medianNs).toBeGreaterThan(0);
+      expect(r.predictedNs !== undefined).toBe(!r.name.endsWith('8 fragments'));
     }
     expect(rows.some((r) => r.name === 'MPI_alltoall tuned no-cma')).toBe(true);
     expect(notes.join('\n')).toMatch(/single_copy_mechanism/);

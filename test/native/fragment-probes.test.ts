@@ -1,0 +1,49 @@
+// The validation doc's paragraph on Open MPI's fragments is built from the run's rows: each probed
+// operation's test row at the probes' size beside its probe rows, measured and, where the model can
+// say it, predicted. Nothing in it is typed by hand.
+import { describe, expect, it } from 'vitest';
+import { fragmentProbeText } from '../../native-validate/validation-doc.ts';
+import type { Row } from '../../native-validate/validate.ts';
+
+const stats = (ns: number) => ({
+  bytes: 2 << 20,
+  medianNs: ns,
+  meanNs: ns,
+  minNs: ns,
+  maxNs: ns,
+  q1Ns: ns,
+  q3Ns: ns,
+  samples: 5,
+});
+const r = (set: Row['set'], name: string, measured: number, predicted?: number): Row => ({
+  set,
+  name,
+  mechanism: 'mpi shm',
+  ranks: 2,
+  bytes: 2 << 20,
+  measured: stats(measured),
+  ...(predicted === undefined ? {} : { predictedNs: predicted }),
+});
+
+describe('fragment probe paragraph', () => {
+  it('is empty without probe rows', () => {
+    expect(fragmentProbeText([r('test', 'MPI_bcast basic no-cma', 250_000, 228_000)])).toEqual([]);
+  });
+
+  it("puts each operation's default beside its probes, with the model's figure where it has one", () => {
+    const text = fragmentProbeText([
+      r('test', 'MPI_bcast basic no-cma', 253_000, 228_000),
+      r('test', 'MPI_alltoall basic no-cma', 770_000, 504_000),
+      r('probe', 'MPI_bcast basic no-cma, depth 64', 189_000, 230_000),
+      r('probe', 'MPI_bcast basic no-cma, depth 64, 8 fragments', 255_000),
+      r('probe', 'MPI_alltoall basic no-cma, depth 64', 500_000, 505_000),
+      r('probe', 'MPI_alltoall basic no-cma, depth 64, 8 fragments', 600_000),
+    ]).join('\n');
+    expect(text).toContain(
+      'MPI_bcast of 2 MiB: depth 3 253 us (model 228 us); depth 64 189 us (model 230 us); depth 64, 8 fragments 255 us.',
+    );
+    expect(text).toContain(
+      'MPI_alltoall of 2 MiB: depth 3 770 us (model 504 us); depth 64 500 us (model 505 us); depth 64, 8 fragments 600 us.',
+    );
+  });
+});
