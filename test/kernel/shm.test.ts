@@ -275,6 +275,24 @@ describe('Open MPI sm BTL fragments', () => {
     expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
   });
 
+  it('completes a rendezvous send when its last fragment has come back, not when it is posted', () => {
+    const max = smBtlCosts.maxFragmentBytes - smBtlCosts.fragHeaderBytes;
+    const bytes = eagerLimit + 4 * max;
+    const t = pair('sm', [0, 2], bytes);
+    const src = t.buf(0, 'src', true);
+    const dst = t.buf(1, 'dst', false);
+    const [sent, received] = t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
+    const events = t.node.trace.events;
+    const lastPack = events.filter((e) => e.label === 'pack frag->1').at(-1)!;
+    const lastUnpack = events.filter((e) => e.label === 'unpack frag<-0').at(-1)!;
+    // The receiver's unpack ends after the sender posted it; the send ends only once the receiver
+    // has handed the fragment back, a line's trip after the receive itself ends.
+    expect(lastUnpack.end).toBeGreaterThan(lastPack.end);
+    expect(sent).toBeGreaterThan(received);
+    expect(events.some((e) => e.label === 'frag completions<-1' && e.end > e.start)).toBe(true);
+    expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
+  });
+
   it('reuses returned fragments instead of growing the free list', () => {
     const t = pair('sm', [0, 1], 1000);
     const src = t.buf(0, 'src', true);

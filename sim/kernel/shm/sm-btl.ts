@@ -8,7 +8,8 @@
 // Larger ones use ob1's rendezvous: the RNDV header carries the first bytes, the receiver
 // acknowledges once it has matched, and the rest follows as a pipeline of max-size fragments
 // (packing fragment k+1 overlaps unpacking k), at most `sendPipelineDepth` of them in flight: ob1
-// packs the next only when an earlier one's completion comes back through the sender's FIFO.
+// packs the next only when an earlier one's completion comes back through the sender's FIFO. The
+// send completes when the last fragment's completion is back, not when it is posted.
 //
 // Free lists start small and grow by a block of fragments when empty, with no maximum (Open MPI's
 // default), and hand back the most recently returned fragment first: it is the one still in cache.
@@ -182,6 +183,10 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
         yield* traced(world, me, 'wait', `pipeline depth->${to}`, inFlight.acquire());
         yield* postFragment(piece, slice, inFlight);
       });
+      // ob1 counts a fragment delivered only in its completion callback, which the sm BTL runs
+      // when the receiver hands the fragment back (every fragment is sent with
+      // MCA_BTL_DES_SEND_ALWAYS_CALLBACK), so the send completes once the last one is back.
+      yield* traced(world, me, 'wait', `frag completions<-${to}`, inFlight.acquire(costs.sendPipelineDepth));
     },
 
     *recvLarge(rts: Packet, into: Range): Program<void> {
