@@ -2,18 +2,10 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { NativeStats } from '../../native-validate/backend.ts';
 import { effectiveCapacity } from '../../native-validate/fit/capacity.ts';
+import { steadyStats } from '../helpers/native-stats.ts';
 
 const MiB = 1 << 20;
-const chase = (bytes: number, ns: number): NativeStats => ({
-  bytes,
-  medianNs: ns,
-  meanNs: ns,
-  minNs: ns,
-  maxNs: ns,
-  q1Ns: ns,
-  q3Ns: ns,
-  samples: 20,
-});
+const chase = (bytes: number, ns: number): NativeStats => steadyStats(bytes, ns);
 
 /** Chases of 2..size MiB of a cache that holds `held` bytes of ours: hit share held / w beyond it. */
 function sweep(held: number, size: number, cacheNs: number, memoryNs: number) {

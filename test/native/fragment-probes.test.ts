@@ -4,24 +4,15 @@
 import { describe, expect, it } from 'vitest';
 import { fragmentProbeText } from '../../native-validate/validation-doc.ts';
 import type { Row } from '../../native-validate/validate.ts';
+import { steadyStats } from '../helpers/native-stats.ts';
 
-const stats = (ns: number) => ({
-  bytes: 2 << 20,
-  medianNs: ns,
-  meanNs: ns,
-  minNs: ns,
-  maxNs: ns,
-  q1Ns: ns,
-  q3Ns: ns,
-  samples: 5,
-});
 const r = (set: Row['set'], name: string, measured: number, predicted?: number): Row => ({
   set,
   name,
   mechanism: 'mpi shm',
   ranks: 2,
   bytes: 2 << 20,
-  measured: stats(measured),
+  measured: steadyStats(2 << 20, measured, 5),
   ...(predicted === undefined ? {} : { predictedNs: predicted }),
 });
 
