@@ -9,6 +9,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { nativeMain } from './cli.ts';
 import { formatReport, TARGET, type Report } from './report.ts';
+import { formatBytes } from '../common/bytes.ts';
+import { smBtlCosts } from '../sim/kernel/shm/costs.ts';
 
 const DOC = fileURLToPath(new URL('../docs/validation.md', import.meta.url));
 /** The run's whole report, kept beside the doc: its raw figures, and what `--rerender` reads. */
@@ -23,38 +25,34 @@ const usText = (ns: number) => `${(ns / 1000).toFixed(0)} us`;
 
 /**
  * What the fragment probes (mpi/run-mpi.ts, fragmentProbes) show, from the run's rows: for each
- * probed operation, the test row at that size and the two probe rows, measured and predicted.
+ * probed operation, its probe rows (the defaults first), measured and, where the model can say it,
+ * predicted.
  */
 export function fragmentProbeText(rows: Report['rows']): string[] {
   const probes = rows.filter((r) => r.set === 'probe');
   if (probes.length === 0) return [];
   const out: string[] = [
-    "- **Open MPI's fragments** (the `probe` rows, measured after the test rows at their largest size and",
-    "  counted in no summary). Without CMA, ob1 sends a large message as a pipeline of the BTL's",
-    '  fragments, at most `pml_ob1_send_pipeline_depth` (3) in flight. Measured here, and predicted',
-    '  where the model can say it (`smPipelineDepth`; it has no cap on the free list):',
+    "- **Open MPI's fragments** (the `probe` rows, measured after the test rows at their largest size, in",
+    '  rounds of their own, and counted in no summary). Without CMA, ob1 sends a large message as a',
+    `  pipeline of the BTL's fragments, at most \`pml_ob1_send_pipeline_depth\` (${smBtlCosts.sendPipelineDepth} by default) in flight.`,
+    '  Measured here, and predicted where the model can say it (`smPipelineDepth`; it has no cap on the',
+    '  free list):',
   ];
-  for (const op of [...new Set(probes.map((p) => p.name.split(' ')[0]))]) {
-    const mine = probes.filter((p) => p.name.startsWith(`${op} `));
-    const bytes = mine[0].bytes;
-    const base = rows.find((r) => r.set === 'test' && r.name === `${op} basic no-cma` && r.bytes === bytes);
-    const cell = (r: Report['rows'][number] | undefined) =>
-      r === undefined
-        ? 'not measured'
-        : `${usText(r.measured.medianNs)}${r.predictedNs === undefined ? '' : ` (model ${usText(r.predictedNs)})`}`;
-    const parts = [
-      `depth 3 ${cell(base)}`,
-      ...mine.map((p) => `${p.name.slice(op.length + 1).replace(/^basic no-cma, /, '')} ${cell(p)}`),
-    ];
-    out.push(`  - ${op} of ${bytes / 1048576} MiB: ${parts.join('; ')}.`);
+  for (const op of [...new Set(probes.map((p) => p.name.split(',')[0]))]) {
+    const mine = probes.filter((p) => p.name.startsWith(`${op},`));
+    const parts = mine.map((p) => {
+      const model = p.predictedNs === undefined ? '' : ` (model ${usText(p.predictedNs)})`;
+      return `${p.name.slice(op.length + 2)} ${usText(p.measured.medianNs)}${model}`;
+    });
+    out.push(`  - ${op.split(' ')[0]} of ${formatBytes(mine[0].bytes, { space: true })}: ${parts.join('; ')}.`);
   }
   out.push(
     '  Depth 64 lets the sender run ahead through fresh fragments; with eight fragments it runs ahead',
-    '  but the same few cycle between the two cores, as at depth 3. Where the eight-fragment row is',
-    "  as slow as depth 3, the cost is the fragments' reuse (a sender claiming lines the receiver has",
-    '  just read: `costs.claimConcurrency`), not the depth; where depth 3 is slower still, the depth',
-    '  itself holds the transfer back, which the model, whose depth limit binds only where a receiver',
-    '  unpacks more slowly than its sender packs, does not reproduce.',
+    '  but the same few cycle between the two cores, as at the default depth. Where the eight-fragment',
+    "  row is as slow as the defaults, the cost is the fragments' reuse (a sender claiming lines the",
+    '  receiver has just read: `costs.claimConcurrency`), not the depth; where the defaults are slower',
+    '  still, the depth itself holds the transfer back, which the model, whose depth limit binds only',
+    '  where a receiver unpacks more slowly than its sender packs, does not reproduce.',
   );
   return out;
 }

@@ -10,6 +10,7 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 import { NativeError, type NativeRun, type NativeStats } from '../backend.ts';
 import { COLLECTIVES } from '../cases.ts';
 import { predictNs } from '../predict.ts';
+import { smBtlCosts } from '../../sim/kernel/shm/costs.ts';
 import { measureInRounds, roundText } from '../rounds.ts';
 import { row, type Row } from '../validate.ts';
 
@@ -249,8 +250,9 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
 const PROBE_OPS = ['bcast', 'alltoall'];
 
 /**
- * What Open MPI's rendezvous pipeline does on this host, measured beside the test rows at their
- * largest size, basic without CMA: ob1's pipeline depth raised from 3 to 64, so that the sender
+ * What Open MPI's rendezvous pipeline does on this host, measured after the test rows at their
+ * largest size, basic without CMA, in rounds of their own: the defaults, ob1's pipeline depth
+ * raised from 3 to 64, so that the sender
  * runs ahead through as many fresh fragments as it needs, and raised with the BTL's fragments
  * capped at 8 (`btl_<btl>_free_list_max`), so that it runs ahead but the same few fragments cycle
  * between the two cores as at depth 3. The model predicts the first (`smPipelineDepth`); it has no
@@ -264,6 +266,8 @@ function fragmentProbes(
 ): Row[] {
   const bytes = Math.max(...opts.sizes);
   const settings: { name: string; mca: [string, string][]; depth?: number }[] = [
+    // The library's defaults again, measured in the same rounds as the settings beside it.
+    { name: 'default', mca: [], depth: smBtlCosts.sendPipelineDepth },
     { name: 'depth 64', mca: [['pml_ob1_send_pipeline_depth', '64']], depth: 64 },
     {
       name: 'depth 64, 8 fragments',

@@ -4,8 +4,8 @@ import type { Program } from '../../sim/engine/program.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { nemesisCopyBuffers } from '../../sim/kernel/shm/nemesis.ts';
-import { smEagerFragments } from '../../sim/kernel/shm/sm-btl.ts';
-import { Content } from '../../sim/node/content.ts';
+import { smEagerFragments, smFreeList } from '../../sim/kernel/shm/sm-btl.ts';
+import { Content, expectedFresh, piecesEqual } from '../../sim/node/content.ts';
 import { range, type Buffer } from '../../sim/node/buffer.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { createPointToPoint } from '../../sim/kernel/p2p.ts';
@@ -291,6 +291,27 @@ describe('Open MPI sm BTL fragments', () => {
     expect(sent).toBeGreaterThan(received);
     expect(events.some((e) => e.label === 'frag completions<-1' && e.end > e.start)).toBe(true);
     expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
+  });
+
+  it('cycles a throttled transfer through depth + 1 fragments, the last one returned on top', () => {
+    // ob1's callback packs the next fragment before the returned one goes back, so a transfer
+    // uses one fragment more than the depth; once nothing waits, each returned fragment goes on
+    // top, and the next message starts with the one that carried this message's last piece.
+    const max = smBtlCosts.maxFragmentBytes - smBtlCosts.fragHeaderBytes;
+    const pieces = 10;
+    const bytes = eagerLimit + pieces * max;
+    const t = pair('sm', [0, 2], bytes);
+    const src = t.buf(0, 'src', true);
+    const dst = t.buf(1, 'dst', false);
+    t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
+    const { fragments, free } = smFreeList(t.world, 0, 'max');
+    expect(fragments).toHaveLength(smBtlCosts.freeListInitial);
+    expect([...free].sort()).toEqual(fragments.map((_, i) => i).sort());
+    const used = fragments.filter((f) => f.buf.content.slice(f.offset, f.bytes).some((p) => p.origin !== null));
+    expect(used).toHaveLength(smBtlCosts.sendPipelineDepth + 1);
+    const top = fragments[free[free.length - 1]];
+    const last = eagerLimit + (pieces - 1) * max;
+    expect(piecesEqual(top.buf.content.slice(top.offset, max), expectedFresh('r0.src', last, max))).toBe(true);
   });
 
   it('reuses returned fragments instead of growing the free list', () => {

@@ -21,20 +21,28 @@ describe('fragment probe paragraph', () => {
     expect(fragmentProbeText([r('test', 'MPI_bcast basic no-cma', 250_000, 228_000)])).toEqual([]);
   });
 
-  it("puts each operation's default beside its probes, with the model's figure where it has one", () => {
+  it("lists each operation's probes in order, with the model's figure where it has one", () => {
     const text = fragmentProbeText([
-      r('test', 'MPI_bcast basic no-cma', 253_000, 228_000),
-      r('test', 'MPI_alltoall basic no-cma', 770_000, 504_000),
+      r('test', 'MPI_bcast basic no-cma', 999_000, 999_000),
+      r('probe', 'MPI_bcast basic no-cma, default', 253_000, 228_000),
       r('probe', 'MPI_bcast basic no-cma, depth 64', 189_000, 230_000),
       r('probe', 'MPI_bcast basic no-cma, depth 64, 8 fragments', 255_000),
+      r('probe', 'MPI_alltoall basic no-cma, default', 770_000, 504_000),
       r('probe', 'MPI_alltoall basic no-cma, depth 64', 500_000, 505_000),
       r('probe', 'MPI_alltoall basic no-cma, depth 64, 8 fragments', 600_000),
     ]).join('\n');
     expect(text).toContain(
-      'MPI_bcast of 2 MiB: depth 3 253 us (model 228 us); depth 64 189 us (model 230 us); depth 64, 8 fragments 255 us.',
+      'MPI_bcast of 2 MiB: default 253 us (model 228 us); depth 64 189 us (model 230 us); depth 64, 8 fragments 255 us.',
     );
     expect(text).toContain(
-      'MPI_alltoall of 2 MiB: depth 3 770 us (model 504 us); depth 64 500 us (model 505 us); depth 64, 8 fragments 600 us.',
+      'MPI_alltoall of 2 MiB: default 770 us (model 504 us); depth 64 500 us (model 505 us); depth 64, 8 fragments 600 us.',
     );
+    // The test row of the same case is not among them: the probes carry their own defaults.
+    expect(text).not.toContain('999');
+  });
+
+  it('names sizes that are not whole MiB in their own unit', () => {
+    const probe = { ...r('probe', 'MPI_bcast basic no-cma, default', 4_000, 3_000), bytes: 4096 };
+    expect(fragmentProbeText([probe]).join('\n')).toContain('MPI_bcast of 4 KiB: default 4 us (model 3 us).');
   });
 });

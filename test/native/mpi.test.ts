@@ -43,12 +43,14 @@ describe.runIf(haveMpi)('validate --mpi', () => {
       const modelled = r.name.includes(' basic ') || r.name.includes(' tuned ');
       expect(r.predictedNs !== undefined).toBe(modelled);
     }
-    // Last, the fragment probes: basic without CMA at the largest size, ob1's depth raised, then
-    // raised with the fragments capped; the model predicts the first only.
+    // Last, the fragment probes: basic without CMA at the largest size, with the defaults, ob1's
+    // depth raised, then raised with the fragments capped; the model predicts all but the last.
     expect(rest.slice(-probes.length)).toEqual(probes);
     expect(probes.map((r) => r.name)).toEqual([
+      'MPI_bcast basic no-cma, default',
       'MPI_bcast basic no-cma, depth 64',
       'MPI_bcast basic no-cma, depth 64, 8 fragments',
+      'MPI_alltoall basic no-cma, default',
       'MPI_alltoall basic no-cma, depth 64',
       'MPI_alltoall basic no-cma, depth 64, 8 fragments',
     ]);

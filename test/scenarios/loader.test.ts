@@ -212,6 +212,11 @@ describe('loader errors name file, line:column and field', () => {
       "study.yaml:7:29 (algorithms[1].params.depth): unknown key 'depth' in the parameters of test-op:tree; known keys: shm, single, singleThreshold, eagerLimit, lmt, lmtChunk, lmtSlots, smFragment, smPipelineDepth, regcache, regcacheCapacity",
     ],
     [
+      'an sm BTL option over Nemesis',
+      BASE.replace('  - linear', '  - { name: linear, params: { smPipelineDepth: 8 } }'),
+      'study.yaml:6:48 (algorithms[0].params.smPipelineDepth): smPipelineDepth configures Open MPI\'s sm BTL, but shm is "nemesis"; add shm: sm',
+    ],
+    [
       'a segment of 0',
       BASE.replace('  - linear', '  - { name: linear, params: { segment: 0 } }'),
       "study.yaml:6:40 (algorithms[0].params.segment): parameter 'segment' of test-op:linear must be at least 1B, got 0B",

@@ -57,6 +57,17 @@ export function smEagerFragments(world: World, rank: number): number {
   return world.hasState(SM_BTL) ? (world.stateOf(SM_BTL).lists.get(rank)?.eager.fragments.length ?? 0) : 0;
 }
 
+/** Rank `rank`'s free list of `size` fragments: every fragment, and the free ones' indexes, the
+ *  most recently returned last (empty until its first message). */
+export function smFreeList(
+  world: World,
+  rank: number,
+  size: 'eager' | 'max',
+): { fragments: readonly Range[]; free: readonly number[] } {
+  const list = world.hasState(SM_BTL) ? world.stateOf(SM_BTL).lists.get(rank)?.[size] : undefined;
+  return { fragments: [...(list?.fragments ?? [])], free: [...(list?.free ?? [])] };
+}
+
 /** Rank `rank`'s two free lists (eager and max fragments), empty until its first message. */
 function listsOf(world: World, costs: SmBtlCosts, rank: number): { eager: FreeList; max: FreeList } {
   return lazily(world.stateOf(SM_BTL).lists, rank, () => ({
@@ -92,24 +103,44 @@ function fifoWrite(world: World, owner: number, writer: number): number {
   return cost;
 }
 
+/** A fragment taken from a free list. */
+interface Taken {
+  list: FreeList;
+  index: number;
+}
+
+/** Takes the most recently returned fragment of `list`, growing the list when it is empty. */
+function take(world: World, costs: SmBtlCosts, list: FreeList): Taken {
+  if (list.free.length === 0) grow(world, costs, list);
+  return { list, index: list.free.pop()! };
+}
+
+/**
+ * One rendezvous's fragments in flight under ob1's throttle: `inFlight` holds a permit per
+ * fragment that may still be sent. A sender waiting for one says how many bytes it will pack
+ * (`waiting`); the completion that lets it go takes its fragment there and then (`reserved`), as
+ * ob1's callback packs the next fragment before the BTL puts the returned one back.
+ */
+interface Throttle {
+  inFlight: Semaphore;
+  waiting: number | undefined;
+  reserved: Taken | undefined;
+}
+
 /** The receiver writes the fragment's pointer into the sender's FIFO; the sender's progress sees
- *  it, runs ob1's completion callback (`completed`, which may let the sender pack its next
- *  fragment) and then puts it back on its free list (btl_sm_component.c, MCA_BTL_SM_FRAG_ACK). */
+ *  it, runs ob1's completion callback (`completed`) and then puts it back on its free list
+ *  (btl_sm_component.c, MCA_BTL_SM_FRAG_ACK). */
 function* returnFragment(
   world: World,
-  list: FreeList,
-  index: number,
+  taken: Taken,
   sender: number,
   receiver: number,
-  completed?: Semaphore,
+  completed?: () => void,
 ): Program<void> {
   yield* step(world, receiver, 'queue', `return frag->${sender}`, fifoWrite(world, sender, receiver));
   world.sim.schedule(lineTransfer(world.node.topo, world.cores[receiver], world.cores[sender]), () => {
-    const packsNext = (completed?.queueLength ?? 0) > 0 && list.free.length > 0;
-    completed?.release();
-    // The callback's pack took the list's top before this fragment went back on it.
-    if (packsNext) list.free.splice(list.free.length - 1, 0, index);
-    else list.free.push(index);
+    completed?.();
+    taken.list.free.push(taken.index);
   });
 }
 
@@ -122,25 +153,37 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
   // ob1's data per fragment: what its headers leave of the BTL's fragments (costs.ts).
   const eagerLimit = costs.eagerFragmentBytes - costs.headerBytes;
 
-  /** Packs `data` into a fragment from this process's free list and posts it to the receiver's
-   *  FIFO; the fragment's completion, when it comes back, releases a permit of `inFlight`. */
-  function* postFragment(header: PacketHeader, data: Range | undefined, inFlight?: Semaphore): Program<void> {
+  /** The free list a fragment of `bytes` comes from. */
+  const listFor = (bytes: number): FreeList => {
+    const mine = listsOf(world, costs, me);
+    return bytes > eagerLimit ? mine.max : mine.eager;
+  };
+
+  /** ob1's completion callback for a throttled fragment: frees a permit and, when that lets the
+   *  waiting sender go, takes the fragment it will pack. */
+  const completion = (t: Throttle) => () => {
+    if (t.waiting !== undefined && t.reserved === undefined) t.reserved = take(world, costs, listFor(t.waiting));
+    t.inFlight.release();
+  };
+
+  /** Packs `data` into a fragment from this process's free list (or the one `throttle` reserved)
+   *  and posts it to the receiver's FIFO; under a throttle its return runs the completion. */
+  function* postFragment(header: PacketHeader, data: Range | undefined, throttle?: Throttle): Program<void> {
     const bytes = data?.bytes ?? 0;
     const to = header.to;
     if (bytes > transport.capacity(header.kind))
       throw new RangeError(`sm btl: ${bytes} bytes do not fit one ${header.kind} fragment`);
     const kind = traceKind(header.kind);
     yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
-    const mine = listsOf(world, costs, me);
-    const list = bytes > eagerLimit ? mine.max : mine.eager;
-    if (list.free.length === 0) grow(world, costs, list);
-    const index = list.free.pop()!;
-    const slot = subRange(list.fragments[index], 0, bytes);
+    const taken = throttle?.reserved ?? take(world, costs, listFor(bytes));
+    if (throttle) throttle.reserved = undefined;
+    const slot = subRange(taken.list.fragments[taken.index], 0, bytes);
     if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `pack frag->${to}` });
     yield* step(world, me, kind, `fifo write->${to}`, fifoWrite(world, to, me));
+    const completed = throttle && completion(throttle);
     arrive(
       world,
-      { ...header, payload: slot, release: () => returnFragment(world, list, index, me, to, inFlight) },
+      { ...header, payload: slot, release: () => returnFragment(world, taken, me, to, completed) },
       lineTransfer(topo, core, coreOf(to)),
     );
   }
@@ -178,15 +221,22 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
       yield* transport.unpack(ack);
       if (first >= data.bytes) return;
       // Everything after the first bytes goes by copy in and out, so ob1 throttles the fragments.
-      const inFlight = new Semaphore(world.sim, `ob1 pipeline r${me}->${to}`, costs.sendPipelineDepth);
+      const throttle: Throttle = {
+        inFlight: new Semaphore(world.sim, `ob1 pipeline r${me}->${to}`, costs.sendPipelineDepth),
+        waiting: undefined,
+        reserved: undefined,
+      };
       yield* postPieces(transport, header, data, first, 'frag', function* (piece, slice) {
-        yield* traced(world, me, 'wait', `pipeline depth->${to}`, inFlight.acquire());
-        yield* postFragment(piece, slice, inFlight);
+        throttle.waiting = slice.bytes;
+        yield* traced(world, me, 'wait', `pipeline depth->${to}`, throttle.inFlight.acquire());
+        throttle.waiting = undefined;
+        yield* postFragment(piece, slice, throttle);
       });
       // ob1 counts a fragment delivered only in its completion callback, which the sm BTL runs
       // when the receiver hands the fragment back (every fragment is sent with
-      // MCA_BTL_DES_SEND_ALWAYS_CALLBACK), so the send completes once the last one is back.
-      yield* traced(world, me, 'wait', `frag completions<-${to}`, inFlight.acquire(costs.sendPipelineDepth));
+      // MCA_BTL_DES_SEND_ALWAYS_CALLBACK), so the send completes once the last one is back. (The
+      // rendezvous's first fragment counts as delivered when posted: the BTL reports it gone.)
+      yield* traced(world, me, 'wait', `frag completions<-${to}`, throttle.inFlight.acquire(costs.sendPipelineDepth));
     },
 
     *recvLarge(rts: Packet, into: Range): Program<void> {
