@@ -216,6 +216,26 @@ describe('Nemesis large-message transfer', () => {
 describe('Open MPI sm BTL fragments', () => {
   // ob1's data per fragment: the BTL's fragment less ob1's header.
   const eagerLimit = smBtlCosts.eagerFragmentBytes - smBtlCosts.headerBytes;
+  const max = smBtlCosts.maxFragmentBytes - smBtlCosts.fragHeaderBytes;
+
+  /** One message of `bytes` from rank 0 on core 0 to rank 1 on core 2, across sockets, where the
+   *  receiver unpacks over the link (4 B/ns), more slowly than the sender packs from memory. */
+  function acrossSockets(bytes: number) {
+    const t = pair('sm', [0, 2], bytes);
+    const src = t.buf(0, 'src', true);
+    const dst = t.buf(1, 'dst', false);
+    const [sent, received] = t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
+    const events = t.node.trace.events;
+    return {
+      world: t.world,
+      sent,
+      received,
+      events,
+      packs: events.filter((e) => e.label === 'pack frag->1'),
+      unpacks: events.filter((e) => e.label === 'unpack frag<-0'),
+      delivered: dst.content.equals(Content.fresh(bytes, 'r0.src')),
+    };
+  }
 
   it('sends up to the eager limit in one eager fragment, its header in the 4 KiB fragment', () => {
     const t = pair('sm', [0, 1], eagerLimit);
@@ -237,74 +257,50 @@ describe('Open MPI sm BTL fragments', () => {
 
   it('sends a large message as rendezvous data, an acknowledgement, then a pipeline of max fragments', () => {
     const bytes = 100_000;
-    const t = pair('sm', [0, 2], bytes);
-    const src = t.buf(0, 'src', true);
-    const dst = t.buf(1, 'dst', false);
-    t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
-    const events = t.node.trace.events;
-    const packs = events.filter((e) => e.label === 'pack frag->1').map((e) => e.bytes);
+    const { events, packs, unpacks, delivered } = acrossSockets(bytes);
     const first = eagerLimit;
-    const max = smBtlCosts.maxFragmentBytes - smBtlCosts.fragHeaderBytes;
-    expect(packs).toEqual([first, max, max, bytes - first - 2 * max]);
+    expect(packs.map((e) => e.bytes)).toEqual([first, max, max, bytes - first - 2 * max]);
     expect(events.some((e) => e.kind === 'control' && e.label === 'post cts->0')).toBe(true);
-    const unpacks = events.filter((e) => e.label === 'unpack frag<-0');
-    const packEvents = events.filter((e) => e.label === 'pack frag->1');
-    expect(packEvents[2].start).toBeLessThan(unpacks[1].end); // packing overlaps unpacking
-    expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
+    expect(packs[2].start).toBeLessThan(unpacks[1].end); // packing overlaps unpacking
+    expect(delivered).toBe(true);
   });
 
   it('keeps at most ob1 send_pipeline_depth fragments of a rendezvous in flight', () => {
-    // Across sockets the receiver unpacks over the link (4 B/ns), slower than the sender packs from
-    // memory, so an unthrottled sender would run ahead; ob1 packs fragment k only once fragment
-    // k - depth has come back.
-    const max = smBtlCosts.maxFragmentBytes - smBtlCosts.fragHeaderBytes;
-    const bytes = eagerLimit + 10 * max;
-    const t = pair('sm', [0, 2], bytes);
-    const src = t.buf(0, 'src', true);
-    const dst = t.buf(1, 'dst', false);
-    t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
-    const events = t.node.trace.events;
+    // Across sockets an unthrottled sender would run ahead of the receiver; ob1 packs fragment k
+    // only once fragment k - depth has come back.
+    const run = acrossSockets(eagerLimit + 10 * max);
+    const { events } = run;
     // Index 0 is the rendezvous's first fragment, which is not throttled.
-    const packs = events.filter((e) => e.label === 'pack frag->1').slice(1);
-    const unpacks = events.filter((e) => e.label === 'unpack frag<-0').slice(1);
+    const packs = run.packs.slice(1);
+    const unpacks = run.unpacks.slice(1);
     const depth = smBtlCosts.sendPipelineDepth;
     expect(packs).toHaveLength(10);
     for (let k = depth; k < packs.length; k++) expect(packs[k].start).toBeGreaterThan(unpacks[k - depth].end);
     const waits = events.filter((e) => e.label === 'pipeline depth->1' && e.end > e.start);
     expect(waits.length).toBeGreaterThan(0);
-    expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
+    expect(run.delivered).toBe(true);
   });
 
   it('completes a rendezvous send when its last fragment has come back, not when it is posted', () => {
-    const max = smBtlCosts.maxFragmentBytes - smBtlCosts.fragHeaderBytes;
-    const bytes = eagerLimit + 4 * max;
-    const t = pair('sm', [0, 2], bytes);
-    const src = t.buf(0, 'src', true);
-    const dst = t.buf(1, 'dst', false);
-    const [sent, received] = t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
-    const events = t.node.trace.events;
-    const lastPack = events.filter((e) => e.label === 'pack frag->1').at(-1)!;
-    const lastUnpack = events.filter((e) => e.label === 'unpack frag<-0').at(-1)!;
+    const { sent, received, events, packs, unpacks, delivered } = acrossSockets(eagerLimit + 4 * max);
+    const lastPack = packs.at(-1)!;
+    const lastUnpack = unpacks.at(-1)!;
     // The receiver's unpack ends after the sender posted it; the send ends only once the receiver
     // has handed the fragment back, a line's trip after the receive itself ends.
     expect(lastUnpack.end).toBeGreaterThan(lastPack.end);
     expect(sent).toBeGreaterThan(received);
     expect(events.some((e) => e.label === 'frag completions<-1' && e.end > e.start)).toBe(true);
-    expect(dst.content.equals(Content.fresh(bytes, 'r0.src'))).toBe(true);
+    expect(delivered).toBe(true);
   });
 
   it('cycles a throttled transfer through depth + 1 fragments, the last one returned on top', () => {
     // ob1's callback packs the next fragment before the returned one goes back, so a transfer
     // uses one fragment more than the depth; once nothing waits, each returned fragment goes on
     // top, and the next message starts with the one that carried this message's last piece.
-    const max = smBtlCosts.maxFragmentBytes - smBtlCosts.fragHeaderBytes;
     const pieces = 10;
-    const bytes = eagerLimit + pieces * max;
-    const t = pair('sm', [0, 2], bytes);
-    const src = t.buf(0, 'src', true);
-    const dst = t.buf(1, 'dst', false);
-    t.run([t.p2p[0].send(1, range(src)), t.p2p[1].recv(0, range(dst))]);
-    const { fragments, free } = smFreeList(t.world, 0, 'max');
+    const run = acrossSockets(eagerLimit + pieces * max);
+    expect(run.delivered).toBe(true);
+    const { fragments, free } = smFreeList(run.world, 0, 'max');
     expect(fragments).toHaveLength(smBtlCosts.freeListInitial);
     expect([...free].sort()).toEqual(fragments.map((_, i) => i).sort());
     const used = fragments.filter((f) => f.buf.content.slice(f.offset, f.bytes).some((p) => p.origin !== null));

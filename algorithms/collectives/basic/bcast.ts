@@ -34,10 +34,7 @@ function* linearBcast(rank: Rank, { buffer, root }: BcastArgs, tag: number): Pro
 }
 
 function* logBcast(rank: Rank, { buffer, root }: BcastArgs, tag: number): Program<void> {
-  const size = rank.size;
-  const vrank = (rank.id - root + size) % size;
-  const real = (v: number) => (v + root) % size;
-  const dim = cubeDim(size);
+  const { size, vrank, real, dim } = hypercube(rank, root);
   const hibit = highestBit(vrank, dim);
   if (vrank > 0) yield* rank.p2p.recv(real(vrank & ~(1 << hibit)), buffer, tag);
   const pending: Array<() => Program<void>> = [];
@@ -46,6 +43,18 @@ function* logBcast(rank: Rank, { buffer, root }: BcastArgs, tag: number): Progra
     if (peer < size) pending.push(yield* rank.p2p.isend(real(peer), buffer, tag));
   }
   for (const done of pending) yield* done();
+}
+
+/** The hypercube basic's logarithmic collectives run over: this rank's number counted from the
+ *  root (`vrank`), the rank a virtual number names (`real`), and the cube's dimension. */
+export function hypercube(rank: Rank, root: number) {
+  const size = rank.size;
+  return {
+    size,
+    vrank: (rank.id - root + size) % size,
+    real: (v: number) => (v + root) % size,
+    dim: cubeDim(size),
+  };
 }
 
 /** The hypercube's dimension: the fewest bits that number every rank (opal_cube_dim). */

@@ -15,7 +15,7 @@ import { range } from '../../../sim/node/buffer.ts';
 import { defineAlgorithm } from '../../algorithm.ts';
 import type { ReduceArgs } from '../args.ts';
 import { TAG } from '../tags.ts';
-import { BASIC_CROSSOVER, cubeDim } from './bcast.ts';
+import { BASIC_CROSSOVER, hypercube } from './bcast.ts';
 
 export function* basicReduce(rank: Rank, args: ReduceArgs, tag: number = TAG.reduce): Program<void> {
   if (rank.size <= BASIC_CROSSOVER) yield* linearReduce(rank, args, tag);
@@ -44,10 +44,7 @@ function* linearReduce(rank: Rank, { send, recv, bytes, op, root }: ReduceArgs, 
 }
 
 function* logReduce(rank: Rank, { send, recv, bytes, op, root }: ReduceArgs, tag: number): Program<void> {
-  const size = rank.size;
-  const vrank = (rank.id - root + size) % size;
-  const real = (v: number) => (v + root) % size;
-  const dim = cubeDim(size);
+  const { size, vrank, real, dim } = hypercube(rank, root);
   // Open MPI allocates the accumulator per call, and a receive buffer for the second and later
   // terms on the ranks that receive more than one (even virtual ranks); the root receives those
   // into its result buffer.

@@ -118,13 +118,15 @@ function take(world: World, costs: SmBtlCosts, list: FreeList): Taken {
 /**
  * One rendezvous's fragments in flight under ob1's throttle: `inFlight` holds a permit per
  * fragment that may still be sent. A sender waiting for one says how many bytes it will pack
- * (`waiting`); the completion that lets it go takes its fragment there and then (`reserved`), as
- * ob1's callback packs the next fragment before the BTL puts the returned one back.
+ * (`waiting`); the completion that lets it go (`completed`, run for each fragment that comes back)
+ * takes its fragment there and then (`reserved`), as ob1's callback packs the next fragment before
+ * the BTL puts the returned one back.
  */
 interface Throttle {
   inFlight: Semaphore;
   waiting: number | undefined;
   reserved: Taken | undefined;
+  completed: () => void;
 }
 
 /** The receiver writes the fragment's pointer into the sender's FIFO; the sender's progress sees
@@ -159,11 +161,19 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     return bytes > eagerLimit ? mine.max : mine.eager;
   };
 
-  /** ob1's completion callback for a throttled fragment: frees a permit and, when that lets the
-   *  waiting sender go, takes the fragment it will pack. */
-  const completion = (t: Throttle) => () => {
-    if (t.waiting !== undefined && t.reserved === undefined) t.reserved = take(world, costs, listFor(t.waiting));
-    t.inFlight.release();
+  /** A rendezvous's throttle to `to`; its completion, ob1's callback for a fragment that comes
+   *  back, frees a permit and, when that lets the waiting sender go, takes the fragment it will pack. */
+  const throttleTo = (to: number): Throttle => {
+    const t: Throttle = {
+      inFlight: new Semaphore(world.sim, `ob1 pipeline r${me}->${to}`, costs.sendPipelineDepth),
+      waiting: undefined,
+      reserved: undefined,
+      completed: () => {
+        if (t.waiting !== undefined && t.reserved === undefined) t.reserved = take(world, costs, listFor(t.waiting));
+        t.inFlight.release();
+      },
+    };
+    return t;
   };
 
   /** Packs `data` into a fragment from this process's free list (or the one `throttle` reserved)
@@ -180,10 +190,9 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     const slot = subRange(taken.list.fragments[taken.index], 0, bytes);
     if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `pack frag->${to}` });
     yield* step(world, me, kind, `fifo write->${to}`, fifoWrite(world, to, me));
-    const completed = throttle && completion(throttle);
     arrive(
       world,
-      { ...header, payload: slot, release: () => returnFragment(world, taken, me, to, completed) },
+      { ...header, payload: slot, release: () => returnFragment(world, taken, me, to, throttle?.completed) },
       lineTransfer(topo, core, coreOf(to)),
     );
   }
@@ -221,11 +230,7 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
       yield* transport.unpack(ack);
       if (first >= data.bytes) return;
       // Everything after the first bytes goes by copy in and out, so ob1 throttles the fragments.
-      const throttle: Throttle = {
-        inFlight: new Semaphore(world.sim, `ob1 pipeline r${me}->${to}`, costs.sendPipelineDepth),
-        waiting: undefined,
-        reserved: undefined,
-      };
+      const throttle = throttleTo(to);
       yield* postPieces(transport, header, data, first, 'frag', function* (piece, slice) {
         throttle.waiting = slice.bytes;
         yield* traced(world, me, 'wait', `pipeline depth->${to}`, throttle.inFlight.acquire());
