@@ -7,7 +7,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MachineSpec } from '../../hardware/spec.ts';
-import { NativeError, type NativeRun, type NativeStats } from '../backend.ts';
+import { NativeError, type NativeStats } from '../backend.ts';
 import { COLLECTIVES } from '../cases.ts';
 import { predictNs } from '../predict.ts';
 import { smBtlCosts } from '../../sim/kernel/shm/costs.ts';
@@ -93,7 +93,9 @@ function collComponents(): string[] {
 interface MpiRun {
   component: string;
   cma: boolean;
-  op: string;
+  /** The collectives one launch measures, one after another (starting a job costs more than
+   *  measuring one collective at a few sizes). */
+  ops: readonly string[];
   /** Further MCA parameters, as name and value pairs. */
   mca?: [string, string][];
 }
@@ -191,7 +193,7 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
       ...(r.component === 'xhc' ? ['--mca', 'coll_xhc_priority', '100'] : []),
       ...(r.mca ?? []).flatMap(([name, value]) => ['--mca', name, value]),
       binary,
-      r.op,
+      r.ops.join(','),
       sizes.join(','),
       String(opts.iterations),
       '2',
@@ -199,48 +201,51 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
     ];
     const out = run('mpirun', args);
     if (!out.ok) throw new NativeError(`mpirun ${args.join(' ')} failed: ${out.stderr.trim().slice(0, 800)}`);
-    return (JSON.parse(out.stdout) as Pick<NativeRun, 'results'>).results;
+    return (JSON.parse(out.stdout) as { results: MpiStats[] }).results;
   };
   const rows: Row[] = [];
   // Training: Open MPI's own work per fragment, from a broadcast smaller than every test size.
   const library = fitLibraryWork(spec, opts, (round) => {
     opts.progress(`mpi: training, MPI_bcast of ${LIBRARY_TRAINING_BYTES} B${roundText(round, opts.rounds)}`);
-    return mpirun({ component: 'basic', cma: false, op: 'bcast' }, [LIBRARY_TRAINING_BYTES]);
+    return mpirun({ component: 'basic', cma: false, ops: ['bcast'] }, [LIBRARY_TRAINING_BYTES]);
   });
   rows.push(library.row);
   opts.notes.push(library.note);
   spec = library.spec;
+  // One launch per component and CMA setting measures every collective at every size.
   const runs: MpiRun[] = components.flatMap((component) =>
-    (opts.cma ? [true, false] : [false]).flatMap((cma) => COLLECTIVES.map((op) => ({ component, cma, op }))),
+    (opts.cma ? [true, false] : [false]).map((cma) => ({ component, cma, ops: COLLECTIVES })),
   );
   const measured = measureInRounds(opts.rounds, runs, (r, round) => {
     opts.progress(
-      `mpi: MPI_${r.op} with coll ${r.component}, single copy ${r.cma ? 'cma' : 'none'}${roundText(round, opts.rounds)}`,
+      `mpi: ${r.ops.map((op) => `MPI_${op}`).join(', ')} with coll ${r.component}, single copy ${r.cma ? 'cma' : 'none'}${roundText(round, opts.rounds)}`,
     );
     return mpirun(r, opts.sizes);
   });
-  runs.forEach(({ component, cma, op }, i) => {
-    const algorithm = component === 'basic' || component === 'tuned' ? `${op}:${component}` : undefined;
+  runs.forEach(({ component, cma, ops }, i) => {
     const params = {
       shm: 'sm',
       single: cma ? 'cma' : 'none',
       ...(component === 'tuned' ? { rules: tuned.rules } : {}),
     };
-    for (const m of measured[i]) {
-      rows.push(
-        row(
-          {
-            set: 'test',
-            name: `MPI_${op} ${component} ${cma ? 'cma' : 'no-cma'}`,
-            mechanism: `mpi ${cma ? 'cma' : 'shm'}`,
-            ranks: opts.cores.length,
-            bytes: m.bytes,
-            measured: m,
-          },
-          algorithm ? predictNs(spec, algorithm, opts.cores, m.bytes, 'off', params) : undefined,
-        ),
-      );
-    }
+    ops.forEach((op, j) => {
+      const algorithm = component === 'basic' || component === 'tuned' ? `${op}:${component}` : undefined;
+      for (const m of ofOperation(measured[i], j, opts.sizes.length, op)) {
+        rows.push(
+          row(
+            {
+              set: 'test',
+              name: `MPI_${op} ${component} ${cma ? 'cma' : 'no-cma'}`,
+              mechanism: `mpi ${cma ? 'cma' : 'shm'}`,
+              ranks: opts.cores.length,
+              bytes: m.bytes,
+              measured: m,
+            },
+            algorithm ? predictNs(spec, algorithm, opts.cores, m.bytes, 'off', params) : undefined,
+          ),
+        );
+      }
+    });
   });
   rows.push(...fragmentProbes(spec, opts, btl, mpirun));
   return rows;
@@ -277,30 +282,52 @@ function fragmentProbes(
       ],
     },
   ];
-  const probes = PROBE_OPS.flatMap((op) =>
-    settings.map((s) => ({ setting: s, run: { component: 'basic', cma: false, op, mca: s.mca } })),
-  );
-  const measured = measureInRounds(opts.rounds, probes, ({ setting, run: r }, round) => {
-    opts.progress(`mpi: probe, MPI_${r.op} basic without CMA, ${setting.name}${roundText(round, opts.rounds)}`);
-    return mpirun(r, [bytes]);
+  // One launch per setting measures both operations.
+  const measured = measureInRounds(opts.rounds, settings, (setting, round) => {
+    opts.progress(
+      `mpi: probe, ${PROBE_OPS.map((op) => `MPI_${op}`).join(', ')} basic without CMA, ${setting.name}${roundText(round, opts.rounds)}`,
+    );
+    return mpirun({ component: 'basic', cma: false, ops: PROBE_OPS, mca: setting.mca }, [bytes]);
   });
-  return probes.map(({ setting, run: r }, i) =>
-    row(
-      {
-        set: 'probe',
-        name: `MPI_${r.op} basic no-cma, ${setting.name}`,
-        mechanism: 'mpi shm',
-        ranks: opts.cores.length,
-        bytes,
-        measured: measured[i][0],
-      },
-      setting.depth === undefined
-        ? undefined
-        : predictNs(spec, `${r.op}:basic`, opts.cores, bytes, 'off', {
-            shm: 'sm',
-            single: 'none',
-            smPipelineDepth: setting.depth,
-          }),
+  return PROBE_OPS.flatMap((op, j) =>
+    settings.map((setting, i) =>
+      row(
+        {
+          set: 'probe',
+          name: `MPI_${op} basic no-cma, ${setting.name}`,
+          mechanism: 'mpi shm',
+          ranks: opts.cores.length,
+          bytes,
+          measured: ofOperation(measured[i], j, 1, op)[0],
+        },
+        setting.depth === undefined
+          ? undefined
+          : predictNs(spec, `${op}:basic`, opts.cores, bytes, 'off', {
+              shm: 'sm',
+              single: 'none',
+              smPipelineDepth: setting.depth,
+            }),
+      ),
     ),
   );
+}
+
+/** One result of the timing program: native statistics, and the operation they are of. */
+type MpiStats = NativeStats & { op?: string };
+
+/**
+ * The results of the `index`th operation of a launch (`sizes` of them, after those of the
+ * operations before it), checked against the operation the timing program names in each.
+ */
+function ofOperation(results: readonly MpiStats[], index: number, sizes: number, op: string): NativeStats[] {
+  const mine = results.slice(index * sizes, (index + 1) * sizes);
+  if (mine.length !== sizes)
+    throw new NativeError(`the MPI timing program gave ${mine.length} results for MPI_${op}, expected ${sizes}`);
+  return mine.map(({ op: named, ...stats }) => {
+    if (named !== op)
+      throw new NativeError(
+        `the MPI timing program's results are out of order: expected MPI_${op}, found ${named ?? 'none'}`,
+      );
+    return stats;
+  });
 }
