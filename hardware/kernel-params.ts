@@ -9,6 +9,7 @@ export const KERNEL_PARAMS: Readonly<Record<string, string>> = {
   knemKmapPerPageNs: 'KNEM region copy: kernel remapping per page (ns)',
   knemReadEfficiency: 'KNEM receiver-reading copy speed relative to memcpy',
   knemWriteEfficiency: 'KNEM sender-writing copy speed relative to memcpy',
+  knemMarksDirty: 'KNEM marks the region pages it wrote dirty on release: 1 (from KNEM 0.9.4) or 0',
   knemThreadEfficiency: 'KNEM kernel-thread offload copy speed relative to a synchronous copy',
   ioatBandwidth: 'I/OAT DMA channel bandwidth (bytes/ns)',
   ioatSetupNs: 'I/OAT descriptor setup per chain (ns)',

@@ -22,7 +22,7 @@ describe('kernel parameters', () => {
   });
 
   it('a misspelt parameter in a machine file is an error naming it, with a suggestion', () => {
-    const text = readFileSync(presetPath('dancer'), 'utf8').replace(
+    const text = readFileSync(presetPath('westmere'), 'utf8').replace(
       '  cmaLock: exclusive',
       '  cmaLock: exclusive\n  params:\n    knemCreatNs: 700',
     );
@@ -33,7 +33,7 @@ describe('kernel parameters', () => {
   });
 
   it('a known parameter overrides the model default', () => {
-    const text = readFileSync(presetPath('dancer'), 'utf8').replace(
+    const text = readFileSync(presetPath('westmere'), 'utf8').replace(
       '  cmaLock: exclusive',
       '  cmaLock: exclusive\n  params:\n    regcacheCapacity: 64',
     );

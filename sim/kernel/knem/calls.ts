@@ -98,10 +98,18 @@ export function efficiency(c: KnemCaller, direction: CopyDirection, mode: Offloa
   return mode === 'thread' ? base * knemParam(spec, 'knemThreadEfficiency') : base;
 }
 
-/** The copy by this rank's core (or the kernel thread sharing it), after mapping `kmapPages`
- *  region pages into the kernel. */
-function* coreCopy(c: KnemCaller, pieces: Piece[], label: string, eff: number, kmapPages: number): Program<void> {
+/** How the driver reaches a copy's pages: how many region pages it maps into the kernel (kmap)
+ *  first, and whether the destination is a list of pinned pages it writes through such a mapping
+ *  (then marked dirty when unpinned) rather than the caller's user mapping. */
+export interface CopyAccess {
+  kmapPages: number;
+  pinnedDestination: boolean;
+}
+
+/** The copy by this rank's core (or the kernel thread sharing it). */
+function* coreCopy(c: KnemCaller, pieces: Piece[], label: string, eff: number, access: CopyAccess): Program<void> {
   const { world, me, node, spec, core } = c;
+  const { kmapPages, pinnedDestination } = access;
   if (kmapPages > 0)
     yield* step(
       world,
@@ -112,7 +120,11 @@ function* coreCopy(c: KnemCaller, pieces: Piece[], label: string, eff: number, k
     );
   for (const { src, dst } of pieces)
     yield* node.copy(core, src, dst, { rank: me, label, kind: 'kernel-copy', routine: 'kernel', efficiency: eff });
-  // Every destination page was pinned and written through a kernel mapping.
+  // Pinned destination pages written through a kernel mapping are marked dirty when unpinned, by
+  // the releases that do (`knemMarksDirty`); pages written through the caller's own mapping were
+  // dirtied by the stores themselves (knem_main.c: "no need to set local region as dirty, we used
+  // the user-space mapping to write into it").
+  if (!pinnedDestination || knemParam(spec, 'knemMarksDirty') === 0) return;
   yield* dirtyPages(
     world,
     me,
@@ -136,17 +148,17 @@ export function* submit(
   label: string,
   mode: OffloadMode,
   eff: number,
-  kmapPages = 0,
+  access: CopyAccess,
 ): Program<KnemCopyHandle> {
   const { world, me, core } = c;
   if (mode === 'sync') {
-    yield* coreCopy(c, pieces, label, eff, kmapPages);
+    yield* coreCopy(c, pieces, label, eff, access);
     return completedCopy;
   }
   const handle = new AsyncCopy(world, me, `${label} (${mode})`, statusReadNs(c, mode));
   handle.start(
     mode === 'thread'
-      ? coreCopy(c, pieces, `${label} (thread)`, eff, kmapPages)
+      ? coreCopy(c, pieces, `${label} (thread)`, eff, access)
       : ioatCopy(world, core, pieces, { rank: me, label: `${label} (ioat)` }),
   );
   return handle;

@@ -9,6 +9,7 @@
 // Moreaud (JPDC 2013, §6) attribute ~2 µs of LiMIC's 3-6 µs per ping-pong advantage to exactly
 // these KNEM security checks, region declaration and lookup.
 import type { MachineSpec } from '../../../hardware/spec.ts';
+import { InputError } from '../../../common/input-error.ts';
 import { checkKernelParam } from '../kernel-costs.ts';
 
 export const knemDefaults = {
@@ -33,24 +34,30 @@ export const knemDefaults = {
    */
   knemLookupNs: 100,
   /**
-   * Temporary kernel mapping (kmap) of one region page during a region copy (ns).
-   * Source: Goglin & Moreaud, JPDC 2013, §4.3 and §5.3: region pages are remapped with kmap(), "not
-   * very expensive (only the local processor MMU is updated)"; region copy measured "very similar"
-   * to inline copy (Fig. 11). A local TLB update of tens of ns fits both statements; estimate.
+   * Kernel mapping (kmap) of one region page during a region copy (ns). Goglin & Moreaud, JPDC
+   * 2013, §5.3, call the remapping "not very expensive (only the local processor MMU is updated)";
+   * on a 64-bit kernel there is not even that: without CONFIG_HIGHMEM, which x86-64 never has,
+   * kmap() is page_address(), a few instructions of arithmetic on the page's descriptor (Linux
+   * include/linux/highmem.h, or highmem-internal.h since 5.11). 1 ns for those instructions.
    */
-  knemKmapPerPageNs: 20,
+  knemKmapPerPageNs: 1,
   /**
-   * Speed of the kernel copy loop relative to the core's memcpy, receiver reading (pulling).
-   * Source: Ma et al. (seed 000), §III, Fig. 1: "receiver-reading is a little better than
-   * sender-writing ... the actual copy implementation in the Linux kernel is more optimized in the
-   * receiver-reading scheme". Reading is the reference.
+   * Speed of the kernel copy loop relative to the core's memcpy, receiver reading (pulling), for a
+   * machine file to calibrate. 1: the model assumes no difference in the loops themselves. The
+   * seed's "receiver-reading is a little better than sender-writing" (Ma et al., seed 000, Fig. 1)
+   * comes out of what each direction does around the loop: KNEM pins the writer's own pages and
+   * not the reader's (index.ts, `pinsLocal`).
    */
   knemReadEfficiency: 1,
+  /** Same, sender writing (pushing); 1 as above. */
+  knemWriteEfficiency: 1,
   /**
-   * Same, sender writing (pushing). Source: as above, "a little" slower than reading; 5 % taken
-   * for "a little" (Fig. 1 shows close curves on both platforms). Calibrate per machine.
+   * Whether the driver marks the region pages it wrote dirty when it releases them (1) or not (0).
+   * Source: KNEM ChangeLog, 0.9.4 (December 2010): "Mark pages as dirty when we wrote to a region";
+   * earlier releases marked none. 1 by default; a machine whose measurements ran an earlier KNEM
+   * says 0 (the presets of Ma et al. 2010, which used KNEM 0.9.1).
    */
-  knemWriteEfficiency: 0.95,
+  knemMarksDirty: 1,
   /**
    * Speed of a copy by KNEM's kernel thread relative to a synchronous copy, when the thread shares
    * the core of a busy rank. Source: Goglin & Moreaud, JPDC 2013, §4.3 (thread and task "compete for
@@ -85,9 +92,21 @@ const POSITIVE: readonly KnemParam[] = [
   'ioatBandwidth',
 ];
 
+/** Yes-or-no constants: 0 or 1. */
+const FLAGS: readonly KnemParam[] = ['knemMarksDirty'];
+
 /** The constant for this machine: its `kernel.params` entry when given (checked), else the default above. */
 export function knemParam(spec: MachineSpec, name: KnemParam): number {
   const given = spec.kernel.params[name];
   if (given === undefined) return knemDefaults[name];
-  return checkKernelParam(spec, name, given, { positive: POSITIVE.includes(name) });
+  const value = checkKernelParam(spec, name, given, {
+    positive: POSITIVE.includes(name),
+    integer: FLAGS.includes(name),
+  });
+  if (FLAGS.includes(name) && value > 1)
+    throw new InputError(`${name} must be 0 or 1, got ${value}`, {
+      file: spec.origin || undefined,
+      field: `kernel.params.${name}`,
+    });
+  return value;
 }

@@ -8,7 +8,7 @@
 // a region is cheaper than re-declaring it only because those steps are not repeated.
 import type { Program } from '../../engine/program.ts';
 import { MechanismError } from '../../node/errors.ts';
-import type { Knem, KnemCookie, KnemCopyHandle } from '../../node/rank-api.ts';
+import type { Knem, KnemCookie, KnemCopyHandle, OffloadMode } from '../../node/rank-api.ts';
 import type { World } from '../../node/world.ts';
 import { step, syscall } from '../kernel-steps.ts';
 import { efficiency, knemCaller, ownSegments, pin, requireKnem, requireMode, submit } from './calls.ts';
@@ -19,6 +19,18 @@ import { pagesOfAll, pairSegments, sliceSegments, totalBytes } from './segments.
 export { knemDefaults, knemParam, type KnemParam } from './costs.ts';
 export { makeCookie, cookieContext, cookieRegion } from './cookie.ts';
 export { KnemDriver, knemDriver, type Region } from './driver.ts';
+
+/**
+ * Whether an inline copy goes between two lists of pinned pages, or through the caller's own user
+ * mapping. Source: KNEM 1.1.1, driver/linux/knem_main.c, knem_inline_copy: a synchronous read
+ * copies into the caller's mapping (`copy_to_user`, KNEM_WORK_MEMCPY_TO_USER); a write pins the
+ * caller's pages first (`pinlocalread`, default 1: "memcpy_from_user seems slow"; KNEM 0.9.3's
+ * ChangeLog adds the unpinned write path disabled by default) and copies between pinned pages, as
+ * do copies handed to a kernel thread or the DMA engine, which cannot reach the caller's mapping.
+ */
+export function throughPinnedPages(direction: 'read' | 'write', mode: OffloadMode): boolean {
+  return direction === 'write' || mode !== 'sync';
+}
 
 export function createKnem(world: World, me: number): Knem {
   const c = knemCaller(world, me);
@@ -68,11 +80,21 @@ export function createKnem(world: World, me: number): Knem {
       yield* step(world, me, 'syscall', 'knem inline copy: cookie lookup', knemParam(spec, 'knemLookupNs'));
       const region = driver.access(cookie, direction, offset, bytes, 'inline copy');
       // The region's pages were pinned at declaration; the caller's own are pinned on every copy.
+      // Where the copy goes through the caller's mapping instead (a synchronous read), KNEM pins
+      // nothing but, seed 004 §5.3 reasons, pays for reaching pageable memory ("the inline copy
+      // model has other overheads that are hidden inside direct accesses to user-space application
+      // memory"). The model has no such overhead and charges the pinning in its place, which keeps
+      // region and inline copy as close as that paper's Fig. 11 measured them.
       yield* pin(c, mine);
       const remote = sliceSegments(region.segments, offset, bytes);
       const pieces = direction === 'read' ? pairSegments(remote, mine) : pairSegments(mine, remote);
       const label = `knem ${direction} ${describeCookie(cookie)}`;
-      return yield* submit(c, pieces, label, mode, efficiency(c, direction, mode));
+      // Pages written through a kernel mapping (the region's, or the caller's pinned ones) are
+      // marked dirty; a synchronous read writes through the caller's own mapping.
+      return yield* submit(c, pieces, label, mode, efficiency(c, direction, mode), {
+        kmapPages: 0,
+        pinnedDestination: throughPinnedPages(direction, mode),
+      });
     },
 
     *regionCopy({ src, srcOffset, dst, dstOffset, bytes, mode = 'sync' }): Program<KnemCopyHandle> {
@@ -95,7 +117,7 @@ export function createKnem(world: World, me: number): Knem {
       // the one the reading direction uses (the kernel's copy between two kernel mappings).
       const kmapPages =
         mode === 'ioat' ? 0 : pagesOfAll(srcSegs, spec.kernel.pageBytes) + pagesOfAll(dstSegs, spec.kernel.pageBytes);
-      return yield* submit(c, pieces, label, mode, efficiency(c, 'read', mode), kmapPages);
+      return yield* submit(c, pieces, label, mode, efficiency(c, 'read', mode), { kmapPages, pinnedDestination: true });
     },
   };
 }
