@@ -9,7 +9,7 @@ export const KERNEL_PARAMS: Readonly<Record<string, string>> = {
   knemKmapPerPageNs: 'KNEM region copy: kernel remapping per page (ns)',
   knemReadEfficiency: 'KNEM receiver-reading copy speed relative to memcpy',
   knemWriteEfficiency: 'KNEM sender-writing copy speed relative to memcpy',
-  knemMarksDirty: 'KNEM marks the region pages it wrote dirty on release: 1 (from KNEM 0.9.4) or 0',
+  knemMarksDirty: 'KNEM marks the pinned pages it wrote dirty on release: 1 (from KNEM 0.9.4) or 0',
   knemThreadEfficiency: 'KNEM kernel-thread offload copy speed relative to a synchronous copy',
   ioatBandwidth: 'I/OAT DMA channel bandwidth (bytes/ns)',
   ioatSetupNs: 'I/OAT descriptor setup per chain (ns)',
@@ -25,3 +25,6 @@ export const KERNEL_PARAMS: Readonly<Record<string, string>> = {
   pageFaultNs: 'first-touch page fault of a fresh buffer, besides zeroing the page (ns)',
   smSideNs: "Open MPI sm BTL: the library's work on each side of one fragment, besides line transfers (ns)",
 };
+
+/** The parameters that are a yes or a no: 0 or 1, checked where the machine file gives them. */
+export const KERNEL_FLAGS: ReadonlySet<string> = new Set(['knemMarksDirty']);

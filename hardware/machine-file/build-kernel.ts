@@ -2,7 +2,7 @@
 
 import { KERNEL_STORES, type CoreCosts, type KernelSpec } from '../spec.ts';
 import { MECHANISMS } from '../validate.ts';
-import { KERNEL_PARAMS } from '../kernel-params.ts';
+import { KERNEL_FLAGS, KERNEL_PARAMS } from '../kernel-params.ts';
 import { didYouMean } from '../../common/input-error.ts';
 import type { Origins } from './origins.ts';
 import { readBandwidth, readSize, readTime } from './units.ts';
@@ -92,6 +92,8 @@ export function buildKernel(root: MapReader, origins: Origins): KernelSpec {
       );
     }
     params[key] = value.number();
+    if (KERNEL_FLAGS.has(key) && params[key] !== 0 && params[key] !== 1)
+      value.fail(`kernel parameter '${key}' is 0 or 1, got ${params[key]}`);
     origins.set(`kernel.params.${key}`, value);
   }
 

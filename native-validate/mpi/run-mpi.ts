@@ -207,7 +207,12 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
   // Training: Open MPI's own work per fragment, from a broadcast smaller than every test size.
   const library = fitLibraryWork(spec, opts, (round) => {
     opts.progress(`mpi: training, MPI_bcast of ${LIBRARY_TRAINING_BYTES} B${roundText(round, opts.rounds)}`);
-    return mpirun({ component: 'basic', cma: false, ops: ['bcast'] }, [LIBRARY_TRAINING_BYTES]);
+    return ofOperation(
+      mpirun({ component: 'basic', cma: false, ops: ['bcast'] }, [LIBRARY_TRAINING_BYTES]),
+      0,
+      1,
+      'bcast',
+    );
   });
   rows.push(library.row);
   opts.notes.push(library.note);

@@ -2,9 +2,10 @@
 // with kmap) must be marked dirty before they are released, or the write could be lost when the
 // page is reclaimed: set_page_dirty_lock() takes the page lock, sets PG_dirty and unlocks, three
 // atomic operations on the page's struct page (mm/page-writeback.c; process_vm_rw_pages() calls it
-// for every page a process_vm_writev wrote, mm/process_vm_access.c; KNEM releases the pages it
-// copied into the same way). A process's own buffer written with copy_to_user needs none of this:
-// the page tables record the write.
+// for every page a process_vm_writev wrote, mm/process_vm_access.c; KNEM, from release 0.9.4,
+// releases the pinned pages it copied into the same way). A process's own buffer written with
+// copy_to_user (a synchronous KNEM read, process_vm_readv) needs none of this: the page tables
+// record the write.
 //
 // The struct page sits in the memory map of the page's own NUMA node (mm/sparse-vmemmap.c
 // populates each section's memmap on its node), so the first of these operations misses to that

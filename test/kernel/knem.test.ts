@@ -210,7 +210,7 @@ describe('knem: inline copy timing', () => {
   });
 
   it("a write marks the region's pages dirty; a synchronous read marks none of the reader's", () => {
-    const steps = (direction: 'read' | 'write', marksDirty?: number) => {
+    const steps = (direction: 'read' | 'write', marksDirty?: number, mode: 'sync' | 'thread' = 'sync') => {
       const { knem, buffer, run, node } = setup({ marksDirty });
       const n = 16 * PAGE;
       const theirs = buffer(1, 'theirs', n, direction === 'read');
@@ -219,7 +219,8 @@ describe('knem: inline copy timing', () => {
         (function* () {
           const c = yield* knem[1].createRegion(range(theirs), { read: true, write: true });
           node.trace.reset();
-          yield* knem[0].inlineCopy({ cookie: c, offset: 0, local: range(mine), direction });
+          const h = yield* knem[0].inlineCopy({ cookie: c, offset: 0, local: range(mine), direction, mode });
+          yield* h.wait();
         })(),
       );
       const kinds = node.trace.events.filter((e) => e.rank === 0).map((e) => e.kind);
@@ -229,6 +230,10 @@ describe('knem: inline copy timing', () => {
     expect(steps('read')).toEqual({ pin: true, dirty: false });
     // A KNEM before 0.9.4 marks nothing dirty.
     expect(steps('write', 0)).toEqual({ pin: true, dirty: false });
+    expect(steps('read', 0)).toEqual({ pin: true, dirty: false });
+    // A kernel thread writes the reader's pinned pages: marked dirty where the release does.
+    expect(steps('read', undefined, 'thread')).toEqual({ pin: true, dirty: true });
+    expect(steps('read', 0, 'thread')).toEqual({ pin: true, dirty: false });
     // A flag is 0 or 1, and the error names the field.
     expect(() => steps('write', 2)).toThrow(/knemMarksDirty must be 0 or 1, got 2/);
     expect(() => steps('write', 0.5)).toThrow(/knemMarksDirty must be a whole number/);

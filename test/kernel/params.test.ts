@@ -32,6 +32,16 @@ describe('kernel parameters', () => {
     );
   });
 
+  it('a yes-or-no parameter other than 0 or 1 is an error at its line', () => {
+    const text = readFileSync(presetPath('westmere'), 'utf8').replace(
+      '  cmaLock: exclusive',
+      '  cmaLock: exclusive\n  params:\n    knemMarksDirty: 2',
+    );
+    expect(() => parseMachineYaml(text, 'm.yaml')).toThrow(
+      /m\.yaml:\d+:\d+.*kernel parameter 'knemMarksDirty' is 0 or 1, got 2/,
+    );
+  });
+
   it('a known parameter overrides the model default', () => {
     const text = readFileSync(presetPath('westmere'), 'utf8').replace(
       '  cmaLock: exclusive',

@@ -13,7 +13,7 @@ describe.runIf(haveMpi)('validate --mpi', () => {
     const notes: string[] = [];
     const rows = mpiRows(detectHost(), {
       cores: [0, 1],
-      sizes: [4096],
+      sizes: [2048, 4096],
       iterations: 2,
       rounds: 1,
       llcBytes: 32 << 20,
@@ -36,8 +36,17 @@ describe.runIf(haveMpi)('validate --mpi', () => {
     else expect(note).toMatch(/not fitted/);
     const components = [...new Set(tests.map((r) => r.name.split(' ')[1]))];
     expect(components).toEqual(expect.arrayContaining(['basic', 'tuned']));
-    expect(tests).toHaveLength(components.length * 2 * 5);
-    expect(tests.every((r) => r.set === 'test' && r.bytes === 4096)).toBe(true);
+    // Each launch measures every collective at both sizes: rows come component by component, CMA
+    // on then off, collective by collective, each at both sizes in turn.
+    expect(tests).toHaveLength(components.length * 2 * 5 * 2);
+    expect(tests.every((r) => r.set === 'test')).toBe(true);
+    expect(tests.map((r) => r.bytes)).toEqual(tests.map((_, i) => (i % 2 === 0 ? 2048 : 4096)));
+    expect(tests.slice(0, 4).map((r) => r.name)).toEqual([
+      'MPI_bcast basic cma',
+      'MPI_bcast basic cma',
+      'MPI_scatter basic cma',
+      'MPI_scatter basic cma',
+    ]);
     for (const r of [training, ...tests]) {
       expect(r.measured.medianNs).toBeGreaterThan(0);
       const modelled = r.name.includes(' basic ') || r.name.includes(' tuned ');

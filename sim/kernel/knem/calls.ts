@@ -124,7 +124,7 @@ function* coreCopy(c: KnemCaller, pieces: Piece[], label: string, eff: number, a
   // the releases that do (`knemMarksDirty`); pages written through the caller's own mapping were
   // dirtied by the stores themselves (knem_main.c: "no need to set local region as dirty, we used
   // the user-space mapping to write into it").
-  if (!pinnedDestination || knemParam(spec, 'knemMarksDirty') === 0) return;
+  if (knemParam(spec, 'knemMarksDirty') === 0 || !pinnedDestination) return;
   yield* dirtyPages(
     world,
     me,
@@ -159,7 +159,9 @@ export function* submit(
   handle.start(
     mode === 'thread'
       ? coreCopy(c, pieces, `${label} (thread)`, eff, access)
-      : ioatCopy(world, core, pieces, { rank: me, label: `${label} (ioat)` }),
+      : // The DMA work's pages are released, and marked dirty, by KNEM's deferred clean-up of
+        // finished DMA work (knem_dmacpy_partial_cleanup), after completion: nothing to charge here.
+        ioatCopy(world, core, pieces, { rank: me, label: `${label} (ioat)` }),
   );
   return handle;
 }

@@ -43,16 +43,17 @@ export const knemDefaults = {
   knemKmapPerPageNs: 1,
   /**
    * Speed of the kernel copy loop relative to the core's memcpy, receiver reading (pulling), for a
-   * machine file to calibrate. 1: the model assumes no difference in the loops themselves. The
-   * seed's "receiver-reading is a little better than sender-writing" (Ma et al., seed 000, Fig. 1)
-   * comes out of what each direction does around the loop: KNEM pins the writer's own pages and
-   * not the reader's (index.ts, `pinsLocal`).
+   * machine file to calibrate. 1: the model assumes no difference in the loops themselves (both
+   * directions run `rep movs` on the presets' processors, through memcpy or copy_user_generic).
+   * What differs around the loop is modelled instead: a write marks the pinned pages it wrote dirty
+   * (`knemMarksDirty`), a synchronous read writes through the reader's own mapping (index.ts,
+   * `throughPinnedPages`).
    */
   knemReadEfficiency: 1,
   /** Same, sender writing (pushing); 1 as above. */
   knemWriteEfficiency: 1,
   /**
-   * Whether the driver marks the region pages it wrote dirty when it releases them (1) or not (0).
+   * Whether the driver marks the pinned pages it wrote dirty when it releases them (1) or not (0).
    * Source: KNEM ChangeLog, 0.9.4 (December 2010): "Mark pages as dirty when we wrote to a region";
    * earlier releases marked none. 1 by default; a machine whose measurements ran an earlier KNEM
    * says 0 (the presets of Ma et al. 2010, which used KNEM 0.9.1).
