@@ -36,6 +36,9 @@ export interface NativeRequest {
   sizes: number[];
   mech?: NativeMech;
   cache?: 'on' | 'off';
+  /** With cache off, the rotation buffers one after another (IMB's -off_cache) or in a fixed
+   *  shuffled order, whose buffers the hardware prefetchers cannot foresee. */
+  order?: 'sequential' | 'shuffled';
   iterations?: number;
   warmup?: number;
   timeoutS?: number;
@@ -58,6 +61,7 @@ export interface NativeRun {
   ranks: number;
   cores: number[];
   cache: 'on' | 'off';
+  order: 'sequential' | 'shuffled';
   iterations: number;
   warmup: number;
   results: NativeStats[];
@@ -88,6 +92,7 @@ export function nativeArgs(req: NativeRequest): string[] {
   if (req.bench !== 'probe') args.push('--sizes', req.sizes.join(','));
   if (req.mech) args.push('--mech', req.mech);
   if (req.cache) args.push('--cache', req.cache);
+  if (req.order) args.push('--order', req.order);
   if (req.iterations !== undefined) args.push('--iterations', String(req.iterations));
   if (req.warmup !== undefined) args.push('--warmup', String(req.warmup));
   if (req.timeoutS !== undefined) args.push('--timeout', String(req.timeoutS));

@@ -14,7 +14,7 @@ import { DEFAULT_TEST_SIZES, testCases } from './cases.ts';
 import { detectThisHost } from './host.ts';
 import { mpiRows } from './mpi/run-mpi.ts';
 import { buildReport, formatReport, worstMechanism, type Report } from './report.ts';
-import { caseRows, trainingRows, type Row } from './validate.ts';
+import { caseRows, coldOrderRows, trainingRows, type Row } from './validate.ts';
 
 export interface NativeCliEnv {
   stdout: (text: string) => void;
@@ -136,7 +136,9 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   const ranks = args.ranks ?? cores.length;
   const sizes = args.sizes ?? DEFAULT_TEST_SIZES;
   const cases = testCases({ cores, ranks, sizes, cma });
-  rows.push(...caseRows(spec, cases, { iterations: args.iterations, rounds: args.rounds, progress: progress(env) }));
+  const measuring = { iterations: args.iterations, rounds: args.rounds, progress: progress(env) };
+  rows.push(...caseRows(spec, cases, measuring));
+  rows.push(...coldOrderRows(spec, cores.slice(0, ranks), sizes, measuring));
   if (args.mpi)
     rows.push(
       ...mpiRows(spec, {

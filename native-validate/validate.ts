@@ -127,3 +127,39 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
   });
   return rows;
 }
+
+/** Buffer orders the cold-order probe compares: IMB's, which every test case uses, and shuffled. */
+const ORDERS = ['sequential', 'shuffled'] as const;
+
+/**
+ * How cold IMB's cold is: the basic broadcast without single copy at the two smallest test sizes,
+ * its rotation buffers taken one after another (as every test case takes them) and in a fixed
+ * shuffled order, beside the model's cold prediction. The hardware prefetchers can follow a
+ * constant stride from one iteration to the next; a shuffled order leaves them nothing to follow.
+ * Probe rows count in no summary.
+ */
+export function coldOrderRows(spec: MachineSpec, cores: number[], sizes: number[], opts: MeasureOptions): Row[] {
+  const probed = [...sizes].sort((a, b) => a - b).slice(0, 2);
+  const pair = cores.slice(0, 2);
+  const measured = measureInRounds(opts.rounds, ORDERS, (order, round) => {
+    opts.progress(`probe: bcast basic, cold buffers in ${order} order, native${roundText(round, opts.rounds)}`);
+    return runNative({
+      bench: 'bcast',
+      mech: 'shm',
+      cores: pair,
+      sizes: probed,
+      cache: 'off',
+      order,
+      iterations: opts.iterations,
+      warmup: 2,
+    }).results;
+  });
+  return ORDERS.flatMap((order, i) =>
+    measured[i].map((m) =>
+      row(
+        { set: 'probe', name: `bcast basic, ${order} order`, mechanism: 'shm', ranks: 2, bytes: m.bytes, measured: m },
+        predictNs(spec, 'bcast:basic', pair, m.bytes, 'off'),
+      ),
+    ),
+  );
+}

@@ -93,8 +93,8 @@ int bench_latency(struct team *t, FILE *out) {
     struct chase_ctx c = {(void **)(mem + order[0] * line), 2000000, NULL};
     struct case_ops ops = {chase_run, NULL, &c, (double)c.steps};
     measure(t, out, bytes, &ops, i == 0);
-    arena_free(&(struct arena){mem, n * line, 1});
-    arena_free(&(struct arena){(char *)order, n * sizeof *order, 1});
+    arena_free(&(struct arena){mem, n * line, 1, NULL});
+    arena_free(&(struct arena){(char *)order, n * sizeof *order, 1, NULL});
   }
   json_footer(t, out);
   return 0;

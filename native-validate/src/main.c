@@ -3,6 +3,7 @@
  *   intranode-native BENCH [--ranks N] [--cores 0,1,...] [--sizes 1024,65536,...]
  *                    [--iterations K] [--warmup W] [--cache on|off] [--mech shm|cma-read|cma-write|cma]
  *                    [--frag BYTES] [--slots K] [--timeout SECONDS] [--llc BYTES]
+ *                    [--order sequential|shuffled]
  *
  * BENCH: probe, memcpy, latency, lineping, pingpong, pingping, onetoall, bcast, scatter, gather, alltoall,
  * allgather. Exit status: 0 success, 1 bad command line, 2 a rank failed (message on stderr),
@@ -93,6 +94,9 @@ int main(int argc, char **argv) {
     else if (!strcmp(a, "--cache")) {
       if (strcmp(v, "on") && strcmp(v, "off")) usage("--cache takes on or off");
       o.cache_off = !strcmp(v, "off");
+    } else if (!strcmp(a, "--order")) {
+      if (strcmp(v, "sequential") && strcmp(v, "shuffled")) usage("--order takes sequential or shuffled");
+      o.shuffled = !strcmp(v, "shuffled");
     } else if (!strcmp(a, "--mech")) o.mech = v;
     else if (!strcmp(a, "--frag")) o.frag = (size_t)number(v, a);
     else if (!strcmp(a, "--slots")) o.slots = (int)number(v, a);

@@ -2,9 +2,11 @@
  * from the earliest start to the latest end (one clock: CLOCK_MONOTONIC is system-wide), which is
  * what the simulator reports for an iteration without arrival skew. Warm-up iterations run first
  * and are not recorded. With cache off, each iteration uses the next buffer of a rotation larger
- * than twice the last-level cache, as IMB's -off_cache does. */
+ * than twice the last-level cache, as IMB's -off_cache does (or, with --order shuffled, a buffer of it
+ * drawn in a fixed shuffled order). */
 #include "native.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -17,11 +19,32 @@ void arena_make(struct team *t, struct arena *a, size_t bytes) {
   a->count = 1;
   if (t->opt->cache_off) a->count = (int)((2 * t->opt->llc_bytes + a->stride - 1) / a->stride) + 1;
   a->base = alloc_local(a->stride * (size_t)a->count);
+  a->order = NULL;
+  if (t->opt->cache_off && t->opt->shuffled && a->count > 1) {
+    /* Fisher-Yates with a fixed xorshift generator: the same order in every rank and run. Taken one
+     * after another, IMB-style, the buffers sit a constant stride apart, a pattern the hardware
+     * prefetchers can follow from one iteration to the next. */
+    a->order = malloc((size_t)a->count * sizeof *a->order);
+    if (!a->order) fail(t, "malloc of the rotation order: %s", strerror(errno));
+    uint32_t x = 2463534242u;
+    for (int i = 0; i < a->count; i++) a->order[i] = i;
+    for (int i = a->count - 1; i > 0; i--) {
+      x ^= x << 13;
+      x ^= x >> 17;
+      x ^= x << 5;
+      int j = (int)(x % (uint32_t)(i + 1));
+      int tmp = a->order[i];
+      a->order[i] = a->order[j];
+      a->order[j] = tmp;
+    }
+  }
 }
 
 void arena_free(struct arena *a) {
   munmap(a->base, a->stride * (size_t)a->count);
   a->base = NULL;
+  free(a->order);
+  a->order = NULL;
 }
 
 void expect_block(struct team *t, const char *buf, size_t bytes, int src, int block, int rot, const char *what) {
@@ -66,8 +89,11 @@ void json_header(struct team *t, FILE *out) {
   const struct options *o = t->opt;
   fprintf(out, "{\"bench\": \"%s\", \"mech\": \"%s\", \"ranks\": %d, \"cores\": [", o->bench, o->mech, o->ranks);
   for (int i = 0; i < o->ranks; i++) fprintf(out, "%s%d", i ? ", " : "", o->cores[i]);
-  fprintf(out, "], \"cache\": \"%s\", \"iterations\": %d, \"warmup\": %d, \"fragBytes\": %zu, \"slots\": %d,\n  \"results\": [",
-          o->cache_off ? "off" : "on", o->iterations, o->warmup, o->frag, o->slots);
+  fprintf(out,
+          "], \"cache\": \"%s\", \"order\": \"%s\", \"iterations\": %d, \"warmup\": %d, \"fragBytes\": %zu, "
+          "\"slots\": %d,\n  \"results\": [",
+          o->cache_off ? "off" : "on", o->shuffled ? "shuffled" : "sequential", o->iterations, o->warmup, o->frag,
+          o->slots);
 }
 
 void json_footer(struct team *t, FILE *out) {

@@ -24,6 +24,7 @@ struct options {
   int iterations;
   int warmup;
   int cache_off;
+  int shuffled;     /* cache off: visit the rotation buffers in a shuffled order, not one after another */
   const char *mech; /* shm, cma-read, cma-write */
   size_t frag;      /* double-copy fragment (bytes) */
   int slots;        /* fragments in flight per ordered pair */
@@ -120,10 +121,14 @@ struct arena {
   char *base;
   size_t stride; /* bytes of one rotation buffer, a whole number of pages */
   int count;     /* rotation buffers: 1 with warm caches; enough to exceed twice the LLC otherwise */
+  int *order;    /* with --order shuffled, the buffer each rotation uses; NULL: one after another */
 };
 void arena_make(struct team *t, struct arena *a, size_t bytes);
 void arena_free(struct arena *a);
-static inline char *arena_at(const struct arena *a, int rot) { return a->base + (size_t)(rot % a->count) * a->stride; }
+static inline char *arena_at(const struct arena *a, int rot) {
+  int i = rot % a->count;
+  return a->base + (size_t)(a->order ? a->order[i] : i) * a->stride;
+}
 struct case_ops {
   void (*run)(struct team *t, void *ctx, int rot);   /* the timed operation */
   void (*check)(struct team *t, void *ctx, int rot); /* verify what arrived, then scribble it */

@@ -40,6 +40,30 @@ describe('native benchmarks on two ranks', () => {
     it(`${bench} over the double copy`, () => expectWellFormed(bench, 'shm'));
     it.runIf(cma)(`${bench} over CMA`, () => expectWellFormed(bench, 'cma'));
   }
+  it('takes cold buffers in a shuffled order on request, checking the data as in order', () => {
+    // The data check would fail were the fill and the timed rotation to disagree on a buffer.
+    for (const bench of ['bcast', 'scatter', 'alltoall'] as const) {
+      const run = runNative({
+        bench,
+        mech: 'shm',
+        cores: [0, 1],
+        sizes: [64, 4096],
+        iterations: 5,
+        warmup: 1,
+        cache: 'off',
+        order: 'shuffled',
+      });
+      expect(run.order).toBe('shuffled');
+      expect(run.results).toHaveLength(2);
+    }
+    expect(
+      runNative({ bench: 'bcast', mech: 'shm', cores: [0, 1], sizes: [64], iterations: 2, cache: 'off' }).order,
+    ).toBe('sequential');
+    const bad = spawnSync(BINARY, ['bcast', '--order', 'random'], { encoding: 'utf8' });
+    expect(bad.status).toBe(1);
+    expect(bad.stderr).toContain('--order takes sequential or shuffled');
+  });
+
   it('memcpy and latency by working set', () => {
     const copy = runNative({ bench: 'memcpy', cores: [0], sizes: [4096, 1 << 20], iterations: 3, warmup: 1 });
     expect(copy.results).toHaveLength(2);

@@ -39,10 +39,20 @@ describe('intranode validate on two ranks', () => {
     expect(err).not.toMatch(/internal error/);
     expect(code).toBe(0);
     const report = JSON.parse(out);
-    const rows = report.rows as ReportRow[];
+    const all = report.rows as ReportRow[];
+    // Last, the cold-order probe: the basic broadcast at both sizes, buffers in order then shuffled.
+    const probes = all.filter((r) => r.set === 'probe');
+    expect(probes.map((r) => `${r.name} ${r.bytes}`)).toEqual([
+      'bcast basic, sequential order 4096',
+      'bcast basic, sequential order 65536',
+      'bcast basic, shuffled order 4096',
+      'bcast basic, shuffled order 65536',
+    ]);
+    expect(all.slice(-probes.length)).toEqual(probes);
+    const rows = all.filter((r) => r.set !== 'probe');
     expect(rows.length).toBeGreaterThanOrEqual(2 * 4 + 2 * 5);
-    for (const r of rows) {
-      expect(r.set).toBe('test');
+    for (const r of [...rows, ...probes]) {
+      expect(r.set).toBe(probes.includes(r) ? 'probe' : 'test');
       expect(r.ranks).toBe(2);
       expect([4096, 65536]).toContain(r.bytes);
       expect(r.measured.medianNs).toBeGreaterThan(0);
