@@ -68,26 +68,44 @@ export function coldOrderText(rows: Report['rows']): string[] {
   const at = (bytes: number, order: string) =>
     probes.find((p) => p.bytes === bytes && p.name.endsWith(`${order} order`));
   const nsText = (ns: number) => (ns < 10_000 ? `${(ns / 1000).toFixed(2)} us` : usText(ns));
-  const parts = sizes.flatMap((bytes) => {
+  /** The round medians' range, or the median alone with one round. */
+  const spread = (r: Report['rows'][number]) => {
+    const m = r.measured.roundMediansNs;
+    return m && m.length > 1 ? ` (rounds ${nsText(Math.min(...m))}-${nsText(Math.max(...m))})` : '';
+  };
+  /** Shuffled slower in every round than in-order in any: a difference beyond the rounds' spread. */
+  const apart = (seq: Report['rows'][number], shuf: Report['rows'][number]) =>
+    Math.min(...(shuf.measured.roundMediansNs ?? [shuf.measured.medianNs])) >
+    Math.max(...(seq.measured.roundMediansNs ?? [seq.measured.medianNs]));
+  const lines: string[] = [];
+  const differ: string[] = [];
+  for (const bytes of sizes) {
     const seq = at(bytes, 'sequential');
     const shuf = at(bytes, 'shuffled');
-    if (!seq || !shuf) return [];
-    const model = seq.predictedNs === undefined ? '' : `, model ${nsText(seq.predictedNs)}`;
-    return [
-      `${formatBytes(bytes, { space: true })}: ${nsText(seq.measured.medianNs)} one after another, ${nsText(shuf.measured.medianNs)} shuffled${model}`,
-    ];
-  });
+    if (!seq || !shuf) continue;
+    const size = formatBytes(bytes, { space: true });
+    const model = seq.predictedNs === undefined ? '' : `; model ${nsText(seq.predictedNs)}`;
+    lines.push(
+      `  - ${size}: ${nsText(seq.measured.medianNs)} in order${spread(seq)}, ${nsText(shuf.measured.medianNs)} shuffled${spread(shuf)}${model}.`,
+    );
+    if (apart(seq, shuf)) differ.push(size);
+  }
+  const verdict =
+    differ.length === 0
+      ? ['  At no probed size do the two orders differ beyond the spread of their rounds.']
+      : [
+          `  At ${differ.join(' and ')} the shuffled order is slower in every round. The data's lines are in no`,
+          '  cache in either order, so what differs is what the hardware foresees or looks up: prefetches that',
+          '  follow the rotation from one iteration to the next, or the page walks of pages whose translations',
+          '  no cache holds; this probe does not tell them apart. The model has neither.',
+        ];
   return [
-    '- **How cold the cold buffers are** (the other `probe` rows, counted in no summary). Every cold test',
-    "  case takes its rotation buffers one after another, as IMB's `-off_cache` does, a constant stride",
-    '  apart, which the hardware prefetchers can follow from one iteration to the next. The basic',
-    '  broadcast without single copy, its buffers taken in that order and in a fixed shuffled one:',
-    ...parts.map((p) => `  - ${p}.`),
-    "  The model's cold buffers are in no cache and cost no more than their lines' misses: it has",
-    '  neither the prefetchers that follow the rotation nor the page walk a truly cold',
-    '  page costs (its translation in no cache either), so where the shuffled order is much slower the',
-    '  small cold cases are partly warm on the host, and the model would miss the page walks of a',
-    '  program whose buffers no prefetcher foresees.',
+    '- **How cold the cold buffers are** (the `probe` rows named `bcast basic, ... order`, counted in no',
+    "  summary). Every cold test case takes its rotation buffers one after another, as IMB's `-off_cache`",
+    '  does, a constant stride apart. The basic broadcast without single copy, its buffers taken in that',
+    '  order and in a fixed shuffled one:',
+    ...lines,
+    ...verdict,
   ];
 }
 

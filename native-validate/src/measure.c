@@ -92,7 +92,7 @@ void json_header(struct team *t, FILE *out) {
   fprintf(out,
           "], \"cache\": \"%s\", \"order\": \"%s\", \"iterations\": %d, \"warmup\": %d, \"fragBytes\": %zu, "
           "\"slots\": %d,\n  \"results\": [",
-          o->cache_off ? "off" : "on", o->shuffled ? "shuffled" : "sequential", o->iterations, o->warmup, o->frag,
+          o->cache_off ? "off" : "on", o->cache_off && o->shuffled ? "shuffled" : "sequential", o->iterations, o->warmup, o->frag,
           o->slots);
 }
 

@@ -31,9 +31,29 @@ describe('cold order paragraph', () => {
 
   it('gives each size in both orders with the model', () => {
     const text = coldOrderText(rows).join('\n');
-    expect(text).toContain('2 KiB: 0.55 us one after another, 1.05 us shuffled, model 0.63 us');
-    expect(text).toContain('32 KiB: 6.30 us one after another, 7.40 us shuffled, model 4.71 us');
+    expect(text).toContain('2 KiB: 0.55 us in order, 1.05 us shuffled; model 0.63 us.');
+    expect(text).toContain('32 KiB: 6.30 us in order, 7.40 us shuffled; model 4.71 us.');
     expect(text).not.toContain('MPI_bcast');
+  });
+
+  it('says which sizes differ beyond the spread of their rounds, and only those', () => {
+    const rounds = (row: Row, medians: number[]): Row => ({
+      ...row,
+      measured: { ...row.measured, medianNs: Math.min(...medians), roundMediansNs: medians },
+    });
+    const text = coldOrderText([
+      rounds(rows[0], [550, 600, 580]),
+      rounds(rows[1], [6_300, 7_100, 6_500]),
+      rounds(rows[2], [1_050, 1_200, 1_100]),
+      rounds(rows[3], [7_000, 7_400, 7_200]),
+    ]).join('\n');
+    expect(text).toContain(
+      '2 KiB: 0.55 us in order (rounds 0.55 us-0.60 us), 1.05 us shuffled (rounds 1.05 us-1.20 us)',
+    );
+    expect(text).toContain('At 2 KiB the shuffled order is slower in every round.');
+    expect(text).not.toContain('At 2 KiB and 32 KiB');
+    const none = coldOrderText([rounds(rows[1], [6_300, 7_100]), rounds(rows[3], [7_000, 7_400])]).join('\n');
+    expect(none).toContain('At no probed size do the two orders differ beyond the spread of their rounds.');
   });
 
   it('leaves the fragment probes their own paragraph', () => {
