@@ -116,19 +116,21 @@ export function kernelCosts(spec: MachineSpec): KernelCosts {
 
 /**
  * A machine's `kernel.params.<name>`, checked: every mechanism constant is a time, a size, a count,
- * a bandwidth or a relative speed, so never negative; `positive` ones (divisors) never zero.
+ * a bandwidth or a relative speed, so never negative; `positive` ones (divisors) never zero; a
+ * `flag` (hardware/kernel-params.ts, KERNEL_FLAGS) is 0 or 1.
  */
 export function checkKernelParam(
   spec: MachineSpec,
   name: string,
   value: number,
-  opts: { positive?: boolean; integer?: boolean } = {},
+  opts: { positive?: boolean; integer?: boolean; flag?: boolean } = {},
 ): number {
   const where = { file: spec.origin || undefined, field: `kernel.params.${name}` };
   if (!Number.isFinite(value) || value < 0)
     throw new InputError(`${name} must be a non-negative number, got ${value}`, where);
   if (opts.positive && value === 0) throw new InputError(`${name} must be greater than zero`, where);
-  if (opts.integer && !Number.isInteger(value))
+  if ((opts.integer || opts.flag) && !Number.isInteger(value))
     throw new InputError(`${name} must be a whole number, got ${value}`, where);
+  if (opts.flag && value > 1) throw new InputError(`${name} must be 0 or 1, got ${value}`, where);
   return value;
 }

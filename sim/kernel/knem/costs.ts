@@ -9,7 +9,7 @@
 // Moreaud (JPDC 2013, §6) attribute ~2 µs of LiMIC's 3-6 µs per ping-pong advantage to exactly
 // these KNEM security checks, region declaration and lookup.
 import type { MachineSpec } from '../../../hardware/spec.ts';
-import { InputError } from '../../../common/input-error.ts';
+import { KERNEL_FLAGS } from '../../../hardware/kernel-params.ts';
 import { checkKernelParam } from '../kernel-costs.ts';
 
 export const knemDefaults = {
@@ -93,21 +93,12 @@ const POSITIVE: readonly KnemParam[] = [
   'ioatBandwidth',
 ];
 
-/** Yes-or-no constants: 0 or 1. */
-const FLAGS: readonly KnemParam[] = ['knemMarksDirty'];
-
 /** The constant for this machine: its `kernel.params` entry when given (checked), else the default above. */
 export function knemParam(spec: MachineSpec, name: KnemParam): number {
   const given = spec.kernel.params[name];
   if (given === undefined) return knemDefaults[name];
-  const value = checkKernelParam(spec, name, given, {
+  return checkKernelParam(spec, name, given, {
     positive: POSITIVE.includes(name),
-    integer: FLAGS.includes(name),
+    flag: KERNEL_FLAGS.has(name),
   });
-  if (FLAGS.includes(name) && value > 1)
-    throw new InputError(`${name} must be 0 or 1, got ${value}`, {
-      file: spec.origin || undefined,
-      field: `kernel.params.${name}`,
-    });
-  return value;
 }
