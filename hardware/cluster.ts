@@ -5,6 +5,7 @@
 // DMA (sim/node/nic-dma.ts) crosses from one to another, over the wire of NICs of the same index.
 import { NIC_MODELS, type NicModel } from './nic-models.ts';
 import type { MachineSpec, NicSpec, VertexId } from './spec.ts';
+import { ownEntry } from '../common/own-key.ts';
 
 export interface ClusterOptions {
   hosts: number;
@@ -107,7 +108,7 @@ function withModels(spec: MachineSpec, plugged: Record<string, string>): NicSpec
       throw new Error(
         `machine '${spec.name}' has no NIC '${id}' (NICs: ${spec.nics.map((n) => n.id).join(', ') || 'none'})`,
       );
-    if (!(model in NIC_MODELS))
+    if (ownEntry(NIC_MODELS, model) === undefined)
       throw new Error(`unknown NIC model '${model}' (models: ${Object.keys(NIC_MODELS).join(', ')})`);
   }
   return spec.nics.map((n) => {

@@ -1,6 +1,8 @@
 // Durations as scenarios write them: "2us", "500ns", "1.5ms". Errors are plain messages
 // (DurationError); the loader attaches file, line and field.
 
+import { ownEntry } from '../common/own-key.ts';
+
 export class DurationError extends Error {
   override name = 'DurationError';
 }
@@ -19,7 +21,7 @@ export function parseDuration(input: string | number): number {
     if (Number(digits) === 0) return 0;
     throw new DurationError(`'${input}' needs a unit: ns, us or ms`);
   }
-  const scale = UNITS[unit];
+  const scale = ownEntry(UNITS, unit);
   if (scale === undefined) throw new DurationError(`unknown unit '${unit}' in '${input}' (use ns, us or ms)`);
   return Number(digits) * scale;
 }

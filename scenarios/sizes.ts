@@ -4,6 +4,7 @@
 // Errors are plain messages (SizeError); the loader attaches file, line and field.
 
 import { formatBytes } from '../common/bytes.ts';
+import { ownEntry } from '../common/own-key.ts';
 
 export class SizeError extends Error {
   override name = 'SizeError';
@@ -36,7 +37,7 @@ export function parseSize(input: string | number): number {
   const m = /^(-?)(\d+(?:\.\d+)?|\.\d+)\s*([A-Za-z]*)$/.exec(text);
   if (!m) throw new SizeError(`'${input}' is not a size (expected e.g. 4096, 64KiB, 1.5MiB)`);
   const [, sign, digits, unitText] = m;
-  const unit = UNITS[unitText.toLowerCase()];
+  const unit = ownEntry(UNITS, unitText.toLowerCase());
   if (unit === undefined) {
     throw new SizeError(`unknown unit '${unitText}' in '${input}' (use B, KiB, MiB, GiB or TiB)`);
   }

@@ -3,6 +3,7 @@
 // the project free of a parser dependency. Every element remembers where it started so that an
 // importer can name file:line:column in its errors.
 import { InputError } from '../../common/input-error.ts';
+import { ownEntry } from '../../common/own-key.ts';
 
 export interface XmlElement {
   name: string;
@@ -200,7 +201,8 @@ function decodeEntities(raw: string, cur: Cursor, line: number, column: number):
   if (!raw.includes('&')) return raw;
   return raw.replace(/&([^;&\s]*);?/g, (match, body: string) => {
     if (!match.endsWith(';')) cur.fail(`unterminated entity "${match}"`, line, column);
-    if (body in NAMED) return NAMED[body];
+    const named = ownEntry(NAMED, body);
+    if (named !== undefined) return named;
     const code = /^#x[0-9a-fA-F]+$/.test(body)
       ? parseInt(body.slice(2), 16)
       : /^#[0-9]+$/.test(body)

@@ -84,7 +84,7 @@ export function buildKernel(root: MapReader, origins: Origins): KernelSpec {
 
   const params: Record<string, number> = {};
   for (const [key, value] of m.get('params')?.entries() ?? []) {
-    if (!(key in KERNEL_PARAMS)) {
+    if (!Object.hasOwn(KERNEL_PARAMS, key)) {
       const known = Object.keys(KERNEL_PARAMS);
       const hint = didYouMean(key, known);
       value.fail(

@@ -2,6 +2,7 @@
 // (bytes, GB/s = bytes/ns, ns, GHz), so a preset can always be written without units.
 
 import type { YamlValue } from '../../common/yaml/value.ts';
+import { ownEntry } from '../../common/own-key.ts';
 
 type UnitTable = Record<string, number>;
 
@@ -31,9 +32,9 @@ function withUnit(node: YamlValue, units: UnitTable, what: string, modelUnit: st
   const amount = Number(m[1]);
   const unit = m[2];
   if (unit === undefined) return amount;
-  const factor = units[unit];
+  const factor = ownEntry(units, unit);
   if (factor === undefined) {
-    const fix = AMBIGUOUS_SIZE_UNITS[unit];
+    const fix = ownEntry(AMBIGUOUS_SIZE_UNITS, unit);
     const hint = fix && units === SIZE_UNITS ? ` ('${unit}' is ambiguous; write ${m[1]}${fix})` : '';
     node.fail(`unknown unit '${unit}' in '${value}'${hint}; known units: ${Object.keys(units).join(', ')}`);
   }
