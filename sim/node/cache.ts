@@ -7,6 +7,10 @@
 // A range written by a core is dirty: when it is evicted, its bytes must be written back to memory.
 // The cache counts what it evicts dirty, per buffer, until its owner takes the count to charge
 // that write-back to the access that caused the eviction.
+//
+// A buffer retired (a benchmark moving on to other buffers, as IMB's -off_cache does) is no longer
+// found here, but its dirty lines do not vanish: they keep their place in the LRU order as stale
+// entries, found by no lookup, and cost their write-back when something pushes them out.
 
 import type { CacheHolders } from './cache-holders.ts';
 
@@ -16,12 +20,13 @@ export interface ResidentRange {
   length: number;
 }
 
-/** Told of every piece a touch pushes out (a victim cache behind this one receives them). */
-export type EvictionSink = (buf: number, start: number, length: number, dirty: boolean) => void;
+/** Told of every piece a touch pushes out (a victim cache behind this one receives them); a
+ *  `stale` piece is a retired buffer's dirty lines, which the receiver keeps stale too. */
+export type EvictionSink = (buf: number, start: number, length: number, dirty: boolean, stale: boolean) => void;
 
 /** A cache's whole state, to put back later (saved before a look ahead that may be undone). */
 export interface SavedCache {
-  readonly ranges: readonly { buf: number; start: number; length: number; dirty: boolean }[];
+  readonly ranges: readonly { buf: number; start: number; length: number; dirty: boolean; stale: boolean }[];
   readonly used: number;
   readonly writebacks: readonly [number, number][] | undefined;
 }
@@ -31,6 +36,8 @@ interface Entry {
   start: number;
   length: number;
   readonly dirty: boolean;
+  /** A retired buffer's dirty lines: in the LRU order, in no buffer's list. */
+  stale: boolean;
   prev: Entry | null; // older
   next: Entry | null; // newer
 }
@@ -69,6 +76,13 @@ export class CacheState {
 
   get usedBytes(): number {
     return this.used;
+  }
+
+  /** Bytes of retired buffers' dirty lines still here, waiting for their write-back. */
+  get staleBytes(): number {
+    let total = 0;
+    for (let e = this.head; e !== null; e = e.next) if (e.stale) total += e.length;
+    return total;
   }
 
   /** Bytes of [start, start+length) of buffer `buf` resident now. */
@@ -124,18 +138,24 @@ export class CacheState {
    *  bytes leave with (written now, or dirty here before). */
   private streamedThrough(buf: number, start: number, length: number, dirty: boolean, evicted: EvictionSink): void {
     const parts = dirty ? undefined : this.dirtyParts(buf, start, length);
-    if (parts === undefined) evicted(buf, start, length, dirty);
-    else for (const [s, l, d] of parts) evicted(buf, s, l, d);
+    if (parts === undefined) evicted(buf, start, length, dirty, false);
+    else for (const [s, l, d] of parts) evicted(buf, s, l, d, false);
   }
 
   /** Appends a range as the most recently used, merging it with the newest range it continues. */
   private place(buf: number, start: number, length: number, dirty: boolean): void {
     const last = this.tail;
-    if (last !== null && last.buf === buf && last.dirty === dirty && last.start + last.length === start) {
+    if (
+      last !== null &&
+      !last.stale &&
+      last.buf === buf &&
+      last.dirty === dirty &&
+      last.start + last.length === start
+    ) {
       // Still ascending in address and time: one streamed range.
       last.length += length;
     } else {
-      const e: Entry = { buf, start, length, dirty, prev: null, next: null };
+      const e: Entry = { buf, start, length, dirty, stale: false, prev: null, next: null };
       this.append(e);
       this.insertSorted(e);
     }
@@ -173,6 +193,36 @@ export class CacheState {
     this.dropBuffer(buf);
   }
 
+  /**
+   * A buffer the program is done with for now (IMB's -off_cache rotating to the next one): none of
+   * its bytes are found here any more, but its dirty lines stay where they are in the LRU order,
+   * stale, and are written back when evicted, as the lines of a buffer no longer used are.
+   */
+  retire(buf: number): void {
+    const list = this.byBuffer.get(buf);
+    if (list === undefined) return;
+    for (const e of list) {
+      if (e.dirty) {
+        e.stale = true;
+        continue;
+      }
+      this.unlink(e);
+      this.used -= e.length;
+    }
+    this.dropBuffer(buf);
+  }
+
+  /** A piece of a retired buffer's dirty lines pushed out of the cache in front: most recently used. */
+  touchStale(buf: number, start: number, length: number, evicted?: EvictionSink): void {
+    checkRange(this.name, start, length);
+    if (length === 0) return;
+    const last = this.tail;
+    if (last !== null && last.stale && last.buf === buf && last.start + last.length === start) last.length += length;
+    else this.append({ buf, start, length, dirty: true, stale: true, prev: null, next: null });
+    this.used += length;
+    this.evict(evicted);
+  }
+
   /** Another core wrote these bytes: this cache's copy of them is stale (coherence invalidation). */
   invalidateRange(buf: number, start: number, length: number): void {
     checkRange(this.name, start, length);
@@ -194,9 +244,9 @@ export class CacheState {
   }
 
   save(): SavedCache {
-    const ranges: { buf: number; start: number; length: number; dirty: boolean }[] = [];
+    const ranges: { buf: number; start: number; length: number; dirty: boolean; stale: boolean }[] = [];
     for (let e = this.head; e !== null; e = e.next)
-      ranges.push({ buf: e.buf, start: e.start, length: e.length, dirty: e.dirty });
+      ranges.push({ buf: e.buf, start: e.start, length: e.length, dirty: e.dirty, stale: e.stale });
     return { ranges, used: this.used, writebacks: this.writebacks ? [...this.writebacks] : undefined };
   }
 
@@ -206,16 +256,17 @@ export class CacheState {
     for (const r of saved.ranges) {
       const e: Entry = { ...r, prev: null, next: null };
       this.append(e);
-      this.insertSorted(e);
+      if (!e.stale) this.insertSorted(e);
     }
     this.used = saved.used;
     this.writebacks = saved.writebacks ? new Map(saved.writebacks) : undefined;
   }
 
-  /** Resident ranges in LRU order, oldest first. */
+  /** Resident ranges in LRU order, oldest first (retired buffers' stale lines left out). */
   ranges(): ResidentRange[] {
     const out: ResidentRange[] = [];
-    for (let e = this.head; e !== null; e = e.next) out.push({ buf: e.buf, start: e.start, length: e.length });
+    for (let e = this.head; e !== null; e = e.next)
+      if (!e.stale) out.push({ buf: e.buf, start: e.start, length: e.length });
     return out;
   }
 
@@ -233,7 +284,7 @@ export class CacheState {
       this.used -= e.length - leftLen - rightLen;
       if (leftLen > 0 && rightLen > 0) {
         // Split in two: both halves keep e's age, the left one older (lower addresses stream first).
-        const right: Entry = { buf, start: end, length: rightLen, dirty: e.dirty, prev: e, next: e.next };
+        const right: Entry = { buf, start: end, length: rightLen, dirty: e.dirty, stale: false, prev: e, next: e.next };
         if (e.next !== null) e.next.prev = right;
         else this.tail = right;
         e.next = right;
@@ -260,14 +311,14 @@ export class CacheState {
       const e = this.head;
       const excess = this.used - this.capacityBytes;
       const out = Math.min(e.length, excess);
-      evicted?.(e.buf, e.start, out, e.dirty);
+      evicted?.(e.buf, e.start, out, e.dirty, e.stale);
       if (e.dirty && this.countWritebacks) {
         this.writebacks ??= new Map();
         this.writebacks.set(e.buf, (this.writebacks.get(e.buf) ?? 0) + out);
       }
       if (e.length <= excess) {
         this.unlink(e);
-        this.removeSorted(e);
+        if (!e.stale) this.removeSorted(e);
         this.used -= e.length;
       } else {
         e.start += excess;

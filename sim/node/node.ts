@@ -233,12 +233,14 @@ export class Node {
   }
 
   /**
-   * IMB -off_cache between iterations: the benchmark's own buffers leave every cache; the MPI
-   * library's shared buffers (queue cells, copy rings, owned by no rank) stay as warm as the
-   * library's steady use keeps them.
+   * IMB -off_cache between iterations: the benchmark moves on to buffers no cache holds, so its own
+   * buffers are found in no cache; the lines it wrote stay dirty where they were until something
+   * evicts them, and that eviction writes them back (CacheState.retire). The MPI library's shared
+   * buffers (queue cells, copy rings, owned by no rank) stay as warm as the library's steady use
+   * keeps them.
    */
   clearCaches(): void {
-    for (const state of this.cacheState.values()) for (const id of this.userBuffers) state.invalidate(id);
+    for (const state of this.cacheState.values()) for (const id of this.userBuffers) state.retire(id);
     for (const listener of this.clearListeners) listener();
   }
 
@@ -710,7 +712,7 @@ export class Node {
     const local = this.topo.cachesOf(core);
     const outer = local[local.length - 1];
     // What the cache just below a victim cache pushes out during this touch, oldest first.
-    let pushedOut: Array<[buf: number, start: number, length: number, dirty: boolean]> | undefined;
+    let pushedOut: Array<[buf: number, start: number, length: number, dirty: boolean, stale: boolean]> | undefined;
     for (let i = 0; i < local.length; i++) {
       const cache = local[i];
       const state = this.cacheState.get(cache.id)!;
@@ -723,8 +725,9 @@ export class Node {
         const tail = cache === outer ? keptDirty : r.bytes;
         if (pieces !== undefined)
           fills.push(() => {
-            for (const [buf, start, length, wasDirty] of pieces) {
-              if (buf !== r.buf.id || !written) state.touch(buf, start, length, wasDirty);
+            for (const [buf, start, length, wasDirty, stale] of pieces) {
+              if (stale) state.touchStale(buf, start, length);
+              else if (buf !== r.buf.id || !written) state.touch(buf, start, length, wasDirty);
               else this.touchWritten(state, r, start, length, tail);
             }
           });
@@ -732,7 +735,7 @@ export class Node {
         continue;
       }
       const sink: EvictionSink | undefined = local[i + 1]?.victim
-        ? (buf, start, length, wasDirty) => (pushedOut ??= []).push([buf, start, length, wasDirty])
+        ? (buf, start, length, wasDirty, stale) => (pushedOut ??= []).push([buf, start, length, wasDirty, stale])
         : undefined;
       // The written bytes the outermost cache keeps are dirty there: memory gets them when evicted.
       // Behind a victim cache a private cache keeps what it wrote dirty too, for siblings' probes.

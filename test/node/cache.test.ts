@@ -175,3 +175,119 @@ describe('CacheState', () => {
     );
   });
 });
+
+// Reference with dirtiness: per byte its last use, whether it is dirty, and whether it belongs to
+// a retired buffer (renamed so no lookup finds it). Eviction counts dirty bytes per buffer.
+class DirtyByteLru {
+  private stamp = 0;
+  private generation = 0;
+  readonly bytes = new Map<string, { stamp: number; dirty: boolean; buf: number }>();
+  writebacks = new Map<number, number>();
+  constructor(private readonly capacity: number) {}
+  touch(buf: number, start: number, length: number, dirty: boolean): void {
+    for (let i = 0; i < length; i++) {
+      const key = `${buf}:${start + i}`;
+      const was = this.bytes.get(key)?.dirty ?? false;
+      this.bytes.delete(key);
+      this.bytes.set(key, { stamp: this.stamp++, dirty: dirty || was, buf });
+    }
+    if (this.bytes.size <= this.capacity) return;
+    const byAge = [...this.bytes.entries()].sort((x, y) => x[1].stamp - y[1].stamp);
+    for (const [k, v] of byAge.slice(0, this.bytes.size - this.capacity)) {
+      if (v.dirty) this.writebacks.set(v.buf, (this.writebacks.get(v.buf) ?? 0) + 1);
+      this.bytes.delete(k);
+    }
+  }
+  retire(buf: number): void {
+    const generation = this.generation++;
+    for (const [k, v] of [...this.bytes.entries()]) {
+      if (!k.startsWith(`${buf}:`)) continue;
+      this.bytes.delete(k);
+      if (v.dirty) this.bytes.set(`retired${generation}/${k}`, v);
+    }
+  }
+  count(buf: number, start: number, length: number, onlyDirty: boolean): number {
+    let n = 0;
+    for (let i = start; i < start + length; i++) {
+      const v = this.bytes.get(`${buf}:${i}`);
+      if (v && (!onlyDirty || v.dirty)) n++;
+    }
+    return n;
+  }
+  stale(): number {
+    return [...this.bytes.keys()].filter((k) => k.startsWith('retired')).length;
+  }
+}
+
+describe('CacheState, a retired buffer', () => {
+  it('is found no more, and its dirty lines cost their write-back when pushed out, not before', () => {
+    const c = new CacheState('LLC', 100);
+    c.touch(1, 0, 40, true);
+    c.touch(2, 0, 30);
+    c.retire(1);
+    c.retire(2);
+    expect(c.residentBytes(1, 0, 40)).toBe(0);
+    expect(c.staleBytes).toBe(40);
+    expect(c.usedBytes).toBe(40);
+    expect(c.takeWritebacks()).toBeUndefined();
+    // Buffer 1 again, clean this time: its stale lines are other lines, and stay.
+    c.touch(1, 0, 40);
+    expect(c.staleBytes).toBe(40);
+    c.touch(3, 0, 50);
+    expect(c.takeWritebacks()).toEqual(new Map([[1, 30]]));
+    expect(c.staleBytes).toBe(10);
+    const saved = c.save();
+    c.touch(4, 0, 100);
+    expect(c.staleBytes).toBe(0);
+    c.restore(saved);
+    expect(c.staleBytes).toBe(10);
+    expect(c.residentBytes(3, 0, 50)).toBe(50);
+  });
+
+  it('matches a per-byte LRU that renames a retired buffer dirty bytes and counts what it evicts dirty', () => {
+    type Op =
+      { kind: 'touch'; buf: number; start: number; length: number; dirty: boolean } | { kind: 'retire'; buf: number };
+    const op: fc.Arbitrary<Op> = fc.oneof(
+      {
+        weight: 6,
+        arbitrary: fc.record({
+          kind: fc.constant('touch' as const),
+          buf: fc.integer({ min: 0, max: 3 }),
+          start: fc.integer({ min: 0, max: BUF_SIZE - 1 }),
+          length: fc.integer({ min: 0, max: BUF_SIZE }),
+          dirty: fc.boolean(),
+        }),
+      },
+      {
+        weight: 1,
+        arbitrary: fc.record({ kind: fc.constant('retire' as const), buf: fc.integer({ min: 0, max: 3 }) }),
+      },
+    );
+    fc.assert(
+      fc.property(fc.integer({ min: BUF_SIZE, max: 120 }), fc.array(op, { maxLength: 40 }), (capacity, ops) => {
+        const c = new CacheState('test', capacity);
+        const ref = new DirtyByteLru(capacity);
+        const taken = new Map<number, number>();
+        for (const o of ops) {
+          if (o.kind === 'touch') {
+            c.touch(o.buf, o.start, o.length, o.dirty);
+            ref.touch(o.buf, o.start, o.length, o.dirty);
+          } else {
+            c.retire(o.buf);
+            ref.retire(o.buf);
+          }
+          for (const [buf, n] of c.takeWritebacks() ?? []) taken.set(buf, (taken.get(buf) ?? 0) + n);
+          expect(c.usedBytes).toBe(ref.bytes.size);
+          expect(c.staleBytes).toBe(ref.stale());
+          expect(taken).toEqual(ref.writebacks);
+          for (let buf = 0; buf <= 3; buf++)
+            for (let at = 0; at < 2 * BUF_SIZE; at += 7) {
+              expect(c.residentBytes(buf, at, 11)).toBe(ref.count(buf, at, 11, false));
+              expect(c.dirtyBytes(buf, at, 11)).toBe(ref.count(buf, at, 11, true));
+            }
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
