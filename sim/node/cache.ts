@@ -212,6 +212,13 @@ export class CacheState {
     this.dropBuffer(buf);
   }
 
+  /** [start, length] of each dirty range of `buf` held here, in address order. */
+  dirtyRanges(buf: number): Array<[start: number, length: number]> {
+    const out: Array<[number, number]> = [];
+    for (const e of this.byBuffer.get(buf) ?? []) if (e.dirty) out.push([e.start, e.length]);
+    return out;
+  }
+
   /** A piece of a retired buffer's dirty lines pushed out of the cache in front: most recently used. */
   touchStale(buf: number, start: number, length: number, evicted?: EvictionSink): void {
     checkRange(this.name, start, length);

@@ -117,6 +117,8 @@ export class Node {
   private readonly siblings: ReturnType<typeof siblingCachesByCore>;
   /** The private caches behind a victim cache: they keep written lines dirty for a sibling's probe. */
   private readonly dirtyPrivate: Set<string>;
+  /** Each private cache that keeps written lines dirty, with the victim cache behind it. */
+  private readonly victimFronts: { front: CacheState; victim: CacheState }[] = [];
   /** Whether some cache is a victim cache, whose fills land at copies' ends. */
   readonly hasVictimCaches: boolean;
   /** Per core and shared cache of its, the private caches of the other cores behind that cache
@@ -147,6 +149,10 @@ export class Node {
       const counted = !this.dirtyPrivate.has(cache.id);
       this.cacheState.set(cache.id, new CacheState(cache.id, cache.sizeBytes, this.holders, counted));
     }
+    for (const victim of spec.caches.filter((c) => c.victim))
+      for (const front of spec.caches)
+        if (this.dirtyPrivate.has(front.id) && front.cores.every((core) => victim.cores.includes(core)))
+          this.victimFronts.push({ front: this.cacheState.get(front.id)!, victim: this.cacheState.get(victim.id)! });
     for (const numa of spec.numaNodes) this.memory.set(numa.id, this.net.addResource(`mem${numa.id}`, numa.bandwidth));
     for (const link of spec.links) {
       this.linkDirection.set(
@@ -240,6 +246,11 @@ export class Node {
    * keeps them.
    */
   clearCaches(): void {
+    // A line a private cache holds dirty is newer than the victim cache's copy of it (kept there
+    // when it was read back or written again): that copy goes, so the line is written back once.
+    for (const { front, victim } of this.victimFronts)
+      for (const id of this.userBuffers)
+        for (const [start, length] of front.dirtyRanges(id)) victim.invalidateRange(id, start, length);
     for (const state of this.cacheState.values()) for (const id of this.userBuffers) state.retire(id);
     for (const listener of this.clearListeners) listener();
   }

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { CacheState } from '../../sim/node/cache.ts';
+import { CacheState, type SavedCache } from '../../sim/node/cache.ts';
+import { CacheHolders } from '../../sim/node/cache-holders.ts';
+import { propRuns } from '../helpers/prop-runs.ts';
 
 // Reference: per-byte LRU. A touch streams through its range in address order, so each byte gets a
 // later timestamp than the one before it; eviction drops the oldest bytes until the total fits.
@@ -179,11 +181,19 @@ describe('CacheState', () => {
 // Reference with dirtiness: per byte its last use, whether it is dirty, and whether it belongs to
 // a retired buffer (renamed so no lookup finds it). Eviction counts dirty bytes per buffer.
 class DirtyByteLru {
-  private stamp = 0;
-  private generation = 0;
-  readonly bytes = new Map<string, { stamp: number; dirty: boolean; buf: number }>();
+  stamp = 0;
+  generation = 0;
+  bytes = new Map<string, { stamp: number; dirty: boolean; buf: number }>();
   writebacks = new Map<number, number>();
   constructor(private readonly capacity: number) {}
+  private evict(): void {
+    if (this.bytes.size <= this.capacity) return;
+    const byAge = [...this.bytes.entries()].sort((x, y) => x[1].stamp - y[1].stamp);
+    for (const [k, v] of byAge.slice(0, this.bytes.size - this.capacity)) {
+      if (v.dirty) this.writebacks.set(v.buf, (this.writebacks.get(v.buf) ?? 0) + 1);
+      this.bytes.delete(k);
+    }
+  }
   touch(buf: number, start: number, length: number, dirty: boolean): void {
     for (let i = 0; i < length; i++) {
       const key = `${buf}:${start + i}`;
@@ -191,12 +201,13 @@ class DirtyByteLru {
       this.bytes.delete(key);
       this.bytes.set(key, { stamp: this.stamp++, dirty: dirty || was, buf });
     }
-    if (this.bytes.size <= this.capacity) return;
-    const byAge = [...this.bytes.entries()].sort((x, y) => x[1].stamp - y[1].stamp);
-    for (const [k, v] of byAge.slice(0, this.bytes.size - this.capacity)) {
-      if (v.dirty) this.writebacks.set(v.buf, (this.writebacks.get(v.buf) ?? 0) + 1);
-      this.bytes.delete(k);
-    }
+    this.evict();
+  }
+  touchStale(buf: number, start: number, length: number): void {
+    const generation = this.generation++;
+    for (let i = 0; i < length; i++)
+      this.bytes.set(`retired${generation}/${buf}:${start + i}`, { stamp: this.stamp++, dirty: true, buf });
+    this.evict();
   }
   retire(buf: number): void {
     const generation = this.generation++;
@@ -205,6 +216,9 @@ class DirtyByteLru {
       this.bytes.delete(k);
       if (v.dirty) this.bytes.set(`retired${generation}/${k}`, v);
     }
+  }
+  invalidateRange(buf: number, start: number, length: number): void {
+    for (let i = 0; i < length; i++) this.bytes.delete(`${buf}:${start + i}`);
   }
   count(buf: number, start: number, length: number, onlyDirty: boolean): number {
     let n = 0;
@@ -216,6 +230,14 @@ class DirtyByteLru {
   }
   stale(): number {
     return [...this.bytes.keys()].filter((k) => k.startsWith('retired')).length;
+  }
+  copy(): DirtyByteLru {
+    const c = new DirtyByteLru(this.capacity);
+    c.stamp = this.stamp;
+    c.generation = this.generation;
+    c.bytes = new Map(this.bytes);
+    c.writebacks = new Map(this.writebacks);
+    return c;
   }
 }
 
@@ -242,52 +264,83 @@ describe('CacheState, a retired buffer', () => {
     c.restore(saved);
     expect(c.staleBytes).toBe(10);
     expect(c.residentBytes(3, 0, 50)).toBe(50);
+    expect(c.residentBytes(1, 0, 40)).toBe(40);
+  });
+
+  it('does not merge with what continues it: the newer range stays found', () => {
+    const c = new CacheState('LLC', 100);
+    c.touch(1, 0, 10, true);
+    c.retire(1);
+    c.touch(1, 10, 5, true);
+    expect(c.residentBytes(1, 0, 20)).toBe(5);
+    c.touchStale(1, 15, 5);
+    expect(c.residentBytes(1, 0, 20)).toBe(5);
+    expect(c.staleBytes).toBe(15);
+  });
+
+  it('reaches the cache behind as stale', () => {
+    const seen: Array<[number, number, number, boolean, boolean]> = [];
+    const c = new CacheState('L2', 50);
+    c.touch(1, 0, 30, true);
+    c.retire(1);
+    c.touch(2, 0, 40, false, (...piece) => seen.push(piece));
+    expect(seen).toEqual([[1, 0, 20, true, true]]);
   });
 
   it('matches a per-byte LRU that renames a retired buffer dirty bytes and counts what it evicts dirty', () => {
-    type Op =
-      { kind: 'touch'; buf: number; start: number; length: number; dirty: boolean } | { kind: 'retire'; buf: number };
-    const op: fc.Arbitrary<Op> = fc.oneof(
-      {
-        weight: 6,
-        arbitrary: fc.record({
-          kind: fc.constant('touch' as const),
-          buf: fc.integer({ min: 0, max: 3 }),
-          start: fc.integer({ min: 0, max: BUF_SIZE - 1 }),
-          length: fc.integer({ min: 0, max: BUF_SIZE }),
-          dirty: fc.boolean(),
-        }),
-      },
-      {
-        weight: 1,
-        arbitrary: fc.record({ kind: fc.constant('retire' as const), buf: fc.integer({ min: 0, max: 3 }) }),
-      },
+    const B = 16;
+    const span = { start: fc.integer({ min: 0, max: B }), length: fc.integer({ min: 0, max: B }) };
+    const buf = fc.integer({ min: 0, max: 2 });
+    const op = fc.oneof(
+      { weight: 6, arbitrary: fc.record({ kind: fc.constant('touch' as const), buf, ...span, dirty: fc.boolean() }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('stale' as const), buf, ...span }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('retire' as const), buf }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('invalidate' as const), buf, ...span }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('save' as const) }) },
+      { weight: 1, arbitrary: fc.record({ kind: fc.constant('restore' as const) }) },
     );
     fc.assert(
-      fc.property(fc.integer({ min: BUF_SIZE, max: 120 }), fc.array(op, { maxLength: 40 }), (capacity, ops) => {
-        const c = new CacheState('test', capacity);
-        const ref = new DirtyByteLru(capacity);
-        const taken = new Map<number, number>();
+      fc.property(fc.integer({ min: B, max: 40 }), fc.array(op, { maxLength: 40 }), (capacity, ops) => {
+        const holders = new CacheHolders();
+        const c = new CacheState('test', capacity, holders);
+        let ref = new DirtyByteLru(capacity);
+        let taken = new Map<number, number>();
+        let saved: { cache: SavedCache; ref: DirtyByteLru; taken: Map<number, number> } | undefined;
         for (const o of ops) {
           if (o.kind === 'touch') {
             c.touch(o.buf, o.start, o.length, o.dirty);
             ref.touch(o.buf, o.start, o.length, o.dirty);
-          } else {
+          } else if (o.kind === 'stale') {
+            c.touchStale(o.buf, o.start, o.length);
+            ref.touchStale(o.buf, o.start, o.length);
+          } else if (o.kind === 'retire') {
             c.retire(o.buf);
             ref.retire(o.buf);
+          } else if (o.kind === 'invalidate') {
+            c.invalidateRange(o.buf, o.start, o.length);
+            ref.invalidateRange(o.buf, o.start, o.length);
+          } else if (o.kind === 'save') {
+            for (const [b, n] of c.takeWritebacks() ?? []) taken.set(b, (taken.get(b) ?? 0) + n);
+            saved = { cache: c.save(), ref: ref.copy(), taken: new Map(taken) };
+          } else if (saved !== undefined) {
+            c.restore(saved.cache);
+            ref = saved.ref.copy();
+            taken = new Map(saved.taken);
           }
-          for (const [buf, n] of c.takeWritebacks() ?? []) taken.set(buf, (taken.get(buf) ?? 0) + n);
+          for (const [b, n] of c.takeWritebacks() ?? []) taken.set(b, (taken.get(b) ?? 0) + n);
           expect(c.usedBytes).toBe(ref.bytes.size);
           expect(c.staleBytes).toBe(ref.stale());
           expect(taken).toEqual(ref.writebacks);
-          for (let buf = 0; buf <= 3; buf++)
-            for (let at = 0; at < 2 * BUF_SIZE; at += 7) {
-              expect(c.residentBytes(buf, at, 11)).toBe(ref.count(buf, at, 11, false));
-              expect(c.dirtyBytes(buf, at, 11)).toBe(ref.count(buf, at, 11, true));
+          for (let b = 0; b <= 2; b++) {
+            expect(holders.of(b)?.has(c) ?? false).toBe(ref.count(b, 0, 2 * B, false) > 0);
+            for (let at = 0; at < 2 * B; at++) {
+              expect(c.residentBytes(b, at, 1)).toBe(ref.count(b, at, 1, false));
+              expect(c.dirtyBytes(b, at, 1)).toBe(ref.count(b, at, 1, true));
             }
+          }
         }
       }),
-      { numRuns: 300 },
+      { numRuns: propRuns(400) },
     );
   });
 });
