@@ -8,13 +8,14 @@ import { resolveMachine } from '../hardware/index.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { reportError } from '../scenarios/cli/main.ts';
 import { parseNativeArgs, type NativeArgs } from './args.ts';
-import { NativeError, probeNative } from './backend.ts';
+import { NativeError, probeNative, type NativeRun } from './backend.ts';
 import { calibrate, calibrationFile, type Calibration } from './calibrate.ts';
 import { DEFAULT_TEST_SIZES, testCases } from './cases.ts';
 import { detectThisHost } from './host.ts';
 import { mpiRows } from './mpi/run-mpi.ts';
 import { buildReport, formatReport, worstMechanism, type Report } from './report.ts';
 import { caseRows, coldOrderRows, trainingRows, type Row } from './validate.ts';
+import { checkHost, hostCheckText, lineTrip, type HostCheck } from './host-check.ts';
 
 export interface NativeCliEnv {
   stdout: (text: string) => void;
@@ -113,17 +114,21 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   let machine: string;
   let cma: boolean;
   let fitted: Pick<Report, 'fitted' | 'unfitted'> = {};
+  let lines: NativeRun | undefined;
   if (args.machine) {
     spec = resolveMachine(args.machine, { baseDir: env.cwd });
     machine = `${args.machine} (given; its training cases are not re-run)`;
     const probe = probeNative(cores);
     cma = probe.cma === 'ok';
+    progress(env)('host check: a cache line passed between two cores');
+    lines = lineTrip(cores, args.iterations);
     if (!cma) notes.push(`CMA refused by the kernel (${probe.cma}: ${probe.cmaError}): CMA cases skipped`);
   } else {
     const cal = runCalibration(args, env, host.spec, cores);
     spec = cal.spec;
     notes.push(...cal.notes);
     rows = trainingRows(cal);
+    lines = cal.data.lines;
     fitted = { fitted: cal.fitted, unfitted: cal.unfitted };
     cma = cal.spec.kernel.mechanisms.cma;
     machine = 'calibrated in this run on the training set (rows marked training)';
@@ -153,6 +158,13 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
         notes,
       }),
     );
+  // The first line trip again: whether the host is still the one the run began on.
+  let hostCheck: HostCheck | undefined;
+  if (lines) {
+    progress(env)('host check: a cache line passed between two cores, again');
+    hostCheck = checkHost(lines, args.iterations);
+    notes.push(hostCheckText(hostCheck));
+  }
   const loadAtEnd = loadAverage();
   const busiest = Math.max(...[loadAtStart, loadAtEnd].map((l) => Number(l.split(' ')[0])));
   if (busiest > cores.length)
@@ -178,6 +190,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
       cache: 'test cases cold (buffers rotated over twice the last-level cache, as IMB -off_cache)',
     },
     notes,
+    ...(hostCheck ? { hostCheck } : {}),
     rows,
   });
   if (args.json) {

@@ -3,6 +3,7 @@
 // against the target (median |error| at most 10 %, maximum at most 25 % on the test set).
 import type { FittedValue } from './fit/constants.ts';
 import type { Row } from './validate.ts';
+import type { HostCheck } from './host-check.ts';
 
 export const TARGET = { medianPct: 10, maxPct: 25 };
 
@@ -36,6 +37,8 @@ export interface Report {
   machine: string;
   native: { iterations: number; rounds?: number; warmup: number; cache: string };
   notes: string[];
+  /** The line trip of the run's start measured again after the test cases (host-check.ts). */
+  hostCheck?: HostCheck;
   rows: Row[];
   summary: {
     test: ErrorSummary & { targetMet: boolean | null };

@@ -9,6 +9,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { nativeMain } from './cli.ts';
 import { formatReport, TARGET, type Report } from './report.ts';
+import { tripText } from './host-check.ts';
 import { formatBytes } from '../common/bytes.ts';
 import { smBtlCosts } from '../sim/kernel/shm/costs.ts';
 
@@ -187,6 +188,11 @@ export function validationDoc(report: Report, cpu: string): string {
       `${s.test.targetMet ? 'met' : 'not met'}.`,
     '',
   );
+  if (report.hostCheck?.changed)
+    out.push(
+      `The host changed during this run: ${tripText(report.hostCheck)}. The constants describe the first state, so these errors mix two hosts: read them as a record of the run, not as the model's accuracy.`,
+      '',
+    );
   const test = report.rows.filter((r) => r.set === 'test');
   for (const [m, e] of Object.entries(s.byMechanism)) {
     const signed = signedMedian(test.filter((r) => r.mechanism === m));

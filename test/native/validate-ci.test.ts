@@ -67,6 +67,13 @@ describe('intranode validate on two ranks', () => {
     expect(report.summary.test.cases).toBe(rows.length);
     expect(report.summary.test.medianAbsErrorPct).toBeGreaterThanOrEqual(0);
     expect(report.summary.test.maxAbsErrorPct).toBeGreaterThanOrEqual(report.summary.test.medianAbsErrorPct);
+    // The line trip between the two cores, at the start and after the test cases, and its note.
+    expect(report.hostCheck.cores).toEqual([0, 1]);
+    expect(report.hostCheck.startNs).toBeGreaterThan(0);
+    expect(report.hostCheck.endNs).toBeGreaterThan(0);
+    expect(typeof report.hostCheck.changed).toBe('boolean');
+    const notes = report.notes as string[];
+    expect(notes.some((n) => /^(host check|the host changed during the run): /.test(n))).toBe(true);
     expect(orphanSegments()).toEqual([]);
   });
 
