@@ -36,6 +36,7 @@ export function predictNs(
   bytes: number,
   cache: 'on' | 'off',
   params: Record<string, ParamValue> = NATIVE_TRANSPORT,
+  warmup = 1,
 ): number {
   const out = runAlgorithm({
     machine: spec,
@@ -44,7 +45,7 @@ export function predictNs(
     call: { bytes, root: 0, params: { ...params } },
     cache,
     iterations: 2,
-    warmup: 1,
+    warmup,
     seed: 'validate',
   });
   return out.times.reduce((a, b) => a + b, 0) / out.times.length;

@@ -56,6 +56,9 @@ export interface PointToPointOptions {
   smFragment?: number;
   /** sm BTL only: fragments of a copy-in/out rendezvous in flight (pml_ob1_send_pipeline_depth); default 3. */
   smPipelineDepth?: number;
+  /** sm BTL only: largest eager fragment (data and match header) sent through the vader BTL's
+   *  per-peer fast box; default 0, none (Open MPI 1.x). */
+  smFastBox?: number;
   /** How messages to ranks on other hosts are split across the NICs; default by NIC bandwidth. */
   rails?: Partial<RailOptions>;
 }
@@ -64,7 +67,7 @@ export interface PointToPointOptions {
 export const NEMESIS_OPTIONS = ['eagerLimit', 'lmt', 'lmtChunk', 'lmtSlots'] as const;
 
 /** The options that configure the sm BTL alone: given with Nemesis, they would change nothing. */
-export const SM_OPTIONS = ['smFragment', 'smPipelineDepth'] as const;
+export const SM_OPTIONS = ['smFragment', 'smPipelineDepth', 'smFastBox'] as const;
 
 export function createPointToPoint(world: World, me: number, options: PointToPointOptions = {}): PointToPoint {
   const protocol = options.shm ?? 'nemesis';
@@ -83,6 +86,11 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     if (v !== undefined && !(Number.isInteger(v) && v >= 1))
       throw new RangeError(`point-to-point: ${name} must be a whole number of at least 1, got ${v}`);
   }
+  const box = options.smFastBox;
+  if (box !== undefined && !(Number.isInteger(box) && box >= 0 && box <= smBtlCosts.fastBoxRingBytes))
+    throw new RangeError(
+      `point-to-point: smFastBox must be a whole number of bytes from 0 to ${smBtlCosts.fastBoxRingBytes}, got ${box}`,
+    );
   if (single !== 'none' && !options.mechanisms)
     throw new Error(`point-to-point over ${single} needs the rank's mechanism objects`);
   const mechanisms = options.mechanisms;
@@ -94,7 +102,7 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
       throw new RangeError(`point-to-point: ${name} configures the sm BTL, not Nemesis`);
   const transport: DoubleCopy =
     protocol === 'sm'
-      ? createSmBtl(world, me, smCostsFor(world.node.spec, options.smFragment, options.smPipelineDepth))
+      ? createSmBtl(world, me, smCostsFor(world.node.spec, options))
       : createNemesis(world, me, nemesisCostsFor(options));
   // Ranks on other hosts of a several-host machine are reached through the NICs.
   const between =
@@ -202,7 +210,7 @@ function nemesisCostsFor(options: PointToPointOptions): NemesisCosts {
 /**
  * Reads the point-to-point choices from a run's free-form parameters (`shm`, `single`,
  * `singleThreshold`, `rails`, `railShare`, and Nemesis's and the sm BTL's own: `eagerLimit`, `lmt`,
- * `lmtChunk`, `lmtSlots`, `smFragment`, `smPipelineDepth`), ignoring every other key. `where` locates the parameters in
+ * `lmtChunk`, `lmtSlots`, `smFragment`, `smPipelineDepth`, `smFastBox`), ignoring every other key. `where` locates the parameters in
  * the user's file.
  */
 export function parsePointToPointOptions(
@@ -245,6 +253,16 @@ export function parsePointToPointOptions(
   if (params.smFragment !== undefined)
     // A fragment must hold ob1's fragment header and at least one byte of data.
     out.smFragment = wholeBytes('smFragment', params.smFragment, smBtlCosts.fragHeaderBytes + 1, field('smFragment'));
+  if (params.smFastBox !== undefined) {
+    // At most the whole ring: vader itself takes a quarter of it (costs.ts, vaderFastBoxBytes).
+    const box = wholeBytes('smFastBox', params.smFastBox, 0, field('smFastBox'));
+    if (box > smBtlCosts.fastBoxRingBytes)
+      throw new InputError(
+        `smFastBox must be at most the fast box's ${smBtlCosts.fastBoxRingBytes} bytes, got ${box}`,
+        field('smFastBox'),
+      );
+    out.smFastBox = box;
+  }
   if (params.lmt !== undefined) {
     if (typeof params.lmt !== 'boolean')
       throw new InputError(`lmt must be true or false, got ${JSON.stringify(params.lmt)}`, field('lmt'));
@@ -306,13 +324,14 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
  * run's parameters, and the library's work per fragment side from the machine where it was
  * measured there (`kernel.params.smSideNs`, fitted by `intranode validate --mpi`).
  */
-function smCostsFor(spec: MachineSpec, fragment: number | undefined, depth: number | undefined): SmBtlCosts {
+function smCostsFor(spec: MachineSpec, options: PointToPointOptions): SmBtlCosts {
   const side = spec.kernel.params.smSideNs;
   const sideNs = side === undefined ? undefined : checkKernelParam(spec, 'smSideNs', side);
   return {
     ...smBtlCosts,
-    maxFragmentBytes: fragment ?? smBtlCosts.maxFragmentBytes,
-    sendPipelineDepth: depth ?? smBtlCosts.sendPipelineDepth,
+    maxFragmentBytes: options.smFragment ?? smBtlCosts.maxFragmentBytes,
+    sendPipelineDepth: options.smPipelineDepth ?? smBtlCosts.sendPipelineDepth,
+    fastBoxBytes: options.smFastBox ?? smBtlCosts.fastBoxBytes,
     sendSideNs: sideNs ?? smParamDefaults.smSideNs,
     recvSideNs: sideNs ?? smParamDefaults.smSideNs,
   };

@@ -77,6 +77,14 @@ export const transportParams: readonly ParamInfo[] = [
     description:
       "sm BTL: fragments of a copy-in/out rendezvous in flight, as Open MPI's pml_ob1_send_pipeline_depth (only with shm: sm)",
   },
+  {
+    name: 'smFastBox',
+    kind: 'bytes',
+    default: smBtlCosts.fastBoxBytes,
+    min: 0,
+    description:
+      "sm BTL: largest eager message, ob1's match header included, sent through a per-peer fast box once 16 fragments have gone to that peer; 0 for none (Open MPI 1.x's sm BTL), 1KiB for Open MPI 1.8-4.1's vader BTL (only with shm: sm)",
+  },
   { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },
   {
     name: 'regcacheCapacity',

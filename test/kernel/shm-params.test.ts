@@ -144,6 +144,49 @@ describe('shared-memory transport parameters', () => {
     expect(one.end).toBeGreaterThan(four.end);
   });
 
+  it("sends small eager messages through vader's fast box once 16 fragments have gone to the peer", () => {
+    // 20 messages of `bytes` from rank 0 to rank 1, each received before the next is sent.
+    const run = (bytes: number, smFastBox: number) => {
+      const sim = new Simulation({ seed: 'fast box' });
+      const node = new Node(sim, tinyMachine(), { keepTrace: true });
+      const world = new World(node, [0, 1]);
+      const p2p = [0, 1].map((r) => createPointToPoint(world, r, { shm: 'sm', smFastBox }));
+      const src = node.allocate('r0.src', bytes, 0, 0);
+      src.content = Content.fresh(bytes, 'r0.src');
+      const dst = node.allocate('r1.dst', bytes, 1, 0);
+      let delivered = true;
+      const times: number[] = [];
+      runPrograms(sim, [
+        (function* () {
+          for (let i = 0; i < 20; i++) yield* p2p[0].send(1, range(src));
+        })(),
+        (function* () {
+          for (let i = 0; i < 20; i++) {
+            const start = sim.now;
+            dst.content = Content.uninitialised(bytes);
+            yield* p2p[1].recv(0, range(dst));
+            delivered &&= dst.content.equals(Content.fresh(bytes, 'r0.src'));
+            times.push(sim.now - start);
+          }
+        })(),
+      ]);
+      const posted = (label: string) => node.trace.events.filter((e) => e.rank === 0 && e.label === label).length;
+      return { delivered, times, boxed: posted('post eager->1 (fast box)'), fifo: posted('post eager->1') };
+    };
+    // Data and ob1's 14-byte match header within 1 KiB: the first 16 through the FIFO, the rest boxed.
+    const small = run(1000, 1024);
+    expect(small.delivered).toBe(true);
+    expect([small.fifo, small.boxed]).toEqual([16, 4]);
+    const without = run(1000, 0);
+    expect([without.fifo, without.boxed]).toEqual([20, 0]);
+    // No fragment to take and return, no FIFO write: a boxed message is received sooner.
+    expect(small.times[19]).toBeLessThan(without.times[19]);
+    // 1011 bytes and the header exceed 1 KiB: every message takes a fragment.
+    const over = run(1011, 1024);
+    expect(over.delivered).toBe(true);
+    expect([over.fifo, over.boxed]).toEqual([20, 0]);
+  });
+
   it('reads and checks the parameters, naming the one at fault', () => {
     expect(parsePointToPointOptions({ eagerLimit: 0, lmt: false })).toEqual({ eagerLimit: 0, lmt: false });
     expect(parsePointToPointOptions({ lmtChunk: 4096, shm: 'nemesis' })).toEqual({ lmtChunk: 4096, shm: 'nemesis' });
@@ -174,6 +217,10 @@ describe('shared-memory transport parameters', () => {
     fails({ smPipelineDepth: 8 }, 'smPipelineDepth', /configures Open MPI's sm BTL, but shm is "nemesis"/);
     fails({ shm: 'sm', smPipelineDepth: 0 }, 'smPipelineDepth', /at least 1/);
     fails({ shm: 'sm', smPipelineDepth: 1.5 }, 'smPipelineDepth', /whole number/);
+    fails({ smFastBox: 1024 }, 'smFastBox', /configures Open MPI's sm BTL, but shm is "nemesis"/);
+    fails({ shm: 'sm', smFastBox: -1 }, 'smFastBox', /whole number of bytes/);
+    fails({ shm: 'sm', smFastBox: 8192 }, 'smFastBox', /at most the fast box's 4096 bytes/);
+    expect(parsePointToPointOptions({ shm: 'sm', smFastBox: 1024 })).toEqual({ shm: 'sm', smFastBox: 1024 });
   });
 
   it('refuses a Nemesis option over the sm BTL when called directly', () => {

@@ -115,7 +115,37 @@ export const smBtlCosts = {
   sendSideNs: softwareCosts.controlSideNs,
   /** Library work to match and complete one received fragment. Source: as nemesisCosts.recvSideNs. */
   recvSideNs: softwareCosts.controlSideNs,
+  /**
+   * Largest eager fragment, ob1's match header included, sent through the per-peer fast box
+   * instead of a fragment and the FIFO (the transport parameter `smFastBox`); 0: no fast box, as in
+   * Open MPI 1.x's sm BTL, which has none.
+   */
+  fastBoxBytes: 0,
+  /**
+   * Size of a per-peer fast box, a ring the sender writes and the receiver polls. Source: Open MPI
+   * 1.8-4.1 btl_vader_component.c, `fbox_size = 4096`.
+   */
+  fastBoxRingBytes: 4096,
+  /**
+   * Fragments a sender posts to one peer through its FIFO before it sets up a fast box to it.
+   * Source: Open MPI 1.8-4.1 btl_vader_component.c, `fbox_threshold = 16`, counted in
+   * btl_vader_fbox.h `mca_btl_vader_try_fbox_setup` on every FIFO write to the peer.
+   */
+  fastBoxThreshold: 16,
+  /**
+   * ob1's header on an eager message sent inline (the match header): it counts toward the fast
+   * box's limit. Source: Open MPI 4.1 pml_ob1_hdr.h, `OMPI_PML_OB1_MATCH_HDR_LEN 14` without
+   * heterogeneous support, passed as `header_size` to `mca_btl_vader_fbox_sendi`.
+   */
+  matchHeaderBytes: 14,
 } as const;
+
+/**
+ * The fast box limit of Open MPI's vader BTL (1.8 to 4.1, the shared-memory BTL of those releases):
+ * a fragment goes through the fast box only while it fills at most a quarter of it. Source:
+ * btl_vader_fbox.h, `mca_btl_vader_fbox_sendi`: `if (... size > (fbox_size >> 2)) return false`.
+ */
+export const vaderFastBoxBytes = smBtlCosts.fastBoxRingBytes / 4;
 
 /**
  * Where point-to-point switches to the single-copy mechanism by default (`singleThreshold:

@@ -11,6 +11,13 @@
 // packs the next only when an earlier one's completion comes back through the sender's FIFO. The
 // send completes when the last fragment's completion is back, not when it is posted.
 //
+// Open MPI 1.8-4.1's vader BTL adds a fast box per ordered pair of processes, a 4 KiB ring in the
+// receiver's view that the sender writes and the receiver polls, set up once the sender has posted
+// 16 fragments to that peer through its FIFO. From then on an eager message whose data and match
+// header fill at most a quarter of it goes there (btl_vader_fbox.h, mca_btl_vader_fbox_sendi): no
+// fragment, no FIFO write, nothing returned. The transport parameter `smFastBox` gives that limit
+// (costs.fastBoxBytes, 0 by default: Open MPI 1.x's sm BTL has no fast box).
+//
 // Free lists start small and grow by a block of fragments when empty, with no maximum (Open MPI's
 // default), and hand back the most recently returned fragment first: it is the one still in cache.
 // A FIFO holds 4096 pointers by default, more than this model ever has in flight, so posting never
@@ -46,11 +53,25 @@ interface Fifo {
   readerCore: number;
 }
 
-/** Every process's free lists and FIFO of one run. */
+/** What a sender keeps of one peer: fragments posted through the FIFO, then its fast box. */
+interface FastBox {
+  fifoPosts: number;
+  ring: Range | undefined;
+  /** Where the next message goes in the ring. */
+  offset: number;
+}
+
+/** Every process's free lists and FIFO, and every ordered pair's fast box, of one run. */
 const SM_BTL = new RunState('sm-btl', () => ({
   lists: new Map<number, { eager: FreeList; max: FreeList }>(),
   fifos: new Map<number, Fifo>(),
+  fastBoxes: new Map<string, FastBox>(),
 }));
+
+/** Per message in a fast box, its own header before ob1's (btl_vader_fbox.h, mca_btl_vader_fbox_hdr_t:
+ *  size, tag and sequence number in 8 bytes), and the ring's alignment (MCA_BTL_VADER_FBOX_ALIGNMENT). */
+const FAST_BOX_HEADER_BYTES = 8;
+const FAST_BOX_ALIGN = 8;
 
 /** The fragments rank `rank`'s eager free list has grown to (none before its first message). */
 export function smEagerFragments(world: World, rank: number): number {
@@ -103,6 +124,10 @@ function fifoWrite(world: World, owner: number, writer: number): number {
   return cost;
 }
 
+function fastBoxOf(world: World, from: number, to: number): FastBox {
+  return lazily(world.stateOf(SM_BTL).fastBoxes, `${from}>${to}`, () => ({ fifoPosts: 0, ring: undefined, offset: 0 }));
+}
+
 /** A fragment taken from a free list. */
 interface Taken {
   list: FreeList;
@@ -145,6 +170,9 @@ function* returnFragment(
     taken.list.free.push(taken.index);
   });
 }
+
+/** A message read from a fast box: the receiver only moves its read position, a local write. */
+function* nothingToReturn(): Program<void> {}
 
 export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlCosts): DoubleCopy {
   const { node } = world;
@@ -190,11 +218,41 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     const slot = subRange(taken.list.fragments[taken.index], 0, bytes);
     if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `pack frag->${to}` });
     yield* step(world, me, kind, `fifo write->${to}`, fifoWrite(world, to, me));
+    // The sender sets up its fast box to this peer with its fbox_threshold-th FIFO write.
+    if (costs.fastBoxBytes > 0) {
+      const box = fastBoxOf(world, me, to);
+      if (box.ring === undefined && ++box.fifoPosts >= costs.fastBoxThreshold)
+        box.ring = range(node.allocate(`vader fast box ${me}>${to}`, costs.fastBoxRingBytes, -1));
+    }
     arrive(
       world,
       { ...header, payload: slot, release: () => returnFragment(world, taken, me, to, throttle?.completed) },
       lineTransfer(topo, core, coreOf(to)),
     );
+  }
+
+  /** The fast box to `to` when this eager packet of `bytes` may go there. */
+  const fastBoxFor = (header: PacketHeader, bytes: number): FastBox | undefined => {
+    if (header.kind !== 'eager' || costs.matchHeaderBytes + bytes > costs.fastBoxBytes) return undefined;
+    const box = fastBoxOf(world, me, header.to);
+    return box.ring === undefined ? undefined : box;
+  };
+
+  /** Writes `data` after its headers at the ring's next place (from the start again when the rest
+   *  of the ring is too short); the receiver's poll finds it once the line has crossed. */
+  function* postFastBox(header: PacketHeader, data: Range | undefined, box: FastBox): Program<void> {
+    const bytes = data?.bytes ?? 0;
+    const to = header.to;
+    const kind = traceKind(header.kind);
+    yield* step(world, me, kind, `post ${header.kind}->${to} (fast box)`, costs.sendSideNs);
+    const ring = box.ring!;
+    const headers = FAST_BOX_HEADER_BYTES + costs.matchHeaderBytes;
+    const size = Math.ceil((headers + bytes) / FAST_BOX_ALIGN) * FAST_BOX_ALIGN;
+    if (box.offset + size > ring.bytes) box.offset = 0;
+    const slot = subRange(ring, box.offset + headers, bytes);
+    box.offset += size;
+    if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `fast box->${to}` });
+    arrive(world, { ...header, payload: slot, release: nothingToReturn }, lineTransfer(topo, core, coreOf(to)));
   }
 
   const transport: DoubleCopy = {
@@ -209,7 +267,8 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     },
 
     post(header: PacketHeader, data?: Range): Program<void> {
-      return postFragment(header, data);
+      const box = fastBoxFor(header, data?.bytes ?? 0);
+      return box ? postFastBox(header, data, box) : postFragment(header, data);
     },
 
     *unpack(packet: Packet, into?: Range): Program<void> {
