@@ -197,6 +197,8 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
     env.stdout(JSON.stringify(report, null, 2) + '\n');
   } else {
     env.stdout(formatReport(report));
+    // Said again last, beside the verdict it puts in doubt.
+    if (hostCheck?.changed) env.stdout(`# ${hostCheckText(hostCheck)}\n`);
     const worst = worstMechanism(report);
     if (report.summary.test.targetMet === false && worst)
       env.stdout(
