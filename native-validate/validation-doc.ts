@@ -237,7 +237,7 @@ export function validationDoc(report: Report, cpu: string): string {
     '  constants. A prediction cannot be closer than the measurement is stable.',
     '- **Open MPI rows** (with `--mpi`): `han` has no model counterpart and is measured only; `basic` and',
     "  `tuned` are predicted with the sm BTL model, which is Open MPI's older shared-memory BTL, with vader's",
-    '  per-peer fast box added (`smFastBox`: an eager message of at most 1 KiB with its header, once 16',
+    '  per-peer fast box added (`smFastBox`: an eager message of at most 256 bytes of data, once 16',
     '  fragments have gone to the peer, skips the fragment and the FIFO; only the 64-byte training row is',
     '  that small). The rest of what vader does differently is not modelled.',
     '  `tuned` rows follow the fixed rules of the installed release (the notes say which): the per-size',

@@ -83,7 +83,7 @@ export const transportParams: readonly ParamInfo[] = [
     default: smBtlCosts.fastBoxBytes,
     min: 0,
     description:
-      "sm BTL: largest eager message, ob1's match header included, sent through a per-peer fast box once 16 fragments have gone to that peer; 0 for none (Open MPI 1.x's sm BTL), 1KiB for Open MPI 1.8-4.1's vader BTL (only with shm: sm)",
+      "sm BTL: largest eager message, ob1's 14-byte match header included, sent through a per-peer fast box once 16 fragments have gone to that peer; 0 for none (Open MPI 1.x's sm BTL), 270B for Open MPI 1.8-4.1's vader BTL (only with shm: sm)",
   },
   { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },
   {

@@ -7,6 +7,7 @@ import { Content } from '../../sim/node/content.ts';
 import { range } from '../../sim/node/buffer.ts';
 import { InputError } from '../../common/input-error.ts';
 import { createPointToPoint, parsePointToPointOptions, type PointToPointOptions } from '../../sim/kernel/p2p.ts';
+import { vaderFastBoxBytes } from '../../sim/kernel/shm/costs.ts';
 import { nemesisCopyBuffers } from '../../sim/kernel/shm/nemesis.ts';
 import { tinyMachine } from '../helpers/machines.ts';
 import { runPrograms } from '../helpers/run-programs.ts';
@@ -144,47 +145,78 @@ describe('shared-memory transport parameters', () => {
     expect(one.end).toBeGreaterThan(four.end);
   });
 
-  it("sends small eager messages through vader's fast box once 16 fragments have gone to the peer", () => {
-    // 20 messages of `bytes` from rank 0 to rank 1, each received before the next is sent.
-    const run = (bytes: number, smFastBox: number) => {
+  describe("vader's fast box", () => {
+    /**
+     * `count` messages of `bytes` from rank 0 to rank 1, each with its own contents. `lockstep`:
+     * rank 1 answers each with an empty message before the next goes (the ring never fills);
+     * otherwise rank 1 starts receiving only once rank 0 has sent them all.
+     */
+    const run = (bytes: number, count: number, smFastBox: number, lockstep: boolean) => {
       const sim = new Simulation({ seed: 'fast box' });
       const node = new Node(sim, tinyMachine(), { keepTrace: true });
       const world = new World(node, [0, 1]);
       const p2p = [0, 1].map((r) => createPointToPoint(world, r, { shm: 'sm', smFastBox }));
-      const src = node.allocate('r0.src', bytes, 0, 0);
-      src.content = Content.fresh(bytes, 'r0.src');
+      const srcs = Array.from({ length: count }, (_, i) => {
+        const b = node.allocate(`r0.src${i}`, bytes, 0, 0);
+        b.content = Content.fresh(bytes, `message ${i}`);
+        return b;
+      });
       const dst = node.allocate('r1.dst', bytes, 1, 0);
-      let delivered = true;
-      const times: number[] = [];
+      const empty = [node.allocate('r0.empty', 0, 0, 0), node.allocate('r1.empty', 0, 1, 0)];
+      let sent = false;
+      let wrong = 0;
       runPrograms(sim, [
         (function* () {
-          for (let i = 0; i < 20; i++) yield* p2p[0].send(1, range(src));
+          for (let i = 0; i < count; i++) {
+            yield* p2p[0].send(1, range(srcs[i]));
+            if (lockstep) yield* p2p[0].recv(1, range(empty[0]));
+          }
+          sent = true;
         })(),
         (function* () {
-          for (let i = 0; i < 20; i++) {
-            const start = sim.now;
+          if (!lockstep) while (!sent) yield* sim.sleep(1000);
+          for (let i = 0; i < count; i++) {
             dst.content = Content.uninitialised(bytes);
             yield* p2p[1].recv(0, range(dst));
-            delivered &&= dst.content.equals(Content.fresh(bytes, 'r0.src'));
-            times.push(sim.now - start);
+            if (!dst.content.equals(Content.fresh(bytes, `message ${i}`))) wrong++;
+            if (lockstep) yield* p2p[1].send(0, range(empty[1]));
           }
         })(),
       ]);
       const posted = (label: string) => node.trace.events.filter((e) => e.rank === 0 && e.label === label).length;
-      return { delivered, times, boxed: posted('post eager->1 (fast box)'), fifo: posted('post eager->1') };
+      return { wrong, boxed: posted('post eager->1 (fast box)'), fifo: posted('post eager->1'), end: sim.now };
     };
-    // Data and ob1's 14-byte match header within 1 KiB: the first 16 through the FIFO, the rest boxed.
-    const small = run(1000, 1024);
-    expect(small.delivered).toBe(true);
-    expect([small.fifo, small.boxed]).toEqual([16, 4]);
-    const without = run(1000, 0);
-    expect([without.fifo, without.boxed]).toEqual([20, 0]);
-    // No fragment to take and return, no FIFO write: a boxed message is received sooner.
-    expect(small.times[19]).toBeLessThan(without.times[19]);
-    // 1011 bytes and the header exceed 1 KiB: every message takes a fragment.
-    const over = run(1011, 1024);
-    expect(over.delivered).toBe(true);
-    expect([over.fifo, over.boxed]).toEqual([20, 0]);
+
+    it('takes eager messages once 16 fragments have gone to the peer, and a message is received sooner', () => {
+      const boxed = run(200, 20, 1024, true);
+      expect(boxed.wrong).toBe(0);
+      expect([boxed.fifo, boxed.boxed]).toEqual([16, 4]);
+      const without = run(200, 20, 0, true);
+      expect([without.fifo, without.boxed]).toEqual([20, 0]);
+      // No fragment to take and return, no FIFO write: the same exchange ends sooner.
+      expect(boxed.end).toBeLessThan(without.end);
+    });
+
+    it('takes data and match header up to the limit, not a byte more', () => {
+      // Open MPI's limit: 256 bytes of data inline, with ob1's 14-byte header.
+      expect(vaderFastBoxBytes).toBe(270);
+      expect(run(256, 20, vaderFastBoxBytes, true).boxed).toBe(4);
+      expect(run(257, 20, vaderFastBoxBytes, true).boxed).toBe(0);
+    });
+
+    it('sends by fragment when the receiver has not yet taken what fills the ring, and loses nothing', () => {
+      // 200 bytes with vader's 8-byte and ob1's 14-byte headers take 224 bytes (a multiple of 32) of
+      // the ring's 4064: 18 fit, then it would start over at places still held. Every message
+      // arrives with its own contents.
+      const behind = run(200, 40, 1024, false);
+      expect(behind.wrong).toBe(0);
+      expect(behind.boxed).toBe(18);
+      expect(behind.fifo).toBe(22);
+      // In lockstep the ring wraps many times over and every message after the 16th is boxed.
+      const wraps = run(1000, 40, 1024, true);
+      expect(wraps.wrong).toBe(0);
+      expect(wraps.boxed).toBe(24);
+    });
   });
 
   it('reads and checks the parameters, naming the one at fault', () => {

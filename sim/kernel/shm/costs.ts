@@ -133,6 +133,19 @@ export const smBtlCosts = {
    */
   fastBoxThreshold: 16,
   /**
+   * Fast boxes a receiver gives out, one per sender: a sender that finds none left at its
+   * threshold never gets one. Source: Open MPI 1.8-4.1 btl_vader_component.c, `fbox_max = 32`,
+   * taken in btl_vader_fbox.h `mca_btl_vader_try_fbox_setup` from the receiver's `fbox_available`.
+   */
+  fastBoxesPerReceiver: 32,
+  /**
+   * Data ob1 sends inline at most, through the BTL's `sendi`, the only way into a fast box: a
+   * larger eager message is packed into a fragment (vader sets MCA_BTL_FLAGS_SEND_INPLACE, so ob1's
+   * start_btl takes start_prepare and btl_send). Source: Open MPI 1.8-4.1 pml_ob1_isend.c,
+   * mca_pml_ob1_send_inline: `if ((size * count) > 256) return OMPI_ERR_NOT_AVAILABLE`.
+   */
+  ob1InlineDataBytes: 256,
+  /**
    * ob1's header on an eager message sent inline (the match header): it counts toward the fast
    * box's limit. Source: Open MPI 4.1 pml_ob1_hdr.h, `OMPI_PML_OB1_MATCH_HDR_LEN 14` without
    * heterogeneous support, passed as `header_size` to `mca_btl_vader_fbox_sendi`.
@@ -141,11 +154,15 @@ export const smBtlCosts = {
 } as const;
 
 /**
- * The fast box limit of Open MPI's vader BTL (1.8 to 4.1, the shared-memory BTL of those releases):
- * a fragment goes through the fast box only while it fills at most a quarter of it. Source:
- * btl_vader_fbox.h, `mca_btl_vader_fbox_sendi`: `if (... size > (fbox_size >> 2)) return false`.
+ * The largest eager message, data and match header, that Open MPI's vader BTL (1.8 to 4.1) sends
+ * through its fast box: ob1 sends inline only up to 256 bytes of data (`ob1InlineDataBytes`), and
+ * vader takes into the box only what fills at most a quarter of it (btl_vader_fbox.h,
+ * mca_btl_vader_fbox_sendi: `if (... size > (fbox_size >> 2)) return false`), here the looser.
  */
-export const vaderFastBoxBytes = smBtlCosts.fastBoxRingBytes / 4;
+export const vaderFastBoxBytes = Math.min(
+  smBtlCosts.fastBoxRingBytes / 4,
+  smBtlCosts.ob1InlineDataBytes + smBtlCosts.matchHeaderBytes,
+);
 
 /**
  * Where point-to-point switches to the single-copy mechanism by default (`singleThreshold:

@@ -11,11 +11,10 @@
 // packs the next only when an earlier one's completion comes back through the sender's FIFO. The
 // send completes when the last fragment's completion is back, not when it is posted.
 //
-// Open MPI 1.8-4.1's vader BTL adds a fast box per ordered pair of processes, a 4 KiB ring in the
-// receiver's view that the sender writes and the receiver polls, set up once the sender has posted
-// 16 fragments to that peer through its FIFO. From then on an eager message whose data and match
-// header fill at most a quarter of it goes there (btl_vader_fbox.h, mca_btl_vader_fbox_sendi): no
-// fragment, no FIFO write, nothing returned. The transport parameter `smFastBox` gives that limit
+// Open MPI 1.8-4.1's vader BTL adds a fast box per ordered pair of processes (fast-box.ts), set up
+// once the sender has posted 16 fragments to that peer through its FIFO. From then on an eager
+// message small enough goes there when it has room: no fragment, no FIFO write, nothing returned.
+// The transport parameter `smFastBox` gives the limit, data and match header together
 // (costs.fastBoxBytes, 0 by default: Open MPI 1.x's sm BTL has no fast box).
 //
 // Free lists start small and grow by a block of fragments when empty, with no maximum (Open MPI's
@@ -30,6 +29,7 @@ import { lazily, RunState } from '../../node/run-state.ts';
 import { smBtlCosts } from './costs.ts';
 import { arrive, nextPacket } from './delivery.ts';
 import { postPieces, unpackPieces } from './fragments.ts';
+import { countFifoPost, FAST_BOX_HEADER_BYTES, placeInBox } from './fast-box.ts';
 import { lineTransfer } from './lines.ts';
 import { payloadBytes, replyTo, traceKind, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
 import { step, traced, type DoubleCopy } from './transport.ts';
@@ -53,25 +53,11 @@ interface Fifo {
   readerCore: number;
 }
 
-/** What a sender keeps of one peer: fragments posted through the FIFO, then its fast box. */
-interface FastBox {
-  fifoPosts: number;
-  ring: Range | undefined;
-  /** Where the next message goes in the ring. */
-  offset: number;
-}
-
-/** Every process's free lists and FIFO, and every ordered pair's fast box, of one run. */
+/** Every process's free lists and FIFO of one run. */
 const SM_BTL = new RunState('sm-btl', () => ({
   lists: new Map<number, { eager: FreeList; max: FreeList }>(),
   fifos: new Map<number, Fifo>(),
-  fastBoxes: new Map<string, FastBox>(),
 }));
-
-/** Per message in a fast box, its own header before ob1's (btl_vader_fbox.h, mca_btl_vader_fbox_hdr_t:
- *  size, tag and sequence number in 8 bytes), and the ring's alignment (MCA_BTL_VADER_FBOX_ALIGNMENT). */
-const FAST_BOX_HEADER_BYTES = 8;
-const FAST_BOX_ALIGN = 8;
 
 /** The fragments rank `rank`'s eager free list has grown to (none before its first message). */
 export function smEagerFragments(world: World, rank: number): number {
@@ -124,10 +110,6 @@ function fifoWrite(world: World, owner: number, writer: number): number {
   return cost;
 }
 
-function fastBoxOf(world: World, from: number, to: number): FastBox {
-  return lazily(world.stateOf(SM_BTL).fastBoxes, `${from}>${to}`, () => ({ fifoPosts: 0, ring: undefined, offset: 0 }));
-}
-
 /** A fragment taken from a free list. */
 interface Taken {
   list: FreeList;
@@ -170,9 +152,6 @@ function* returnFragment(
     taken.list.free.push(taken.index);
   });
 }
-
-/** A message read from a fast box: the receiver only moves its read position, a local write. */
-function* nothingToReturn(): Program<void> {}
 
 export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlCosts): DoubleCopy {
   const { node } = world;
@@ -219,11 +198,7 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `pack frag->${to}` });
     yield* step(world, me, kind, `fifo write->${to}`, fifoWrite(world, to, me));
     // The sender sets up its fast box to this peer with its fbox_threshold-th FIFO write.
-    if (costs.fastBoxBytes > 0) {
-      const box = fastBoxOf(world, me, to);
-      if (box.ring === undefined && ++box.fifoPosts >= costs.fastBoxThreshold)
-        box.ring = range(node.allocate(`vader fast box ${me}>${to}`, costs.fastBoxRingBytes, -1));
-    }
+    if (costs.fastBoxBytes > 0) countFifoPost(world, costs, me, to);
     arrive(
       world,
       { ...header, payload: slot, release: () => returnFragment(world, taken, me, to, throttle?.completed) },
@@ -231,28 +206,23 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     );
   }
 
-  /** The fast box to `to` when this eager packet of `bytes` may go there. */
-  const fastBoxFor = (header: PacketHeader, bytes: number): FastBox | undefined => {
-    if (header.kind !== 'eager' || costs.matchHeaderBytes + bytes > costs.fastBoxBytes) return undefined;
-    const box = fastBoxOf(world, me, header.to);
-    return box.ring === undefined ? undefined : box;
-  };
-
-  /** Writes `data` after its headers at the ring's next place (from the start again when the rest
-   *  of the ring is too short); the receiver's poll finds it once the line has crossed. */
-  function* postFastBox(header: PacketHeader, data: Range | undefined, box: FastBox): Program<void> {
+  /** Sends an eager packet through the fast box to its receiver when it is small enough and the
+   *  box is set up and has room; false when it must go by fragment. */
+  function* postFastBox(header: PacketHeader, data: Range | undefined): Program<boolean> {
     const bytes = data?.bytes ?? 0;
+    if (header.kind !== 'eager' || costs.matchHeaderBytes + bytes > costs.fastBoxBytes) return false;
     const to = header.to;
+    const place = placeInBox(world, me, to, FAST_BOX_HEADER_BYTES + costs.matchHeaderBytes, bytes);
+    if (place === undefined) return false;
     const kind = traceKind(header.kind);
     yield* step(world, me, kind, `post ${header.kind}->${to} (fast box)`, costs.sendSideNs);
-    const ring = box.ring!;
-    const headers = FAST_BOX_HEADER_BYTES + costs.matchHeaderBytes;
-    const size = Math.ceil((headers + bytes) / FAST_BOX_ALIGN) * FAST_BOX_ALIGN;
-    if (box.offset + size > ring.bytes) box.offset = 0;
-    const slot = subRange(ring, box.offset + headers, bytes);
-    box.offset += size;
-    if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `fast box->${to}` });
-    arrive(world, { ...header, payload: slot, release: nothingToReturn }, lineTransfer(topo, core, coreOf(to)));
+    if (data && bytes > 0) yield* node.copy(core, data, place.slot, { rank: me, label: `fast box->${to}` });
+    // The receiver takes the message by moving its read position: nothing goes back to the sender.
+    const release = function* (): Program<void> {
+      place.release();
+    };
+    arrive(world, { ...header, payload: place.slot, release }, lineTransfer(topo, core, coreOf(to)));
+    return true;
   }
 
   const transport: DoubleCopy = {
@@ -266,9 +236,9 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
       return 0;
     },
 
-    post(header: PacketHeader, data?: Range): Program<void> {
-      const box = fastBoxFor(header, data?.bytes ?? 0);
-      return box ? postFastBox(header, data, box) : postFragment(header, data);
+    *post(header: PacketHeader, data?: Range): Program<void> {
+      if (costs.fastBoxBytes > 0 && (yield* postFastBox(header, data))) return;
+      yield* postFragment(header, data);
     },
 
     *unpack(packet: Packet, into?: Range): Program<void> {
