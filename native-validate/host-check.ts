@@ -5,7 +5,7 @@
 // ping-pong at the start (training's, when the run calibrates) is run again after the test cases; a
 // trip that moved by more than CHANGE_FACTOR either way marks the run, so that its errors are not
 // read as the model's.
-import { runNative, type NativeRun } from './backend.ts';
+import { runNative, type NativeRequest, type NativeRun } from './backend.ts';
 
 /** How far the line trip may move before the host counts as changed: well beyond the few percent
  *  the same placement moves between runs, well below the 3-5 times a trip across core complexes
@@ -21,9 +21,13 @@ export interface HostCheck {
   changed: boolean;
 }
 
-/** The line ping-pong between the first two of `cores`. */
+/** The line ping-pong between the first two of `cores`: training's (training.ts), and the check's. */
+export function lineTripRequest(cores: number[], iterations: number): NativeRequest {
+  return { bench: 'lineping', cores: cores.slice(0, 2), sizes: [64], iterations, warmup: 2 };
+}
+
 export function lineTrip(cores: number[], iterations: number): NativeRun {
-  return runNative({ bench: 'lineping', cores: cores.slice(0, 2), sizes: [64], iterations, warmup: 2 });
+  return runNative(lineTripRequest(cores, iterations));
 }
 
 /** Runs the line ping-pong of the start again on the same cores and compares. */

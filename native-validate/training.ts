@@ -11,6 +11,7 @@ import {
 } from './backend.ts';
 import { effectiveCapacity, type Capacity, type CapacitySweep } from './fit/capacity.ts';
 import { DEFAULT_ROUNDS, measureInRounds, roundText } from './rounds.ts';
+import { lineTripRequest } from './host-check.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -157,7 +158,7 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
       {
         key: 'lines',
         what: 'a cache line passed between two cores',
-        req: { bench: 'lineping', cores: pair, sizes: [64], ...it },
+        req: lineTripRequest(pair, it.iterations),
       },
       {
         key: 'handoff',

@@ -4,6 +4,7 @@ import { KERNEL_STORES, type CoreCosts, type KernelSpec } from '../spec.ts';
 import { MECHANISMS } from '../validate.ts';
 import { KERNEL_FLAGS, KERNEL_PARAMS } from '../kernel-params.ts';
 import { didYouMean } from '../../common/input-error.ts';
+import { ownEntry } from '../../common/own-key.ts';
 import type { Origins } from './origins.ts';
 import { readBandwidth, readSize, readTime } from './units.ts';
 import type { MapReader } from '../../common/yaml/value.ts';
@@ -84,7 +85,7 @@ export function buildKernel(root: MapReader, origins: Origins): KernelSpec {
 
   const params: Record<string, number> = {};
   for (const [key, value] of m.get('params')?.entries() ?? []) {
-    if (!Object.hasOwn(KERNEL_PARAMS, key)) {
+    if (ownEntry(KERNEL_PARAMS, key) === undefined) {
       const known = Object.keys(KERNEL_PARAMS);
       const hint = didYouMean(key, known);
       value.fail(

@@ -106,9 +106,9 @@ const VADER = { shm: 'sm', smFastBox: vaderFastBoxBytes } as const;
 /**
  * Warm-up calls of the timing program before each operation and size. Each call posts at least
  * two fragments each way between two ranks (its barrier's, then the operation's one way and the
- * reduce of its times the other; timing.c), so by the eighth
- * every pair has posted vader's 16 and set up its fast box (costs.ts, fastBoxThreshold): the
- * measured calls all run with it, as the model's do.
+ * reduce of its times the other; timing.c), so by the eighth every pair has posted vader's 16 and
+ * set up its fast box (costs.ts, fastBoxThreshold): the measured calls all run with it, as the
+ * model's do.
  */
 const MPI_WARMUP = 8;
 
@@ -129,8 +129,8 @@ function fitLibraryWork(
   const [[m]] = measureInRounds(opts.rounds, [LIBRARY_TRAINING_BYTES], (_, round) => measure(round));
   const spec = structuredClone(machine);
   const params = { ...VADER, single: 'none' };
-  // The timing program's barriers and calls post more than the fast box's threshold of fragments
-  // to the peer before most measured calls, so the fit's calls run after as many as that.
+  // The timing program's warm-up sets up every fast box before its measured calls (MPI_WARMUP),
+  // so the fit's calls run after as many calls as the fast box's threshold.
   const at = (ns: number) => {
     spec.kernel.params.smSideNs = ns;
     return predictNs(spec, 'bcast:basic', opts.cores, m.bytes, 'off', params, smBtlCosts.fastBoxThreshold);

@@ -4,7 +4,7 @@
 // `intranode algorithms`; a run that leaves one out gets the transport's default.
 import type { ParamInfo } from '../node/params.ts';
 import { DEFAULT_REGCACHE_CAPACITY } from './kernel-costs.ts';
-import { nemesisCosts, singleCopyRendezvous, smBtlCosts } from './shm/costs.ts';
+import { nemesisCosts, singleCopyRendezvous, smBtlCosts, vaderFastBoxBytes } from './shm/costs.ts';
 import { SHM_PROTOCOLS, SINGLE_COPY } from './shm/packet.ts';
 import { RAIL_POLICIES } from './net/rails.ts';
 
@@ -82,8 +82,7 @@ export const transportParams: readonly ParamInfo[] = [
     kind: 'bytes',
     default: smBtlCosts.fastBoxBytes,
     min: 0,
-    description:
-      "sm BTL: largest eager message, ob1's 14-byte match header included, sent through a per-peer fast box once 16 fragments have gone to that peer; 0 for none (Open MPI 1.x's sm BTL), 270B for Open MPI 1.8-4.1's vader BTL (only with shm: sm)",
+    description: `sm BTL: largest eager message, ob1's ${smBtlCosts.matchHeaderBytes}-byte match header included, sent through a per-peer fast box once ${smBtlCosts.fastBoxThreshold} fragments have gone to that peer; 0 for none (Open MPI 1.x's sm BTL), ${vaderFastBoxBytes}B for Open MPI 1.8-4.1's vader BTL (only with shm: sm)`,
   },
   { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },
   {
