@@ -23,7 +23,10 @@ export const KERNEL_PARAMS: Readonly<Record<string, string>> = {
   regcacheLookupNs: 'XPMEM registration cache, cost per tree level of a lookup (ns)',
   regcacheCapacity: 'XPMEM registration cache entries before FIFO eviction',
   pageFaultNs: 'first-touch page fault of a fresh buffer, besides zeroing the page (ns)',
-  smSideNs: "Open MPI sm BTL: the library's work on each side of one fragment, besides line transfers (ns)",
+  smSideNs:
+    "Open MPI sm BTL: the library's work on each side of a fragment that starts a message (eager or rendezvous), besides line transfers (ns)",
+  smFollowSideNs:
+    "Open MPI sm BTL: the library's work on each side of a fragment of a message already matched (ob1's ACK and later fragments), besides line transfers (ns); absent: smSideNs",
 };
 
 /** The parameters that are a yes or a no: 0 or 1, checked where the machine file gives them. */

@@ -112,59 +112,86 @@ const VADER = { shm: 'sm', smFastBox: vaderFastBoxBytes } as const;
  */
 const MPI_WARMUP = 8;
 
-/** The broadcast Open MPI's library work is fitted on: below every test size (cases.ts). */
+/** The broadcast Open MPI's library work per message is fitted on: below every test size
+ *  (cases.ts), one eager fragment each way. */
 export const LIBRARY_TRAINING_BYTES = 64;
 
+/** The broadcast its work per later fragment is fitted on: a rendezvous without CMA (its first
+ *  fragment, ob1's ACK and one more fragment), between the test sizes (cases.ts). */
+export const FOLLOW_TRAINING_BYTES = 8192;
+
+/** One constant of Open MPI's library work, fitted on one basic broadcast without CMA. */
+interface SideFit {
+  param: 'smSideNs' | 'smFollowSideNs';
+  /** What the constant is, for the note. */
+  what: string;
+}
+
+const SIDE_FITS: readonly (SideFit & { bytes: number })[] = [
+  { param: 'smSideNs', what: "per fragment side of a message's first fragment", bytes: LIBRARY_TRAINING_BYTES },
+  { param: 'smFollowSideNs', what: 'per side of an ACK or later fragment', bytes: FOLLOW_TRAINING_BYTES },
+];
+
 /**
- * Fits `kernel.params.smSideNs`, the sm BTL's library work on each side of one fragment, so that
- * the model's basic broadcast of LIBRARY_TRAINING_BYTES between the two first cores takes what
- * Open MPI's does (fastest round of `measure`); returns a copy of the machine with it, and the
- * training row. The model's time grows with the constant, so bisection finds it.
+ * Fits Open MPI's library work on the sm BTL, in turn: `kernel.params.smSideNs` (each side of a
+ * message's first fragment) so that the model's basic broadcast of LIBRARY_TRAINING_BYTES between
+ * the two first cores takes what Open MPI's does (fastest round of `measure`), then
+ * `kernel.params.smFollowSideNs` (each side of an ACK or a later fragment, which the first
+ * broadcast has none of) on the broadcast of FOLLOW_TRAINING_BYTES. Returns a copy of the machine
+ * with both, and the training rows. The model's time grows with each constant, so bisection finds it.
  */
 function fitLibraryWork(
   machine: MachineSpec,
   opts: MpiOptions,
   measure: (round: number) => NativeStats[],
-): { spec: MachineSpec; row: Row; note: string } {
-  const [[m]] = measureInRounds(opts.rounds, [LIBRARY_TRAINING_BYTES], (_, round) => measure(round));
+): { spec: MachineSpec; rows: Row[]; notes: string[] } {
+  const [measured] = measureInRounds(opts.rounds, [SIDE_FITS.map((f) => f.bytes)], (_, round) => measure(round));
   const spec = structuredClone(machine);
   const params = { ...VADER, single: 'none' };
-  // The timing program's warm-up sets up every fast box before its measured calls (MPI_WARMUP),
-  // so the fit's calls run after as many calls as the fast box's threshold.
-  const at = (ns: number) => {
-    spec.kernel.params.smSideNs = ns;
-    return predictNs(spec, 'bcast:basic', opts.cores, m.bytes, 'off', params, smBtlCosts.fastBoxThreshold);
-  };
-  let lo = 0;
-  let hi = 100_000;
-  let note: string;
-  if (at(lo) >= m.medianNs) {
-    note = `Open MPI's library work per fragment not fitted: the model's MPI_bcast of ${m.bytes} B takes ${at(lo).toFixed(0)} ns with none, the host ${m.medianNs.toFixed(0)} ns; left at 0`;
-    hi = 0;
-  } else {
-    // A loaded host can measure more than the first bracket reaches: widen it until it holds.
-    while (at(hi) <= m.medianNs && hi < 1e9) {
-      lo = hi;
-      hi *= 2;
+  const rows: Row[] = [];
+  const notes: string[] = [];
+  SIDE_FITS.forEach((fit, i) => {
+    const m = measured[i];
+    // The timing program's warm-up sets up every fast box before its measured calls (MPI_WARMUP),
+    // so the fit's calls run after as many calls as the fast box's threshold.
+    const at = (ns: number) => {
+      spec.kernel.params[fit.param] = ns;
+      return predictNs(spec, 'bcast:basic', opts.cores, m.bytes, 'off', params, smBtlCosts.fastBoxThreshold);
+    };
+    let lo = 0;
+    let hi = 100_000;
+    if (at(lo) >= m.medianNs) {
+      notes.push(
+        `Open MPI's library work ${fit.what} (kernel.params.${fit.param}) not fitted: the model's MPI_bcast of ${m.bytes} B takes ${at(lo).toFixed(0)} ns with none, the host ${m.medianNs.toFixed(0)} ns; left at 0`,
+      );
+      hi = 0;
+    } else {
+      // A loaded host can measure more than the first bracket reaches: widen it until it holds.
+      while (at(hi) <= m.medianNs && hi < 1e9) {
+        lo = hi;
+        hi *= 2;
+      }
+      for (let k = 0; k < 60 && hi - lo > 0.05; k++) {
+        const mid = (lo + hi) / 2;
+        if (at(mid) > m.medianNs) hi = mid;
+        else lo = mid;
+      }
+      notes.push(
+        `Open MPI's library work ${fit.what} (kernel.params.${fit.param}) fitted on MPI_bcast basic of ${m.bytes} B without CMA (training row): ${Number(hi.toPrecision(4))} ns`,
+      );
     }
-    for (let i = 0; i < 60 && hi - lo > 0.05; i++) {
-      const mid = (lo + hi) / 2;
-      if (at(mid) > m.medianNs) hi = mid;
-      else lo = mid;
-    }
-    note = `Open MPI's library work per fragment side (kernel.params.smSideNs) fitted on MPI_bcast basic of ${m.bytes} B without CMA (training row): ${Number(hi.toPrecision(4))} ns`;
-  }
-  spec.kernel.params.smSideNs = Number(hi.toPrecision(4));
-  const predicted = at(spec.kernel.params.smSideNs);
-  const base = {
-    set: 'training' as const,
-    name: 'MPI_bcast basic no-cma',
-    mechanism: 'mpi shm',
-    ranks: opts.cores.length,
-    bytes: m.bytes,
-    measured: m,
-  };
-  return { spec, row: row(base, predicted), note };
+    spec.kernel.params[fit.param] = Number(hi.toPrecision(4));
+    const base = {
+      set: 'training' as const,
+      name: 'MPI_bcast basic no-cma',
+      mechanism: 'mpi shm',
+      ranks: opts.cores.length,
+      bytes: m.bytes,
+      measured: m,
+    };
+    rows.push(row(base, at(spec.kernel.params[fit.param])));
+  });
+  return { spec, rows, notes };
 }
 
 export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
@@ -218,18 +245,14 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
     return (JSON.parse(out.stdout) as { results: MpiStats[] }).results;
   };
   const rows: Row[] = [];
-  // Training: Open MPI's own work per fragment, from a broadcast smaller than every test size.
+  // Training: Open MPI's own work per fragment, from two broadcasts none of the test rows repeats.
+  const sizes = SIDE_FITS.map((f) => f.bytes);
   const library = fitLibraryWork(spec, opts, (round) => {
-    opts.progress(`mpi: training, MPI_bcast of ${LIBRARY_TRAINING_BYTES} B${roundText(round, opts.rounds)}`);
-    return ofOperation(
-      mpirun({ component: 'basic', cma: false, ops: ['bcast'] }, [LIBRARY_TRAINING_BYTES]),
-      0,
-      1,
-      'bcast',
-    );
+    opts.progress(`mpi: training, MPI_bcast of ${sizes.join(' and ')} B${roundText(round, opts.rounds)}`);
+    return ofOperation(mpirun({ component: 'basic', cma: false, ops: ['bcast'] }, sizes), 0, sizes.length, 'bcast');
   });
-  rows.push(library.row);
-  opts.notes.push(library.note);
+  rows.push(...library.rows);
+  opts.notes.push(...library.notes);
   spec = library.spec;
   // One launch per component and CMA setting measures every collective at every size.
   const runs: MpiRun[] = components.flatMap((component) =>

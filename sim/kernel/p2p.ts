@@ -327,6 +327,8 @@ function oneOf<T extends string>(name: string, value: unknown, allowed: readonly
 function smCostsFor(spec: MachineSpec, options: PointToPointOptions): SmBtlCosts {
   const side = spec.kernel.params.smSideNs;
   const sideNs = side === undefined ? undefined : checkKernelParam(spec, 'smSideNs', side);
+  const follow = spec.kernel.params.smFollowSideNs;
+  const followNs = follow === undefined ? sideNs : checkKernelParam(spec, 'smFollowSideNs', follow);
   return {
     ...smBtlCosts,
     maxFragmentBytes: options.smFragment ?? smBtlCosts.maxFragmentBytes,
@@ -334,5 +336,6 @@ function smCostsFor(spec: MachineSpec, options: PointToPointOptions): SmBtlCosts
     fastBoxBytes: options.smFastBox ?? smBtlCosts.fastBoxBytes,
     sendSideNs: sideNs ?? smParamDefaults.smSideNs,
     recvSideNs: sideNs ?? smParamDefaults.smSideNs,
+    followSideNs: followNs ?? smBtlCosts.followSideNs,
   };
 }

@@ -11,7 +11,7 @@ import type { Program } from '../engine/program.ts';
 import { wait } from '../engine/program.ts';
 import { Mutex } from '../engine/mutex.ts';
 import { FlowNetwork, type Flow, type Resource } from '../flow/network.ts';
-import type { CacheSpec, MachineSpec, VertexId } from '../../hardware/spec.ts';
+import { DEFAULT_LINE_BYTES, type CacheSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
 import { peerLatency, Topology } from './topology.ts';
 import { CacheState, type EvictionSink, type SavedCache } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
@@ -24,6 +24,7 @@ import { nonTemporalThreshold, storeKind, type CopyRoutine, type StoreKind } fro
 import { SharedStreams } from './shared-streams.ts';
 import { PageTable } from './page-table.ts';
 import { faultIn } from './first-touch.ts';
+import { lineExtent } from './cache-lines.ts';
 
 export { add, type Uses };
 
@@ -83,6 +84,8 @@ export class Node {
   readonly pages: PageTable;
   private readonly coreEngine = new Map<number, Resource>();
   private readonly queues: MissQueues;
+  /** Cache line size: the unit the caches take and give up (cache-lines.ts). */
+  private readonly lineBytes: number;
   private readonly cacheBandwidth = new Map<string, Resource>();
   private readonly memory = new Map<number, Resource>();
   private readonly linkDirection = new Map<string, Resource>();
@@ -141,6 +144,7 @@ export class Node {
       this.coreEngine.set(core.id, this.net.addResource(`core${core.id}`, spec.costs.copyBandwidth));
     }
     this.queues = new MissQueues(spec, this.topo, this.net);
+    this.lineBytes = spec.costs.lineBytes ?? DEFAULT_LINE_BYTES;
     this.siblings = siblingCachesByCore(spec);
     this.dirtyPrivate = new Set([...this.siblings.values()].flatMap((e) => e.siblings.map((c) => c.id)));
     this.hasVictimCaches = spec.caches.some((c) => c.victim);
@@ -521,9 +525,11 @@ export class Node {
   }
 
   /** The most of `r` any one of `states` holds. */
-  private mostHeld(states: readonly CacheState[], r: Range): number {
+  private mostHeld(states: readonly CacheState[], r: Range, held: ReadonlySet<CacheState> | undefined): number {
     let most = 0;
-    for (const state of states) most = Math.max(most, state.residentBytes(r.buf.id, r.offset, r.bytes));
+    if (held === undefined) return most;
+    for (const state of states)
+      if (held.has(state)) most = Math.max(most, state.residentBytes(r.buf.id, r.offset, r.bytes));
     return most;
   }
 
@@ -570,8 +576,13 @@ export class Node {
     const local = this.topo.cachesOf(core);
     let found = 0;
     const shared = reading ? this.sharedOwn.get(core) : undefined;
+    // Only the caches the index says hold some of the buffer are looked up: on a big node a buffer
+    // sits in a handful of the caches this walk would otherwise search.
+    const held = this.holders.of(r.buf.id);
+    const residentIn = (state: CacheState): number =>
+      held !== undefined && held.has(state) ? state.residentBytes(r.buf.id, r.offset, n) : 0;
     for (const cache of local) {
-      let resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
+      let resident = residentIn(this.cacheState.get(cache.id)!);
       if (shared?.has(cache)) resident = Math.max(resident, this.streams.followed(cache.id, cache.sizeBytes, r));
       if (resident > found) {
         // What another core behind this cache holds in its private caches comes from there, one
@@ -580,7 +591,7 @@ export class Node {
           reading && cache.peerLatencyNs !== undefined && !cache.victim
             ? this.peersBehind.get(core)?.get(cache)
             : undefined;
-        const fromPeers = peers ? Math.min(resident - found, this.mostHeld(peers, r)) : 0;
+        const fromPeers = peers ? Math.min(resident - found, this.mostHeld(peers, r, held)) : 0;
         const far = this.queues.beyondPrefetch(cache.level);
         const resources = [this.cacheBandwidth.get(cache.id)!];
         if (resident - found > fromPeers)
@@ -603,7 +614,10 @@ export class Node {
       }
     }
     if (found === n) return parts;
-    const sibling = bestSibling(this.siblings.get(core), this.cacheState, r.buf.id, r.offset, n);
+    const sibling =
+      held === undefined
+        ? undefined
+        : bestSibling(this.siblings.get(core), this.cacheState, held, r.buf.id, r.offset, n);
     if (sibling !== undefined && sibling.bytes > found) {
       parts.push({
         bytes: sibling.bytes - found,
@@ -625,7 +639,7 @@ export class Node {
     const own = this.ownCaches.get(core);
     for (const cache of this.lastLevelAt.get(homeVertex) ?? []) {
       if (own?.has(cache)) continue;
-      const resident = this.cacheState.get(cache.id)!.residentBytes(r.buf.id, r.offset, n);
+      const resident = residentIn(this.cacheState.get(cache.id)!);
       if (resident > bestResident) {
         bestResident = resident;
         bestRemote = cache;
@@ -650,9 +664,7 @@ export class Node {
       const route = this.routeResources(numa.attach, coreVertex);
       const memSide = this.topo.memorySideCaches()[0];
       // Behind a memory-side cache, its hits are served by it and its misses by the DRAM behind it.
-      const hit = memSide
-        ? Math.min(missing, this.cacheState.get(memSide.id)!.residentBytes(r.buf.id, r.offset, n))
-        : 0;
+      const hit = memSide ? Math.min(missing, residentIn(this.cacheState.get(memSide.id)!)) : 0;
       // Claiming a line cached nowhere takes a round trip to its home agent, which answers from its
       // snoop results or directory without reading DRAM: the route there and the home socket's
       // last-level lookup.
@@ -708,13 +720,19 @@ export class Node {
    *  every other cache's copy stale. */
   private touch(
     core: number,
-    r: Range,
+    accessed: Range,
     written: boolean,
     fills: VictimFills,
     store: StoreKind = 'rfo',
-    keptDirty = 0,
+    keptDirtyBytes = 0,
   ): void {
-    if (r.bytes === 0) return;
+    if (accessed.bytes === 0) return;
+    // The caches take the whole lines the access touches (cache-lines.ts); the written bytes kept
+    // dirty, the tail of the access, reach to the end of its last line, and to the start of its
+    // first one when the whole access is kept.
+    const { lines: r, before, after } = lineExtent(accessed, this.lineBytes);
+    const keptDirty =
+      keptDirtyBytes === 0 ? 0 : keptDirtyBytes + after + (keptDirtyBytes >= accessed.bytes ? before : 0);
     if (store === 'non-temporal') {
       // Written around the caches: no cache keeps a copy, this core's own included.
       for (const state of [...(this.holders.of(r.buf.id) ?? [])]) state.invalidateRange(r.buf.id, r.offset, r.bytes);

@@ -47,6 +47,7 @@ export function siblingCachesByCore(spec: MachineSpec): Map<number, { victim: Ca
 export function bestSibling(
   entry: { victim: CacheSpec; siblings: CacheSpec[] } | undefined,
   states: ReadonlyMap<string, CacheState>,
+  holding: ReadonlySet<CacheState>,
   buf: number,
   offset: number,
   bytes: number,
@@ -54,7 +55,9 @@ export function bestSibling(
   if (entry === undefined) return undefined;
   let best: SiblingHit | undefined;
   for (const cache of entry.siblings) {
-    const resident = states.get(cache.id)!.dirtyBytes(buf, offset, bytes);
+    const state = states.get(cache.id)!;
+    if (!holding.has(state)) continue;
+    const resident = state.dirtyBytes(buf, offset, bytes);
     if (resident > (best?.bytes ?? 0)) best = { cache, bytes: resident, latencyNs: peerLatency(entry.victim) };
   }
   return best;

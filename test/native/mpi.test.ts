@@ -22,18 +22,26 @@ describe.runIf(haveMpi)('validate --mpi', () => {
       progress: () => {},
       notes,
     });
-    // First the training row: Open MPI's library work per fragment, fitted on a 64-byte broadcast.
-    const [training, ...rest] = rows;
+    // First the training rows: Open MPI's library work per message's first fragment, fitted on a
+    // 64-byte broadcast, then per ACK or later fragment, on an 8 KiB one (a rendezvous).
+    const [training, follow, ...rest] = rows;
     const tests = rest.filter((r) => r.set !== 'probe');
     const probes = rest.filter((r) => r.set === 'probe');
     expect(training).toMatchObject({ set: 'training', name: 'MPI_bcast basic no-cma', bytes: 64 });
+    expect(follow).toMatchObject({ set: 'training', name: 'MPI_bcast basic no-cma', bytes: 8192 });
     const note = notes.join('\n');
-    expect(note).toMatch(/library work per fragment/);
     expect(note).toMatch(/tuned rows use/);
     // Fitted, the model takes the measured time (to the rounding of the constant); where even no
     // library work leaves the model slower, the note says it was not fitted.
-    if (/smSideNs\) fitted on MPI_bcast basic of 64 B/.test(note)) expect(Math.abs(training.errorPct!)).toBeLessThan(1);
-    else expect(note).toMatch(/not fitted/);
+    for (const [param, r] of [
+      ['smSideNs', training],
+      ['smFollowSideNs', follow],
+    ] as const) {
+      const bytes = r.bytes;
+      if (new RegExp(`${param}\\) fitted on MPI_bcast basic of ${bytes} B`).test(note))
+        expect(Math.abs(r.errorPct!)).toBeLessThan(1);
+      else expect(note).toMatch(new RegExp(`${param}\\) not fitted`));
+    }
     const components = [...new Set(tests.map((r) => r.name.split(' ')[1]))];
     expect(components).toEqual(expect.arrayContaining(['basic', 'tuned']));
     // Each launch measures every collective at both sizes: rows come component by component, CMA
@@ -47,7 +55,7 @@ describe.runIf(haveMpi)('validate --mpi', () => {
       'MPI_scatter basic cma',
       'MPI_scatter basic cma',
     ]);
-    for (const r of [training, ...tests]) {
+    for (const r of [training, follow, ...tests]) {
       expect(r.measured.medianNs).toBeGreaterThan(0);
       const modelled = r.name.includes(' basic ') || r.name.includes(' tuned ');
       expect(r.predictedNs !== undefined).toBe(modelled);

@@ -111,10 +111,20 @@ export const smBtlCosts = {
   /** Fragments a free list grows by when empty (no maximum by default: `free_list_max = -1`).
    *  Source: Open MPI btl_sm_component.c, `free_list_inc` default 64. */
   freeListIncrement: 64,
-  /** Library work to pack the header and post one fragment. Source: as nemesisCosts.sendSideNs. */
+  /** Library work to pack the header and post a fragment that starts a message (eager, or a
+   *  rendezvous's first). Source: as nemesisCosts.sendSideNs. */
   sendSideNs: softwareCosts.controlSideNs,
-  /** Library work to match and complete one received fragment. Source: as nemesisCosts.recvSideNs. */
+  /** Library work to match and complete a received fragment that starts a message. Source: as
+   *  nemesisCosts.recvSideNs. */
   recvSideNs: softwareCosts.controlSideNs,
+  /**
+   * Library work on each side of a fragment of a message the receiver has already matched: ob1's
+   * ACK and the later fragments of a rendezvous, which carry the request's address and skip the
+   * matching, request creation and completion of a message's first fragment (Open MPI 1.5-4.1
+   * pml_ob1_recvfrag.c, mca_pml_ob1_recv_frag_callback_ack and _frag). No published figure splits
+   * the two, so the presets take the same one; `intranode validate --mpi` fits both on the host.
+   */
+  followSideNs: softwareCosts.controlSideNs,
   /**
    * Largest eager fragment, ob1's match header included, sent through the per-peer fast box
    * instead of a fragment and the FIFO (the transport parameter `smFastBox`); 0: no fast box, as in
@@ -176,6 +186,7 @@ export const singleCopyRendezvous = 'rendezvous' as const;
 
 /**
  * The sm BTL constants a machine may set under `kernel.params`, with their defaults: the library's
- * work per fragment side (`intranode validate --mpi` fits it on the host's Open MPI).
+ * work per fragment side, for fragments that start a message and for those that follow one
+ * (`intranode validate --mpi` fits both on the host's Open MPI; absent, the second is the first).
  */
-export const smParamDefaults = { smSideNs: smBtlCosts.sendSideNs } as const;
+export const smParamDefaults = { smSideNs: smBtlCosts.sendSideNs, smFollowSideNs: smBtlCosts.followSideNs } as const;

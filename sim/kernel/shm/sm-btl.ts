@@ -136,6 +136,13 @@ interface Throttle {
   completed: () => void;
 }
 
+/** ob1's work on one side of a fragment: a message's first fragment is matched and starts or ends a
+ *  request; an ACK or a later fragment names its request and skips all that (costs.ts). */
+function sideNs(costs: SmBtlCosts, kind: PacketKind, side: 'send' | 'recv'): number {
+  if (kind === 'cts' || kind === 'frag') return costs.followSideNs;
+  return side === 'send' ? costs.sendSideNs : costs.recvSideNs;
+}
+
 /** The receiver writes the fragment's pointer into the sender's FIFO; the sender's progress sees
  *  it, runs ob1's completion callback (`completed`) and then puts it back on its free list
  *  (btl_sm_component.c, MCA_BTL_SM_FRAG_ACK). */
@@ -191,7 +198,7 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     if (bytes > transport.capacity(header.kind))
       throw new RangeError(`sm btl: ${bytes} bytes do not fit one ${header.kind} fragment`);
     const kind = traceKind(header.kind);
-    yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
+    yield* step(world, me, kind, `post ${header.kind}->${to}`, sideNs(costs, header.kind, 'send'));
     const taken = throttle?.reserved ?? take(world, costs, listFor(bytes));
     if (throttle) throttle.reserved = undefined;
     const slot = subRange(taken.list.fragments[taken.index], 0, bytes);
@@ -245,7 +252,13 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
       const bytes = payloadBytes(packet);
       if ((into?.bytes ?? 0) !== bytes)
         throw new RangeError(`sm btl: unpacking ${bytes} bytes into ${into?.bytes ?? 0}`);
-      yield* step(world, me, traceKind(packet.kind), `match ${packet.kind}<-${packet.from}`, costs.recvSideNs);
+      yield* step(
+        world,
+        me,
+        traceKind(packet.kind),
+        `match ${packet.kind}<-${packet.from}`,
+        sideNs(costs, packet.kind, 'recv'),
+      );
       if (packet.payload && into && bytes > 0)
         yield* node.copy(core, packet.payload, into, { rank: me, label: `unpack frag<-${packet.from}` });
       yield* packet.release();
