@@ -98,6 +98,8 @@ interface MpiRun {
   ops: readonly string[];
   /** Further MCA parameters, as name and value pairs. */
   mca?: [string, string][];
+  /** Sizes, when not the test set's. */
+  sizes?: readonly number[];
 }
 
 /** Open MPI 1.8-4.1's shared-memory BTL, vader, as the model's sm BTL with its fast boxes. */
@@ -143,9 +145,8 @@ const SIDE_FITS: readonly (SideFit & { bytes: number })[] = [
 function fitLibraryWork(
   machine: MachineSpec,
   opts: MpiOptions,
-  measure: (round: number) => NativeStats[],
+  measured: readonly NativeStats[],
 ): { spec: MachineSpec; rows: Row[]; notes: string[] } {
-  const [measured] = measureInRounds(opts.rounds, [SIDE_FITS.map((f) => f.bytes)], (_, round) => measure(round));
   const spec = structuredClone(machine);
   const params = { ...VADER, single: 'none' };
   const rows: Row[] = [];
@@ -211,7 +212,7 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
   const tuned = tunedRulesFor(run('ompi_info', ['--version']).stdout);
   opts.notes.push(tuned.note);
   const llc = opts.llcBytes;
-  const mpirun = (r: MpiRun, sizes: number[]) => {
+  const mpirun = (r: MpiRun, sizes: readonly number[]) => {
     const args = [
       ...(root ? ['--allow-run-as-root'] : []),
       '--nooversubscribe',
@@ -246,24 +247,26 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
   };
   const rows: Row[] = [];
   // Training: Open MPI's own work per fragment, from two broadcasts none of the test rows repeats.
-  const sizes = SIDE_FITS.map((f) => f.bytes);
-  const library = fitLibraryWork(spec, opts, (round) => {
-    opts.progress(`mpi: training, MPI_bcast of ${sizes.join(' and ')} B${roundText(round, opts.rounds)}`);
-    return ofOperation(mpirun({ component: 'basic', cma: false, ops: ['bcast'] }, sizes), 0, sizes.length, 'bcast');
-  });
-  rows.push(...library.rows);
-  opts.notes.push(...library.notes);
-  spec = library.spec;
+  // They are measured in the same rounds as the test launches, so that their fastest round is
+  // taken over the same stretch of the host's time as the test rows' (a virtual machine's speed
+  // drifts from minute to minute, and a fit on a slow minute would misjudge every row).
+  const training: MpiRun = { component: 'basic', cma: false, ops: ['bcast'], sizes: SIDE_FITS.map((f) => f.bytes) };
   // One launch per component and CMA setting measures every collective at every size.
   const runs: MpiRun[] = components.flatMap((component) =>
     (opts.cma ? [true, false] : [false]).map((cma) => ({ component, cma, ops: COLLECTIVES })),
   );
-  const measured = measureInRounds(opts.rounds, runs, (r, round) => {
+  const [trained, ...measured] = measureInRounds(opts.rounds, [training, ...runs], (r, round) => {
     opts.progress(
-      `mpi: ${r.ops.map((op) => `MPI_${op}`).join(', ')} with coll ${r.component}, single copy ${r.cma ? 'cma' : 'none'}${roundText(round, opts.rounds)}`,
+      r === training
+        ? `mpi: training, MPI_bcast of ${training.sizes!.join(' and ')} B${roundText(round, opts.rounds)}`
+        : `mpi: ${r.ops.map((op) => `MPI_${op}`).join(', ')} with coll ${r.component}, single copy ${r.cma ? 'cma' : 'none'}${roundText(round, opts.rounds)}`,
     );
-    return mpirun(r, opts.sizes);
+    return mpirun(r, r.sizes ?? opts.sizes);
   });
+  const library = fitLibraryWork(spec, opts, ofOperation(trained, 0, SIDE_FITS.length, 'bcast'));
+  rows.push(...library.rows);
+  opts.notes.push(...library.notes);
+  spec = library.spec;
   runs.forEach(({ component, cma, ops }, i) => {
     const params = {
       ...VADER,
