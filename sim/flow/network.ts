@@ -1,7 +1,9 @@
 // Fluid bandwidth sharing: flows cross capacity-limited resources and share them max-min fairly.
-// Rates are piecewise constant between starts and finishes; each change re-solves only the
-// connected component it touches, advances those flows' progress to now, and reschedules their
-// completion (one shared wakeup per re-solve, see wakeup.ts).
+// Rates are piecewise constant between starts and finishes; each change re-solves only the flows
+// whose rates it can move (component.ts: the new flows and those coupled to the change through
+// saturated resources), advances those flows' progress to now, and reschedules their completion
+// (one shared wakeup per re-solve, see wakeup.ts). Each resource's load stays the sum of its flows'
+// shares: a re-solve sets it for the resources it touches, a finish takes the flow's share off.
 //
 // Rates matter only once time passes, so the changes of one instant are re-solved together, at its
 // end (Scheduler.atEndOfInstant): when many copies start at the same time (every rank of a step
@@ -9,7 +11,7 @@
 // that hook gets every change solved at once.
 
 import type { Scheduler, Waitable } from '../engine/waitable.ts';
-import { ComponentWalker, type Component } from './component.ts';
+import { ComponentWalker, saturated, type Component } from './component.ts';
 import { FlowState } from './flow.ts';
 import { MaxMinScratch, solveMaxMinCsr } from './maxmin.ts';
 import { ResourceState } from './resource.ts';
@@ -23,7 +25,8 @@ export interface Resource {
   /** Bytes that have crossed this resource (weighted), for utilisation metrics. */
   readonly bytesCarried: number;
   readonly activeFlows: number;
-  /** Bytes/ns crossing it now (weighted), as of the latest re-solve that touched it. */
+  /** Bytes/ns crossing it now (weighted): its flows' shares as the latest re-solve that touched it
+   *  set them, less those of the flows finished since. */
   readonly load: number;
   /** The labels of the flows crossing it now. */
   flowLabels(): string[];
@@ -93,10 +96,12 @@ export class FlowNetwork {
   private readonly list: ResourceState[] = [];
   private readonly byName = new Map<string, ResourceState>();
   private readonly walker = new ComponentWalker();
-  /** Resources whose component changed at this instant (a flow joined or finished) and awaits its
-   *  re-solve; its spare list. */
-  private seeds: ResourceState[] = [];
-  private spareSeeds: ResourceState[] = [];
+  /** Flows to re-solve at the end of this instant (new ones, finished ones a wakeup found, the rest
+   *  of a part whose flows finished), and saturated resources a finished flow left; spare lists. */
+  private touched: FlowState[] = [];
+  private spareTouched: FlowState[] = [];
+  private freed: ResourceState[] = [];
+  private spareFreed: ResourceState[] = [];
   /** Wakeups that fired on finished flows and may still cover flows of other components. */
   private readonly rearm: Wakeup[] = [];
   /** A re-solve is queued for the end of the instant, or running (changes then join it). */
@@ -108,6 +113,11 @@ export class FlowNetwork {
   private loadListener: LoadListener | undefined = undefined;
   /** The solver's arrays, grown as needed and reused across re-solves. */
   private readonly scratch = new MaxMinScratch();
+  /** Per resource of the part being solved: the load of the flows outside it, the part's flows
+   *  crossing it, and the load the part's new rates give it (grown as needed). */
+  private outside = new Float64Array(16);
+  private insideCount = new Int32Array(16);
+  private partLoad = new Float64Array(16);
   /** The compressed-row view of the flows being re-solved, over the scratch arrays. */
   private readonly csr = {
     flowCount: 0,
@@ -214,12 +224,7 @@ export class FlowNetwork {
       r.flows.push(flow);
     }
     this.active++;
-    this.changed(flow.resources);
-  }
-
-  /** The components around `resources` changed: re-solve them at the end of the instant. */
-  private changed(resources: readonly ResourceState[]): void {
-    for (let i = 0; i < resources.length; i++) this.seeds.push(resources[i]);
+    this.touched.push(flow);
     this.requestFlush();
   }
 
@@ -241,17 +246,21 @@ export class FlowNetwork {
     this.flushing = true;
     const now = this.scheduler.now;
     for (;;) {
-      const seeds = this.seeds;
-      this.seeds = this.spareSeeds;
-      const part = this.walker.collect(seeds);
-      seeds.length = 0;
-      this.spareSeeds = seeds;
+      const touched = this.touched;
+      const freed = this.freed;
+      this.touched = this.spareTouched;
+      this.freed = this.spareFreed;
+      const part = this.walker.collect(touched, freed);
+      touched.length = 0;
+      freed.length = 0;
+      this.spareTouched = touched;
+      this.spareFreed = freed;
       this.settle(part);
       const done: FlowState[] = [];
       const going: FlowState[] = [];
       for (const f of part.flows) (this.isDone(f, now) ? done : going).push(f);
       if (done.length === 0) {
-        this.solve(going, part.resources);
+        this.solve(part);
         break;
       }
       for (const f of done) {
@@ -259,8 +268,10 @@ export class FlowNetwork {
         f.finish(now);
       }
       this.active -= done.length;
-      // What is left of these components is solved with what the waiters start.
-      for (const r of part.resources) this.seeds.push(r);
+      // The finished flows' shares are off their resources' loads now, solved again or not.
+      if (this.loadListener) this.loadListener([...new Set(done.flatMap((f) => f.resources))], now);
+      // What is left of this part is solved with what the waiters start.
+      for (const f of going) this.touched.push(f);
       done.sort((a, b) => a.id - b.id);
       for (const f of done) f.release();
       if (this.scheduler.atEndOfInstant) {
@@ -299,7 +310,7 @@ export class FlowNetwork {
     for (const f of w.flows) {
       if (f.wakeup === w && this.isDone(f, now)) {
         finished = true;
-        for (const r of f.resources) this.seeds.push(r);
+        this.touched.push(f);
       }
     }
     if (finished) {
@@ -319,9 +330,13 @@ export class FlowNetwork {
     for (const f of part.flows) f.advance(now);
   }
 
+  /** Takes a finished flow off its resources, and its share off their loads (they were settled up
+   *  to now); a resource it leaves saturated has capacity freed for the flows still on it. */
   private detach(f: FlowState): void {
     for (let i = 0; i < f.resources.length; i++) {
       const r = f.resources[i];
+      if (saturated(r)) this.freed.push(r);
+      r.load = Math.max(0, r.load - f.rate * f.weights[i]);
       const slot = f.slots[i];
       const last = r.flows.pop()!;
       if (last !== f) {
@@ -332,46 +347,27 @@ export class FlowNetwork {
     }
   }
 
-  /** Re-solves `flows`, a union of whole components spanning `resources`, and reschedules them. */
-  private solve(flows: FlowState[], resources: ResourceState[]): void {
+  /**
+   * Re-solves the part's flows on what the flows outside it leave of each resource, widening the
+   * part where the solve saturates a resource those share (component.ts), then reschedules them and
+   * sets the loads of the resources they cross.
+   */
+  private solve(first: Component): void {
+    let part = first;
+    let rates: Float64Array;
+    for (;;) {
+      rates = this.solvePart(part);
+      const widen = this.newlySaturated(part, rates);
+      if (widen === undefined) break;
+      part = this.walker.widen(widen);
+      this.settle(part);
+    }
+    const { flows, resources } = part;
     this.stats.solves++;
     this.stats.flowsResolved += flows.length;
-    let uses = 0;
-    for (const f of flows) uses += f.resources.length;
-    const scratch = this.scratch;
-    scratch.reserve(resources.length, flows.length, uses);
-    const capacity = scratch.capacity;
-    for (let i = 0; i < resources.length; i++) {
-      const r = resources[i];
-      r.local = i;
-      capacity[i] = r.capacity;
-    }
-    const g = this.csr;
-    g.flowCount = flows.length;
-    const flowStart = (g.flowStart = scratch.flowStart);
-    const useResource = (g.useResource = scratch.useResource);
-    const useWeight = (g.useWeight = scratch.useWeight);
-    const bottleneck = scratch.bottleneck;
-    let k = 0;
-    for (let i = 0; i < flows.length; i++) {
-      const f = flows[i];
-      flowStart[i] = k;
-      for (let j = 0; j < f.resources.length; j++) {
-        useResource[k] = f.resources[j].local;
-        useWeight[k] = f.weights[j];
-        k++;
-      }
-      // The current bottleneck is one of the flow's own resources, so its local index was just
-      // set; preferring it on a tie keeps the attribution from flipping between equally saturated
-      // resources.
-      const b = f.bottleneck;
-      bottleneck[i] = b === undefined ? -1 : b.local;
-    }
-    flowStart[flows.length] = k;
-    const rates = solveMaxMinCsr(capacity, g, bottleneck, scratch);
-
+    const bottleneck = this.scratch.bottleneck;
     const now = this.scheduler.now;
-    let first = Infinity;
+    let firstFinish = Infinity;
     for (let i = 0; i < flows.length; i++) {
       const f = flows[i];
       const rate = rates[i];
@@ -385,7 +381,7 @@ export class FlowNetwork {
       }
       const b = resources[bottleneck[i]];
       if (b !== f.bottleneck) f.boundBy(b, now);
-      if (f.finishAt < first) first = f.finishAt;
+      if (f.finishAt < firstFinish) firstFinish = f.finishAt;
     }
     if (flows.length > 0) {
       const w = new Wakeup(flows);
@@ -393,26 +389,107 @@ export class FlowNetwork {
         f.wakeup?.drop();
         f.wakeup = w;
       }
-      w.event = this.scheduler.schedule(Math.max(0, first - now), () => this.wake(w));
+      w.event = this.scheduler.schedule(Math.max(0, firstFinish - now), () => this.wake(w));
     }
-    // Every active flow crossing these resources is one of `flows`, so summing over the flows'
-    // uses gives each resource's load without looking up a flow's weight on it.
-    for (const r of resources) r.load = 0;
+    // A resource's load: what the flows outside the part put on it, and the part's new shares.
+    const outside = this.outside;
+    for (let i = 0; i < resources.length; i++) resources[i].load = outside[i];
     for (const f of flows) {
       for (let j = 0; j < f.resources.length; j++) f.resources[j].load += f.rate * f.weights[j];
     }
     this.loadListener?.(resources, now);
+  }
+
+  /**
+   * Max-min rates of the part's flows, each resource offering its capacity less the load of the
+   * flows crossing it outside the part (kept in `outside`, by the resource's index in the part).
+   */
+  private solvePart(part: Component): Float64Array {
+    const { flows, resources } = part;
+    let uses = 0;
+    for (const f of flows) uses += f.resources.length;
+    const scratch = this.scratch;
+    scratch.reserve(resources.length, flows.length, uses);
+    if (this.outside.length < resources.length) {
+      this.outside = new Float64Array(Math.max(resources.length, 2 * this.outside.length));
+      this.insideCount = new Int32Array(this.outside.length);
+    }
+    const outside = this.outside;
+    const insideCount = this.insideCount;
+    for (let i = 0; i < resources.length; i++) {
+      const r = resources[i];
+      r.local = i;
+      outside[i] = r.load;
+      insideCount[i] = 0;
+    }
+    const g = this.csr;
+    g.flowCount = flows.length;
+    const flowStart = (g.flowStart = scratch.flowStart);
+    const useResource = (g.useResource = scratch.useResource);
+    const useWeight = (g.useWeight = scratch.useWeight);
+    const bottleneck = scratch.bottleneck;
+    let k = 0;
+    for (let i = 0; i < flows.length; i++) {
+      const f = flows[i];
+      flowStart[i] = k;
+      for (let j = 0; j < f.resources.length; j++) {
+        const local = f.resources[j].local;
+        useResource[k] = local;
+        useWeight[k] = f.weights[j];
+        outside[local] -= f.rate * f.weights[j];
+        insideCount[local]++;
+        k++;
+      }
+      // The current bottleneck is one of the flow's own resources, so its local index was just
+      // set; preferring it on a tie keeps the attribution from flipping between equally saturated
+      // resources.
+      const b = f.bottleneck;
+      bottleneck[i] = b === undefined ? -1 : b.local;
+    }
+    flowStart[flows.length] = k;
+    const capacity = scratch.capacity;
+    for (let i = 0; i < resources.length; i++) {
+      // A resource all of whose flows are in the part offers all of itself; the subtraction above
+      // leaves rounding there, not load.
+      outside[i] = insideCount[i] === resources[i].flows.length ? 0 : Math.max(0, outside[i]);
+      capacity[i] = resources[i].capacity - outside[i];
+    }
+    return solveMaxMinCsr(capacity, g, bottleneck, scratch);
+  }
+
+  /** A resource that the part shares with flows outside it and that `rates` saturate, if any. */
+  private newlySaturated(part: Component, rates: Float64Array): ResourceState | undefined {
+    const { flows, resources } = part;
+    const load =
+      this.partLoad.length >= resources.length
+        ? this.partLoad
+        : (this.partLoad = new Float64Array(2 * resources.length));
+    for (let i = 0; i < resources.length; i++) load[i] = this.outside[i];
+    for (let i = 0; i < flows.length; i++) {
+      const f = flows[i];
+      for (let j = 0; j < f.resources.length; j++) load[f.resources[j].local] += rates[i] * f.weights[j];
+    }
+    for (let i = 0; i < resources.length; i++) {
+      const r = resources[i];
+      if (this.insideCount[i] < r.flows.length && saturated(r, load[i])) return r;
+    }
+    return undefined;
   }
 }
 
 // Statistics; flow ids only order the flows that finish together, which a replay makes in the same
 // order; the solver's scratch and its compressed-row view are rewritten by every solve before they
 // are read (but for round numbers compared for equality with a newer round).
-// The lists of the changes of an instant are empty between instants (spareSeeds always).
+// The lists of the changes of an instant are empty between instants (the spare ones always); the
+// per-part arrays are rewritten by every solve before they are read.
 stateRules(FlowNetwork, {
   stats: 'ignore',
   nextFlowId: 'ignore',
   scratch: 'ignore',
   csr: 'ignore',
-  spareSeeds: 'ignore',
+  spareTouched: 'ignore',
+  spareFreed: 'ignore',
+  outside: 'ignore',
+  insideCount: 'ignore',
+  partLoad: 'ignore',
 });

@@ -117,6 +117,38 @@ describe('FlowNetwork by hand', () => {
     expect(lone.rate).toBe(10);
   });
 
+  it('re-solves only the flows a change can move: a resource with room couples nobody', () => {
+    const { net } = setup();
+    const memory = net.addResource('memory', 100);
+    const cores = [0, 1, 2].map((i) => net.addResource(`core ${i}`, 1));
+    const flows = cores
+      .slice(0, 2)
+      .map((core) => net.start({ bytes: 1e6, uses: [{ resource: core }, { resource: memory }] }));
+    const before = { ...net.stats };
+    // The memory carries 2 of its 100: the third copy's start moves no other flow's rate.
+    const third = net.start({ bytes: 1e6, uses: [{ resource: cores[2] }, { resource: memory }] });
+    expect(net.stats.solves - before.solves).toBe(1);
+    expect(net.stats.flowsResolved - before.flowsResolved).toBe(1);
+    expect([...flows, third].map((f) => f.rate)).toEqual([1, 1, 1]);
+    expect(memory.load).toBe(3);
+  });
+
+  it('widens the re-solve to the flows of a resource the new rates saturate', () => {
+    const { net } = setup();
+    const memory = net.addResource('memory', 2.5);
+    const cores = [0, 1, 2].map((i) => net.addResource(`core ${i}`, 1));
+    const flows = cores
+      .slice(0, 2)
+      .map((core) => net.start({ bytes: 1e6, uses: [{ resource: core }, { resource: memory }] }));
+    const before = { ...net.stats };
+    // At 1 each, three copies would ask 3 of the memory's 2.5: all three share it instead.
+    const third = net.start({ bytes: 1e6, uses: [{ resource: cores[2] }, { resource: memory }] });
+    expect(net.stats.solves - before.solves).toBe(1);
+    expect(net.stats.flowsResolved - before.flowsResolved).toBe(3);
+    for (const f of [...flows, third]) expect(f.rate).toBeCloseTo(2.5 / 3, 12);
+    expect(memory.load).toBeCloseTo(2.5, 12);
+  });
+
   it('keeps finishing flows whose component split off after a shared re-solve', () => {
     const { sched, net } = setup();
     const a = net.addResource('a', 1);
