@@ -118,6 +118,8 @@ export class FlowNetwork {
   private outside = new Float64Array(16);
   private insideCount = new Int32Array(16);
   private partLoad = new Float64Array(16);
+  /** Whether some resource of the part being solved carries flows outside it. */
+  private shared = false;
   /** The compressed-row view of the flows being re-solved, over the scratch arrays. */
   private readonly csr = {
     flowCount: 0,
@@ -448,10 +450,15 @@ export class FlowNetwork {
     }
     flowStart[flows.length] = k;
     const capacity = scratch.capacity;
+    this.shared = false;
     for (let i = 0; i < resources.length; i++) {
       // A resource all of whose flows are in the part offers all of itself; the subtraction above
       // leaves rounding there, not load.
-      outside[i] = insideCount[i] === resources[i].flows.length ? 0 : Math.max(0, outside[i]);
+      if (insideCount[i] === resources[i].flows.length) outside[i] = 0;
+      else {
+        outside[i] = Math.max(0, outside[i]);
+        this.shared = true;
+      }
       capacity[i] = resources[i].capacity - outside[i];
     }
     return solveMaxMinCsr(capacity, g, bottleneck, scratch);
@@ -459,6 +466,7 @@ export class FlowNetwork {
 
   /** A resource that the part shares with flows outside it and that `rates` saturate, if any. */
   private newlySaturated(part: Component, rates: Float64Array): ResourceState | undefined {
+    if (!this.shared) return undefined;
     const { flows, resources } = part;
     const load =
       this.partLoad.length >= resources.length
@@ -492,4 +500,5 @@ stateRules(FlowNetwork, {
   outside: 'ignore',
   insideCount: 'ignore',
   partLoad: 'ignore',
+  shared: 'ignore',
 });
