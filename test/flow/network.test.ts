@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FlowNetwork } from '../../sim/flow/network.ts';
+import { FlowNetwork, type Resource } from '../../sim/flow/network.ts';
 import { FakeScheduler } from './fake-scheduler.ts';
 
 function setup() {
@@ -117,36 +117,37 @@ describe('FlowNetwork by hand', () => {
     expect(lone.rate).toBe(10);
   });
 
-  it('re-solves only the flows a change can move: a resource with room couples nobody', () => {
+  /** Two copies on their own cores (1 each) and one memory of `memory`; then a third starts. */
+  function thirdCopy(memory: number) {
     const { net } = setup();
-    const memory = net.addResource('memory', 100);
+    const mem = net.addResource('memory', memory);
     const cores = [0, 1, 2].map((i) => net.addResource(`core ${i}`, 1));
-    const flows = cores
-      .slice(0, 2)
-      .map((core) => net.start({ bytes: 1e6, uses: [{ resource: core }, { resource: memory }] }));
+    const copy = (core: Resource) => net.start({ bytes: 1e6, uses: [{ resource: core }, { resource: mem }] });
+    const first = [copy(cores[0]), copy(cores[1])];
     const before = { ...net.stats };
+    const third = copy(cores[2]);
+    return {
+      rates: [...first, third].map((f) => f.rate),
+      solves: net.stats.solves - before.solves,
+      resolved: net.stats.flowsResolved - before.flowsResolved,
+      load: mem.load,
+    };
+  }
+
+  it('re-solves only the flows a change can move: a resource with room couples nobody', () => {
     // The memory carries 2 of its 100: the third copy's start moves no other flow's rate.
-    const third = net.start({ bytes: 1e6, uses: [{ resource: cores[2] }, { resource: memory }] });
-    expect(net.stats.solves - before.solves).toBe(1);
-    expect(net.stats.flowsResolved - before.flowsResolved).toBe(1);
-    expect([...flows, third].map((f) => f.rate)).toEqual([1, 1, 1]);
-    expect(memory.load).toBe(3);
+    const t = thirdCopy(100);
+    expect([t.solves, t.resolved]).toEqual([1, 1]);
+    expect(t.rates).toEqual([1, 1, 1]);
+    expect(t.load).toBe(3);
   });
 
   it('widens the re-solve to the flows of a resource the new rates saturate', () => {
-    const { net } = setup();
-    const memory = net.addResource('memory', 2.5);
-    const cores = [0, 1, 2].map((i) => net.addResource(`core ${i}`, 1));
-    const flows = cores
-      .slice(0, 2)
-      .map((core) => net.start({ bytes: 1e6, uses: [{ resource: core }, { resource: memory }] }));
-    const before = { ...net.stats };
     // At 1 each, three copies would ask 3 of the memory's 2.5: all three share it instead.
-    const third = net.start({ bytes: 1e6, uses: [{ resource: cores[2] }, { resource: memory }] });
-    expect(net.stats.solves - before.solves).toBe(1);
-    expect(net.stats.flowsResolved - before.flowsResolved).toBe(3);
-    for (const f of [...flows, third]) expect(f.rate).toBeCloseTo(2.5 / 3, 12);
-    expect(memory.load).toBeCloseTo(2.5, 12);
+    const t = thirdCopy(2.5);
+    expect([t.solves, t.resolved]).toEqual([1, 3]);
+    for (const rate of t.rates) expect(rate).toBeCloseTo(2.5 / 3, 12);
+    expect(t.load).toBeCloseTo(2.5, 12);
   });
 
   it('keeps finishing flows whose component split off after a shared re-solve', () => {
