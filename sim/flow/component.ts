@@ -57,10 +57,10 @@ export class ComponentWalker {
     return this.close(stamp);
   }
 
-  /** After a solve that saturated `r`, a resource of the part that carries flows outside it: those
-   *  flows join, with what the saturated resources they cross reach. The same lists, grown. */
-  widen(r: ResourceState): Component {
-    this.addAll(r, this.stamp);
+  /** After a solve that saturated `saturatedNow`, resources of the part that carry flows outside it:
+   *  those flows join, with what the saturated resources they cross reach. The same lists, grown. */
+  widen(saturatedNow: readonly ResourceState[]): Component {
+    for (const r of saturatedNow) this.addAll(r, this.stamp);
     return this.close(this.stamp);
   }
 

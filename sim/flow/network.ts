@@ -32,7 +32,8 @@ export interface Resource {
   flowLabels(): string[];
 }
 
-/** Told, after every re-solve, the resources whose load it may have changed (load-recorder.ts). */
+/** Told, after every re-solve and every batch of finishes, the resources whose load it may have
+ *  changed (load-recorder.ts). */
 export type LoadListener = (resources: readonly Resource[], now: number) => void;
 
 /** weight defaults to 1: a flow at rate r consumes weight*r of the resource. */
@@ -75,6 +76,8 @@ export interface FlowNetworkStats {
   solves: number;
   /** Flows whose rates those re-solves computed, summed. */
   flowsResolved: number;
+  /** Rounds in which a re-solve took in more flows and solved again (component.ts, `widen`). */
+  widenings: number;
 }
 
 /**
@@ -91,7 +94,7 @@ const DONE_REL = 1e-9;
 const SAME_INSTANT_REL = 4 * Number.EPSILON;
 
 export class FlowNetwork {
-  readonly stats: FlowNetworkStats = { solves: 0, flowsResolved: 0 };
+  readonly stats: FlowNetworkStats = { solves: 0, flowsResolved: 0, widenings: 0 };
   private readonly scheduler: Scheduler;
   private readonly list: ResourceState[] = [];
   private readonly byName = new Map<string, ResourceState>();
@@ -338,7 +341,8 @@ export class FlowNetwork {
     for (let i = 0; i < f.resources.length; i++) {
       const r = f.resources[i];
       if (saturated(r)) this.freed.push(r);
-      r.load = Math.max(0, r.load - f.rate * f.weights[i]);
+      // The last flow off a resource leaves it idle: exactly 0, not the rounding of the subtractions.
+      r.load = r.flows.length === 1 ? 0 : Math.max(0, r.load - f.rate * f.weights[i]);
       const slot = f.slots[i];
       const last = r.flows.pop()!;
       if (last !== f) {
@@ -360,9 +364,12 @@ export class FlowNetwork {
     for (;;) {
       rates = this.solvePart(part);
       const widen = this.newlySaturated(part, rates);
-      if (widen === undefined) break;
+      if (widen.length === 0) break;
+      // Every such resource at once: one more solve per round, not one per resource. (A flow taken
+      // in that ends at this very instant is solved too, and ends an instant-free moment later.)
       part = this.walker.widen(widen);
       this.settle(part);
+      this.stats.widenings++;
     }
     const { flows, resources } = part;
     this.stats.solves++;
@@ -464,9 +471,10 @@ export class FlowNetwork {
     return solveMaxMinCsr(capacity, g, bottleneck, scratch);
   }
 
-  /** A resource that the part shares with flows outside it and that `rates` saturate, if any. */
-  private newlySaturated(part: Component, rates: Float64Array): ResourceState | undefined {
-    if (!this.shared) return undefined;
+  /** The resources the part shares with flows outside it that `rates` saturate. */
+  private newlySaturated(part: Component, rates: Float64Array): ResourceState[] {
+    const found: ResourceState[] = [];
+    if (!this.shared) return found;
     const { flows, resources } = part;
     const load =
       this.partLoad.length >= resources.length
@@ -479,9 +487,9 @@ export class FlowNetwork {
     }
     for (let i = 0; i < resources.length; i++) {
       const r = resources[i];
-      if (this.insideCount[i] < r.flows.length && saturated(r, load[i])) return r;
+      if (this.insideCount[i] < r.flows.length && saturated(r, load[i])) found.push(r);
     }
-    return undefined;
+    return found;
   }
 }
 

@@ -12,7 +12,8 @@ export class ResourceState implements Resource {
   readonly capacity: number;
   /** Active flows crossing this resource; removal swaps the last one in. */
   readonly flows: FlowState[] = [];
-  /** Sum of weight * rate over `flows`, as of the last re-solve. */
+  /** Sum of weight * rate over `flows`: as the last re-solve touching it set it, less the shares of
+   *  flows finished since (0 once none is left). */
   load = 0;
   /** Scratch for graph walks and solves: the walk that last visited it and its index there. */
   visit = 0;

@@ -150,6 +150,36 @@ describe('FlowNetwork by hand', () => {
     expect(t.load).toBeCloseTo(2.5, 12);
   });
 
+  it('takes in every resource the new rates saturate in one more solve, not one each', () => {
+    const { sched, net } = setup();
+    // D holds most of R; when it ends, each P_i rises on R until its S_i, shared with O_i, fills.
+    const n = 50;
+    const r = net.addResource('R', n + 1);
+    const s = Array.from({ length: n }, (_, i) => net.addResource(`S${i}`, 1.5));
+    const t = Array.from({ length: n }, (_, i) => net.addResource(`T${i}`, 0.6));
+    net.start({ bytes: 1, uses: [{ resource: r, weight: n }] });
+    for (let i = 0; i < n; i++) {
+      net.start({ bytes: 1e9, uses: [{ resource: r }, { resource: s[i] }] });
+      net.start({ bytes: 1e9, uses: [{ resource: s[i] }, { resource: t[i] }] });
+    }
+    sched.runUntil(0);
+    const before = net.stats.widenings;
+    sched.runUntil(10);
+    expect(net.stats.widenings - before).toBe(1);
+    for (const x of s) expect(x.load).toBeCloseTo(1.5, 9);
+  });
+
+  it('leaves a resource its last flow left with no load at all', () => {
+    const { sched, net } = setup();
+    const x = net.addResource('x', 10);
+    const p = net.addResource('p', 0.1);
+    const q = net.addResource('q', 0.2);
+    net.start({ bytes: 1, uses: [{ resource: x }, { resource: p }] });
+    net.start({ bytes: 1, uses: [{ resource: x }, { resource: q }] });
+    sched.runAll();
+    expect(x.load).toBe(0);
+  });
+
   it('keeps finishing flows whose component split off after a shared re-solve', () => {
     const { sched, net } = setup();
     const a = net.addResource('a', 1);
