@@ -43,7 +43,8 @@ export function siblingCachesByCore(spec: MachineSpec): Map<number, { victim: Ca
   return out;
 }
 
-/** The sibling private cache holding most of [offset, offset + bytes) of buffer `buf` dirty, if any. */
+/** The sibling private cache holding most of [offset, offset + bytes) of buffer `buf` dirty, if any;
+ *  only the caches in `holding` (those holding some of the buffer) are looked up. */
 export function bestSibling(
   entry: { victim: CacheSpec; siblings: CacheSpec[] } | undefined,
   states: ReadonlyMap<string, CacheState>,
