@@ -127,9 +127,11 @@ interface SideFit {
   param: 'smSideNs' | 'smFollowSideNs';
   /** What the constant is, for the note. */
   what: string;
+  /** The broadcast's size. */
+  bytes: number;
 }
 
-const SIDE_FITS: readonly (SideFit & { bytes: number })[] = [
+const SIDE_FITS: readonly SideFit[] = [
   { param: 'smSideNs', what: "per fragment side of a message's first fragment", bytes: LIBRARY_TRAINING_BYTES },
   { param: 'smFollowSideNs', what: 'per side of an ACK or later fragment', bytes: FOLLOW_TRAINING_BYTES },
 ];

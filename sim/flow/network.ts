@@ -400,12 +400,10 @@ export class FlowNetwork {
       }
       w.event = this.scheduler.schedule(Math.max(0, firstFinish - now), () => this.wake(w));
     }
-    // A resource's load: what the flows outside the part put on it, and the part's new shares.
-    const outside = this.outside;
-    for (let i = 0; i < resources.length; i++) resources[i].load = outside[i];
-    for (const f of flows) {
-      for (let j = 0; j < f.resources.length; j++) f.resources[j].load += f.rate * f.weights[j];
-    }
+    // A resource's load: what the flows outside the part put on it, and the part's new shares, as
+    // the last check for newly saturated resources summed them.
+    const load = this.partLoad;
+    for (let i = 0; i < resources.length; i++) resources[i].load = load[i];
     this.loadListener?.(resources, now);
   }
 
@@ -471,10 +469,10 @@ export class FlowNetwork {
     return solveMaxMinCsr(capacity, g, bottleneck, scratch);
   }
 
-  /** The resources the part shares with flows outside it that `rates` saturate. */
+  /** The resources the part shares with flows outside it that `rates` saturate; every resource's
+   *  load under those rates is left in `partLoad`. */
   private newlySaturated(part: Component, rates: Float64Array): ResourceState[] {
     const found: ResourceState[] = [];
-    if (!this.shared) return found;
     const { flows, resources } = part;
     const load =
       this.partLoad.length >= resources.length
@@ -485,6 +483,7 @@ export class FlowNetwork {
       const f = flows[i];
       for (let j = 0; j < f.resources.length; j++) load[f.resources[j].local] += rates[i] * f.weights[j];
     }
+    if (!this.shared) return found;
     for (let i = 0; i < resources.length; i++) {
       const r = resources[i];
       if (this.insideCount[i] < r.flows.length && saturated(r, load[i])) found.push(r);

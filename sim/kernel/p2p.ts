@@ -336,6 +336,6 @@ function smCostsFor(spec: MachineSpec, options: PointToPointOptions): SmBtlCosts
     fastBoxBytes: options.smFastBox ?? smBtlCosts.fastBoxBytes,
     sendSideNs: sideNs ?? smParamDefaults.smSideNs,
     recvSideNs: sideNs ?? smParamDefaults.smSideNs,
-    followSideNs: followNs ?? smBtlCosts.followSideNs,
+    followSideNs: followNs ?? smParamDefaults.smFollowSideNs,
   };
 }

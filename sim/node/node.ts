@@ -524,12 +524,17 @@ export class Node {
     return { bytes, latency };
   }
 
+  /** Bytes of `r` resident in `state`, looked up only where `held` (the caches holding some of the
+   *  buffer) says there can be some. */
+  private residentIn(held: ReadonlySet<CacheState> | undefined, state: CacheState, r: Range): number {
+    return held !== undefined && held.has(state) ? state.residentBytes(r.buf.id, r.offset, r.bytes) : 0;
+  }
+
   /** The most of `r` any one of `states` holds. */
   private mostHeld(states: readonly CacheState[], r: Range, held: ReadonlySet<CacheState> | undefined): number {
     let most = 0;
     if (held === undefined) return most;
-    for (const state of states)
-      if (held.has(state)) most = Math.max(most, state.residentBytes(r.buf.id, r.offset, r.bytes));
+    for (const state of states) most = Math.max(most, this.residentIn(held, state, r));
     return most;
   }
 
@@ -579,10 +584,8 @@ export class Node {
     // Only the caches the index says hold some of the buffer are looked up: on a big node a buffer
     // sits in a handful of the caches this walk would otherwise search.
     const held = this.holders.of(r.buf.id);
-    const residentIn = (state: CacheState): number =>
-      held !== undefined && held.has(state) ? state.residentBytes(r.buf.id, r.offset, n) : 0;
     for (const cache of local) {
-      let resident = residentIn(this.cacheState.get(cache.id)!);
+      let resident = this.residentIn(held, this.cacheState.get(cache.id)!, r);
       if (shared?.has(cache)) resident = Math.max(resident, this.streams.followed(cache.id, cache.sizeBytes, r));
       if (resident > found) {
         // What another core behind this cache holds in its private caches comes from there, one
@@ -639,7 +642,7 @@ export class Node {
     const own = this.ownCaches.get(core);
     for (const cache of this.lastLevelAt.get(homeVertex) ?? []) {
       if (own?.has(cache)) continue;
-      const resident = residentIn(this.cacheState.get(cache.id)!);
+      const resident = this.residentIn(held, this.cacheState.get(cache.id)!, r);
       if (resident > bestResident) {
         bestResident = resident;
         bestRemote = cache;
@@ -664,7 +667,7 @@ export class Node {
       const route = this.routeResources(numa.attach, coreVertex);
       const memSide = this.topo.memorySideCaches()[0];
       // Behind a memory-side cache, its hits are served by it and its misses by the DRAM behind it.
-      const hit = memSide ? Math.min(missing, residentIn(this.cacheState.get(memSide.id)!)) : 0;
+      const hit = memSide ? Math.min(missing, this.residentIn(held, this.cacheState.get(memSide.id)!, r)) : 0;
       // Claiming a line cached nowhere takes a round trip to its home agent, which answers from its
       // snoop results or directory without reading DRAM: the route there and the home socket's
       // last-level lookup.

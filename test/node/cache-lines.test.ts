@@ -38,7 +38,8 @@ describe('lineExtent', () => {
 });
 
 describe('a copy that ends inside a line', () => {
-  /** Westmere's core 0 copying `bytes` of a cold buffer into another, from `at`, to its end. */
+  /** Westmere's core 0 copying `bytes` from byte 100 of a cold buffer into another, after `first`
+   *  (offset and length) was copied, if given. */
   function copyTime(bytes: number, first?: [offset: number, bytes: number]) {
     const spec = loadPreset('westmere');
     const sim = new Simulation({ seed: 'lines' });
