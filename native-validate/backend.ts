@@ -19,6 +19,7 @@ export type NativeBench =
   | 'memcpy'
   | 'latency'
   | 'lineping'
+  | 'claims'
   | 'pingpong'
   | 'pingping'
   | 'onetoall'

@@ -4,7 +4,7 @@
 // copy barely moved. Its placements take turns every few tens of seconds, so the whole test set runs
 // `rounds` times, one round after the other, and each case reports its fastest round: interference
 // only slows a case down, and the fastest round of each case is the host in one state, its least
-// disturbed one, the state the training ping-pong is taken in too (training.ts). Every round's
+// disturbed one, the state the training copies are taken in too (training.ts). Every round's
 // median stands beside it, so that the spread between rounds shows.
 import type { NativeStats } from './backend.ts';
 

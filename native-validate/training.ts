@@ -28,8 +28,10 @@ export interface LevelProbe {
 /** CMA size sweep of the training set: one reader of one process. */
 export const CMA_TRAINING_SIZES = [4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 1 * MiB, 4 * MiB];
 
-/** Double-copy sizes of the training set: warm, and none of them a test size (cases.ts). */
-export const HANDOFF_TRAINING_SIZES = [256 * KiB];
+/** Bytes the writer stores into ring lines the reader holds, in the ownership-claims measurement:
+ *  far more lines than a core's store buffer holds, and with its source well within the L2 of the
+ *  processors the presets describe (256 KiB and up). */
+export const CLAIMS_TRAINING_BYTES = 64 * KiB;
 
 /** Largest working set used for memory: four times the last-level cache, at most 256 MiB. */
 const MEMORY_WORKING_SET_CAP = 256 * MiB;
@@ -103,8 +105,8 @@ export interface TrainingData {
   copyOne: NativeStats[];
   /** Every core's memcpy at once from memory; absent with one core. */
   copyAll?: NativeRun;
-  /** Two ranks' warm ping-pong over the double copy (the ownership claims on the copy ring). */
-  handoff?: NativeRun;
+  /** One core's warm copy into the double copy's ring just read by another (ownership claims). */
+  claims?: NativeRun;
   /** One cache line passed back and forth between the first two cores (a flag's trip). */
   lines?: NativeRun;
   cma?: ProbeResult;
@@ -134,12 +136,12 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
     sizes: levels.map((l) => l.workingSet),
     ...it,
   }).results;
-  // The copies, the hand-off ping-pong and the CMA sweep fit the constants the host's placement
+  // The copies, the ownership claims and the CMA sweep fit the constants the host's placement
   // changes (rounds.ts): each is measured in rounds, one after the other within a round, so that
   // the rounds spread over the whole training and each measurement takes its fastest, as the test
   // rows take theirs.
   const pair = cores.slice(0, 2);
-  type Measured = 'copyOne' | 'copyAll' | 'handoff' | 'lines' | 'cmaSweep';
+  type Measured = 'copyOne' | 'copyAll' | 'claims' | 'lines' | 'cmaSweep';
   const requests: Array<{ key: Measured; what: string; req: NativeRequest }> = [
     {
       key: 'copyOne',
@@ -161,9 +163,9 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
         req: lineTripRequest(pair, it.iterations),
       },
       {
-        key: 'handoff',
-        what: 'double-copy ping-pong, warm',
-        req: { bench: 'pingpong', mech: 'shm', cores: pair, sizes: HANDOFF_TRAINING_SIZES, cache: 'on', ...it },
+        key: 'claims',
+        what: "stores into the double copy's ring just read by another core",
+        req: { bench: 'claims', cores: pair, sizes: [CLAIMS_TRAINING_BYTES], cache: 'on', ...it },
       },
     );
   if (cma?.cma === 'ok')
@@ -188,7 +190,7 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
     latency,
     copyOne: measured.get('copyOne')!.results,
     copyAll: measured.get('copyAll'),
-    handoff: measured.get('handoff'),
+    claims: measured.get('claims'),
     lines: measured.get('lines'),
     cma,
     cmaSweep: measured.get('cmaSweep'),

@@ -4,6 +4,7 @@ import type { MachineSpec } from '../hardware/spec.ts';
 import { runNative } from './backend.ts';
 import type { Calibration } from './calibrate.ts';
 import type { ValidationCase } from './cases.ts';
+import { modelClaimsNs } from './fit/model-claims.ts';
 import { modelCopyNs } from './fit/model-copy.ts';
 import { modelAlgorithm, predictNs } from './predict.ts';
 import { measureInRounds, roundText, type RoundedStats } from './rounds.ts';
@@ -67,6 +68,15 @@ export function trainingRows(cal: Calibration): Row[] {
           measured: m,
         },
         modelCopyNs(spec, data.copyAll.cores, m.bytes),
+      ),
+    );
+  }
+  if (data.claims) {
+    const m = data.claims.results[0];
+    rows.push(
+      row(
+        { set: 'training', name: 'claims ring', mechanism: 'shm', ranks: 2, bytes: m.bytes, measured: m },
+        modelClaimsNs(spec, data.claims.cores, m.bytes),
       ),
     );
   }

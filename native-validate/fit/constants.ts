@@ -12,6 +12,7 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 import type { NativeStats } from '../backend.ts';
 import { modelAlgorithm, predictNs } from '../predict.ts';
 import { setCapacity, type TrainingData } from '../training.ts';
+import { modelClaimsNs } from './model-claims.ts';
 import { modelCopyNs } from './model-copy.ts';
 import { nonNegativeFit2, solveDecreasing } from './solve.ts';
 
@@ -283,23 +284,23 @@ const cmaSyscallAndPin: FittedConstant = {
 const claimConcurrency: FittedConstant = {
   name: "ownership claims in flight for lines another core holds (the double copy's ring)",
   fit(spec, data) {
-    const run = data.handoff;
+    const run = data.claims;
     if (!run) return [];
     const m = run.results[0];
-    const algorithm = modelAlgorithm('pingpong', 'shm')!;
-    // Each fragment's copy-in writes ring lines the receiver has just read: the fewer claims in
-    // flight, the slower. The count at which the model's warm ping-pong takes the measured time.
+    // The writer's copy into ring lines the reader has just read, alone (nothing overlaps it, as a
+    // pipelined ping-pong's copies would): the fewer claims in flight, the slower. The count at
+    // which the model's copy takes the measured time.
     const before = spec.costs.claimConcurrency;
     const { x, reached } = solveDecreasing(
       (c) => {
         spec.costs.claimConcurrency = c;
-        return predictNs(spec, algorithm, run.cores, m.bytes, 'on');
+        return modelClaimsNs(spec, run.cores, m.bytes);
       },
       m.medianNs,
       0.25,
       64,
     );
-    const what = `measured: double-copy ping-pong of ${sizeText(m.bytes)} between cores ${run.cores.join(' and ')}, warm, ${fmt(m.medianNs)} (${spread(m)})`;
+    const what = `measured: core ${run.cores[0]} copying ${sizeText(m.bytes)} into the double copy's ring just read by core ${run.cores[1]}, warm, ${fmt(m.medianNs)} (${spread(m)})`;
     if (!reached) {
       spec.costs.claimConcurrency = before;
       return [

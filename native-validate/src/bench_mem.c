@@ -1,6 +1,8 @@
 /* Memory benchmarks: memcpy bandwidth by working set (each of the team's ranks copies at once, so
  * one rank shows one core and all ranks show the shared caches and memory under load), load
- * latency by pointer chasing, and the probe of what this host allows (CMA, cache size). */
+ * latency by pointer chasing, the transfer of cache lines between two cores (one flag's trip, and
+ * stores into lines the other core holds), and the probe of what this host allows (CMA, cache
+ * size). */
 #include "native.h"
 
 #include <errno.h>
@@ -152,6 +154,58 @@ int bench_lineping(struct team *t, FILE *out) {
   struct lineping_ctx c = {0};
   struct case_ops ops = {lineping_run, NULL, &c, 2.0 * LINE_PINGS};
   for (int i = 0; i < t->opt->nsizes; i++) measure(t, out, 64, &ops, i == 0);
+  json_footer(t, out);
+  return 0;
+}
+
+/* Ownership claims: rank 0 copies `bytes` from a warm buffer of its own into the double copy's ring
+ * towards rank 1, which has just read that part of the ring, as a receiver copying a fragment out
+ * does. Each line rank 0 stores is held by rank 1's cache, so rank 0 must first claim it (have the
+ * other copy invalidated). Only rank 0 works in the timed call; between iterations rank 1 reads the
+ * ring and checks it, and rank 0 writes the next iteration's pattern into its buffer. Unlike a
+ * ping-pong, nothing overlaps the claims, so their cost shows alone. */
+struct claims_ctx {
+  char *src; /* rank 0's */
+  char *ring;
+  char *dst; /* rank 1's */
+  size_t bytes;
+};
+
+static void claims_run(struct team *t, void *p, int rot) {
+  (void)rot;
+  struct claims_ctx *c = p;
+  if (t->rank != 0) return;
+  memcpy(c->ring, c->src, c->bytes);
+  __asm__ __volatile__("" ::: "memory");
+}
+
+static void claims_check(struct team *t, void *p, int rot) {
+  struct claims_ctx *c = p;
+  if (t->rank == 1) {
+    memcpy(c->dst, c->ring, c->bytes);
+    expect_block(t, c->dst, c->bytes, 0, 0, rot, "claims");
+  } else if (t->rank == 0) {
+    fill_block(c->src, c->bytes, 0, 0, rot + 1);
+  }
+}
+
+int bench_claims(struct team *t, FILE *out) {
+  json_header(t, out);
+  /* The ring from rank 0 to rank 1 (main.c checks that every size fits in it). */
+  char *ring = t->rings + (size_t)(0 * t->size + 1) * (size_t)t->opt->slots * t->opt->frag;
+  for (int i = 0; i < t->opt->nsizes; i++) {
+    size_t bytes = t->opt->sizes[i];
+    struct claims_ctx c = {NULL, ring, NULL, bytes};
+    if (t->rank == 0) {
+      c.src = alloc_local(bytes);
+      fill_block(c.src, bytes, 0, 0, 0);
+    } else {
+      c.dst = alloc_local(bytes);
+    }
+    struct case_ops ops = {claims_run, claims_check, &c, 1.0};
+    measure(t, out, bytes, &ops, i == 0);
+    arena_free(&(struct arena){t->rank == 0 ? c.src : c.dst, bytes, 1, NULL});
+  }
   json_footer(t, out);
   return 0;
 }

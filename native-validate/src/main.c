@@ -5,7 +5,7 @@
  *                    [--frag BYTES] [--slots K] [--timeout SECONDS] [--llc BYTES]
  *                    [--order sequential|shuffled]
  *
- * BENCH: probe, memcpy, latency, lineping, pingpong, pingping, onetoall, bcast, scatter, gather, alltoall,
+ * BENCH: probe, memcpy, latency, lineping, claims, pingpong, pingping, onetoall, bcast, scatter, gather, alltoall,
  * allgather. Exit status: 0 success, 1 bad command line, 2 a rank failed (message on stderr),
  * 124 timeout, 128+N stopped by signal N. */
 #include "native.h"
@@ -133,6 +133,7 @@ int main(int argc, char **argv) {
   else if (!strcmp(o.bench, "memcpy")) body = bench_memcpy;
   else if (!strcmp(o.bench, "latency")) body = bench_latency;
   else if (!strcmp(o.bench, "lineping")) body = bench_lineping;
+  else if (!strcmp(o.bench, "claims")) body = bench_claims;
   else if (!strcmp(o.bench, "pingpong")) body = bench_pingpong;
   else if (!strcmp(o.bench, "pingping")) body = bench_pingping;
   else if (!strcmp(o.bench, "onetoall")) body = bench_onetoall;
@@ -145,5 +146,10 @@ int main(int argc, char **argv) {
   }
   if (!strcmp(o.bench, "probe") && o.ranks < 2) usage("probe needs 2 ranks");
   if (!strcmp(o.bench, "lineping") && o.ranks != 2) usage("lineping needs 2 ranks");
+  if (!strcmp(o.bench, "claims")) {
+    if (o.ranks != 2) usage("claims needs 2 ranks");
+    for (int k = 0; k < o.nsizes; k++)
+      if (o.sizes[k] > o.frag * (size_t)o.slots) usage("claims: a size exceeds the ring (--frag times --slots)");
+  }
   return team_run(&o, body, stdout);
 }

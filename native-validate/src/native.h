@@ -148,6 +148,7 @@ int bench_pingping(struct team *t, FILE *out);
 int bench_onetoall(struct team *t, FILE *out);
 int bench_collective(struct team *t, FILE *out);
 int bench_probe(struct team *t, FILE *out);
+int bench_claims(struct team *t, FILE *out);
 int bench_lineping(struct team *t, FILE *out);
 
 #endif

@@ -78,6 +78,19 @@ describe('native benchmarks on two ranks', () => {
     expect(run.results[0].medianNs).toBeGreaterThan(1);
     expect(run.results[0].medianNs).toBeLessThan(2000);
   });
+  it('stores into the ring another core has just read: timed, checked, and refused beyond the ring', () => {
+    const run = runNative({ bench: 'claims', cores: [0, 1], sizes: [4096, 65536], iterations: 3, warmup: 1 });
+    expect(run.results.map((r) => r.bytes)).toEqual([4096, 65536]);
+    expect(run.results.every((r) => r.medianNs > 0)).toBe(true);
+    const corrupt = spawnSync(BINARY, ['claims', '--ranks', '2', '--sizes', '4096', '--test-corrupt', '1'], {
+      encoding: 'utf8',
+    });
+    expect(corrupt.status).toBe(2);
+    expect(corrupt.stderr).toContain('claims: 4096 bytes of block 0 from rank 0');
+    const big = spawnSync(BINARY, ['claims', '--ranks', '2', '--sizes', String(1 << 20)], { encoding: 'utf8' });
+    expect(big.status).toBe(1);
+    expect(big.stderr).toContain('a size exceeds the ring');
+  });
   it('the probe says whether CMA works', () => {
     expect(['ok', 'EPERM', 'ENOSYS', 'EFAULT', 'error']).toContain(probeNative([0, 1]).cma);
   });
