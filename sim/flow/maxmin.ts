@@ -15,7 +15,7 @@
 // validation, used by the network on every incremental re-solve). The core works in a
 // `MaxMinScratch` that the network keeps, so a re-solve in the steady state allocates nothing, and
 // it finds each round's lowest level in a heap (level-heap.ts) that only the resources touched by
-// the round's freezes move in.
+// the round's freezes move in; a resource a single flow crosses is part of that flow's cap.
 
 import { LevelHeap } from './level-heap.ts';
 
@@ -110,7 +110,10 @@ export class MaxMinScratch {
   unfrozenWeight = new Float64Array(16);
   unfrozenUses = new Int32Array(16);
   frozenLoad = new Float64Array(16);
-  levelAt = new Float64Array(16);
+  /** Per resource, its saturation level; then, at nRes + f, the level of flow f's cap (below). */
+  levelAt = new Float64Array(32);
+  /** Per resource: 1 when exactly one use in the solve crosses it (a cap on that flow alone). */
+  alone = new Uint8Array(16);
   /** Per resource, the round that last touched it; rounds are numbered across solves. */
   touchedIn = new Int32Array(16);
   touched = new Int32Array(16);
@@ -129,12 +132,13 @@ export class MaxMinScratch {
       this.unfrozenWeight = new Float64Array(n);
       this.unfrozenUses = new Int32Array(n);
       this.frozenLoad = new Float64Array(n);
-      this.levelAt = new Float64Array(n);
+      this.alone = new Uint8Array(n);
       this.touchedIn = new Int32Array(n);
       this.touched = new Int32Array(n);
       this.saturated = new Int32Array(n);
       this.round = 0;
     }
+    if (this.levelAt.length < nRes + nFlows) this.levelAt = new Float64Array(2 * (nRes + nFlows));
     if (this.rate.length < nFlows) {
       const n = Math.max(nFlows, 2 * this.rate.length);
       this.flowStart = new Int32Array(n + 1);
@@ -199,12 +203,28 @@ export function solveMaxMinCsr(
 
   // Resources that still carry an unfrozen flow, lowest saturation level first. A resource's level
   // changes only when a flow crossing it freezes, so only those are re-keyed after a round; the
-  // others keep the level they had, computed from the same state.
-  heap.reset(nRes, levelAt);
+  // others keep the level they had, computed from the same state. A resource only one use crosses
+  // (a core's own queues and caches, in most solves) bounds that flow alone and its level never
+  // changes: such resources enter the heap as one cap per flow, the lowest of them (at nRes + f),
+  // and freezing the flow moves no other entry.
+  const alone = scratch.alone;
+  heap.reset(nRes + nFlows, levelAt);
   for (let r = 0; r < nRes; r++) {
+    alone[r] = unfrozenUses[r] === 1 ? 1 : 0;
     if (unfrozenUses[r] === 0) continue;
     levelAt[r] = (capacity[r] - frozenLoad[r]) / unfrozenWeight[r];
-    heap.push(r);
+    if (alone[r] === 0) heap.push(r);
+  }
+  for (let f = 0; f < nFlows; f++) {
+    let cap = Infinity;
+    for (let k = flowStart[f]; k < flowStart[f + 1]; k++) {
+      const r = useResource[k];
+      if (alone[r] === 1 && levelAt[r] < cap) cap = levelAt[r];
+    }
+    if (cap < Infinity) {
+      levelAt[nRes + f] = cap;
+      heap.push(nRes + f);
+    }
   }
 
   let level = 0;
@@ -215,9 +235,23 @@ export function solveMaxMinCsr(
     const threshold = level * (1 + SATURATION_REL_EPS);
     // Every resource within the threshold saturates this round. They are handled in resource
     // order, as a scan over all resources would: that order decides which one a flow crossing
-    // several is attributed to, and in which order frozen loads are summed.
+    // several is attributed to, and in which order frozen loads are summed. A cap stands for the
+    // first of its flow's lone resources within the threshold.
     let nSat = 0;
-    while (heap.size > 0 && levelAt[heap.top()] <= threshold) saturated[nSat++] = heap.pop();
+    while (heap.size > 0 && levelAt[heap.top()] <= threshold) {
+      const top = heap.pop();
+      if (top < nRes) {
+        saturated[nSat++] = top;
+        continue;
+      }
+      const f = top - nRes;
+      let first = nRes;
+      for (let k = flowStart[f]; k < flowStart[f + 1]; k++) {
+        const r = useResource[k];
+        if (alone[r] === 1 && levelAt[r] <= threshold && r < first) first = r;
+      }
+      saturated[nSat++] = first;
+    }
     sortAscending(saturated, nSat);
     if (scratch.round === 0x3fffffff) {
       touchedIn.fill(0);
@@ -233,10 +267,12 @@ export function solveMaxMinCsr(
         frozen[f] = 1;
         rate[f] = level;
         unfrozenCount--;
+        heap.remove(nRes + f);
         for (let k = flowStart[f]; k < flowStart[f + 1]; k++) {
           const r2 = useResource[k];
-          unfrozenWeight[r2] -= useWeight[k];
           frozenLoad[r2] += useWeight[k] * level;
+          if (alone[r2] === 1) continue;
+          unfrozenWeight[r2] -= useWeight[k];
           unfrozenUses[r2]--;
           if (touchedIn[r2] !== round) {
             touchedIn[r2] = round;

@@ -363,7 +363,7 @@ export class FlowNetwork {
     let rates: Float64Array;
     for (;;) {
       rates = this.solvePart(part);
-      const widen = this.newlySaturated(part, rates);
+      const widen = this.newlySaturated(part);
       if (widen.length === 0) break;
       // Every such resource at once: one more solve per round, not one per resource. (A flow taken
       // in that ends at this very instant is solved too, and ends an instant-free moment later.)
@@ -469,20 +469,18 @@ export class FlowNetwork {
     return solveMaxMinCsr(capacity, g, bottleneck, scratch);
   }
 
-  /** The resources the part shares with flows outside it that `rates` saturate; every resource's
-   *  load under those rates is left in `partLoad`. */
-  private newlySaturated(part: Component, rates: Float64Array): ResourceState[] {
+  /** The resources the part shares with flows outside it that the last solve saturated; every
+   *  resource's load under its rates is left in `partLoad`: what the flows outside put on it, and
+   *  the part's shares, as the solver summed them when it froze each flow (`frozenLoad`). */
+  private newlySaturated(part: Component): ResourceState[] {
     const found: ResourceState[] = [];
-    const { flows, resources } = part;
+    const { resources } = part;
     const load =
       this.partLoad.length >= resources.length
         ? this.partLoad
         : (this.partLoad = new Float64Array(2 * resources.length));
-    for (let i = 0; i < resources.length; i++) load[i] = this.outside[i];
-    for (let i = 0; i < flows.length; i++) {
-      const f = flows[i];
-      for (let j = 0; j < f.resources.length; j++) load[f.resources[j].local] += rates[i] * f.weights[j];
-    }
+    const frozenLoad = this.scratch.frozenLoad;
+    for (let i = 0; i < resources.length; i++) load[i] = this.outside[i] + frozenLoad[i];
     if (!this.shared) return found;
     for (let i = 0; i < resources.length; i++) {
       const r = resources[i];
