@@ -58,6 +58,49 @@ export function fragmentProbeText(rows: Report['rows']): string[] {
   return out;
 }
 
+/** Pairs of test rows whose second sends and receives at once where the first goes one way. */
+const BOTH_WAYS = [
+  { what: 'the native double copy, ping-ping over ping-pong', one: 'pingpong shm', both: 'pingping shm' },
+  {
+    what: "Open MPI without CMA, a two-rank all-to-all (one block each way, and each rank's own) over a broadcast",
+    one: 'MPI_bcast basic no-cma',
+    both: 'MPI_alltoall basic no-cma',
+  },
+] as const;
+
+/**
+ * How much longer sending and receiving at once takes than one way, on the host and in the model,
+ * from the run's test rows: the ratio of each pair of rows (BOTH_WAYS) at every size both have.
+ */
+export function bothWaysText(rows: Report['rows']): string[] {
+  const test = rows.filter((r) => r.set === 'test');
+  const lines: string[] = [];
+  for (const pair of BOTH_WAYS) {
+    const parts: string[] = [];
+    for (const one of test.filter((r) => r.name === pair.one)) {
+      const both = test.find((r) => r.name === pair.both && r.bytes === one.bytes);
+      if (!both) continue;
+      const host = (both.measured.medianNs / one.measured.medianNs).toFixed(2);
+      const model =
+        both.predictedNs !== undefined && one.predictedNs !== undefined
+          ? (both.predictedNs / one.predictedNs).toFixed(2)
+          : '-';
+      parts.push(`${formatBytes(one.bytes, { space: true })} ${host} (model ${model})`);
+    }
+    if (parts.length > 0) lines.push(`  - ${pair.what}: ${parts.join(', ')}.`);
+  }
+  if (lines.length === 0) return [];
+  return [
+    "- **Both ways at once, against one way** (from the test rows): how many times one way's time it takes",
+    '  when each rank sends and receives at once, on the host and in the model.',
+    ...lines,
+    "  Where the host's ratio is the higher, the host spends on the two ways at once more than the model's",
+    '  copies (one piece at a time per rank) and steps add up to; what the rest is (the two cores passing',
+    "  lines and queue entries back and forth at once, vader's fragments returned while others are sent)",
+    '  is not measured here, and the model has none of it.',
+  ];
+}
+
 /**
  * What the cold-order probe (validate.ts, coldOrderRows) shows: the native basic broadcast with its
  * cold buffers taken one after another, as every test case takes them, and in a shuffled order.
@@ -227,7 +270,8 @@ export function validationDoc(report: Report, cpu: string): string {
     '  round was seen in the slower state too; the model, fitted in the faster one, describes that one.',
     '- **A rank that sends and receives at once** (ping-ping, all-to-all). A rank copies one piece at a',
     '  time in the model (docs/model.md, "One copy at a time per rank"), as an MPI process\'s progress',
-    "  engine does; what remains of these rows' error is how the host interleaves the two transfers.",
+    "  engine does; what remains of these rows' error is how the host interleaves the two transfers (below,",
+    '  "Both ways at once").',
     "- **Small messages.** Open MPI's own work per fragment is fitted on two broadcasts (the training",
     '  rows among the Open MPI rows): per side of a fragment that starts a message (`kernel.params.smSideNs`)',
     '  on one of 64 bytes, then per side of an ACK or later fragment (`kernel.params.smFollowSideNs`) on a',
@@ -246,6 +290,7 @@ export function validationDoc(report: Report, cpu: string): string {
     '  `tuned` rows follow the fixed rules of the installed release (the notes say which): the per-size',
     '  tables of 4.1-5.0 run every algorithm unsegmented, where the rules before 4.1 cut medium',
     '  broadcasts into 1 KiB segments.',
+    ...bothWaysText(report.rows),
     ...fragmentProbeText(report.rows),
     ...coldOrderText(report.rows),
     '',

@@ -1,0 +1,48 @@
+// The validation doc's paragraph on sending and receiving at once is built from the run's test rows:
+// each pair's ratio of both ways to one way, measured and predicted, at every size both rows have.
+// Nothing in it is typed by hand.
+import { describe, expect, it } from 'vitest';
+import { bothWaysText } from '../../native-validate/validation-doc.ts';
+import type { Row } from '../../native-validate/validate.ts';
+import { steadyStats } from '../helpers/native-stats.ts';
+
+const r = (name: string, bytes: number, measured: number, predicted?: number, set: Row['set'] = 'test'): Row => ({
+  set,
+  name,
+  mechanism: 'shm',
+  ranks: 2,
+  bytes,
+  measured: steadyStats(bytes, measured, 5),
+  ...(predicted === undefined ? {} : { predictedNs: predicted }),
+});
+
+describe('both-ways paragraph', () => {
+  it('is empty without a pair of rows at one size', () => {
+    expect(bothWaysText([r('pingpong shm', 2048, 700, 650), r('pingping shm', 4096, 800, 700)])).toEqual([]);
+  });
+
+  it("gives each pair's ratio on the host and in the model, size by size", () => {
+    const text = bothWaysText([
+      r('pingpong shm', 32768, 6000, 5000),
+      r('pingping shm', 32768, 7200, 5100),
+      r('MPI_bcast basic no-cma', 524288, 68_000, 61_000),
+      r('MPI_alltoall basic no-cma', 524288, 190_000, 125_000),
+      r('MPI_alltoall basic no-cma', 2048, 1900, 1400),
+    ]).join('\n');
+    expect(text).toContain('ping-ping over ping-pong: 32 KiB 1.20 (model 1.02).');
+    expect(text).toContain('over a broadcast: 512 KiB 2.79 (model 2.05).');
+    // The all-to-all at 2 KiB has no broadcast beside it.
+    expect(text).not.toMatch(/(^|[^0-9])2 KiB/);
+  });
+
+  it('leaves out rows that are not test rows, and says "-" where the model has no figure', () => {
+    const text = bothWaysText([
+      r('pingpong shm', 2048, 700),
+      r('pingping shm', 2048, 800, 700),
+      r('pingping shm', 32768, 900, 800, 'probe'),
+      r('pingpong shm', 32768, 800, 700, 'probe'),
+    ]).join('\n');
+    expect(text).toContain('2 KiB 1.14 (model -).');
+    expect(text).not.toContain('32 KiB');
+  });
+});
