@@ -94,10 +94,9 @@ export function bothWaysText(rows: Report['rows']): string[] {
     "- **Both ways at once, against one way** (from the test rows): how many times one way's time it takes",
     '  when each rank sends and receives at once, on the host and in the model.',
     ...lines,
-    "  Where the host's ratio is the higher, the host spends on the two ways at once more than the model's",
-    '  copies (one piece at a time per rank) and steps add up to; what the rest is (the two cores passing',
-    "  lines and queue entries back and forth at once, vader's fragments returned while others are sent)",
-    '  is not measured here, and the model has none of it.',
+    "  Where the host's ratio is the higher, the host pays more for the two ways at once, against one way,",
+    "  than the model does; the rows' own errors in the table above say which of the two rows the model",
+    '  misses. What the host spends that on is not measured here.',
   ];
 }
 

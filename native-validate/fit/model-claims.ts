@@ -13,10 +13,11 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 export function modelClaimsNs(spec: MachineSpec, [writer, reader]: number[], bytes: number): number {
   const sim = new Simulation({ seed: 'calibrate' });
   const node = new Node(sim, spec);
-  const numa = spec.cores.find((c) => c.id === writer)?.numa;
-  const src = range(node.allocate('src', bytes, 0, numa));
-  const ring = range(node.allocate('ring', bytes, -1, numa));
-  const dst = range(node.allocate('dst', bytes, 1, numa));
+  // Each rank first-touches its own buffer, on its own NUMA node; the ring is placed on the writer's.
+  const numaOf = (core: number) => spec.cores.find((c) => c.id === core)?.numa;
+  const src = range(node.allocate('src', bytes, 0, numaOf(writer)));
+  const ring = range(node.allocate('ring', bytes, -1, numaOf(writer)));
+  const dst = range(node.allocate('dst', bytes, 1, numaOf(reader)));
   let span = 0;
   sim.spawn(
     'writer and reader',

@@ -148,6 +148,7 @@ int main(int argc, char **argv) {
   if (!strcmp(o.bench, "lineping") && o.ranks != 2) usage("lineping needs 2 ranks");
   if (!strcmp(o.bench, "claims")) {
     if (o.ranks != 2) usage("claims needs 2 ranks");
+    if (o.cache_off) usage("claims runs warm only: it stores into the same ring every iteration (--cache on)");
     for (int k = 0; k < o.nsizes; k++)
       if (o.sizes[k] > o.frag * (size_t)o.slots) usage("claims: a size exceeds the ring (--frag times --slots)");
   }

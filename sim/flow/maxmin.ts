@@ -216,12 +216,18 @@ export function solveMaxMinCsr(
     if (alone[r] === 0) heap.push(r);
   }
   for (let f = 0; f < nFlows; f++) {
+    // A level may overflow to Infinity (a tiny weight): the cap still enters the heap, as each of
+    // its resources did, so that a flow crossing nothing else is frozen (at Infinity, which the
+    // network rejects) rather than left unfrozen for ever.
     let cap = Infinity;
+    let lone = false;
     for (let k = flowStart[f]; k < flowStart[f + 1]; k++) {
       const r = useResource[k];
-      if (alone[r] === 1 && levelAt[r] < cap) cap = levelAt[r];
+      if (alone[r] !== 1) continue;
+      lone = true;
+      if (levelAt[r] < cap) cap = levelAt[r];
     }
-    if (cap < Infinity) {
+    if (lone) {
       levelAt[nRes + f] = cap;
       heap.push(nRes + f);
     }

@@ -479,6 +479,9 @@ export class FlowNetwork {
       this.partLoad.length >= resources.length
         ? this.partLoad
         : (this.partLoad = new Float64Array(2 * resources.length));
+    // The solver numbered the part's resources 0..n-1 as solvePart listed them, and every one of
+    // them carries a flow of the part (the walk lists only resources its flows cross), so its
+    // frozenLoad covers each of them.
     const frozenLoad = this.scratch.frozenLoad;
     for (let i = 0; i < resources.length; i++) load[i] = this.outside[i] + frozenLoad[i];
     if (!this.shared) return found;

@@ -85,6 +85,15 @@ describe('maxMinRates by hand', () => {
     ).toEqual([2]);
   });
 
+  it('ends with an unbounded rate where a weight so small that capacity over it overflows is all a flow has', () => {
+    // The network rejects such a rate with the flow's name; the solver must still return.
+    const rates = maxMinRates(
+      [1, 1],
+      [{ uses: [{ resource: 0, weight: 1 }] }, { uses: [{ resource: 1, weight: 5e-324 }] }],
+    );
+    expect(rates).toEqual([1, Infinity]);
+  });
+
   it('rejects a flow with no resource, a bad weight and a bad capacity', () => {
     expect(() => maxMinRates([1], [{ uses: [] }])).toThrow(/uses no resource/);
     expect(() => maxMinRates([1], [{ uses: [{ resource: 0, weight: 0 }] }])).toThrow(/weight/);

@@ -87,6 +87,11 @@ describe('native benchmarks on two ranks', () => {
     });
     expect(corrupt.status).toBe(2);
     expect(corrupt.stderr).toContain('claims: 4096 bytes of block 0 from rank 0');
+    const cold = spawnSync(BINARY, ['claims', '--ranks', '2', '--sizes', '4096', '--cache', 'off'], {
+      encoding: 'utf8',
+    });
+    expect(cold.status).toBe(1);
+    expect(cold.stderr).toContain('claims runs warm only');
     const big = spawnSync(BINARY, ['claims', '--ranks', '2', '--sizes', String(1 << 20)], { encoding: 'utf8' });
     expect(big.status).toBe(1);
     expect(big.stderr).toContain('a size exceeds the ring');
