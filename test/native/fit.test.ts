@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadMachineFile, loadPreset } from '../../hardware/index.ts';
+import { modelClaimsNs } from '../../native-validate/fit/model-claims.ts';
 import { modelCopyNs } from '../../native-validate/fit/model-copy.ts';
 import { nonNegativeFit2, solveDecreasing } from '../../native-validate/fit/solve.ts';
 import { writeMachineFile } from '../../native-validate/machine-writer.ts';
@@ -51,6 +52,32 @@ describe('model memcpy', () => {
       5000,
     );
     expect(x).toBeCloseTo(7, 1);
+  });
+});
+
+describe('model of stores into the ring another core has read', () => {
+  it('is slower with fewer claims in flight than without the mechanism, and the bisection finds the count back', () => {
+    // Dancer's cores 0 and 1 share its L3; with the L3's cache-to-cache latency set, a store into
+    // a line the other core's L2 holds waits for that copy's invalidation.
+    const spec = structuredClone(loadPreset('dancer'));
+    spec.caches.forEach((c) => c.level === 3 && (c.peerLatencyNs = 30));
+    const bytes = 64 * 1024;
+    const without = modelClaimsNs(spec, [0, 1], bytes);
+    spec.costs.claimConcurrency = 3;
+    const target = modelClaimsNs(spec, [0, 1], bytes);
+    expect(target).toBeGreaterThan(without);
+    spec.costs.claimConcurrency = 12;
+    expect(modelClaimsNs(spec, [0, 1], bytes)).toBeLessThan(target);
+    const { x } = solveDecreasing(
+      (c) => {
+        spec.costs.claimConcurrency = c;
+        return modelClaimsNs(spec, [0, 1], bytes);
+      },
+      target,
+      0.25,
+      64,
+    );
+    expect(x).toBeCloseTo(3, 1);
   });
 });
 
