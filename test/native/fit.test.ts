@@ -6,6 +6,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { loadMachineFile, loadPreset } from '../../hardware/index.ts';
 import { modelClaimsNs } from '../../native-validate/fit/model-claims.ts';
+import { FITTED_CONSTANTS } from '../../native-validate/fit/constants.ts';
+import type { TrainingData } from '../../native-validate/training.ts';
+import { steadyStats } from '../helpers/native-stats.ts';
 import { modelCopyNs } from '../../native-validate/fit/model-copy.ts';
 import { nonNegativeFit2, solveDecreasing } from '../../native-validate/fit/solve.ts';
 import { writeMachineFile } from '../../native-validate/machine-writer.ts';
@@ -78,6 +81,31 @@ describe('model of stores into the ring another core has read', () => {
       64,
     );
     expect(x).toBeCloseTo(3, 1);
+  });
+});
+
+describe('the fit of claims in flight', () => {
+  const fitClaims = (machine: string, cores: [number, number], measuredNs: number) => {
+    const spec = structuredClone(loadPreset(machine));
+    spec.caches.forEach((c) => c.level === 3 && (c.peerLatencyNs = 30));
+    const claims = { cores, results: [steadyStats(64 * 1024, measuredNs, 20)] };
+    const fit = FITTED_CONSTANTS.find((f) => f.name.startsWith('ownership claims'))!;
+    return { spec, values: fit.fit(spec, { claims } as unknown as TrainingData) };
+  };
+
+  it('finds the count at which the model takes the measured time, between two cores of one socket', () => {
+    const { spec, values } = fitClaims('westmere', [0, 1], 7000);
+    expect(values[0].kept).toBeUndefined();
+    expect(spec.costs.claimConcurrency).toBeGreaterThan(0.25);
+    expect(modelClaimsNs(spec, [0, 1], 64 * 1024)).toBeCloseTo(7000, -2);
+  });
+
+  it('fits nothing between cores of two sockets, whose copy the model does not hold back by claims', () => {
+    // Westmere's cores 0 and 6 are on two sockets: no cache they share, no claim the count governs.
+    const { spec, values } = fitClaims('westmere', [0, 6], 1e6);
+    expect(values[0].kept).toBe(true);
+    expect(values[0].source).toContain('not fitted');
+    expect(spec.costs.claimConcurrency).toBeUndefined();
   });
 });
 
