@@ -151,7 +151,20 @@ describe.runIf(setpriv && cma)('CMA refused by the kernel', () => {
   });
   it('validate reports the refusal and still runs the shared-memory cases', () => {
     const launcher = join(import.meta.dirname, '../../bin/intranode.mjs');
-    const args = ['validate', '--machine', 'host', '--ranks', '2', '--sizes', '4KiB', '--iterations', '1', '--json'];
+    const args = [
+      'validate',
+      '--machine',
+      'host',
+      '--ranks',
+      '2',
+      '--sizes',
+      '4KiB',
+      '--iterations',
+      '1',
+      '--rounds',
+      '1',
+      '--json',
+    ];
     const out = spawnSync('setpriv', [...withoutPtrace, process.execPath, launcher, ...args], {
       encoding: 'utf8',
       env: refused,
