@@ -281,8 +281,10 @@ const cmaSyscallAndPin: FittedConstant = {
   },
 };
 
-/** The fewest claims in flight the fit tries: a quarter of one, a store far slower than a line's trip. */
+/** The fewest and most claims in flight the fit tries: a quarter of one (a store far slower than a
+ *  line's trip) to more than any core keeps misses in flight. */
 const CLAIMS_FEWEST = 0.25;
+const CLAIMS_MOST = 64;
 
 const claimConcurrency: FittedConstant = {
   name: "ownership claims in flight for lines another core holds (the double copy's ring)",
@@ -301,30 +303,24 @@ const claimConcurrency: FittedConstant = {
       },
       m.medianNs,
       CLAIMS_FEWEST,
-      64,
+      CLAIMS_MOST,
     );
     const what = `measured: core ${run.cores[0]} copying ${sizeText(m.bytes)} into the double copy's ring just read by core ${run.cores[1]}, warm, ${fmt(m.medianNs)} (${spread(m)})`;
     // Faster than measured even with the fewest claims in flight: the model's copy does not wait
     // on claims between these cores (they share no cache below memory), so the count would only
     // be the bisection's bound, wrong for every pair that does.
-    if (reached && x <= CLAIMS_FEWEST) {
+    const notFitted = !reached
+      ? `the model is slower than that even with ${CLAIMS_MOST} claims in flight (another resource bounds it)`
+      : x <= CLAIMS_FEWEST
+        ? `the model is faster than that even with ${CLAIMS_FEWEST} claims in flight (its copy does not wait on claims between these two cores)`
+        : undefined;
+    if (notFitted !== undefined) {
       spec.costs.claimConcurrency = before;
       return [
         {
           field: 'costs.claimConcurrency',
           value: before ?? 'none',
-          source: `${what}; not fitted: the model is faster than that even with ${CLAIMS_FEWEST} claims in flight (its copy does not wait on claims between these two cores)`,
-          kept: true,
-        },
-      ];
-    }
-    if (!reached) {
-      spec.costs.claimConcurrency = before;
-      return [
-        {
-          field: 'costs.claimConcurrency',
-          value: before ?? 'none',
-          source: `${what}; not fitted: the model is slower than that even with 64 claims in flight (another resource bounds it)`,
+          source: `${what}; not fitted: ${notFitted}`,
           kept: true,
         },
       ];
