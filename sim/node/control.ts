@@ -18,9 +18,8 @@ export class ControlChannel extends LinearCollectives {
   *send(to: number, value: unknown): Program<void> {
     const { node, cores } = this.world;
     const line = node.topo.lineLatency(cores[this.me], cores[to]);
-    const start = node.sim.now;
     // Enqueue: the tail pointer's line moves to this core, the cell is written.
-    yield* node.sim.sleep(softwareCosts.controlSideNs + line);
+    const start = yield* libraryWork(this.world, this.me, softwareCosts.controlSideNs + line);
     node.trace.record({ rank: this.me, kind: 'control', label: `ctl->${to}`, start, end: node.sim.now, bytes: 0 });
     // The polling receiver sees the cell one line transfer later.
     this.world.deliver(this.me, to, 'ctl', value, line);
@@ -33,9 +32,8 @@ export class ControlChannel extends LinearCollectives {
       cores[this.me],
       readers.map((r) => cores[r]),
     );
-    const start = node.sim.now;
     // The flag is written once, after every poller's copy is invalidated.
-    yield* node.sim.sleep(softwareCosts.controlSideNs + flag.write);
+    const start = yield* libraryWork(this.world, this.me, softwareCosts.controlSideNs + flag.write);
     node.trace.record({
       rank: this.me,
       kind: 'control',
@@ -51,8 +49,7 @@ export class ControlChannel extends LinearCollectives {
     const { node } = this.world;
     const start = node.sim.now;
     const value = yield* this.world.receive(from, this.me, 'ctl');
-    const waited = node.sim.now;
-    yield* node.sim.sleep(softwareCosts.controlSideNs);
+    const waited = yield* libraryWork(this.world, this.me, softwareCosts.controlSideNs);
     node.trace.record({ rank: this.me, kind: 'wait', label: `ctl<-${from}`, start, end: waited, bytes: 0 });
     node.trace.record({
       rank: this.me,
@@ -64,4 +61,18 @@ export class ControlChannel extends LinearCollectives {
     });
     return value;
   }
+}
+
+/** `ns` of the library's work on `rank`'s thread (Node.onRankThread); returns when it began, once
+ *  the thread was free. */
+function* libraryWork(world: World, rank: number, ns: number): Program<number> {
+  let began = world.sim.now;
+  yield* world.node.onRankThread(
+    rank,
+    (function* () {
+      began = world.sim.now;
+      yield* world.sim.sleep(ns);
+    })(),
+  );
+  return began;
 }

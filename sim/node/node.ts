@@ -106,8 +106,8 @@ export class Node {
   private nextBufferId = 0;
   private readonly userBuffers = new Set<number>();
   private readonly clearListeners: (() => void)[] = [];
-  /** Per rank, the lock its copies take in turn (oneCopyAtATime). */
-  private readonly copyLocks = new Map<number, Mutex>();
+  /** Per rank, the lock its copies and steps take in turn (onRankThread). */
+  private readonly rankThreads = new Map<number, Mutex>();
   /** Per core, its caches that other cores share and fill (not victim or memory-side ones). */
   private readonly sharedOwn = new Map<number, Set<CacheSpec>>();
   private readonly sharedOwnIds = new Map<number, string[]>();
@@ -273,7 +273,7 @@ export class Node {
   *copy(core: number, src: Range, dst: Range, info: CopyInfo): Program<void> {
     if (src.bytes !== dst.bytes)
       throw new RangeError(`copy ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
-    yield* this.oneCopyAtATime(info.rank, this.copyNow(core, src, dst, info));
+    yield* this.onRankThread(info.rank, this.copyNow(core, src, dst, info));
   }
 
   /** The copy itself, once the rank may copy: its absent pages faulted in, then the flow. */
@@ -283,20 +283,23 @@ export class Node {
   }
 
   /**
-   * Runs `copy` holding `rank`'s copy lock. A rank is one thread: it copies one piece at a time,
-   * whichever of its sends and receives the piece belongs to, so every copy its program or its
-   * transports make (a look-ahead transport's prepared chunks too) runs through here; `copy` is
-   * started only once the lock is held, so whatever it decides at its start sees the caches then.
+   * Runs `work` on `rank`'s one thread. An MPI process is one thread: it copies one piece at a time
+   * and does one step of its library's or the kernel's work at a time, whichever of its sends and
+   * receives the piece or step belongs to, so every copy its program or its transports make (a
+   * look-ahead transport's prepared chunks too) and every timed step of theirs runs through here,
+   * queued in order of asking; `work` is started only once the thread is free, so whatever it
+   * decides at its start sees the caches then. Work run here never waits for anything but time and
+   * its own flows (never a lock or another process), so no two of them can wait for each other.
    */
-  *oneCopyAtATime(rank: number, copy: Program<void>): Program<void> {
-    let lock = this.copyLocks.get(rank);
+  *onRankThread(rank: number, work: Program<void>): Program<void> {
+    let lock = this.rankThreads.get(rank);
     if (lock === undefined) {
-      lock = new Mutex(this.sim, `rank ${rank} copies`);
-      this.copyLocks.set(rank, lock);
+      lock = new Mutex(this.sim, `rank ${rank} thread`);
+      this.rankThreads.set(rank, lock);
     }
     yield* lock.lock();
     try {
-      yield* copy;
+      yield* work;
     } finally {
       lock.unlock();
     }

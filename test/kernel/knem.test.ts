@@ -354,7 +354,7 @@ describe('knem: asynchronous copies', () => {
         yield* h.wait();
       })(),
     );
-    // One hardware thread runs one of them at a time (Node.oneCopyAtATime): the two never overlap, and
+    // One hardware thread runs one of them at a time (Node.onRankThread): the two never overlap, and
     // the user copy takes at least what it takes alone.
     const copies = node.trace.events
       .filter((e) => e.rank === 1 && (e.kind === 'copy' || e.kind === 'kernel-copy') && e.end > e.start)

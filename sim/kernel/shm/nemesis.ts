@@ -251,7 +251,7 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
         const { user, slot: inRing } = train.ranges(0, j);
         yield* faultIn(node, core, [user, inRing], me);
       }
-      yield* node.oneCopyAtATime(me, lazyCopy(train, 0, j));
+      yield* node.onRankThread(me, lazyCopy(train, 0, j));
       // Setting the slot's flag: the polling receiver sees it one line transfer later.
       const chunk: LmtChunk = { slot, bytes };
       train.timer(lineTransfer(topo, core, coreOf(to)), 'notice', () => {
@@ -292,7 +292,7 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
       const { user, slot: inRing } = train.ranges(1, j);
       yield* faultIn(node, core, [inRing, user], me);
     }
-    yield* node.oneCopyAtATime(me, lazyCopy(train, 1, j));
+    yield* node.onRankThread(me, lazyCopy(train, 1, j));
     // Clearing the flag: the sender sees the slot empty one line transfer later.
     const empty = ring.empty[chunk.slot];
     train.timer(lineTransfer(topo, core, coreOf(from)), 'release', () => empty.release());

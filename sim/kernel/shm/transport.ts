@@ -37,9 +37,14 @@ export function* traced<T>(
   return value;
 }
 
-/** Sleeps `ns` and records it as one trace step (nothing recorded for zero time). */
+/** `ns` of the library's work on `rank`'s thread, recorded as one trace step (nothing for zero time). */
 export function* step(world: World, rank: number, kind: string, label: string, ns: number): Program<void> {
   if (ns <= 0) return;
+  yield* world.node.onRankThread(rank, busy(world, rank, kind, label, ns));
+}
+
+/** Sleeps `ns` and records it as one trace step, the rank's thread already taken. */
+function* busy(world: World, rank: number, kind: string, label: string, ns: number): Program<void> {
   const start = world.sim.now;
   yield* world.sim.sleep(ns);
   world.node.trace.record({ rank, kind, label, start, end: world.sim.now, bytes: 0 });
