@@ -37,6 +37,11 @@ export class Mutex {
     return this.waitNs;
   }
 
+  /** Whether `process` holds the lock. */
+  heldBy(process: Process<unknown> | undefined): boolean {
+    return this.held && process !== undefined && this.holder === process;
+  }
+
   /** The holding process, when the lock was taken from inside one. */
   get holderName(): string | undefined {
     return this.holder?.name;

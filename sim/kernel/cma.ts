@@ -12,14 +12,16 @@ import type { Cma } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';
 import { addressSpace, pagesSpanned } from './address-space.ts';
 import { kernelCosts } from './kernel-costs.ts';
-import { pinUnderLock, syscall } from './kernel-steps.ts';
+import { kernelCall, pinUnderLock, syscall } from './kernel-steps.ts';
 
 type Direction = 'read' | 'write';
 
 export function createCma(world: World, me: number): Cma {
   return {
-    readv: (target, local, remote) => processVm(world, me, target, list(local), list(remote), 'read'),
-    writev: (target, local, remote) => processVm(world, me, target, list(local), list(remote), 'write'),
+    readv: (target, local, remote) =>
+      kernelCall(world, me, processVm(world, me, target, list(local), list(remote), 'read')),
+    writev: (target, local, remote) =>
+      kernelCall(world, me, processVm(world, me, target, list(local), list(remote), 'write')),
   };
 }
 

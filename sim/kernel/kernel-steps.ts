@@ -5,12 +5,22 @@ import type { World } from '../node/world.ts';
 import type { AddressSpace } from './address-space.ts';
 import { pinPages } from './page-table-locks.ts';
 
+/**
+ * One system call or ioctl of rank `rank`, `body` being everything from its entry to its return. The
+ * call blocks the rank's one thread all that time, waits on kernel locks included (Node.onRankThread):
+ * the rank's other requests' copies and steps wait for it.
+ */
+export function kernelCall<T>(world: World, rank: number, body: Program<T>): Program<T> {
+  return world.node.onRankThread(rank, body);
+}
+
 /** Entering and leaving the kernel once (an ioctl or a system call). */
 export function* syscall(world: World, rank: number, label: string, kind = 'syscall'): Program<void> {
   yield* step(world, rank, kind, label, world.node.spec.kernel.syscallNs);
 }
 
-/** `ns` of kernel work by the calling rank, recorded as `kind`. */
+/** `ns` of kernel work on the calling rank's thread (its call's, or its own: a KNEM kernel thread's
+ *  mapping of pages), recorded as `kind`. */
 export function* step(
   world: World,
   rank: number,
@@ -18,6 +28,17 @@ export function* step(
   label: string,
   ns: number,
   resource?: string,
+): Program<void> {
+  yield* world.node.onRankThread(rank, busy(world, rank, kind, label, ns, resource));
+}
+
+function* busy(
+  world: World,
+  rank: number,
+  kind: string,
+  label: string,
+  ns: number,
+  resource: string | undefined,
 ): Program<void> {
   const start = world.sim.now;
   yield* world.sim.sleep(ns);

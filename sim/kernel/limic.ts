@@ -11,7 +11,7 @@ import type { World } from '../node/world.ts';
 import { RunState } from '../node/run-state.ts';
 import { addressSpace, pagesSpanned } from './address-space.ts';
 import { kernelCosts } from './kernel-costs.ts';
-import { pinUnderLock, syscall } from './kernel-steps.ts';
+import { kernelCall, pinUnderLock, syscall } from './kernel-steps.ts';
 
 /** What limic_tx_init hands back: in the real module a user-space copy of the page list. */
 export interface LimicDescriptor {
@@ -35,7 +35,7 @@ export function createLimic(world: World, me: number): Limic {
       throw new MechanismError('limic', 'ENODEV', `${call}: this node has no LiMIC module (/dev/limic)`);
   };
 
-  return {
+  const calls = {
     *txInit(data: Range): Program<unknown> {
       present('limic_tx_init');
       if (!withinBuffer(data)) {
@@ -90,5 +90,10 @@ export function createLimic(world: World, me: number): Limic {
         },
       );
     },
+  };
+  // Each call holds the rank's thread from entry to return.
+  return {
+    txInit: (data) => kernelCall(world, me, calls.txInit(data)),
+    rx: (descriptor, into) => kernelCall(world, me, calls.rx(descriptor, into)),
   };
 }

@@ -288,18 +288,21 @@ export class Node {
    * receives the piece or step belongs to, so every copy its program or its transports make (a
    * look-ahead transport's prepared chunks too) and every timed step of theirs runs through here,
    * queued in order of asking; `work` is started only once the thread is free, so whatever it
-   * decides at its start sees the caches then. Work run here never waits for anything but time and
-   * its own flows (never a lock or another process), so no two of them can wait for each other.
+   * decides at its start sees the caches then. A system call holds the thread from entry to return
+   * (sim/kernel/kernel-steps.ts, `kernelCall`), so work run from inside one, by the process that
+   * holds the thread, runs at once. The thread is never asked for while holding anything else (a
+   * kernel lock is taken inside a call, after the thread), so no two holders wait for each other.
    */
-  *onRankThread(rank: number, work: Program<void>): Program<void> {
+  *onRankThread<T>(rank: number, work: Program<T>): Program<T> {
     let lock = this.rankThreads.get(rank);
     if (lock === undefined) {
       lock = new Mutex(this.sim, `rank ${rank} thread`);
       this.rankThreads.set(rank, lock);
     }
+    if (lock.heldBy(this.sim.currentProcess)) return yield* work;
     yield* lock.lock();
     try {
-      yield* work;
+      return yield* work;
     } finally {
       lock.unlock();
     }

@@ -10,7 +10,7 @@ import type { Program } from '../../engine/program.ts';
 import { MechanismError } from '../../node/errors.ts';
 import type { Knem, KnemCookie, KnemCopyHandle, OffloadMode } from '../../node/rank-api.ts';
 import type { World } from '../../node/world.ts';
-import { step, syscall } from '../kernel-steps.ts';
+import { kernelCall, step, syscall } from '../kernel-steps.ts';
 import { efficiency, knemCaller, ownSegments, pin, requireKnem, requireMode, submit } from './calls.ts';
 import { describeCookie } from './cookie.ts';
 import { knemParam } from './costs.ts';
@@ -36,7 +36,7 @@ export function createKnem(world: World, me: number): Knem {
   const c = knemCaller(world, me);
   const { spec, driver } = c;
 
-  return {
+  const calls: Knem = {
     *createRegion(segments, opts): Program<KnemCookie> {
       requireKnem(c, 'create region');
       const list = ownSegments(c, 'create region', segments);
@@ -119,5 +119,12 @@ export function createKnem(world: World, me: number): Knem {
         mode === 'ioat' ? 0 : pagesOfAll(srcSegs, spec.kernel.pageBytes) + pagesOfAll(dstSegs, spec.kernel.pageBytes);
       return yield* submit(c, pieces, label, mode, efficiency(c, 'read', mode), { kmapPages, pinnedDestination: true });
     },
+  };
+  // Each call holds the rank's thread from entry to return (an offloaded copy runs after it).
+  return {
+    createRegion: (segments, opts) => kernelCall(world, me, calls.createRegion(segments, opts)),
+    destroyRegion: (cookie) => kernelCall(world, me, calls.destroyRegion(cookie)),
+    inlineCopy: (args) => kernelCall(world, me, calls.inlineCopy(args)),
+    regionCopy: (args) => kernelCall(world, me, calls.regionCopy(args)),
   };
 }

@@ -18,7 +18,7 @@ import type { World } from '../../node/world.ts';
 import { lazily, RunState } from '../../node/run-state.ts';
 import { addressSpace, pagesSpanned } from '../address-space.ts';
 import { kernelCosts } from '../kernel-costs.ts';
-import { pinUnderLock, queued, step, syscall } from '../kernel-steps.ts';
+import { kernelCall, pinUnderLock, queued, step, syscall } from '../kernel-steps.ts';
 import { RegistrationCache, type RegistrationCacheStats } from './registration-cache.ts';
 
 export interface XpmemOptions {
@@ -66,9 +66,15 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       throw new MechanismError('xpmem', 'ENODEV', `${call}: this node has no XPMEM module (/dev/xpmem)`);
   };
 
-  function* detachOne(owner: number): Program<void> {
-    yield* syscall(world, me, 'xpmem_detach', 'xpmem-detach');
-    yield* step(world, me, 'xpmem-detach', `xpmem_detach from rank ${owner}`, costs.xpmemDetachNs);
+  function detachOne(owner: number): Program<void> {
+    return kernelCall(
+      world,
+      me,
+      (function* () {
+        yield* syscall(world, me, 'xpmem_detach', 'xpmem-detach');
+        yield* step(world, me, 'xpmem-detach', `xpmem_detach from rank ${owner}`, costs.xpmemDetachNs);
+      })(),
+    );
   }
 
   return {
@@ -81,8 +87,14 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
           `xpmem_make: buffer ${buffer.name} belongs to rank ${buffer.owner}, not to the caller (rank ${me})`,
         );
       }
-      yield* syscall(world, me, 'xpmem_make', 'xpmem-make');
-      yield* step(world, me, 'xpmem-make', `xpmem_make ${buffer.name}`, costs.xpmemMakeNs);
+      yield* kernelCall(
+        world,
+        me,
+        (function* () {
+          yield* syscall(world, me, 'xpmem_make', 'xpmem-make');
+          yield* step(world, me, 'xpmem-make', `xpmem_make ${buffer.name}`, costs.xpmemMakeNs);
+        })(),
+      );
       const segid = segments.next++;
       segments.byId.set(segid, { segid, owner: me, buf: buffer });
       return segid;
@@ -193,7 +205,19 @@ function* attachThroughCache(
  * `address`. The fault handler resolves each page by get_user_pages on the owner's mm under its
  * mmap lock (xpmem_fault.c), so the faults take the owner's page-table locks as CMA's pinning does.
  */
-function* getAndAttach(
+function getAndAttach(
+  world: World,
+  me: number,
+  owner: number,
+  segid: XpmemSegid,
+  address: number,
+  pages: number,
+): Program<void> {
+  return kernelCall(world, me, getAndAttachCalls(world, me, owner, segid, address, pages));
+}
+
+/** xpmem_get then xpmem_attach, back to back on the rank's thread. */
+function* getAndAttachCalls(
   world: World,
   me: number,
   owner: number,
