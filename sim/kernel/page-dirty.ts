@@ -8,13 +8,19 @@
 // record the write.
 //
 // The struct page sits in the memory map of the page's own NUMA node (mm/sparse-vmemmap.c
-// populates each section's memmap on its node), so the first of these operations misses to that
-// node: pages of another process on another socket cost a remote memory access each, one reason a
-// sender writing into the receiver's pages is slower than the receiver reading the sender's.
+// populates each section's memmap on its node). The pages marked are the ones the same call pinned
+// just before (process_vm_rw_core pins a batch with get_user_pages, copies it, then marks and
+// releases each page of that batch; KNEM releases the pages it pinned), and pinning took a
+// reference on every one of those struct pages: their lines come from wherever the pin left them
+// (page-table-locks.ts, `referenceNs`), in this core's cache when it pinned them itself. Only a page
+// pinned by another core, or not since the caches were cleared, costs a line transfer or a miss to
+// its node here. Shared segments (no owning rank) are taken to miss every time.
 import type { Program } from '../engine/program.ts';
 import type { Range } from '../node/buffer.ts';
 import type { World } from '../node/world.ts';
+import { addressSpace, pagesSpanned } from './address-space.ts';
 import { step } from './kernel-steps.ts';
+import { structPageLinesNs } from './page-table-locks.ts';
 
 /**
  * The two further atomic read-modify-writes on the struct page line once it is here (lock_page's
@@ -33,6 +39,14 @@ export function* dirtyPages(world: World, rank: number, written: readonly Range[
   let pages = 0;
   for (const r of written) {
     if (r.bytes === 0) continue;
+    const owner = r.buf.owner;
+    if (owner >= 0) {
+      const address = addressSpace(world, owner).addressOf(r.buf) + r.offset;
+      const n = pagesSpanned(address, r.bytes, pageBytes);
+      ns += n * PAGE_DIRTY_ATOMICS_NS + structPageLinesNs(world, owner, rank, Math.floor(address / pageBytes), n);
+      pages += n;
+      continue;
+    }
     const n = Math.floor((r.offset + r.bytes - 1) / pageBytes) - Math.floor(r.offset / pageBytes) + 1;
     const home = node.topo.numa(r.buf.home ?? node.topo.core(cores[rank]).numa);
     const miss = home.latencyNs + node.topo.routeLatency(core, home.attach);

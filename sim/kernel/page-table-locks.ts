@@ -90,6 +90,15 @@ function pageTables(world: World, rank: number): PageTables {
 }
 
 /**
+ * ns for `rank`'s core to bring the struct page lines of pages [first, first + n) of `owner`'s
+ * address space to itself, as a pin does (PageTables.referenceNs): nothing for the lines it holds
+ * already, having pinned those pages itself.
+ */
+export function structPageLinesNs(world: World, owner: number, rank: number, first: number, n: number): number {
+  return pageTables(world, owner).referenceNs(world.cores[rank], first, n);
+}
+
+/**
  * Pins `pages` pages of `space` from the page holding `address`, by `rank`'s core, `perPageNs` of
  * work each, under the page-table locks; the caller holds the address-space lock. Queueing and
  * hand-offs are recorded as 'lock-wait', the pinning (with the struct page line transfers) as `kind`.
