@@ -47,6 +47,15 @@ export class Mutex {
     return this.holder?.name;
   }
 
+  /** Takes the lock if it is free, at once; false, taking nothing, when it is held. `lock()` does
+   *  the same without a generator to run when the caller can go on at once (the common case). */
+  tryLock(): boolean {
+    if (this.held) return false;
+    this.held = true;
+    this.holder = this.sim.currentProcess;
+    return true;
+  }
+
   /** Takes the lock; when it is free this returns without suspending. */
   *lock(): Program<void> {
     const me = this.sim.currentProcess;

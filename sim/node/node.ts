@@ -10,7 +10,7 @@ import type { Simulation } from '../engine/simulation.ts';
 import type { Program } from '../engine/program.ts';
 import { wait } from '../engine/program.ts';
 import { Mutex } from '../engine/mutex.ts';
-import { FlowNetwork, type Flow, type Resource } from '../flow/network.ts';
+import { FlowNetwork, type Flow, type FlowUse, type Resource } from '../flow/network.ts';
 import { DEFAULT_LINE_BYTES, type CacheSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
 import { peerLatency, Topology } from './topology.ts';
 import { CacheState, type EvictionSink, type SavedCache } from './cache.ts';
@@ -279,7 +279,11 @@ export class Node {
   /** The copy itself, once the rank may copy: its absent pages faulted in, then the flow. */
   private *copyNow(core: number, src: Range, dst: Range, info: CopyInfo): Program<void> {
     if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
-    yield* this.runCopy(this.prepareCopy(core, src, dst, info));
+    // runCopy's two halves, inline: one generator less to resume when the flow ends.
+    const p = this.prepareCopy(core, src, dst, info);
+    const flow = this.startCopy(p);
+    yield flow;
+    this.endCopy(p, flow);
   }
 
   /**
@@ -300,7 +304,7 @@ export class Node {
       this.rankThreads.set(rank, lock);
     }
     if (lock.heldBy(this.sim.currentProcess)) return yield* work;
-    yield* lock.lock();
+    if (!lock.tryLock()) yield* lock.lock();
     try {
       return yield* work;
     } finally {
@@ -330,9 +334,20 @@ export class Node {
 
   /** Runs a prepared copy: its flow, then its content lands and its step is recorded. */
   *runCopy(p: PreparedCopy): Program<void> {
+    const flow = this.startCopy(p);
+    yield flow;
+    this.endCopy(p, flow);
+  }
+
+  /** A prepared copy's flow, started; the process waits for it (no sub-program to resume). */
+  private startCopy(p: PreparedCopy): Flow {
     const flow = this.startFlow(p.src.bytes, p.uses, p.latency, p.info.label);
     this.streams.add(this.sharedOwnIds.get(p.core)!, p.src, flow);
-    yield* wait(flow);
+    return flow;
+  }
+
+  /** Once its flow is done, the copy's victim fills and content land and its step is recorded. */
+  private endCopy(p: PreparedCopy, flow: Flow): void {
     this.fillVictims(p.fills);
     p.dst.buf.content.write(p.dst.offset, p.snapshot);
     this.recordStep(p.info, 'copy', p.start, p.src.bytes, flow);
@@ -421,7 +436,8 @@ export class Node {
   }
 
   private startFlow(bytes: number, uses: Uses, latency: number, label: string): Flow {
-    const list = [...uses].filter(([, w]) => w > 0).map(([resource, weight]) => ({ resource, weight }));
+    const list: FlowUse[] = [];
+    for (const [resource, weight] of uses) if (weight > 0) list.push({ resource, weight });
     return this.net.start({ bytes, uses: list, latency, label });
   }
 

@@ -37,11 +37,13 @@ export function* traced<T>(
   return value;
 }
 
-/** `ns` of the library's work on `rank`'s thread, recorded as one trace step (nothing for zero time). */
-export function* step(world: World, rank: number, kind: string, label: string, ns: number): Program<void> {
-  if (ns <= 0) return;
-  yield* world.node.onRankThread(rank, busy(world, rank, kind, label, ns));
+/** `ns` of the library's work on `rank`'s thread, recorded as one trace step (nothing for zero time).
+ *  A plain function returning the program, not a generator of its own: one level less to resume. */
+export function step(world: World, rank: number, kind: string, label: string, ns: number): Program<void> {
+  return ns > 0 ? world.node.onRankThread(rank, busy(world, rank, kind, label, ns)) : nothing();
 }
+
+function* nothing(): Program<void> {}
 
 /** Sleeps `ns` and records it as one trace step, the rank's thread already taken. */
 function* busy(world: World, rank: number, kind: string, label: string, ns: number): Program<void> {
