@@ -120,7 +120,11 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
       const end = Math.ceil((address + bytes) / pageBytes) * pageBytes;
 
       if (!cache) {
-        yield* getAndAttach(world, me, owner, segid, start, pagesSpanned(start, end - start, pageBytes));
+        yield* kernelCall(
+          world,
+          me,
+          getAndAttach(world, me, owner, segid, start, pagesSpanned(start, end - start, pageBytes)),
+        );
         const key = viewKey(view);
         attached.set(key, (attached.get(key) ?? 0) + 1);
         return view;
@@ -190,34 +194,17 @@ function* attachThroughCache(
   }
   cache.insert({ peer: owner, segid, start, end });
   for (const peer of dropped) yield* detachOne(peer);
-  yield* getAndAttach(
-    world,
-    me,
-    owner,
-    segid,
-    start,
-    pagesSpanned(start, end - start, world.node.spec.kernel.pageBytes),
-  );
+  const pages = pagesSpanned(start, end - start, world.node.spec.kernel.pageBytes);
+  yield* kernelCall(world, me, getAndAttach(world, me, owner, segid, start, pages));
 }
 
 /**
  * xpmem_get under the owner's segment lock, then xpmem_attach faulting in `pages` pages from
  * `address`. The fault handler resolves each page by get_user_pages on the owner's mm under its
  * mmap lock (xpmem_fault.c), so the faults take the owner's page-table locks as CMA's pinning does.
+ * The two calls run back to back on the rank's thread (the callers run them as one `kernelCall`).
  */
-function getAndAttach(
-  world: World,
-  me: number,
-  owner: number,
-  segid: XpmemSegid,
-  address: number,
-  pages: number,
-): Program<void> {
-  return kernelCall(world, me, getAndAttachCalls(world, me, owner, segid, address, pages));
-}
-
-/** xpmem_get then xpmem_attach, back to back on the rank's thread. */
-function* getAndAttachCalls(
+function* getAndAttach(
   world: World,
   me: number,
   owner: number,
