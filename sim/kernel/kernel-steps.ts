@@ -84,6 +84,10 @@ export function* pinUnderLock(
   perPageNs: number = world.node.spec.kernel.pinPerPageNs,
   kind = 'pin',
 ): Program<void> {
+  // Pinning takes kernel locks and then steps on the rank's thread: only inside a call, which holds
+  // the thread already, can it never wait for the thread while holding a lock (Node.onRankThread).
+  if (!world.node.holdsRankThread(rank))
+    throw new Error(`rank ${rank}: pinning outside a system call (kernelCall), which must hold the rank's thread`);
   yield* queued(world, rank, space.lockName, space.lockForPinning());
   const handoff = space.lineHandoffNs(world.cores[rank]);
   if (handoff > 0) yield* step(world, rank, 'lock-wait', `hand-off ${space.lockName}`, handoff, space.lockName);

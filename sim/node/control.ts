@@ -65,7 +65,7 @@ export class ControlChannel extends LinearCollectives {
 
 /** `ns` of the library's work on `rank`'s thread (Node.onRankThread); returns when it began, once
  *  the thread was free. */
-function* libraryWork(world: World, rank: number, ns: number): Program<number> {
+export function* libraryWork(world: World, rank: number, ns: number): Program<number> {
   let began = world.sim.now;
   yield* world.node.onRankThread(
     rank,

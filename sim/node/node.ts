@@ -297,6 +297,11 @@ export class Node {
    * holds the thread, runs at once. The thread is never asked for while holding anything else (a
    * kernel lock is taken inside a call, after the thread), so no two holders wait for each other.
    */
+  /** Whether the running process holds `rank`'s thread (it is inside one of the rank's calls). */
+  holdsRankThread(rank: number): boolean {
+    return this.rankThreads.get(rank)?.heldBy(this.sim.currentProcess) ?? false;
+  }
+
   *onRankThread<T>(rank: number, work: Program<T>): Program<T> {
     let lock = this.rankThreads.get(rank);
     if (lock === undefined) {
@@ -371,6 +376,11 @@ export class Node {
   *reduce(core: number, op: string, src: Range, dst: Range, info: CopyInfo): Program<void> {
     if (src.bytes !== dst.bytes)
       throw new RangeError(`reduce ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
+    // A reduction is the rank's own work, as a copy is: on its one thread.
+    yield* this.onRankThread(info.rank, this.reduceNow(core, op, src, dst, info));
+  }
+
+  private *reduceNow(core: number, op: string, src: Range, dst: Range, info: CopyInfo): Program<void> {
     if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
     const snapshot = src.buf.content.slice(src.offset, src.bytes);
     const start = this.sim.now;

@@ -67,17 +67,23 @@ describe('one thread per rank', () => {
         arb,
         fc.constantFrom(...withCma),
         fc.constantFrom('alltoallpairs:cma', 'alltoall:cma-linear', 'gather:cma-linear'),
-        (c, machine, algorithm) => {
+        // Above every double copy's eager limit (Nemesis's 64 KiB), so that every message takes CMA.
+        fc.integer({ min: 64 * KiB + 1, max: 512 * KiB }),
+        (c, machine, algorithm, bytes) => {
           const spec = specs.get(machine)!;
           // Four cores picked across the machine: pairs on different sockets take different times,
           // so one rank's calls meet its other requests' steps.
           const n = spec.cores.length;
-          const cores = [...new Set([0, 1, 2, 3].map((i) => spec.cores[(c.first + i * (1 + (c.second % n))) % n].id))];
+          const step = 1 + (c.second % n);
+          const spread = Array.from({ length: n }, (_, i) => (c.first + i * step) % n);
+          // Four distinct cores: the spread first, then the rest in order where the spread repeats.
+          const cores = [...new Set([...spread, ...spread.keys()])].slice(0, 4).map((i) => spec.cores[i].id);
+          expect(cores).toHaveLength(4);
           const out = runAlgorithm({
             machine: spec,
             cores,
             algorithm,
-            call: { bytes: c.bytes, root: 0, params: { shm: c.shm } },
+            call: { bytes, root: 0, params: { shm: c.shm } },
             cache: c.cache,
             iterations: 1,
             warmup: 0,

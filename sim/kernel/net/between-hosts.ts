@@ -10,6 +10,7 @@ import { wait, type Program } from '../../engine/program.ts';
 import { Signal } from '../../engine/signal.ts';
 import { range, subRange, type Range } from '../../node/buffer.ts';
 import { NicDma } from '../../node/nic-dma.ts';
+import { libraryWork } from '../../node/control.ts';
 import { softwareCosts } from '../../node/software-costs.ts';
 import type { World } from '../../node/world.ts';
 import { netCosts } from './net-costs.ts';
@@ -50,8 +51,7 @@ export function createBetweenHosts(world: World, me: number, rails: RailOptions)
 
   /** The library's bookkeeping of one side of a message. */
   function* bookkeeping(label: string): Program<void> {
-    const start = world.sim.now;
-    yield* world.sim.sleep(softwareCosts.controlSideNs);
+    const start = yield* libraryWork(world, me, softwareCosts.controlSideNs);
     node.trace.record({ rank: me, kind: 'control', label, start, end: world.sim.now, bytes: 0 });
   }
 

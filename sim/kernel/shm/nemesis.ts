@@ -247,11 +247,7 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
       if (skip > 0) yield* world.sim.sleep(skip);
       const j = train.next[0]++;
       const bytes = train.bytesOf(j, data.bytes);
-      if (node.pages.pending) {
-        const { user, slot: inRing } = train.ranges(0, j);
-        yield* faultIn(node, core, [user, inRing], me);
-      }
-      yield* node.onRankThread(me, lazyCopy(train, 0, j));
+      yield* node.onRankThread(me, lazyCopy(world, train, 0, j, me, core));
       // Setting the slot's flag: the polling receiver sees it one line transfer later.
       const chunk: LmtChunk = { slot, bytes };
       train.timer(lineTransfer(topo, core, coreOf(to)), 'notice', () => {
@@ -288,11 +284,7 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
     const j = train.next[1]++;
     if (train.slotOf(j) !== chunk.slot || train.bytesOf(j, into.bytes) !== chunk.bytes)
       throw new Error(`rank ${me}: LMT chunk ${j} from rank ${from} is not the one flagged`);
-    if (node.pages.pending) {
-      const { user, slot: inRing } = train.ranges(1, j);
-      yield* faultIn(node, core, [inRing, user], me);
-    }
-    yield* node.onRankThread(me, lazyCopy(train, 1, j));
+    yield* node.onRankThread(me, lazyCopy(world, train, 1, j, me, core));
     // Clearing the flag: the sender sees the slot empty one line transfer later.
     const empty = ring.empty[chunk.slot];
     train.timer(lineTransfer(topo, core, coreOf(from)), 'release', () => empty.release());
@@ -301,7 +293,14 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
 }
 
 /** Side `side`'s chunk `j`, prepared only when the generator first runs (under the rank's copy lock). */
-function* lazyCopy(train: LmtTrain, side: Side, j: number): Program<void> {
+/** Chunk `j`'s copy by `side`, run on its rank's thread: its absent pages faulted in first (the
+ *  copy's source first, as Node.copy does), then prepared against the caches as they are now. */
+function* lazyCopy(world: World, train: LmtTrain, side: Side, j: number, rank: number, core: number): Program<void> {
+  const { node } = world;
+  if (node.pages.pending) {
+    const { user, slot } = train.ranges(side, j);
+    yield* faultIn(node, core, side === 0 ? [user, slot] : [slot, user], rank);
+  }
   yield* train.copy(side, train.prepare(side, j));
 }
 
