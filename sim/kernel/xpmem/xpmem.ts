@@ -130,7 +130,9 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
         return view;
       }
 
-      yield* attachThroughCache(world, me, cache, { owner, segid, start, end }, detachOne);
+      // The lookup and whatever it sets off, on the rank's thread as one piece of its work: no other
+      // request of this rank runs between the lookup and the attach it decides on.
+      yield* world.node.onRankThread(me, attachThroughCache(world, me, cache, { owner, segid, start, end }, detachOne));
       return view;
     },
 
@@ -158,8 +160,8 @@ export function createXpmem(world: World, me: number, opts: XpmemOptions): Xpmem
 /**
  * An attach with the registration cache on: a hit costs the lookup alone; a miss that overlaps
  * cached attachments replaces them with one covering them all, so the tree keeps disjoint ranges
- * and the wider range serves later requests. The bookkeeping is done before any time passes, so a
- * concurrent request of this rank sees a consistent cache.
+ * and the wider range serves later requests. The caller runs it on the rank's thread, so no other
+ * request of this rank sees the cache between the lookup and the attach.
  */
 function* attachThroughCache(
   world: World,
