@@ -19,9 +19,10 @@ export function* syscall(world: World, rank: number, label: string, kind = 'sysc
   yield* step(world, rank, kind, label, world.node.spec.kernel.syscallNs);
 }
 
-/** `ns` of kernel work on the calling rank's thread (its call's, or its own: a KNEM kernel thread's
- *  mapping of pages), recorded as `kind`. */
-export function* step(
+/** `ns` of the rank's work on its thread (the kernel's, in its call or a KNEM kernel thread's
+ *  mapping of pages; the library's, sim/kernel/shm/transport.ts), recorded as `kind`. A plain
+ *  function returning the program, not a generator of its own: one level less to resume. */
+export function step(
   world: World,
   rank: number,
   kind: string,
@@ -29,7 +30,7 @@ export function* step(
   ns: number,
   resource?: string,
 ): Program<void> {
-  yield* world.node.onRankThread(rank, busy(world, rank, kind, label, ns, resource));
+  return world.node.onRankThread(rank, busy(world, rank, kind, label, ns, resource));
 }
 
 function* busy(

@@ -292,9 +292,9 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
   world.stateOf(LMT_TRAINS).delete(rts.id);
 }
 
-/** Side `side`'s chunk `j`, prepared only when the generator first runs (under the rank's copy lock). */
 /** Chunk `j`'s copy by `side`, run on its rank's thread: its absent pages faulted in first (the
- *  copy's source first, as Node.copy does), then prepared against the caches as they are now. */
+ *  copy's source first, as Node.copy does), then prepared only now, against the caches as they are
+ *  once the thread is free. */
 function* lazyCopy(world: World, train: LmtTrain, side: Side, j: number, rank: number, core: number): Program<void> {
   const { node } = world;
   if (node.pages.pending) {

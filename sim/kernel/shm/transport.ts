@@ -5,6 +5,7 @@ import type { Program } from '../../engine/program.ts';
 import type { Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
 import type { Packet, PacketHeader, PacketKind, ShmProtocol } from './packet.ts';
+import { step as threadStep } from '../kernel-steps.ts';
 
 export interface DoubleCopy {
   readonly protocol: ShmProtocol;
@@ -37,17 +38,9 @@ export function* traced<T>(
   return value;
 }
 
-/** `ns` of the library's work on `rank`'s thread, recorded as one trace step (nothing for zero time).
- *  A plain function returning the program, not a generator of its own: one level less to resume. */
+/** `ns` of the library's work on `rank`'s thread, recorded as one trace step (nothing for zero time). */
 export function step(world: World, rank: number, kind: string, label: string, ns: number): Program<void> {
-  return ns > 0 ? world.node.onRankThread(rank, busy(world, rank, kind, label, ns)) : nothing();
+  return ns > 0 ? threadStep(world, rank, kind, label, ns) : nothing();
 }
 
 function* nothing(): Program<void> {}
-
-/** Sleeps `ns` and records it as one trace step, the rank's thread already taken. */
-function* busy(world: World, rank: number, kind: string, label: string, ns: number): Program<void> {
-  const start = world.sim.now;
-  yield* world.sim.sleep(ns);
-  world.node.trace.record({ rank, kind, label, start, end: world.sim.now, bytes: 0 });
-}
