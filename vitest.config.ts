@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { BaseSequencer, type TestSpecification } from 'vitest/node';
 
 // Files that measure this machine or drive real programs on it (the native backend, Open MPI, a
 // SLURM cluster): they run on their own, one at a time, after the rest, so that no simulating test
@@ -9,6 +10,29 @@ const ON_THE_MACHINE = ['test/native/**/*.test.ts', 'test/scenarios/slurm-cluste
 // waits allow tens of seconds, so it shares the simulating files' workers (Chromium's own work
 // then overlaps theirs) instead of adding its time to the serial files'.
 const IN_THE_BROWSER = ['test/viz/browser.test.ts'];
+// The property shards are three-line files that run the suite's longest simulations. Vitest runs
+// the files it has no timings for largest first, so on a fresh clone (CI) they came last, and a
+// shard of 10-25 s started last kept one worker busy while the other sat idle.
+const LONG_BUT_SMALL = /test\/collectives\/properties\.\d+\.test\.ts$/;
+
+/** Vitest's order (timings when it has them, else file sizes), with the property shards moved to
+ *  the front of their project's files. */
+class LongFilesFirst extends BaseSequencer {
+  async sort(files: TestSpecification[]): Promise<TestSpecification[]> {
+    const sorted = await super.sort(files);
+    const block = (f: TestSpecification) => `${f.project.config.sequence.groupOrder} ${f.project.name}`;
+    const out: TestSpecification[] = [];
+    for (let i = 0; i < sorted.length;) {
+      let j = i;
+      while (j < sorted.length && block(sorted[j]) === block(sorted[i])) j++;
+      const run = sorted.slice(i, j);
+      const long = (f: TestSpecification) => LONG_BUT_SMALL.test(f.moduleId);
+      out.push(...run.filter(long), ...run.filter((f) => !long(f)));
+      i = j;
+    }
+    return out;
+  }
+}
 
 export default defineConfig({
   test: {
@@ -18,6 +42,7 @@ export default defineConfig({
     // Test files share their worker's modules instead of importing the simulator afresh each (no
     // test mocks modules or changes shared state): the suite takes about half the time.
     isolate: false,
+    sequence: { sequencer: LongFilesFirst },
     projects: [
       {
         extends: true,
