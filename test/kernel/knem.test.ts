@@ -176,9 +176,9 @@ describe('knem: region creation and destruction', () => {
 });
 
 describe('knem: inline copy timing', () => {
-  it('a read of N bytes takes syscall + lookup + local pin + latency + N / bottleneck, and moves the data', () => {
-    // The local pin is of the reader's own pages, never pinned before: cold. A synchronous read
-    // writes them through the reader's own mapping, so the driver marks none dirty.
+  it('a read of N bytes takes syscall + lookup + latency + N / bottleneck, and moves the data', () => {
+    // A synchronous read copies into the reader's own mapping: it pins none of the reader's pages,
+    // and the driver marks none dirty.
     const { knem, buffer, run, sim, node } = setup();
     const n = 64 * 1024;
     const src = buffer(0, 'src', n);
@@ -194,13 +194,13 @@ describe('knem: inline copy timing', () => {
         expect(h.poll()).toBe('success');
       })(),
     );
-    expect(took).toBeCloseTo(SYSCALL + LOOKUP + (n / PAGE) * COLD_PIN + MEM_LATENCY + n / CORE_BW, 6);
+    expect(took).toBeCloseTo(SYSCALL + LOOKUP + MEM_LATENCY + n / CORE_BW, 6);
     expect(dst.content.equals(src.content)).toBe(true);
     const kinds = new Set(node.trace.events.filter((e) => e.rank === 1).map((e) => e.kind));
-    expect([...kinds].sort()).toEqual(['kernel-copy', 'pin', 'syscall']);
+    expect([...kinds].sort()).toEqual(['kernel-copy', 'syscall']);
   });
 
-  it("a write marks the region's pages dirty; a synchronous read marks none of the reader's", () => {
+  it("a write pins the writer's pages and marks the region's dirty; a synchronous read does neither to the reader's", () => {
     const steps = (direction: 'read' | 'write', marksDirty?: number, mode: 'sync' | 'thread' = 'sync') => {
       const { knem, buffer, run, node } = setup({ marksDirty });
       const n = 16 * PAGE;
@@ -218,11 +218,12 @@ describe('knem: inline copy timing', () => {
       return { pin: kinds.includes('pin'), dirty: kinds.includes('dirty') };
     };
     expect(steps('write')).toEqual({ pin: true, dirty: true });
-    expect(steps('read')).toEqual({ pin: true, dirty: false });
+    expect(steps('read')).toEqual({ pin: false, dirty: false });
     // A KNEM before 0.9.4 marks nothing dirty.
     expect(steps('write', 0)).toEqual({ pin: true, dirty: false });
-    expect(steps('read', 0)).toEqual({ pin: true, dirty: false });
-    // A kernel thread writes the reader's pinned pages: marked dirty where the release does.
+    expect(steps('read', 0)).toEqual({ pin: false, dirty: false });
+    // A kernel thread cannot reach the reader's mapping: it pins the reader's pages and writes
+    // them, and they are marked dirty where the release does.
     expect(steps('read', undefined, 'thread')).toEqual({ pin: true, dirty: true });
     expect(steps('read', 0, 'thread')).toEqual({ pin: true, dirty: false });
     // A flag is 0 or 1, and the error names the field.
@@ -377,12 +378,13 @@ describe('knem: asynchronous copies', () => {
       );
       return took;
     };
-    const fixed = SYSCALL + LOOKUP + 16 * COLD_PIN + MEM_LATENCY;
+    const fixed = SYSCALL + LOOKUP + MEM_LATENCY;
+    // A synchronous read copies into the reader's own mapping and pins nothing.
     expect(time('sync')).toBeCloseTo(fixed + 65536 / CORE_BW, 6);
     // Thread copy at 1/1.15 of the core rate, then one status read (no caches here: memory latency);
-    // the kernel thread cannot write through the reader's mapping but into its pinned pages, which
-    // it then marks dirty.
-    expect(time('thread')).toBeCloseTo(fixed + 16 * DIRTY + (65536 / CORE_BW) * 1.15 + MEM_LATENCY, 6);
+    // the kernel thread cannot write through the reader's mapping: it pins the reader's 16 pages
+    // (cold) and writes them, then marks them dirty.
+    expect(time('thread')).toBeCloseTo(fixed + 16 * COLD_PIN + 16 * DIRTY + (65536 / CORE_BW) * 1.15 + MEM_LATENCY, 6);
   });
 });
 
@@ -555,8 +557,8 @@ describe('knem: region reuse', () => {
       );
       return end;
     };
-    // Both runs pin the region's pages and the local pages cold once; the repeated creates (and
-    // local pins) of the same pages by the same cores find the struct pages cached: PIN alone.
+    // Both runs pin the region's pages cold once (the synchronous reads pin nothing); the repeated
+    // creates of the same pages by the same core find the struct pages cached: PIN alone.
     const create = SYSCALL + CREATE + (n / PAGE) * PIN;
     const destroy = SYSCALL + DESTROY;
     const reused = timeOf(true);

@@ -79,11 +79,16 @@ describe('reproduce command', () => {
     const text = env.out.join('');
     expect(text).toMatch(/^p-ratio\s+000 Fig\. 2\s+0\.5\s+0\.50\s+0\.05\s+PASS\s*$/m);
     expect(text).toMatch(/^p-order .*broken: worst 2\.00x at 64KiB\s+5%\s+FAIL\s+the mechanism that makes base fast$/m);
-    expect(text).toMatch(/^p-input .*10\.00 ns\s+1\s+INPUT\s*$/m);
+    // An input is not counted, but the table says when it lies outside its published range.
+    expect(text).toMatch(/^p-input .*10\.00 ns\s+1\s+INPUT \(outside its range\)\s*$/m);
     expect(text).toContain(
       '1 of 2 claims reproduced, 1 fail, 1 inputs (not counted); 0 differ from their expected status; 2 scenarios',
     );
     expect(env.runs.map((f) => f.split('/').pop())).toEqual(['s.yaml', 't.yaml']);
+    const inRange = papersDir(CLAIMS.replace('published: 5\n', 'published: 10\n'), { 's.yaml': '', 't.yaml': '' });
+    const again = io(run, inRange);
+    expect(await reproduceCommand({ json: false, strict: true }, again)).toBe(0);
+    expect(again.out.join('')).toMatch(/^p-input .*10\.00 ns\s+1\s+INPUT\s*$/m);
   });
 
   it('--strict fails only when a claim expected to pass fails', async () => {
