@@ -82,7 +82,11 @@ export async function reproduceCommand(
   }
   if (opts.strict && regressions(run.results).length > 0) {
     for (const r of regressions(run.results))
-      io.stderr(`reproduce: ${r.claim.id} was expected to pass and fails (${r.outcome.simulated})\n`);
+      io.stderr(
+        r.outcome.status === 'INPUT'
+          ? `reproduce: input ${r.claim.id} was expected inside its range and lies outside it (${r.outcome.simulated})\n`
+          : `reproduce: ${r.claim.id} was expected to pass and fails (${r.outcome.simulated})\n`,
+      );
     return EXIT_REGRESSION;
   }
   return 0;

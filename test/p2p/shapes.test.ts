@@ -167,14 +167,11 @@ describe('KNEM copy offload to I/OAT', () => {
 });
 
 describe('KNEM copy strategies', () => {
-  it('the receiver reading is never slower than the sender writing, and declaring a region never speeds a copy', () => {
-    // Seed 000 Fig. 1: receiver-reading is "little better" than sender-writing. A synchronous
-    // inline read pins none of the reader's pages, where a region copy has both buffers declared,
-    // and so pinned (seed 004 §5.3); how close that paper's Fig. 11 found them is claim
-    // 004-f11-strategies-similar.
+  it('the receiver reading is never slower than the sender writing', () => {
+    // Seed 000 Fig. 1: receiver-reading is "little better" than sender-writing. How close seed
+    // 004's Fig. 11 found the four strategies is claims 004-f11-*.
     const r = { machine: 'westmere', cores: [0, 6], bytes: 1 * MiB };
     expect(ratio(r, 'knemcopy:inline-read', 'knemcopy:inline-write')).toBeLessThanOrEqual(1);
     expect(ratio(r, 'knemcopy:region-read', 'knemcopy:region-write')).toBeLessThanOrEqual(1);
-    expect(ratio(r, 'knemcopy:region-read', 'knemcopy:inline-read')).toBeGreaterThanOrEqual(1);
   });
 });

@@ -36,7 +36,8 @@ claims:
     published: 5
     tolerance: 1
     input: true
-    expect: pass
+    expect: fail
+    missing: a costs twice base here
 `;
 
 function io(
@@ -79,16 +80,19 @@ describe('reproduce command', () => {
     const text = env.out.join('');
     expect(text).toMatch(/^p-ratio\s+000 Fig\. 2\s+0\.5\s+0\.50\s+0\.05\s+PASS\s*$/m);
     expect(text).toMatch(/^p-order .*broken: worst 2\.00x at 64KiB\s+5%\s+FAIL\s+the mechanism that makes base fast$/m);
-    // An input is not counted, but the table says when it lies outside its published range.
-    expect(text).toMatch(/^p-input .*10\.00 ns\s+1\s+INPUT \(outside its range\)\s*$/m);
+    // An input is not counted, but the table says when it lies outside its published range, and why.
+    expect(text).toMatch(/^p-input .*10\.00 ns\s+1\s+INPUT \(outside its range\)\s+a costs twice base here$/m);
     expect(text).toContain(
       '1 of 2 claims reproduced, 1 fail, 1 inputs (not counted); 0 differ from their expected status; 2 scenarios',
     );
     expect(env.runs.map((f) => f.split('/').pop())).toEqual(['s.yaml', 't.yaml']);
+    // Inside its range after all: plain INPUT, and it differs from its expect.
     const inRange = papersDir(CLAIMS.replace('published: 5\n', 'published: 10\n'), { 's.yaml': '', 't.yaml': '' });
     const again = io(run, inRange);
     expect(await reproduceCommand({ json: false, strict: true }, again)).toBe(0);
-    expect(again.out.join('')).toMatch(/^p-input .*10\.00 ns\s+1\s+INPUT\s*$/m);
+    const inside = again.out.join('');
+    expect(inside).toMatch(/^p-input .*10\.00 ns\s+1\s+INPUT \(expected outside\)\s*$/m);
+    expect(inside).toContain('1 differ from their expected status');
   });
 
   it('--strict fails only when a claim expected to pass fails', async () => {
@@ -97,6 +101,15 @@ describe('reproduce command', () => {
     expect(await reproduceCommand({ json: false, strict: false }, env)).toBe(0);
     expect(await reproduceCommand({ json: false, strict: true }, env)).toBe(EXIT_REGRESSION);
     expect(env.err.join('')).toContain('p-ratio was expected to pass and fails');
+    // So does an input expected inside its range that lies outside it.
+    const input = papersDir(CLAIMS.replace('expect: fail\n    missing: a costs twice base here\n', 'expect: pass\n'), {
+      's.yaml': '',
+      't.yaml': '',
+    });
+    const inputEnv = io(run, input);
+    expect(await reproduceCommand({ json: false, strict: true }, inputEnv)).toBe(EXIT_REGRESSION);
+    expect(inputEnv.err.join('')).toContain('input p-input was expected inside its range and lies outside it');
+    expect(inputEnv.out.join('')).toMatch(/^p-input .*INPUT \(outside its range\) \(expected inside\)\s*$/m);
   });
 
   it('--only selects a claim or a paper, --fast the claims CI affords, --json gives the values', async () => {

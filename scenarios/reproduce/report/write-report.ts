@@ -57,7 +57,7 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
     summary(run),
     '',
     "Ratios are simulated time over the baseline's at the same size. INPUT: the constant behind the value comes from the",
-    "claim's own sentence; shown, not counted as reproduced.",
+    "claim's own sentence; shown, not counted as reproduced, and marked when it lies outside its published range.",
     '',
     '## Claims',
     '',

@@ -4,7 +4,8 @@
 //
 // Every cost is a step the driver really takes: entering the kernel, region bookkeeping, cookie
 // lookup, pinning pages (region pages once at declaration, the caller's local pages on each inline
-// copy), kmap of region pages for region copies, and the copy itself as a flow over the node. Reusing
+// copy that goes between pinned pages: a write, or one a kernel thread or the DMA engine makes),
+// kmap of region pages for region copies, and the copy itself as a flow over the node. Reusing
 // a region is cheaper than re-declaring it only because those steps are not repeated.
 import type { Program } from '../../engine/program.ts';
 import { MechanismError } from '../../node/errors.ts';
@@ -81,10 +82,11 @@ export function createKnem(world: World, me: number): Knem {
       const region = driver.access(cookie, direction, offset, bytes, 'inline copy');
       // The region's pages were pinned at declaration. The caller's own are pinned on every copy
       // that goes between pinned pages; a synchronous read goes through the caller's mapping and
-      // pins nothing, so declaring a region costs its pinning on top of an inline copy, as seed 004
-      // §5.3 measured it (30-180 ns a page). What that paper supposes the mapping costs instead
-      // ("overheads that are hidden inside direct accesses to user-space application memory"),
-      // offered for its Fig. 11 finding region and inline copies alike, is not modelled.
+      // pins nothing, so declaring a region adds its pinning to an inline copy, as seed 004 §5.3
+      // reasons from the declaration cost it measured (30-180 ns a page). What that paper supposes
+      // the mapping costs instead ("overheads that are hidden inside direct accesses to
+      // user-space application memory"), offered for its Fig. 11 finding the strategies alike, is
+      // not modelled (claims 004-f11-*).
       if (throughPinnedPages(direction, mode)) yield* pin(c, mine);
       const remote = sliceSegments(region.segments, offset, bytes);
       const pieces = direction === 'read' ? pairSegments(remote, mine) : pairSegments(mine, remote);
