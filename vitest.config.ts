@@ -14,6 +14,7 @@ const IN_THE_BROWSER = ['test/viz/browser.test.ts'];
 // the files it has no timings for largest first, so on a fresh clone (CI) they came last, and a
 // shard of 10-25 s started last kept one worker busy while the other sat idle.
 const LONG_BUT_SMALL = /test\/collectives\/properties\.\d+\.test\.ts$/;
+const isLongButSmall = (f: TestSpecification): boolean => LONG_BUT_SMALL.test(f.moduleId);
 
 /** Vitest's order (timings when it has them, else file sizes), with the property shards moved to
  *  the front of their project's files. */
@@ -26,8 +27,7 @@ class LongFilesFirst extends BaseSequencer {
       let j = i;
       while (j < sorted.length && block(sorted[j]) === block(sorted[i])) j++;
       const run = sorted.slice(i, j);
-      const long = (f: TestSpecification) => LONG_BUT_SMALL.test(f.moduleId);
-      out.push(...run.filter(long), ...run.filter((f) => !long(f)));
+      out.push(...run.filter(isLongButSmall), ...run.filter((f) => !isLongButSmall(f)));
       i = j;
     }
     return out;

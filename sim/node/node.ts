@@ -286,6 +286,11 @@ export class Node {
     this.endCopy(p, flow);
   }
 
+  /** Whether the running process holds `rank`'s thread (it is inside one of the rank's calls). */
+  holdsRankThread(rank: number): boolean {
+    return this.rankThreads.get(rank)?.heldBy(this.sim.currentProcess) ?? false;
+  }
+
   /**
    * Runs `work` on `rank`'s one thread. An MPI process is one thread: it copies one piece at a time
    * and does one step of its library's or the kernel's work at a time, whichever of its sends and
@@ -297,11 +302,6 @@ export class Node {
    * holds the thread, runs at once. The thread is never asked for while holding anything else (a
    * kernel lock is taken inside a call, after the thread), so no two holders wait for each other.
    */
-  /** Whether the running process holds `rank`'s thread (it is inside one of the rank's calls). */
-  holdsRankThread(rank: number): boolean {
-    return this.rankThreads.get(rank)?.heldBy(this.sim.currentProcess) ?? false;
-  }
-
   *onRankThread<T>(rank: number, work: Program<T>): Program<T> {
     let lock = this.rankThreads.get(rank);
     if (lock === undefined) {
