@@ -63,6 +63,10 @@ export class SimRank implements Rank {
     return this.world.node.reduce(this.core, op, src, dst, { rank: this.id, label: `reduce ${op}` });
   }
 
+  touch(r: Range, access: 'read' | 'write'): Program<void> {
+    return this.world.node.pass(this.core, r, access, { rank: this.id, label: `${access} ${r.buf.name}` });
+  }
+
   mark(kind: string, label: string): void {
     const now = this.world.sim.now;
     this.world.node.trace.record({ rank: this.id, kind, label, start: now, end: now, bytes: 0 });

@@ -402,6 +402,43 @@ export class Node {
   }
 
   /**
+   * `core` reads or writes every byte of `r` itself: a program using its data, such as a benchmark
+   * that initialises what it sends and reads what it received. The caches see a reading pass as a
+   * copy's source and a writing one as a destination written with ordinary stores (a loop's, which
+   * read each line for ownership). The core bounds a reading pass as it bounds a reduction's loads
+   * (spec.costs.reduceBandwidth) and a writing one as it bounds a copy's stores (copyBandwidth).
+   * The content stays as it is: a writing pass stands for a program rewriting what it holds.
+   */
+  *pass(core: number, r: Range, access: 'read' | 'write', info: CopyInfo): Program<void> {
+    yield* this.onRankThread(info.rank, this.passNow(core, r, access, info));
+  }
+
+  private *passNow(core: number, r: Range, access: 'read' | 'write', info: CopyInfo): Program<void> {
+    if (this.pages.pending) yield* faultIn(this, core, [r], info.rank);
+    const start = this.sim.now;
+    const uses: Uses = new Map();
+    const fills: VictimFills = [];
+    let latency = 0;
+    if (access === 'read') {
+      add(uses, this.coreResource(core), this.spec.costs.copyBandwidth / this.spec.costs.reduceBandwidth);
+      latency = this.planRead(core, r, uses, 1);
+      this.touch(core, r, false, fills);
+    } else {
+      add(uses, this.coreResource(core), 1);
+      // The first store waits for its line's ownership as a load of it would.
+      if (r.bytes > 0) latency = this.locate(core, r)[0].latency;
+      const kept = this.planWrite(core, r, uses, 1, { store: 'rfo' });
+      this.touch(core, r, true, fills, 'rfo', kept);
+    }
+    this.chargeWritebacks(core, uses, r.bytes);
+    const flow = this.startFlow(r.bytes, uses, latency, info.label);
+    if (access === 'read') this.streams.add(this.sharedOwnIds.get(core)!, r, flow);
+    yield* wait(flow);
+    this.fillVictims(fills);
+    this.recordStep(info, access, start, r.bytes, flow);
+  }
+
+  /**
    * Dirty lines this core's outermost cache evicted to make room for an access go back to their
    * home memory while the access streams: that traffic is part of the access's flow, `bytes` being
    * what the flow moves.

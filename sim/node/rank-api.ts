@@ -120,6 +120,9 @@ export interface Rank {
   copy(src: Range, dst: Range, label?: string): Program<void>;
   /** dst = dst op src, element-wise, computed by this rank's core. */
   reduce(op: ReduceOp, src: Range, dst: Range): Program<void>;
+  /** This rank's core reads or writes every byte of `r` (the program using its data: initialising
+   *  what it sends, reading what it received); the content stays as it is. */
+  touch(r: Range, access: 'read' | 'write'): Program<void>;
   readonly control: Control;
   readonly p2p: PointToPoint;
   /** Each mechanism is always there to call; on a kernel that lacks it the call fails with a

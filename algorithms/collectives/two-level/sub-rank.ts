@@ -103,6 +103,7 @@ export function subRank(rank: Rank, members: readonly number[], context: number)
     alloc: (name: string, bytes: number, opts?: { numa?: number }): Buffer => rank.alloc(name, bytes, opts),
     copy: (src: Range, dst: Range, label?: string) => rank.copy(src, dst, label),
     reduce: (op: ReduceOp, src: Range, dst: Range) => rank.reduce(op, src, dst),
+    touch: (r: Range, access: 'read' | 'write') => rank.touch(r, access),
     control,
     p2p,
     knem,
