@@ -171,12 +171,12 @@ export function knemCopyPingPong(strategy: KnemStrategy) {
     if (rank.id > 1) return;
     const peer = 1 - rank.id;
     function* ping(): Program<void> {
-      if (touch) yield* rank.touch(send, 'write');
+      if (touch) yield* rank.pass(send, 'write');
       yield* knemSend(rank, strategy, mode, peer, send);
     }
     function* pong(): Program<void> {
       yield* knemRecv(rank, strategy, mode, peer, recv);
-      if (touch) yield* rank.touch(recv, 'read');
+      if (touch) yield* rank.pass(recv, 'read');
     }
     if (rank.id === 0) {
       yield* ping();

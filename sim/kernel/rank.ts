@@ -2,7 +2,17 @@
 // control messages) plus every transport and kernel mechanism, bound to one rank.
 import type { Program } from '../engine/program.ts';
 import type { Buffer, Range } from '../node/buffer.ts';
-import type { Cma, Knem, Limic, PointToPoint, Rank, RankTopology, ReduceOp, Xpmem } from '../node/rank-api.ts';
+import type {
+  Cma,
+  Knem,
+  Limic,
+  PassAccess,
+  PointToPoint,
+  Rank,
+  RankTopology,
+  ReduceOp,
+  Xpmem,
+} from '../node/rank-api.ts';
 import { ControlChannel } from '../node/control.ts';
 import type { World } from '../node/world.ts';
 import type { RunState } from '../node/run-state.ts';
@@ -63,7 +73,7 @@ export class SimRank implements Rank {
     return this.world.node.reduce(this.core, op, src, dst, { rank: this.id, label: `reduce ${op}` });
   }
 
-  touch(r: Range, access: 'read' | 'write'): Program<void> {
+  pass(r: Range, access: PassAccess): Program<void> {
     return this.world.node.pass(this.core, r, access, { rank: this.id, label: `${access} ${r.buf.name}` });
   }
 

@@ -25,6 +25,7 @@ import { SharedStreams } from './shared-streams.ts';
 import { PageTable } from './page-table.ts';
 import { faultIn } from './first-touch.ts';
 import { lineExtent } from './cache-lines.ts';
+import type { PassAccess } from './rank-api.ts';
 
 export { add, type Uses };
 
@@ -329,7 +330,7 @@ export class Node {
     add(uses, this.coreResource(core), 1 / (info.efficiency ?? 1));
     const store = storeKind(this.spec, info.routine ?? 'memcpy', dst.bytes, this.nonTemporalAbove.get(core)!);
     const latency = this.planRead(core, src, uses, 1);
-    const kept = this.planWrite(core, dst, uses, 1, { store });
+    const { kept } = this.planWrite(core, dst, uses, 1, { store });
     const fills: VictimFills = [];
     this.touch(core, src, false, fills);
     this.touch(core, dst, true, fills, store, kept);
@@ -388,54 +389,71 @@ export class Node {
     add(uses, this.coreResource(core), this.spec.costs.copyBandwidth / this.spec.costs.reduceBandwidth);
     const latency = Math.max(this.planRead(core, src, uses, 1), this.planRead(core, dst, uses, 1));
     // The store hits the line the load of dst just brought in: no second fetch, only the upgrade.
-    const kept = this.planWrite(core, dst, uses, 1, { justRead: true });
+    const { kept } = this.planWrite(core, dst, uses, 1, { justRead: true });
     const fills: VictimFills = [];
     this.touch(core, src, false, fills);
     this.touch(core, dst, true, fills, 'rfo', kept);
-    this.chargeWritebacks(core, uses, src.bytes);
-    const flow = this.startFlow(src.bytes, uses, latency, info.label);
-    this.streams.add(this.sharedOwnIds.get(core)!, src, flow);
-    yield* wait(flow);
-    this.fillVictims(fills);
+    const flow = yield* this.streamAccess(core, src, src.bytes, uses, latency, fills, info.label);
     dst.buf.content.reduceInto(dst.offset, snapshot, op);
     this.recordStep(info, 'reduce', start, src.bytes, flow);
   }
 
   /**
-   * `core` reads or writes every byte of `r` itself: a program using its data, such as a benchmark
-   * that initialises what it sends and reads what it received. The caches see a reading pass as a
-   * copy's source and a writing one as a destination written with ordinary stores (a loop's, which
-   * read each line for ownership). The core bounds a reading pass as it bounds a reduction's loads
-   * (spec.costs.reduceBandwidth) and a writing one as it bounds a copy's stores (copyBandwidth).
-   * The content stays as it is: a writing pass stands for a program rewriting what it holds.
+   * The flow of a core's own access planned in `uses` and applied to the caches: what its evictions
+   * write back is charged to it first, and the range it reads (if any) is registered for readers in
+   * step (shared-streams.ts). Returns the flow once it is done and its victim fills have landed.
    */
-  *pass(core: number, r: Range, access: 'read' | 'write', info: CopyInfo): Program<void> {
+  private *streamAccess(
+    core: number,
+    read: Range | undefined,
+    bytes: number,
+    uses: Uses,
+    latency: number,
+    fills: VictimFills,
+    label: string,
+  ): Program<Flow> {
+    this.chargeWritebacks(core, uses, bytes);
+    const flow = this.startFlow(bytes, uses, latency, label);
+    if (read !== undefined) this.streams.add(this.sharedOwnIds.get(core)!, read, flow);
+    yield* wait(flow);
+    this.fillVictims(fills);
+    return flow;
+  }
+
+  /**
+   * `core` reads or writes every byte of `r` itself: a program using its own data, such as a
+   * benchmark that initialises what it sends and reads what it received. The caches see a reading
+   * pass as a copy's source and a writing one as a destination written with ordinary stores (a
+   * loop's, which read each line for ownership). The core bounds a reading pass by its sustained
+   * load rate, the figure each preset gives as costs.reduceBandwidth (half its load ports' bytes per
+   * cycle), and a writing pass by its copy rate, which the presets derive from the store port
+   * (costs.copyBandwidth). The content stays as it is: a writing pass stands for a program rewriting
+   * what its buffer holds.
+   */
+  *pass(core: number, r: Range, access: PassAccess, info: CopyInfo): Program<void> {
     yield* this.onRankThread(info.rank, this.passNow(core, r, access, info));
   }
 
-  private *passNow(core: number, r: Range, access: 'read' | 'write', info: CopyInfo): Program<void> {
+  private *passNow(core: number, r: Range, access: PassAccess, info: CopyInfo): Program<void> {
     if (this.pages.pending) yield* faultIn(this, core, [r], info.rank);
     const start = this.sim.now;
     const uses: Uses = new Map();
     const fills: VictimFills = [];
-    let latency = 0;
+    const { copyBandwidth, reduceBandwidth } = this.spec.costs;
+    let latency: number;
     if (access === 'read') {
-      add(uses, this.coreResource(core), this.spec.costs.copyBandwidth / this.spec.costs.reduceBandwidth);
+      add(uses, this.coreResource(core), copyBandwidth / reduceBandwidth);
       latency = this.planRead(core, r, uses, 1);
       this.touch(core, r, false, fills);
     } else {
       add(uses, this.coreResource(core), 1);
-      // The first store waits for its line's ownership as a load of it would.
-      if (r.bytes > 0) latency = this.locate(core, r)[0].latency;
-      const kept = this.planWrite(core, r, uses, 1, { store: 'rfo' });
-      this.touch(core, r, true, fills, 'rfo', kept);
+      const write = this.planWrite(core, r, uses, 1, { store: 'rfo' });
+      latency = write.latency;
+      this.touch(core, r, true, fills, 'rfo', write.kept);
     }
-    this.chargeWritebacks(core, uses, r.bytes);
-    const flow = this.startFlow(r.bytes, uses, latency, info.label);
-    if (access === 'read') this.streams.add(this.sharedOwnIds.get(core)!, r, flow);
-    yield* wait(flow);
-    this.fillVictims(fills);
-    this.recordStep(info, access, start, r.bytes, flow);
+    const read = access === 'read' ? r : undefined;
+    const flow = yield* this.streamAccess(core, read, r.bytes, uses, latency, fills, info.label);
+    this.recordStep(info, `buffer-${access}`, start, r.bytes, flow);
   }
 
   /**
@@ -517,7 +535,8 @@ export class Node {
    * write-combining buffer, leaves nothing in cache and reads nothing. With `justRead` the core has
    * just loaded these lines itself (a reduction's destination, charged by planRead): the store then
    * fetches nothing again and pays only the invalidation of other sockets' copies. Returns the bytes
-   * the outermost cache keeps dirty (their write-back is charged when they are evicted).
+   * the outermost cache keeps dirty (their write-back is charged when they are evicted), and how
+   * long the first store waits for its line (none for a write-combining store).
    */
   planWrite(
     core: number,
@@ -525,9 +544,9 @@ export class Node {
     uses: Uses,
     scale: number,
     opts: { justRead?: boolean; store?: StoreKind } = {},
-  ): number {
+  ): { kept: number; latency: number } {
     const n = r.bytes;
-    if (n === 0) return 0;
+    if (n === 0) return { kept: 0, latency: 0 };
     if (r.buf.home === undefined) r.buf.home = this.topo.core(core).numa;
     const store = opts.store ?? 'rfo';
     const coreVertex = this.topo.coreVertex(core);
@@ -550,9 +569,10 @@ export class Node {
     if (store === 'non-temporal') {
       const toMemory = numa.latencyNs + this.topo.routeLatency(coreVertex, numa.attach);
       this.queues.chargeUnprefetched(uses, core, scale, Math.max(toMemory, (shared / n) * invalidation));
-      return 0;
+      return { kept: 0, latency: 0 };
     }
     let counted = 0;
+    let latency: number | undefined;
     for (const part of this.locate(core, r)) {
       // Parts come nearest first; the shared bytes are taken as the nearest ones (a buffer a peer
       // just read is still in this core's cache too).
@@ -560,6 +580,7 @@ export class Node {
       counted += part.bytes;
       if (opts.justRead) {
         this.queues.charge(uses, core, (scale * invalidated) / n, invalidation, true, n);
+        latency ??= invalidated > 0 ? invalidation : 0;
         continue;
       }
       const share = (scale * part.bytes) / n;
@@ -567,8 +588,9 @@ export class Node {
       const wait = store === 'rfo' ? part.latency : part.claimLatency;
       this.queues.charge(uses, core, (scale * invalidated) / n, Math.max(wait, invalidation), true, n);
       this.queues.charge(uses, core, (scale * (part.bytes - invalidated)) / n, wait, part.far, n);
+      latency ??= invalidated > 0 ? Math.max(wait, invalidation) : wait;
     }
-    return kept;
+    return { kept, latency: latency ?? 0 };
   }
 
   /**

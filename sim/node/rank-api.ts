@@ -7,6 +7,9 @@ import type { Buffer, Range } from './buffer.ts';
 export type { Buffer, Range } from './buffer.ts';
 export type { Program } from '../engine/program.ts';
 
+/** How a program passes over its own buffer (Rank.pass). */
+export type PassAccess = 'read' | 'write';
+
 /** Where a rank sits, for topology-aware algorithms (trees built from the machine, not rank order). */
 export interface RankTopology {
   /** NUMA node of the core each rank runs on, indexed by rank. */
@@ -122,7 +125,7 @@ export interface Rank {
   reduce(op: ReduceOp, src: Range, dst: Range): Program<void>;
   /** This rank's core reads or writes every byte of `r` (the program using its data: initialising
    *  what it sends, reading what it received); the content stays as it is. */
-  touch(r: Range, access: 'read' | 'write'): Program<void>;
+  pass(r: Range, access: PassAccess): Program<void>;
   readonly control: Control;
   readonly p2p: PointToPoint;
   /** Each mechanism is always there to call; on a kernel that lacks it the call fails with a
