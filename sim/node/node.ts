@@ -441,17 +441,19 @@ export class Node {
     const fills: VictimFills = [];
     const { copyBandwidth, reduceBandwidth } = this.spec.costs;
     let latency: number;
+    // A reading pass is a stream other readers of the range may follow (shared-streams.ts).
+    let read: Range | undefined;
     if (access === 'read') {
       add(uses, this.coreResource(core), copyBandwidth / reduceBandwidth);
       latency = this.planRead(core, r, uses, 1);
       this.touch(core, r, false, fills);
+      read = r;
     } else {
       add(uses, this.coreResource(core), 1);
       const write = this.planWrite(core, r, uses, 1, { store: 'rfo' });
       latency = write.latency;
       this.touch(core, r, true, fills, 'rfo', write.kept);
     }
-    const read = access === 'read' ? r : undefined;
     const flow = yield* this.streamAccess(core, read, r.bytes, uses, latency, fills, info.label);
     this.recordStep(info, `buffer-${access}`, start, r.bytes, flow);
   }
