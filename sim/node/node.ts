@@ -16,6 +16,7 @@ import { peerLatency, Topology } from './topology.ts';
 import { CacheState, type EvictionSink, type SavedCache } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
 import { bestSibling, siblingCachesByCore } from './sibling-caches.ts';
+import { ownerCandidatesByCore } from './dirty-owners.ts';
 import { Buffer, type Range } from './buffer.ts';
 import type { Piece } from './content.ts';
 import { Trace } from './trace.ts';
@@ -121,6 +122,9 @@ export class Node {
   private readonly siblings: ReturnType<typeof siblingCachesByCore>;
   /** The private caches behind a victim cache: they keep written lines dirty for a sibling's probe. */
   private readonly dirtyPrivate: Set<string>;
+  /** Per core, the caches outside its group that answer its reads of lines they hold Modified
+   *  (dirty-owners.ts). */
+  private owners = new Map<number, CacheSpec[]>();
   /** Each private cache that keeps written lines dirty, with the victim cache behind it. */
   private readonly victimFronts: { front: CacheState; victim: CacheState }[] = [];
   /** Whether some cache is a victim cache, whose fills land at copies' ends. */
@@ -216,6 +220,7 @@ export class Node {
       else this.lastLevelAt.set(vertex, [c]);
       this.lastLevelRank.set(this.cacheState.get(c.id)!, i);
     });
+    this.owners = ownerCandidatesByCore(spec, this.lastLevel, this.dirtyPrivate);
     for (const numa of spec.numaNodes) {
       const home = this.lastLevelAt.get(numa.attach) ?? [];
       this.homeLookup.set(numa.id, Math.max(0, ...home.map((c) => c.latencyNs)));
@@ -752,6 +757,36 @@ export class Node {
         claimLatency: bestRemote.latencyNs + this.topo.routeLatency(from, coreVertex),
       });
       found += remote;
+    }
+    if (found === n) return parts;
+    // Lines another group of cores holds Modified come from their owner, not from memory
+    // (dirty-owners.ts): a snoop's trip, as a line passed between two such cores costs.
+    if (held !== undefined) {
+      const homeLast = this.lastLevelAt.get(homeVertex);
+      let owner: CacheSpec | undefined;
+      let owned = 0;
+      for (const cache of this.owners.get(core) ?? []) {
+        const state = this.cacheState.get(cache.id)!;
+        if (!held.has(state) || homeLast?.includes(cache)) continue;
+        const dirty = state.dirtyBytes(r.buf.id, r.offset, r.bytes);
+        if (dirty > owned) {
+          owned = dirty;
+          owner = cache;
+        }
+      }
+      const fromOwner = Math.min(owned, n - found);
+      if (owner && fromOwner > 0) {
+        const from = this.topo.coreVertex(owner.cores[0]);
+        const latency = this.topo.lineLatency(core, owner.cores[0]);
+        parts.push({
+          bytes: fromOwner,
+          latency,
+          resources: [this.cacheBandwidth.get(owner.id)!, ...this.routeResources(from, coreVertex)],
+          far: true,
+          claimLatency: latency,
+        });
+        found += fromOwner;
+      }
     }
     const missing = n - found;
     if (missing > 0) {
