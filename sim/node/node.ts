@@ -123,8 +123,8 @@ export class Node {
   /** The private caches behind a victim cache: they keep written lines dirty for a sibling's probe. */
   private readonly dirtyPrivate: Set<string>;
   /** Per core, the caches outside its group that answer its reads of lines they hold Modified
-   *  (dirty-owners.ts). */
-  private owners = new Map<number, CacheSpec[]>();
+   *  (dirty-owners.ts), by their state, with their place in the machine's order for ties. */
+  private owners = new Map<number, Map<CacheState, { cache: CacheSpec; order: number }>>();
   /** Each private cache that keeps written lines dirty, with the victim cache behind it. */
   private readonly victimFronts: { front: CacheState; victim: CacheState }[] = [];
   /** Whether some cache is a victim cache, whose fills land at copies' ends. */
@@ -220,7 +220,8 @@ export class Node {
       else this.lastLevelAt.set(vertex, [c]);
       this.lastLevelRank.set(this.cacheState.get(c.id)!, i);
     });
-    this.owners = ownerCandidatesByCore(spec, this.lastLevel, this.dirtyPrivate);
+    for (const [core, caches] of ownerCandidatesByCore(spec, this.lastLevel, this.dirtyPrivate))
+      this.owners.set(core, new Map(caches.map((cache, order) => [this.cacheState.get(cache.id)!, { cache, order }])));
     for (const numa of spec.numaNodes) {
       const home = this.lastLevelAt.get(numa.attach) ?? [];
       this.homeLookup.set(numa.id, Math.max(0, ...home.map((c) => c.latencyNs)));
@@ -763,15 +764,20 @@ export class Node {
     // (dirty-owners.ts): a snoop's trip, as a line passed between two such cores costs.
     if (held !== undefined) {
       const homeLast = this.lastLevelAt.get(homeVertex);
+      const candidates = this.owners.get(core);
       let owner: CacheSpec | undefined;
       let owned = 0;
-      for (const cache of this.owners.get(core) ?? []) {
-        const state = this.cacheState.get(cache.id)!;
-        if (!held.has(state) || homeLast?.includes(cache)) continue;
+      let first = Infinity;
+      // The caches holding some of the buffer are few; of two holding as much dirty, the earlier
+      // in the machine's order answers, whatever order the index lists them in.
+      for (const state of held) {
+        const candidate = candidates?.get(state);
+        if (candidate === undefined || homeLast?.includes(candidate.cache)) continue;
         const dirty = state.dirtyBytes(r.buf.id, r.offset, r.bytes);
-        if (dirty > owned) {
+        if (dirty > owned || (dirty === owned && dirty > 0 && candidate.order < first)) {
           owned = dirty;
-          owner = cache;
+          owner = candidate.cache;
+          first = candidate.order;
         }
       }
       const fromOwner = Math.min(owned, n - found);
