@@ -124,7 +124,7 @@ export class Node {
   private readonly dirtyPrivate: Set<string>;
   /** Per core, the caches outside its group that answer its reads of lines they hold Modified
    *  (dirty-owners.ts), by their state, with their place in the machine's order for ties. */
-  private owners = new Map<number, Map<CacheState, { cache: CacheSpec; order: number }>>();
+  private readonly owners = new Map<number, Map<CacheState, { cache: CacheSpec; order: number }>>();
   /** Each private cache that keeps written lines dirty, with the victim cache behind it. */
   private readonly victimFronts: { front: CacheState; victim: CacheState }[] = [];
   /** Whether some cache is a victim cache, whose fills land at copies' ends. */
