@@ -17,9 +17,12 @@
 // memory, and so did a reader whose home socket was not the writer's.
 //
 // The candidates of a core are the outermost caches of every other group of cores (no core of
-// theirs shares a cache with the reader) and, behind victim caches, the private caches that keep
-// written lines dirty; memory-side caches are never owners. The caller skips the home socket's last
-// level, which it has looked in already.
+// theirs shares a cache with the reader) and, behind victim caches, each core's outermost private
+// cache, which keeps its written lines dirty; memory-side caches are never owners. The caller skips
+// the home socket's last level, which it has looked in already. Reading a Modified line makes its
+// owner write it back (an implicit write-back on a front-side bus, a write-back to the home on
+// QuickPath; AMD's Owned state keeps it dirty): the model leaves the lines dirty with the owner and
+// charges their write-back when it evicts them, as for any dirty line.
 import type { CacheSpec, MachineSpec } from '../../hardware/spec.ts';
 
 /** Per core, the caches that may answer its read with a Modified line, in the machine's cache order
@@ -30,6 +33,11 @@ export function ownerCandidatesByCore(
   dirtyPrivate: ReadonlySet<string>,
 ): Map<number, CacheSpec[]> {
   const outermost = new Set(lastLevel.map((c) => c.id));
+  // Of a core's private caches behind a victim cache, the outermost answers for it (what its L1
+  // holds dirty, a probe finds through its L2 in one answer).
+  const outerPrivate = (c: CacheSpec) =>
+    dirtyPrivate.has(c.id) &&
+    !spec.caches.some((o) => o !== c && dirtyPrivate.has(o.id) && o.level > c.level && o.cores.includes(c.cores[0]));
   const out = new Map<number, CacheSpec[]>();
   for (const core of spec.cores) {
     // Every core that shares some cache with this one: their lines are found before this step.
@@ -38,9 +46,53 @@ export function ownerCandidatesByCore(
     out.set(
       core.id,
       spec.caches.filter(
-        (c) => !c.memorySide && (outermost.has(c.id) || dirtyPrivate.has(c.id)) && !c.cores.some((o) => group.has(o)),
+        (c) => !c.memorySide && (outermost.has(c.id) || outerPrivate(c)) && !c.cores.some((o) => group.has(o)),
       ),
     );
   }
   return out;
+}
+
+/** A candidate owner of a reader: the cache, its place in the machine's order, and its group: the
+ *  vertex of its socket, where a probe finds every cache of that socket holding the line. */
+export interface OwnerCandidate {
+  cache: CacheSpec;
+  order: number;
+  group: string;
+}
+
+/**
+ * The caches that answer a read with the Modified lines they hold: those of the one group (socket)
+ * holding most of the range dirty, each with its dirty bytes, in the machine's order. A socket may
+ * hold a written range in several caches at once (a core's L2 and the victim L3 behind it, which
+ * never hold the same line), and its probe answer covers them all. Of two groups holding as much,
+ * the one whose first cache comes earlier in the machine's order answers.
+ */
+export function bestOwners<S>(
+  held: Iterable<S>,
+  candidates: ReadonlyMap<S, OwnerCandidate> | undefined,
+  skip: (cache: CacheSpec) => boolean,
+  dirtyBytes: (state: S) => number,
+): { cache: CacheSpec; bytes: number }[] {
+  if (candidates === undefined) return [];
+  const groups = new Map<
+    string,
+    { bytes: number; first: number; caches: { cache: CacheSpec; bytes: number; order: number }[] }
+  >();
+  for (const state of held) {
+    const c = candidates.get(state);
+    if (c === undefined || skip(c.cache)) continue;
+    const bytes = dirtyBytes(state);
+    if (bytes <= 0) continue;
+    let g = groups.get(c.group);
+    if (g === undefined) groups.set(c.group, (g = { bytes: 0, first: c.order, caches: [] }));
+    g.bytes += bytes;
+    g.first = Math.min(g.first, c.order);
+    g.caches.push({ cache: c.cache, bytes, order: c.order });
+  }
+  let best: { bytes: number; first: number; caches: { cache: CacheSpec; bytes: number; order: number }[] } | undefined;
+  for (const g of groups.values())
+    if (!best || g.bytes > best.bytes || (g.bytes === best.bytes && g.first < best.first)) best = g;
+  if (best === undefined) return [];
+  return best.caches.sort((a, b) => a.order - b.order).map(({ cache, bytes }) => ({ cache, bytes }));
 }

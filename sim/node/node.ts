@@ -16,7 +16,7 @@ import { peerLatency, Topology } from './topology.ts';
 import { CacheState, type EvictionSink, type SavedCache } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
 import { bestSibling, siblingCachesByCore } from './sibling-caches.ts';
-import { ownerCandidatesByCore } from './dirty-owners.ts';
+import { bestOwners, ownerCandidatesByCore, type OwnerCandidate } from './dirty-owners.ts';
 import { Buffer, type Range } from './buffer.ts';
 import type { Piece } from './content.ts';
 import { Trace } from './trace.ts';
@@ -124,7 +124,7 @@ export class Node {
   private readonly dirtyPrivate: Set<string>;
   /** Per core, the caches outside its group that answer its reads of lines they hold Modified
    *  (dirty-owners.ts), by their state, with their place in the machine's order for ties. */
-  private readonly owners = new Map<number, Map<CacheState, { cache: CacheSpec; order: number }>>();
+  private readonly owners = new Map<number, Map<CacheState, OwnerCandidate>>();
   /** Each private cache that keeps written lines dirty, with the victim cache behind it. */
   private readonly victimFronts: { front: CacheState; victim: CacheState }[] = [];
   /** Whether some cache is a victim cache, whose fills land at copies' ends. */
@@ -221,7 +221,15 @@ export class Node {
       this.lastLevelRank.set(this.cacheState.get(c.id)!, i);
     });
     for (const [core, caches] of ownerCandidatesByCore(spec, this.lastLevel, this.dirtyPrivate))
-      this.owners.set(core, new Map(caches.map((cache, order) => [this.cacheState.get(cache.id)!, { cache, order }])));
+      this.owners.set(
+        core,
+        new Map(
+          caches.map((cache, order) => [
+            this.cacheState.get(cache.id)!,
+            { cache, order, group: this.topo.coreVertex(cache.cores[0]) },
+          ]),
+        ),
+      );
     for (const numa of spec.numaNodes) {
       const home = this.lastLevelAt.get(numa.attach) ?? [];
       this.homeLookup.set(numa.id, Math.max(0, ...home.map((c) => c.latencyNs)));
@@ -582,8 +590,8 @@ export class Node {
     let counted = 0;
     let latency: number | undefined;
     for (const part of this.locate(core, r)) {
-      // Parts come nearest first; the shared bytes are taken as the nearest ones (a buffer a peer
-      // just read is still in this core's cache too).
+      // Parts come in the order locate looks (own caches first); the shared bytes are taken as the
+      // first ones (a buffer a peer just read is still in this core's cache too).
       const invalidated = Math.max(0, Math.min(part.bytes, shared - counted));
       counted += part.bytes;
       if (opts.justRead) {
@@ -761,35 +769,39 @@ export class Node {
     }
     if (found === n) return parts;
     // Lines another group of cores holds Modified come from their owner, not from memory
-    // (dirty-owners.ts): a snoop's trip, as a line passed between two such cores costs.
+    // (dirty-owners.ts). The data takes the route from the owner's socket to the reader, at the
+    // latency of a line passed from one core to the other, as a flag's; between two groups of one
+    // socket that share no cache (the two dies of a front-side-bus package) it passes through the
+    // line's home, as their bus transactions do. A store that claims the lines waits for the owner's
+    // invalidation only: its cache's latency and the route.
     if (held !== undefined) {
       const homeLast = this.lastLevelAt.get(homeVertex);
-      const candidates = this.owners.get(core);
-      let owner: CacheSpec | undefined;
-      let owned = 0;
-      let first = Infinity;
-      // The caches holding some of the buffer are few; of two holding as much dirty, the earlier
-      // in the machine's order answers, whatever order the index lists them in.
-      for (const state of held) {
-        const candidate = candidates?.get(state);
-        if (candidate === undefined || homeLast?.includes(candidate.cache)) continue;
-        const dirty = state.dirtyBytes(r.buf.id, r.offset, r.bytes);
-        if (dirty > owned || (dirty === owned && dirty > 0 && candidate.order < first)) {
-          owned = dirty;
-          owner = candidate.cache;
-          first = candidate.order;
-        }
-      }
-      const fromOwner = Math.min(owned, n - found);
-      if (owner && fromOwner > 0) {
+      const owners = bestOwners(
+        held,
+        this.owners.get(core),
+        (cache) => homeLast?.includes(cache) ?? false,
+        (state) => state.dirtyBytes(r.buf.id, r.offset, r.bytes),
+      );
+      for (const { cache: owner, bytes } of owners) {
+        const fromOwner = Math.min(bytes, n - found);
+        if (fromOwner <= 0) break;
         const from = this.topo.coreVertex(owner.cores[0]);
-        const latency = this.topo.lineLatency(core, owner.cores[0]);
+        const viaHome = from === coreVertex && homeVertex !== coreVertex;
+        const route = viaHome
+          ? [...this.routeResources(from, homeVertex), ...this.routeResources(homeVertex, coreVertex)]
+          : this.routeResources(from, coreVertex);
+        const trip = viaHome
+          ? this.topo.routeLatency(from, homeVertex) + this.topo.routeLatency(homeVertex, coreVertex)
+          : this.topo.routeLatency(from, coreVertex);
+        const latency = viaHome
+          ? this.topo.numa(r.buf.home).latencyNs + trip
+          : this.topo.lineLatency(owner.cores[0], core);
         parts.push({
           bytes: fromOwner,
           latency,
-          resources: [this.cacheBandwidth.get(owner.id)!, ...this.routeResources(from, coreVertex)],
+          resources: [this.cacheBandwidth.get(owner.id)!, ...route],
           far: true,
-          claimLatency: latency,
+          claimLatency: owner.latencyNs + trip,
         });
         found += fromOwner;
       }

@@ -32,7 +32,14 @@ function owners(spec: MachineSpec): Map<number, CacheSpec[]> {
  * Core `first` writes (or reads) a segment homed at the reader's NUMA node, then core `reader`
  * copies it out: the reader's copy time and the bytes every memory controller carried during it.
  */
-function readAfter(spec: MachineSpec, first: number, reader: number, bytes: number, access: 'write' | 'read' | 'none') {
+function readAfter(
+  spec: MachineSpec,
+  first: number,
+  reader: number,
+  bytes: number,
+  access: 'write' | 'read' | 'none',
+  routine: 'memcpy' | 'kernel' = 'memcpy',
+) {
   const sim = new Simulation({ seed: 'dirty-owners' });
   const node = new Node(sim, spec);
   const readerNuma = spec.cores.find((c) => c.id === reader)!.numa;
@@ -47,7 +54,7 @@ function readAfter(spec: MachineSpec, first: number, reader: number, bytes: numb
   sim.spawn(
     'ranks',
     (function* () {
-      if (access === 'write') yield* node.copy(first, range(src), range(segment), { rank: 1, label: 'write' });
+      if (access === 'write') yield* node.copy(first, range(src), range(segment), { rank: 1, label: 'write', routine });
       if (access === 'read') yield* node.copy(first, range(segment), range(src), { rank: 1, label: 'read first' });
       const start = sim.now;
       const before = carried();
@@ -125,6 +132,29 @@ describe('lines another group of cores holds Modified', () => {
       ),
       { numRuns: 40 },
     );
+  });
+
+  it('a socket answers with every cache holding the range dirty (a core’s L2 and the victim L3 behind it)', () => {
+    // 1 MiB overflows a K10 or Zen 4 L2: the written range ends up split between the writer's L2
+    // and its socket's victim L3, and both answer. (The kernel's copy: glibc's memcpy of 1 MiB
+    // stores around the caches there, leaving nothing dirty.)
+    for (const machine of [...specs.keys()].filter((name) => specs.get(name)!.caches.some((c) => c.victim))) {
+      const spec = specs.get(machine)!;
+      const topo = new Topology(spec);
+      const reader = spec.cores[0].id;
+      const writer = spec.cores.find((c) => topo.coreVertex(c.id) !== topo.coreVertex(reader))!.id;
+      const written = readAfter(spec, writer, reader, 1024 * KiB, 'write', 'kernel');
+      const cold = readAfter(spec, writer, reader, 1024 * KiB, 'none', 'kernel');
+      expect(written.fromMemory, machine).toBeLessThanOrEqual(cold.fromMemory - 1024 * KiB * (1 - 1e-9));
+    }
+  });
+
+  it('between two L2 pairs of one front-side-bus package, the line crosses the bus, as between packages', () => {
+    const spec = specs.get('zoot')!;
+    const [reader, samePackage, otherPackage] = [0, 2, 4];
+    const near = readAfter(spec, samePackage, reader, 64 * KiB, 'write');
+    const far = readAfter(spec, otherPackage, reader, 64 * KiB, 'write');
+    expect(near.ns).toBeCloseTo(far.ns, 6);
   });
 
   it('a clean copy in another group’s cache still comes from its home (only a Modified line answers)', () => {
