@@ -35,9 +35,13 @@ export function ownerCandidatesByCore(
   const outermost = new Set(lastLevel.map((c) => c.id));
   // Of a core's private caches behind a victim cache, the outermost answers for it (what its L1
   // holds dirty, a probe finds through its L2 in one answer).
-  const outerPrivate = (c: CacheSpec) =>
-    dirtyPrivate.has(c.id) &&
-    !spec.caches.some((o) => o !== c && dirtyPrivate.has(o.id) && o.level > c.level && o.cores.includes(c.cores[0]));
+  const kept = spec.caches.filter((c) => dirtyPrivate.has(c.id));
+  const outerPrivateIds = new Set(
+    kept
+      .filter((c) => !kept.some((o) => o !== c && o.level > c.level && o.cores.includes(c.cores[0])))
+      .map((c) => c.id),
+  );
+  const outerPrivate = (c: CacheSpec) => outerPrivateIds.has(c.id);
   const out = new Map<number, CacheSpec[]>();
   for (const core of spec.cores) {
     // Every core that shares some cache with this one: their lines are found before this step.
