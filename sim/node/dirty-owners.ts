@@ -25,36 +25,51 @@
 // charges their write-back when it evicts them, as for any dirty line.
 import type { CacheSpec, MachineSpec } from '../../hardware/spec.ts';
 
-/** Per core, the caches that may answer its read with a Modified line, in the machine's cache order
- *  (ties between two holding as much go to the earlier one). */
+/** The caches that may answer a core's read with a Modified line, in the machine's cache order
+ *  (ties between two holding as much go to the earlier one), computed for a core when first asked:
+ *  a run reads through a few of a big machine's cores, and a node is built for every run. */
+export class OwnerCandidates {
+  private readonly spec: MachineSpec;
+  /** The outermost cache of each group, and each core's outermost private cache behind a victim. */
+  private readonly eligible: CacheSpec[];
+  private readonly byCore = new Map<number, CacheSpec[]>();
+
+  constructor(spec: MachineSpec, lastLevel: readonly CacheSpec[], dirtyPrivate: ReadonlySet<string>) {
+    this.spec = spec;
+    const outermost = new Set(lastLevel.map((c) => c.id));
+    // Of a core's private caches behind a victim cache, the outermost answers for it (what its L1
+    // holds dirty, a probe finds through its L2 in one answer).
+    const kept = spec.caches.filter((c) => dirtyPrivate.has(c.id));
+    const outerPrivate = new Set(
+      kept
+        .filter((c) => !kept.some((o) => o !== c && o.level > c.level && o.cores.includes(c.cores[0])))
+        .map((c) => c.id),
+    );
+    this.eligible = spec.caches.filter((c) => !c.memorySide && (outermost.has(c.id) || outerPrivate.has(c.id)));
+  }
+
+  of(core: number): CacheSpec[] {
+    let list = this.byCore.get(core);
+    if (list === undefined) {
+      // Every core that shares some cache with this one: their lines are found before this step.
+      const group = new Set<number>();
+      for (const c of this.spec.caches)
+        if (!c.memorySide && c.cores.includes(core)) for (const o of c.cores) group.add(o);
+      list = this.eligible.filter((c) => !c.cores.some((o) => group.has(o)));
+      this.byCore.set(core, list);
+    }
+    return list;
+  }
+}
+
+/** Every core's candidates at once (tests, and anything that lists them). */
 export function ownerCandidatesByCore(
   spec: MachineSpec,
   lastLevel: readonly CacheSpec[],
   dirtyPrivate: ReadonlySet<string>,
 ): Map<number, CacheSpec[]> {
-  const outermost = new Set(lastLevel.map((c) => c.id));
-  // Of a core's private caches behind a victim cache, the outermost answers for it (what its L1
-  // holds dirty, a probe finds through its L2 in one answer).
-  const kept = spec.caches.filter((c) => dirtyPrivate.has(c.id));
-  const outerPrivateIds = new Set(
-    kept
-      .filter((c) => !kept.some((o) => o !== c && o.level > c.level && o.cores.includes(c.cores[0])))
-      .map((c) => c.id),
-  );
-  const outerPrivate = (c: CacheSpec) => outerPrivateIds.has(c.id);
-  const out = new Map<number, CacheSpec[]>();
-  for (const core of spec.cores) {
-    // Every core that shares some cache with this one: their lines are found before this step.
-    const group = new Set<number>();
-    for (const c of spec.caches) if (!c.memorySide && c.cores.includes(core.id)) for (const o of c.cores) group.add(o);
-    out.set(
-      core.id,
-      spec.caches.filter(
-        (c) => !c.memorySide && (outermost.has(c.id) || outerPrivate(c)) && !c.cores.some((o) => group.has(o)),
-      ),
-    );
-  }
-  return out;
+  const candidates = new OwnerCandidates(spec, lastLevel, dirtyPrivate);
+  return new Map(spec.cores.map((core) => [core.id, candidates.of(core.id)]));
 }
 
 /** A candidate owner of a reader: the cache, its place in the machine's order, and its group: the

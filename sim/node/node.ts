@@ -16,7 +16,7 @@ import { peerLatency, Topology } from './topology.ts';
 import { CacheState, type EvictionSink, type SavedCache } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
 import { bestSibling, siblingCachesByCore } from './sibling-caches.ts';
-import { bestOwners, ownerCandidatesByCore, type OwnerCandidate } from './dirty-owners.ts';
+import { bestOwners, OwnerCandidates, type OwnerCandidate } from './dirty-owners.ts';
 import { Buffer, type Range } from './buffer.ts';
 import type { Piece } from './content.ts';
 import { Trace } from './trace.ts';
@@ -27,6 +27,7 @@ import { PageTable } from './page-table.ts';
 import { faultIn } from './first-touch.ts';
 import { lineExtent } from './cache-lines.ts';
 import type { PassAccess } from './rank-api.ts';
+import { stateRules } from '../../common/state-fingerprint.ts';
 
 export { add, type Uses };
 
@@ -125,6 +126,7 @@ export class Node {
   /** Per core, the caches outside its group that answer its reads of lines they hold Modified
    *  (dirty-owners.ts), by their state, with their place in the machine's order for ties. */
   private readonly owners = new Map<number, Map<CacheState, OwnerCandidate>>();
+  private readonly ownerCandidates: OwnerCandidates;
   /** Each private cache that keeps written lines dirty, with the victim cache behind it. */
   private readonly victimFronts: { front: CacheState; victim: CacheState }[] = [];
   /** Whether some cache is a victim cache, whose fills land at copies' ends. */
@@ -220,16 +222,7 @@ export class Node {
       else this.lastLevelAt.set(vertex, [c]);
       this.lastLevelRank.set(this.cacheState.get(c.id)!, i);
     });
-    for (const [core, caches] of ownerCandidatesByCore(spec, this.lastLevel, this.dirtyPrivate))
-      this.owners.set(
-        core,
-        new Map(
-          caches.map((cache, order) => [
-            this.cacheState.get(cache.id)!,
-            { cache, order, group: this.topo.coreVertex(cache.cores[0]) },
-          ]),
-        ),
-      );
+    this.ownerCandidates = new OwnerCandidates(spec, this.lastLevel, this.dirtyPrivate);
     for (const numa of spec.numaNodes) {
       const home = this.lastLevelAt.get(numa.attach) ?? [];
       this.homeLookup.set(numa.id, Math.max(0, ...home.map((c) => c.latencyNs)));
@@ -676,6 +669,23 @@ export class Node {
     return { shared, invalidation };
   }
 
+  /** `core`'s candidate owners by their cache state (dirty-owners.ts), built when first needed. */
+  private ownersOf(core: number): Map<CacheState, OwnerCandidate> {
+    let map = this.owners.get(core);
+    if (map === undefined) {
+      map = new Map(
+        this.ownerCandidates
+          .of(core)
+          .map((cache, order) => [
+            this.cacheState.get(cache.id)!,
+            { cache, order, group: this.topo.coreVertex(cache.cores[0]) },
+          ]),
+      );
+      this.owners.set(core, map);
+    }
+    return map;
+  }
+
   /**
    * Where the bytes of `r` are as seen from `core`: in its own caches (nearest first), in another
    * socket's last-level cache, in a memory-side cache, or in memory. Each part lists the resources
@@ -778,7 +788,7 @@ export class Node {
       const homeLast = this.lastLevelAt.get(homeVertex);
       const owners = bestOwners(
         held,
-        this.owners.get(core),
+        this.ownersOf(core),
         (cache) => homeLast?.includes(cache) ?? false,
         (state) => state.dirtyBytes(r.buf.id, r.offset, r.bytes),
       );
@@ -936,3 +946,7 @@ export class Node {
     }
   }
 }
+
+// The candidate owners are derived from the machine alone and filled in as cores first need them:
+// whether a core's list is built yet never changes what the simulation does.
+stateRules(Node, { owners: 'ignore', ownerCandidates: 'ignore' });
