@@ -12,10 +12,10 @@ import { wait } from '../engine/program.ts';
 import { Mutex } from '../engine/mutex.ts';
 import { FlowNetwork, type Flow, type FlowUse, type Resource } from '../flow/network.ts';
 import { DEFAULT_LINE_BYTES, type CacheSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
-import { peerLatency, Topology } from './topology.ts';
+import { outermostCaches, peerLatency, Topology } from './topology.ts';
 import { CacheState, type EvictionSink, type SavedCache } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
-import { bestSibling, siblingCachesByCore } from './sibling-caches.ts';
+import { bestSibling, keptDirtyIds, siblingCachesByCore } from './sibling-caches.ts';
 import { bestOwners, OwnerCandidates, type OwnerCandidate } from './dirty-owners.ts';
 import { Buffer, type Range } from './buffer.ts';
 import type { Piece } from './content.ts';
@@ -153,7 +153,7 @@ export class Node {
     this.queues = new MissQueues(spec, this.topo, this.net);
     this.lineBytes = spec.costs.lineBytes ?? DEFAULT_LINE_BYTES;
     this.siblings = siblingCachesByCore(spec);
-    this.dirtyPrivate = new Set([...this.siblings.values()].flatMap((e) => e.siblings.map((c) => c.id)));
+    this.dirtyPrivate = keptDirtyIds(this.siblings);
     this.hasVictimCaches = spec.caches.some((c) => c.victim);
     for (const cache of spec.caches) {
       this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
@@ -210,11 +210,7 @@ export class Node {
           for (const state of states) if (!peers.has(state)) peers.set(state, outer);
         this.socketPeers.set(core.id, peers);
       }
-    // The caches another core's data may sit in: the outermost non-memory-side level of each group.
-    this.lastLevel = spec.caches.filter(
-      (c) =>
-        !c.memorySide && !spec.caches.some((o) => !o.memorySide && o.level > c.level && o.cores.includes(c.cores[0])),
-    );
+    this.lastLevel = outermostCaches(spec.caches);
     this.lastLevel.forEach((c, i) => {
       const vertex = this.topo.coreVertex(c.cores[0]);
       const list = this.lastLevelAt.get(vertex);

@@ -24,6 +24,12 @@ export interface SiblingHit {
   latencyNs: number;
 }
 
+/** The ids of the private caches behind a victim cache, which keep what they wrote dirty for a
+ *  probe (every core's siblings, from siblingCachesByCore). */
+export function keptDirtyIds(siblings: ReturnType<typeof siblingCachesByCore>): Set<string> {
+  return new Set([...siblings.values()].flatMap((e) => e.siblings.map((c) => c.id)));
+}
+
 /** Per core, the private caches of the other cores of its socket that a miss probes (empty unless
  *  the core's shared cache is a victim cache). */
 export function siblingCachesByCore(spec: MachineSpec): Map<number, { victim: CacheSpec; siblings: CacheSpec[] }> {

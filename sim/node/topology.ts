@@ -142,6 +142,14 @@ export class Topology {
 }
 
 /** A line's trip from one core's private caches to another core's behind `shared` (CacheSpec.peerLatencyNs). */
+/** The caches another core's data may sit in: the outermost non-memory-side level of each group of
+ *  cores, in the machine's order. */
+export function outermostCaches(caches: readonly CacheSpec[]): CacheSpec[] {
+  return caches.filter(
+    (c) => !c.memorySide && !caches.some((o) => !o.memorySide && o.level > c.level && o.cores.includes(c.cores[0])),
+  );
+}
+
 export function peerLatency(shared: CacheSpec): number {
   return shared.peerLatencyNs ?? shared.latencyNs;
 }

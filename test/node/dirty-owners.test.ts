@@ -7,25 +7,16 @@ import { Node } from '../../sim/node/node.ts';
 import { range } from '../../sim/node/buffer.ts';
 import { Content } from '../../sim/node/content.ts';
 import { ownerCandidatesByCore } from '../../sim/node/dirty-owners.ts';
-import { siblingCachesByCore } from '../../sim/node/sibling-caches.ts';
-import { Topology } from '../../sim/node/topology.ts';
+import { keptDirtyIds, siblingCachesByCore } from '../../sim/node/sibling-caches.ts';
+import { outermostCaches, Topology } from '../../sim/node/topology.ts';
 import { loadPreset, presetNames } from '../../hardware/presets.ts';
 import type { CacheSpec, MachineSpec } from '../../hardware/spec.ts';
 
 const KiB = 1024;
 const specs = new Map(presetNames().map((name) => [name, loadPreset(name)]));
 
-/** The outermost non-memory-side caches, as Node finds them. */
-function lastLevel(spec: MachineSpec): CacheSpec[] {
-  return spec.caches.filter(
-    (c) =>
-      !c.memorySide && !spec.caches.some((o) => !o.memorySide && o.level > c.level && o.cores.includes(c.cores[0])),
-  );
-}
-
 function owners(spec: MachineSpec): Map<number, CacheSpec[]> {
-  const dirtyPrivate = new Set([...siblingCachesByCore(spec).values()].flatMap((e) => e.siblings.map((c) => c.id)));
-  return ownerCandidatesByCore(spec, lastLevel(spec), dirtyPrivate);
+  return ownerCandidatesByCore(spec, outermostCaches(spec.caches), keptDirtyIds(siblingCachesByCore(spec)));
 }
 
 /**
