@@ -1,7 +1,8 @@
 // Public API of the hardware layer: machine descriptions from presets, machine files, hwloc XML
 // or the running host, all validated into one MachineSpec.
 
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
+import { readInputFile } from '../common/read-input-file.ts';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { importHwlocXml, type HwlocImportOptions } from './hwloc/import.ts';
 import { didYouMean, InputError } from '../common/input-error.ts';
@@ -38,12 +39,14 @@ export function resolveMachine(ref: string, opts: ResolveOptions = {}): MachineS
   const ext = extname(trimmed).toLowerCase();
   const path = isAbsolute(trimmed) ? trimmed : resolve(opts.baseDir ?? process.cwd(), trimmed);
   if (ext === '.yaml' || ext === '.yml') return loadMachineFile(path);
-  if (ext === '.xml') {
-    if (!existsSync(path)) throw new InputError('cannot read hwloc XML file: no such file', { file: path });
-    return importHwlocXml(readFileSync(path, 'utf8'), path, { hwlocMachine: opts.hwlocMachine });
-  }
+  if (ext === '.xml')
+    return importHwlocXml(readInputFile(path, 'hwloc XML file'), path, { hwlocMachine: opts.hwlocMachine });
   const names = presetNames();
   if (names.includes(trimmed)) return loadPreset(trimmed);
+  if (existsSync(path) && statSync(path).isDirectory())
+    throw new InputError('a folder, not a machine: give a machine file (.yaml/.yml) or an hwloc XML file (.xml)', {
+      file: trimmed,
+    });
   const suggestion = didYouMean(trimmed, [...names, 'host']);
   const hint = suggestion ? `did you mean '${suggestion}'? ` : '';
   throw new InputError(

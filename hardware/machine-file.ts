@@ -75,7 +75,7 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
   origins.set('name', root.get('name'));
   origins.set('packages', root.get('packages'));
   origins.set('numaNodes', root.get('numa'));
-  origins.set('links', root.get('links') ?? rootNode);
+  origins.setOptional('links', root.get('links'));
 
   const spec: MachineSpec = {
     name,

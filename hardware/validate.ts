@@ -3,6 +3,7 @@
 // field is the spec path; `locate` lets a loader turn that path into a file position.
 
 import { didYouMean, InputError, type InputLocation } from '../common/input-error.ts';
+import { describeNumber } from '../common/yaml/value.ts';
 import { packageVertex, type MachineSpec, type VertexId } from './spec.ts';
 
 export type Locator = (specField: string) => InputLocation;
@@ -43,11 +44,11 @@ class Checker {
   }
 
   private positive(field: string, v: number, what: string): void {
-    if (!(Number.isFinite(v) && v > 0)) this.fail(field, `${what} must be a positive number, got ${v}`);
+    if (!(Number.isFinite(v) && v > 0)) this.fail(field, `${what} must be a positive number, got ${describeNumber(v)}`);
   }
 
   private nonNegative(field: string, v: number, what: string): void {
-    if (!(Number.isFinite(v) && v >= 0)) this.fail(field, `${what} must not be negative, got ${v}`);
+    if (!(Number.isFinite(v) && v >= 0)) this.fail(field, `${what} must not be negative, got ${describeNumber(v)}`);
   }
 
   private knownVertex(field: string, v: VertexId, what: string): void {
@@ -257,7 +258,10 @@ class Checker {
       this.fail('kernel.cmaLockMode', `CMA lock mode must be exclusive or shared, got '${String(k.cmaLockMode)}'`);
     for (const [name, v] of Object.entries(k.params)) {
       if (!Number.isFinite(v))
-        this.fail(`kernel.params.${name}`, `kernel parameter ${name} must be a finite number, got ${v}`);
+        this.fail(
+          `kernel.params.${name}`,
+          `kernel parameter ${name} must be a finite number, got ${describeNumber(v)}`,
+        );
     }
   }
 

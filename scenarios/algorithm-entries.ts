@@ -108,7 +108,9 @@ function readParam(field: YamlValue, param: ParamInfo, info: AlgorithmMeta): Par
         bytes = parseSize(value);
       } catch (e) {
         if (e instanceof SizeError && param.keywords?.length)
-          throw field.error(`${what}: ${e.message}, or ${param.keywords.map((k) => `'${k}'`).join(' or ')}`);
+          throw field.error(
+            `${what}: ${e.message}; give a size or ${param.keywords.map((k) => `'${k}'`).join(' or ')}`,
+          );
         if (e instanceof SizeError) throw field.error(`${what}: ${e.message}`);
         throw e;
       }

@@ -14,7 +14,8 @@ export function parseDuration(input: string | number): number {
   if (input === 0) return 0;
   if (typeof input === 'number')
     throw new DurationError(`a duration needs a unit: ${input}us, ${input}ns or ${input}ms`);
-  const m = /^(\d+(?:\.\d+)?|\.\d+)\s*([A-Za-zµ]*)$/.exec(input.trim());
+  if (/^\s*-/.test(input)) throw new DurationError(`'${input}' is negative: a duration is 0 or more`);
+  const m = /^(\d+(?:\.\d+)?(?:[eE][-+]?\d+)?|\.\d+)\s*([A-Za-zµ]*)$/.exec(input.trim());
   if (!m) throw new DurationError(`'${input}' is not a duration (expected e.g. 2us, 500ns, 1.5ms)`);
   const [, digits, unit] = m;
   if (unit === '') {
@@ -23,5 +24,7 @@ export function parseDuration(input: string | number): number {
   }
   const scale = ownEntry(UNITS, unit);
   if (scale === undefined) throw new DurationError(`unknown unit '${unit}' in '${input}' (use ns, us or ms)`);
-  return Number(digits) * scale;
+  const ns = Number(digits) * scale;
+  if (!Number.isFinite(ns)) throw new DurationError(`'${input}' is too long a duration to compute with`);
+  return ns;
 }

@@ -12,6 +12,7 @@ import {
   rankCount,
   type BufferMode,
   type MachineChoice,
+  type PlacedOn,
   type PlacementSpec,
   type RankCount,
   type RootChoice,
@@ -54,6 +55,11 @@ export const DEFAULTS = {
 
 export { SCENARIO_KEYS } from './scenario-document.ts';
 
+/** Most calls a point may ask for, warm-up included: the harness keeps every measured call's time,
+ *  and a count past this is far more likely a typo (extra zeros) than a benchmark; it is a thousand
+ *  times IMB's default of 1000 repetitions. */
+export const MAX_CALLS = 1_000_000;
+
 /**
  * Reads the fields in a fixed order (the first mistake found is the one reported), then checks
  * what depends on the machine and rank count. A new field is one key in SCENARIO_KEYS, one entry in
@@ -71,12 +77,12 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const counts = countsField && readCounts(countsField, operation, info, opts.catalogue);
   const cache = readCache(doc.get('cache'));
   const buffers = readBuffers(doc.get('buffers'));
-  const iterations = doc.get('iterations')?.integer(1, 'iterations') ?? DEFAULTS.iterations;
-  const warmup = doc.get('warmup')?.integer(0, 'warmup') ?? DEFAULTS.warmup;
+  const iterations = readCalls(doc.get('iterations'), 1, 'iterations') ?? DEFAULTS.iterations;
+  const warmup = readCalls(doc.get('warmup'), 0, 'warmup') ?? DEFAULTS.warmup;
+  const seedFields = doc.values('seed')?.map((field) => ({ value: field.text('seed'), field }));
+  if (seedFields) noRepeats(seedFields, 'seed');
   const seeds =
-    opts.seedOverride !== undefined
-      ? [opts.seedOverride]
-      : (doc.values('seed')?.map((f) => f.text('seed')) ?? [DEFAULTS.seed]);
+    opts.seedOverride !== undefined ? [opts.seedOverride] : (seedFields?.map((s) => s.value) ?? [DEFAULTS.seed]);
   const skewNs = readSkew(doc.get('skew'));
   const baseline = readBaseline(doc.get('baseline'), algorithms, operation);
 
@@ -193,13 +199,21 @@ function onHosts(axes: Axes, hosts: HostsRequest | undefined): Axes {
 
 function readAxes(doc: ScenarioDocument, opts: LoadOptions, baseDir: string): Axes {
   const machines = readMachines(opts, doc.values('machine'), doc.root, baseDir);
+  noRepeats(
+    machines.map((m) => ({ value: m.choice.ref, field: m.field })),
+    'machine',
+  );
   const placementFields = doc.values('placement');
   const placements = placementFields
     ? placementFields.map((field) => ({ value: readPlacement(field), field }))
     : [{ value: DEFAULTS.placement }];
+  noRepeats(placements, 'placement', showPlacement);
   const rankFields = doc.values('ranks');
-  if (rankFields)
-    return { machines, placements, ranks: rankFields.map((field) => ({ value: readRanks(field), field })) };
+  if (rankFields) {
+    const ranks = rankFields.map((field) => ({ value: readRanks(field), field }));
+    noRepeats(ranks, 'ranks');
+    return { machines, placements, ranks };
+  }
   const lengths = new Set(placements.map((p) => (typeof p.value === 'string' ? -1 : p.value.length)));
   const only = [...lengths][0];
   if (lengths.size !== 1 || only < 1)
@@ -265,10 +279,7 @@ function readRoots(fields: YamlValue[] | undefined, operation: string, info: Ope
     }
     return { value: field.integer(0, 'root'), field };
   });
-  roots.forEach((r, i) => {
-    const earlier = roots.findIndex((o) => o.value === r.value);
-    if (earlier < i) throw r.field!.error(`root ${r.value} is listed twice`);
-  });
+  noRepeats(roots, 'root');
   return roots;
 }
 
@@ -372,4 +383,34 @@ function resolveWith(
     const message = e instanceof Error ? e.message : String(e);
     throw fail(`machine '${ref}': ${message}`);
   }
+}
+
+function readCalls(field: YamlValue | undefined, min: number, what: string): number | undefined {
+  if (field === undefined) return undefined;
+  const n = field.integer(min, what);
+  if (n > MAX_CALLS) field.fail(`${what} must be at most ${MAX_CALLS.toLocaleString('en-US')}, got ${n}`);
+  return n;
+}
+
+/** A sweep value written twice would run and print the same points twice: the second is refused,
+ *  at its own line. `show` gives the value as the message names it and as repeats are compared. */
+function noRepeats<T>(
+  items: readonly { value: T; field?: YamlValue }[],
+  what: string,
+  show: (v: T) => string = String,
+): void {
+  const seen = new Set<string>();
+  for (const item of items) {
+    const shown = show(item.value);
+    if (seen.has(shown) && item.field) throw item.field.error(`${what} ${shown} is listed twice`);
+    seen.add(shown);
+  }
+}
+
+function showPlacement(p: PlacementSpec): string {
+  if (typeof p === 'string') return p;
+  // A plain number is the core's thread 0, so the two spellings of one placement compare equal.
+  const one = (t: PlacedOn): string =>
+    typeof t === 'number' ? String(t) : t.thread === 0 ? String(t.core) : `${t.core}.${t.thread}`;
+  return `[${p.map(one).join(', ')}]`;
 }

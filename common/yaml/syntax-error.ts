@@ -17,7 +17,10 @@ interface Located {
 
 export function locateSyntaxError(doc: Document, error: YAMLError): SyntaxErrorSite {
   const pos = error.pos[0];
-  const parserDetail = error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
+  const parserDetail =
+    error.code === 'MULTIPLE_DOCS'
+      ? "a second document starts here ('---'): a file holds one document"
+      : error.message.split('\n')[0].replace(/ at line \d+, column \d+:?$/, '');
   const root = doc.contents ?? undefined;
   if (!root) return { at: pos, field: undefined, detail: parserDetail };
 

@@ -201,9 +201,18 @@ export class YamlValue {
     const v = isScalar(n) ? n.value : undefined;
     if (v === null) return 'an empty value';
     if (typeof v === 'string') return `'${v.length > 40 ? `${v.slice(0, 40)}...` : v}'`;
-    if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+    if (typeof v === 'number') return describeNumber(v);
+    if (typeof v === 'boolean') return String(v);
     return 'an unsupported value';
   }
+}
+
+/** A number as a message shows it: YAML's .nan and .inf, and numbers too large for a double (1e400),
+ *  are named as what they are rather than printed as NaN or Infinity. */
+export function describeNumber(v: number): string {
+  if (Number.isNaN(v)) return "'.nan', which is not a number";
+  if (!Number.isFinite(v)) return v > 0 ? 'an infinite or too large number' : 'a negative infinite or too large number';
+  return String(v);
 }
 
 function unknownKey(name: string, known: readonly string[], what: string | undefined): string {

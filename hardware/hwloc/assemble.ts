@@ -3,6 +3,7 @@
 // table's row for the machine's processor, else from IMPORT_DEFAULTS, recording the field path of
 // each default in `guessed`.
 import { InputError } from '../../common/input-error.ts';
+import { validateMachine } from '../validate.ts';
 import { IMPORT_DEFAULTS, cacheDefaults } from '../import-defaults.ts';
 import {
   packageVertex,
@@ -73,6 +74,9 @@ export function assembleMachine(found: FoundMachine): MachineSpec {
   };
   if (distances) machine.distances = distances;
   if (a.row) machine.processor = a.row.name;
+  // What a machine file must hold, an import must hold too (a NUMA node that reports no memory, a
+  // broken export): the source names the file, the spec path the part of it.
+  validateMachine(machine, (field) => ({ file: found.source, field }));
   return machine;
 }
 

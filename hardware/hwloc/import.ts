@@ -305,7 +305,11 @@ function readNumaNodes(tree: Tree, memattrs: ReturnType<typeof readMemoryAttribu
     const gp = attrs.int(o.el, 'gp_index');
     const perf = gp !== undefined ? memattrs.get(gp) : undefined;
     const pkg = tree.packageOf(o);
-    const memoryBytes = attrs.int(o.el, 'local_memory');
+    const memoryBytes = attrs.positiveInt(
+      o.el,
+      'local_memory',
+      `NUMA node ${id} reports no memory, and every NUMA node of a machine needs its size`,
+    );
     const node: FoundNuma = { id, cpus, kind };
     if (memoryBytes !== undefined) node.memoryBytes = memoryBytes;
     if (pkg !== undefined) node.packageHint = pkg;

@@ -82,6 +82,13 @@ export class Attrs {
     return value;
   }
 
+  /** A positive integer attribute (a size), or undefined when absent; `why` says what a zero would break. */
+  positiveInt(el: XmlElement, name: string, why: string): number | undefined {
+    const value = this.int(el, name);
+    if (value === 0) throw new InputError(`${name}="0": ${why}`, at(el, this.file, fieldName(el, name)));
+    return value;
+  }
+
   /** A finite number attribute, or undefined when absent. */
   num(el: XmlElement, name: string): number | undefined {
     const raw = el.attrs.get(name);

@@ -57,7 +57,8 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
   if (groups.length === 0) root.req('packages').fail('a machine needs at least one package');
   for (const groupNode of groups) {
     const group = groupNode.map(GROUP_KEYS);
-    const count = group.get('count')?.integer(1) ?? 1;
+    const countNode = group.get('count');
+    const count = countNode?.integer(1) ?? 1;
     const model = group.req('model').text();
     const coresNode = group.req('cores');
     const coresPer = coresNode.integer(1);
@@ -65,7 +66,11 @@ export function buildCompute(root: MapReader, origins: Origins): Compute {
     const threads = threadsNode?.integer(1) ?? 1;
     const frequencyNode = group.req('frequency');
     const frequencyGHz = readFrequency(frequencyNode);
-    if (pending.length + count * coresPer > MAX_CORES) coresNode.fail(`more than ${MAX_CORES} cores in the machine`);
+    if (pending.length + count * coresPer > MAX_CORES) {
+      // The larger factor is the likelier typo: point at it.
+      const culprit = countNode && count > coresPer ? countNode : coresNode;
+      culprit.fail(`${count} packages of ${coresPer} cores: more than ${MAX_CORES} cores in the machine`);
+    }
     const cacheEntries = (group.get('caches')?.items() ?? []).map((node) => readPackageCache(node, coresPer));
 
     for (let k = 0; k < count; k++) {

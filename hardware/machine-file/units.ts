@@ -23,7 +23,7 @@ function withUnit(node: YamlValue, units: UnitTable, what: string, modelUnit: st
   if (node.kind() !== 'scalar') node.fail(`expected ${what}, got ${node.describe()}`);
   const value = node.required(what);
   if (typeof value === 'number') {
-    if (!Number.isFinite(value)) node.fail(`expected a finite ${what}, got ${value}`);
+    if (!Number.isFinite(value)) node.fail(`expected a finite ${what.replace(/^an? /, '')}, got ${node.describe()}`);
     return value;
   }
   if (typeof value !== 'string') node.fail(`expected ${what}, got ${node.describe()}`);

@@ -1,6 +1,6 @@
 // `intranode merge PART...`: the report of a sweep run as shards (`intranode run FILE --shard I/N`),
 // byte for byte the one a single run prints.
-import { readFileSync } from 'node:fs';
+import { readInputFile } from '../../common/read-input-file.ts';
 import { resolve } from 'node:path';
 import { InputError } from '../../common/input-error.ts';
 import { runScenarioBatched } from '../run.ts';
@@ -30,9 +30,5 @@ export async function mergeCommand(args: MergeArgs, env: CliEnv): Promise<number
 }
 
 function readShard(path: string, env: CliEnv): string {
-  try {
-    return readFileSync(resolve(env.cwd, path), 'utf8');
-  } catch (e) {
-    throw new InputError(`cannot read the shard file (${e instanceof Error ? e.message : String(e)})`, { file: path });
-  }
+  return readInputFile(resolve(env.cwd, path), 'the shard file', path);
 }

@@ -19,7 +19,7 @@ import { runShard } from '../shard/run-shard.ts';
 import { formatShardFile, SHARD_FORMAT, SHARD_VERSION } from '../shard/shard-file.ts';
 import { shardIndices, type ShardSpec } from '../shard/select.ts';
 import type { Point } from '../point.ts';
-import type { Format, RunArgs, SimulationArgs } from './args.ts';
+import { UsageError, type Format, type RunArgs, type SimulationArgs } from './args.ts';
 import { hwlocChoice, type CliEnv } from './env.ts';
 
 export const DEFAULT_SCENARIO = fileURLToPath(new URL('../files/default.yaml', import.meta.url));
@@ -88,6 +88,12 @@ export function loadOptions(args: SimulationArgs, cwd: string, file: string): Sh
 /** The scenario as `intranode run` loads it with these options (merge loads it again the same way). */
 export async function loadRunScenario(run: ShardRunOptions, env: CliEnv): Promise<Scenario> {
   const scenario = await loadScenarioAsRun(run, env);
+  // The option picks one machine of an hwloc file holding several; with no such file in the run
+  // it would pick nothing, silently.
+  if (run.hwlocMachine !== undefined && !scenario.machines.some((m) => /\.xml$/i.test(m.ref.trim())))
+    throw new UsageError(
+      `--hwloc-machine picks a machine of an hwloc XML file, and this run has none (its machines: ${scenario.machines.map((m) => m.ref).join(', ')})`,
+    );
   return run.exact ? { ...scenario, exact: true } : scenario;
 }
 

@@ -2,7 +2,7 @@
 // and merges it (scenarios/shard/slurm-script.ts). The scenario is loaded now, so a mistake in it is
 // reported here rather than by N failed tasks, and the results folder is made now because SLURM
 // opens the tasks' log files there before any task runs.
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../../common/input-error.ts';
 import { countPoints, expandScenario } from '../expand.ts';
@@ -28,6 +28,8 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
     throw new UsageError(
       `the results folder ${dir} has characters SLURM's #SBATCH lines cannot carry unquoted: choose another with --dir`,
     );
+  if (existsSync(dir) && !statSync(dir).isDirectory())
+    throw new UsageError(`--dir ${dir} is a file, not a folder: choose a folder for the shards' results`);
   const earlier = existsSync(dir) ? readdirSync(dir).filter((f) => RESULT_FILE.test(f)) : [];
   if (earlier.length > 0)
     throw new InputError(

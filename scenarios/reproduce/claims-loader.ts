@@ -1,9 +1,9 @@
 // Claims YAML → PaperClaims. Every mistake is one InputError naming the claims file, the line and
 // the field path (claims[3].measure.over), as for scenario files.
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Claim, Measure, MeasureKind, PaperClaims, Published, SizeChoice, SizeSpan, Tolerance } from './claim.ts';
-import { InputError, didYouMean, parseSize, parseYaml, SizeError, type YamlValue } from './scenario-adapter.ts';
+import { didYouMean, parseSize, parseYaml, readInputFile, SizeError, type YamlValue } from './scenario-adapter.ts';
 
 const FILE_KEYS = ['seed', 'title', 'claims'] as const;
 const CLAIM_KEYS = [
@@ -39,15 +39,7 @@ const MEASURE_KEYS: Record<MeasureKind, { required: string[]; optional: string[]
 const KINDS = Object.keys(MEASURE_KEYS) as MeasureKind[];
 
 export function loadClaimsFile(path: string): PaperClaims {
-  let text: string;
-  try {
-    text = readFileSync(path, 'utf8');
-  } catch (e) {
-    throw new InputError(`cannot read claims file (${(e as NodeJS.ErrnoException).code ?? (e as Error).message})`, {
-      file: path,
-    });
-  }
-  return loadClaimsText(text, path);
+  return loadClaimsText(readInputFile(path, 'claims file'), path);
 }
 
 /** `file` locates errors and is the folder scenario paths are relative to. */

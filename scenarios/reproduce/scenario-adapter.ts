@@ -19,6 +19,7 @@ import type { RunResult } from './run-result.ts';
 
 export { InputError, didYouMean, formatSize, parseSize, parseSizeSpec, SizeError };
 export { parseYaml } from '../../common/yaml/parse.ts';
+export { readInputFile } from '../../common/read-input-file.ts';
 export type { YamlValue } from '../../common/yaml/value.ts';
 
 /** Loads a scenario file and simulates every point of it, as `intranode run FILE` does: in this

@@ -62,11 +62,13 @@ export function parseShardFile(text: string, path: string): ShardFile {
   return data as unknown as ShardFile;
 }
 
-/** JSON has no NaN: a ran point's times are finite numbers, its breakdown shares numbers. */
+/** JSON has no NaN: a ran point's times are finite durations, never negative, and its breakdown
+ *  shares numbers. */
 function isPointResult(x: unknown): boolean {
+  const times = isRecord(x) ? [x.minNs, x.meanNs, x.maxNs] : [];
   return (
     isRecord(x) &&
-    [x.meanNs, x.minNs, x.maxNs].every((t) => typeof t === 'number' && Number.isFinite(t)) &&
+    times.every((t) => typeof t === 'number' && Number.isFinite(t) && t >= 0) &&
     isRecord(x.breakdown) &&
     Object.values(x.breakdown).every((v) => typeof v === 'number')
   );

@@ -322,6 +322,10 @@ describe('malformed input', () => {
     ['<?xml version="1.0"?>\n<machine/>', /t\.xml:2:1: root element is <machine>, not <topology>/],
     ['<html><body><br><p>x</body></html>', /HTML page/],
     ['<topology>\n</topology>', /holds no <object>/],
+    [
+      '<topology><object type="Machine">\n<object type="NUMANode" os_index="0" local_memory="0"><object type="PU" os_index="0"/></object></object></topology>',
+      /t\.xml:2:1 \(object\[type=NUMANode\]\.local_memory\): local_memory="0": NUMA node 0 reports no memory/,
+    ],
     ['<topology><object type="Machine"/></topology>', /no PU objects/],
     ['<topology><object type="Machine"><object type="PU"/></object></topology>', /PU without os_index/],
     [

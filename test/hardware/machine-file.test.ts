@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
@@ -368,6 +368,22 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     expect(e.location).toMatchObject({ file: FILE, line: lineOf(text, 'links:') + 1, field: 'links' });
   });
 
+  it('a machine of several packages with no links at all: the missing key is named', () => {
+    const dancer = readFileSync(join(import.meta.dirname, '../../hardware/presets/dancer.yaml'), 'utf8');
+    const text = dancer.replace(/^links:\n(?:[ #].*\n|\n)*/m, '');
+    expect(text).not.toMatch(/^links:/m);
+    const e = inputError(text);
+    expect(e.detail).toBe('the interconnect is disconnected: pkg1 cannot be reached from pkg0');
+    expect(e.location).toMatchObject({ file: FILE, line: lineOf(text, 'name: dancer'), column: 1, field: 'links' });
+  });
+
+  it('too many cores: the larger of count and cores is pointed at', () => {
+    const text = edit('  - count: 3\n', '  - count: 100000\n');
+    const e = inputError(text);
+    expect(e.detail).toBe('100000 packages of 4 cores: more than 65536 cores in the machine');
+    expect(e.location).toMatchObject({ line: lineOf(text, 'count: 100000'), field: 'packages[0].count' });
+  });
+
   it('a route that hops without a link', () => {
     const text = edit('pkg0->pkg2: [pkg0, pkg1, pkg2]', 'pkg0->pkg2: [pkg0, pkg2]');
     const e = inputError(text);
@@ -410,6 +426,18 @@ describe('resolveMachine', () => {
     expect(() => resolveMachine('dancr')).toThrow(InputError);
     expect(() => resolveMachine('dancr')).toThrow(/unknown machine 'dancr': did you mean 'dancer'\?/);
     expect(() => resolveMachine('/no/such/file.yml')).toThrow(/no such file/);
+  });
+
+  it('says so when a folder is given for a machine, whatever its name', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'machine-'));
+    for (const name of ['m.xml', 'm.yaml']) mkdirSync(join(dir, name));
+    expect(() => resolveMachine(join(dir, 'm.xml'))).toThrow(
+      `${join(dir, 'm.xml')}: cannot read hwloc XML file: it is a folder, not a file`,
+    );
+    expect(() => resolveMachine(join(dir, 'm.yaml'))).toThrow('cannot read machine file: it is a folder, not a file');
+    expect(() => resolveMachine(dir)).toThrow(
+      `${dir}: a folder, not a machine: give a machine file (.yaml/.yml) or an hwloc XML file (.xml)`,
+    );
   });
 });
 

@@ -98,7 +98,7 @@ describe('intranode run', () => {
   it('reports a missing file, exit 1', async () => {
     const r = await cli(['run', join(dir, 'nope.yaml')]);
     expect(r.code).toBe(1);
-    expect(r.stderr).toContain('nope.yaml: no such scenario file');
+    expect(r.stderr).toContain('nope.yaml: cannot read scenario file: no such file');
   });
 
   it('runs the built-in scenario without a file, failing cleanly while its algorithms are missing', async () => {
@@ -279,6 +279,14 @@ describe('flags parsed into the command', () => {
     });
     expect(r.code).toBe(0);
     expect(seen).toEqual([3]);
+  });
+
+  it('refuses --hwloc-machine for a run without an hwloc file, which it would not change', async () => {
+    const r = await cli(['run', file, '--hwloc-machine', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      'intranode: --hwloc-machine picks a machine of an hwloc XML file, and this run has none (its machines: two-socket)',
+    );
   });
 });
 

@@ -229,7 +229,7 @@ describe('loader errors name file, line:column and field', () => {
     [
       'a threshold that is neither a size nor its keyword',
       BASE.replace('  - linear', '  - { name: linear, params: { singleThreshold: rendevous } }'),
-      "parameter 'singleThreshold' of test-op:linear: 'rendevous' is not a size (expected e.g. 4096, 64KiB, 1.5MiB), or 'rendezvous'",
+      "parameter 'singleThreshold' of test-op:linear: 'rendevous' is not a size (expected e.g. 4096, 64KiB, 1.5MiB); give a size or 'rendezvous'",
     ],
     [
       'an integer parameter given a fraction',
@@ -301,7 +301,46 @@ describe('loader errors name file, line:column and field', () => {
       'study.yaml:1:1: the scenario must be a mapping (key: value), got a list',
     ],
     ['a duplicate key', `${BASE}ranks: 5\n`, 'study.yaml:9:1 (ranks): YAML syntax error: Map keys must be unique'],
-    ['two documents', `${BASE}---\nname: u\n`, 'study.yaml:9:1: YAML syntax error'],
+    [
+      'two documents',
+      `${BASE}---\nname: u\n`,
+      "study.yaml:9:1: YAML syntax error: a second document starts here ('---'): a file holds one document",
+    ],
+    [
+      'an iteration count with extra zeros',
+      `${BASE}iterations: 1000000000\n`,
+      'study.yaml:9:13 (iterations): iterations must be at most 1,000,000, got 1000000000',
+    ],
+    [
+      'a warm-up count with extra zeros',
+      `${BASE}warmup: 2000000\n`,
+      'study.yaml:9:9 (warmup): warmup must be at most 1,000,000, got 2000000',
+    ],
+    [
+      'an iteration count that is not a number',
+      `${BASE}iterations: .nan\n`,
+      "(iterations): iterations must be a number, got '.nan', which is not a number",
+    ],
+    [
+      'a seed swept twice',
+      `${BASE}sweep:\n  seed: [1, 1]\n`,
+      'study.yaml:10:13 (sweep.seed[1]): seed 1 is listed twice',
+    ],
+    [
+      'a rank count swept twice',
+      `${BASE.replace('ranks: 4\n', '')}sweep:\n  ranks: [4, 4]\n`,
+      'study.yaml:9:14 (sweep.ranks[1]): ranks 4 is listed twice',
+    ],
+    [
+      'a machine swept twice',
+      `${BASE.replace('machine: two-socket\n', '')}sweep:\n  machine: [two-socket, two-socket]\n`,
+      'study.yaml:9:25 (sweep.machine[1]): machine two-socket is listed twice',
+    ],
+    [
+      'a placement swept twice, once with its threads spelled out',
+      `${BASE}sweep:\n  placement: [[0, 1, 2, 3], [0, { core: 1, thread: 0 }, 2, 3]]\n`,
+      '(sweep.placement[1]): placement [0, 1, 2, 3] is listed twice',
+    ],
   ];
 
   it.each(cases)('%s', (_, text, message) => {
@@ -342,6 +381,6 @@ describe('loader errors name file, line:column and field', () => {
   it('reports a missing scenario file', () => {
     expect(() =>
       loadScenarioFile('/nonexistent/x.yaml', { resolveMachine: fakeResolver, catalogue: fakeCatalogue }),
-    ).toThrow(new InputError('no such scenario file', { file: '/nonexistent/x.yaml' }));
+    ).toThrow(new InputError('cannot read scenario file: no such file', { file: '/nonexistent/x.yaml' }));
   });
 });

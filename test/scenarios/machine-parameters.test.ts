@@ -77,6 +77,14 @@ describe('machine-parameter axes', () => {
     expect(unit.location).toMatchObject({ line: 7, field: 'sweep.machine.links.*.bandwidth[1]' });
     expect(unit.detail).toMatch(/links\.\*\.bandwidth must be a bandwidth: unknown unit 'ns'.*GB\/s/);
 
+    // YAML's .nan and a number too large for a double are named, not printed as NaN or Infinity.
+    expect(errorOf(withSweep('  machine.links.*.bandwidth: [.nan]\n')).detail).toBe(
+      "links.*.bandwidth must be a bandwidth: expected a finite bandwidth, got '.nan', which is not a number",
+    );
+    expect(errorOf(withSweep('  machine.links.*.bandwidth: [1e400]\n')).detail).toBe(
+      'links.*.bandwidth must be a bandwidth: expected a finite bandwidth, got an infinite or too large number',
+    );
+
     const negative = errorOf(withSweep('  machine.numaNodes.0.bandwidth: [-3]\n'));
     expect(negative.detail).toMatch(/a bandwidth must be positive, got -3/);
 

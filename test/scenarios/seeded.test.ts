@@ -76,7 +76,9 @@ describe('skew', () => {
     expect(() => parseDuration(2)).toThrow('a duration needs a unit: 2us, 2ns or 2ms');
     expect(() => parseDuration('2')).toThrow("'2' needs a unit: ns, us or ms");
     expect(() => parseDuration('2s')).toThrow("unknown unit 's' in '2s' (use ns, us or ms)");
-    expect(() => parseDuration('-1us')).toThrow("'-1us' is not a duration");
+    expect(() => parseDuration('-1us')).toThrow("'-1us' is negative: a duration is 0 or more");
+    expect(parseDuration('1.5e3ns')).toBe(1500);
+    expect(() => parseDuration('1e308ms')).toThrow("'1e308ms' is too long a duration to compute with");
   });
 
   it('is read by the loader, with errors naming file, line and field', () => {

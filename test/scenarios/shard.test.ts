@@ -116,6 +116,11 @@ describe('intranode run --shard and merge', () => {
       join(dir, 'nan.json'),
       readFileSync(join(dir, parts[0]), 'utf8').replace(/"meanNs": [^,]*/, '"meanNs": null'),
     );
+    // A time no run gives: a negative duration (an edited file).
+    writeFileSync(
+      join(dir, 'negative.json'),
+      readFileSync(join(dir, parts[0]), 'utf8').replace(/"meanNs": [^,]*/, '"meanNs": -5'),
+    );
     const cases: [string, string][] = [
       [
         'report.json',
@@ -127,7 +132,8 @@ describe('intranode run --shard and merge', () => {
       ],
       ['short.json', 'short.json (results): shard 1/3 of 9 points needs 3 results'],
       ['nan.json', 'nan.json (results[0]): expected the result of point 0'],
-      ['absent.json', 'absent.json: cannot read the shard file'],
+      ['negative.json', 'negative.json (results[0]): expected the result of point 0'],
+      ['absent.json', 'absent.json: cannot read the shard file: no such file'],
     ];
     for (const [name, message] of cases) {
       const r = await run(['merge', name]);

@@ -100,6 +100,12 @@ describe('intranode slurm: the command line', () => {
     const spaced = await cli(['slurm', file, '--shards', '2', '--dir', 'a b']);
     expect(spaced.code).toBe(2);
     expect(spaced.stderr).toContain('choose another with --dir');
+    writeFileSync(join(dir, 'a-file'), '');
+    const onFile = await cli(['slurm', file, '--shards', '2', '--dir', 'a-file']);
+    expect(onFile.code).toBe(2);
+    expect(onFile.stderr).toContain(
+      `intranode: --dir ${join(dir, 'a-file')} is a file, not a folder: choose a folder for the shards' results\n`,
+    );
   });
 
   it('quotes words for bash only where they need it', () => {
