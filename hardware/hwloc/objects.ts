@@ -1,6 +1,6 @@
 // hwloc objects read from XML elements, with the v1 and v2 type names folded into one vocabulary,
 // and typed attribute access that reports file:line:column for a malformed value.
-import { InputError } from '../../common/input-error.ts';
+import { didYouMean, InputError } from '../../common/input-error.ts';
 import { parseBitmap } from './bitmap.ts';
 import type { XmlElement } from './xml.ts';
 
@@ -47,10 +47,39 @@ export function roleOf(type: string): ObjectRole {
   }
 }
 
+/** The object types of hwloc 1.x and 2.x (hwloc's topology-xml.c names them so). A type a newer hwloc
+ *  adds is taken as a container; one a letter or two from a known type is a typo, and refused. */
+const KNOWN_TYPES = [
+  'Machine',
+  'System',
+  'Package',
+  'Socket',
+  'Die',
+  'NUMANode',
+  'Node',
+  'Group',
+  'Core',
+  'PU',
+  'Cache',
+  'MemCache',
+  'Bridge',
+  'PCIDev',
+  'OSDev',
+  'Misc',
+];
+
 /** Builds the object tree under `el` (an <object> element); other child elements are kept on `el`. */
 export function buildObject(el: XmlElement, file: string, parent?: HwObject): HwObject {
   const type = el.attrs.get('type');
   if (type === undefined) throw new InputError('<object> without a type attribute', at(el, file));
+  if (roleOf(type) === 'container' && !KNOWN_TYPES.includes(type)) {
+    const suggestion = didYouMean(type, KNOWN_TYPES);
+    if (suggestion)
+      throw new InputError(
+        `unknown object type '${type}' (did you mean '${suggestion}'?)`,
+        at(el, file, fieldName(el, 'type')),
+      );
+  }
   const obj: HwObject = { type, role: roleOf(type), el, parent, children: [], infos: new Map() };
   for (const child of el.children) {
     if (child.name === 'object') obj.children.push(buildObject(child, file, obj));

@@ -323,6 +323,10 @@ describe('malformed input', () => {
     ['<html><body><br><p>x</body></html>', /HTML page/],
     ['<topology>\n</topology>', /holds no <object>/],
     [
+      '<topology><object type="Machine">\n<object type="Packge"><object type="PU" os_index="0"/></object></object></topology>',
+      /t\.xml:2:1 \(object\[type=Packge\]\.type\): unknown object type 'Packge' \(did you mean 'Package'\?\)/,
+    ],
+    [
       '<topology><object type="Machine">\n<object type="NUMANode" os_index="0" local_memory="0"><object type="PU" os_index="0"/></object></object></topology>',
       /t\.xml:2:1 \(object\[type=NUMANode\]\.local_memory\): local_memory="0": NUMA node 0 reports no memory/,
     ],
