@@ -38,6 +38,8 @@ if (argv[0] === 'viz') {
   const code = await vizCommand(argv.slice(1));
   if (code !== undefined) process.exitCode = code;
 } else {
-  const main = await loadMain(NATIVE_COMMANDS.includes(argv[0]));
+  // Help and version are the main CLI's, whatever command they follow (`calibrate --help`).
+  const asksHelp = argv.some((a) => ['--help', '-h', '--version', '-V'].includes(a));
+  const main = await loadMain(NATIVE_COMMANDS.includes(argv[0]) && !asksHelp);
   process.exitCode = await main(argv);
 }

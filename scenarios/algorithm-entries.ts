@@ -115,18 +115,16 @@ function readParam(field: YamlValue, param: ParamInfo, info: AlgorithmMeta): Par
         throw e;
       }
       // A size parameter (segment, fragment, threshold) of 0 bytes would never make progress.
-      return checkMin(field, what, bytes, param.min ?? 1, formatSize);
+      return checkRange(field, what, bytes, param.min ?? 1, param.max, formatSize);
     }
     case 'integer':
       if (typeof value !== 'number' || !Number.isInteger(value))
         throw field.error(`${what} must be an integer, got ${field.describe()}`);
-      return checkMin(field, what, value, param.min, String);
+      return checkRange(field, what, value, param.min, param.max, String);
     case 'number':
       if (typeof value !== 'number' || !Number.isFinite(value))
         throw field.error(`${what} must be a number, got ${field.describe()}`);
-      if (param.max !== undefined && value > param.max)
-        throw field.error(`${what} must be at most ${param.max}, got ${value}`);
-      return checkMin(field, what, value, param.min, String);
+      return checkRange(field, what, value, param.min, param.max, String);
     case 'boolean':
       if (typeof value !== 'boolean') throw field.error(`${what} must be true or false, got ${field.describe()}`);
       return value;
@@ -143,14 +141,16 @@ function readParam(field: YamlValue, param: ParamInfo, info: AlgorithmMeta): Par
   }
 }
 
-function checkMin(
+function checkRange(
   field: YamlValue,
   what: string,
   value: number,
   min: number | undefined,
+  max: number | undefined,
   show: (n: number) => string,
 ): number {
   if (min !== undefined && value < min) throw field.error(`${what} must be at least ${show(min)}, got ${show(value)}`);
+  if (max !== undefined && value > max) throw field.error(`${what} must be at most ${show(max)}, got ${show(value)}`);
   return value;
 }
 

@@ -1,7 +1,10 @@
 // The built-in default scenario is Ma et al.'s broadcast on Dancer: eight ranks and KNEM. Run on
-// `--machine host`, it adapts to whatever Linux host it finds instead of failing: one rank per core,
-// and the linear single-copy broadcast over the mechanism the host has (KNEM if loaded, else CMA,
-// else none). Every substitution is returned as a note for the user.
+// another machine (`intranode run --machine M`, no scenario file), it adapts instead of failing.
+// On `host`, whatever Linux host it finds, it takes one rank per core; on a preset, a machine file
+// (one `intranode calibrate` wrote) or an hwloc export, it keeps its eight ranks where they fit and
+// takes one per core where they do not. Either way the linear single-copy broadcast runs over the
+// mechanism the machine has (KNEM if loaded, else CMA, else none). Every substitution is returned
+// as a note for the user.
 import type { MachineSpec } from '../hardware/spec.ts';
 
 export interface AdaptedScenario {
@@ -9,22 +12,34 @@ export interface AdaptedScenario {
   notes: string[];
 }
 
-export function adaptDefaultScenario(text: string, machine: MachineSpec): AdaptedScenario {
+export interface AdaptOptions {
+  /** How the notes name the machine ('host', or the reference the user gave). */
+  name: string;
+  /** One rank per core even where the scenario's ranks fit (the host: use all of it). */
+  everyCore: boolean;
+}
+
+export function adaptDefaultScenario(
+  text: string,
+  machine: MachineSpec,
+  opts: AdaptOptions = { name: 'host', everyCore: true },
+): AdaptedScenario {
   const notes: string[] = [];
+  const on = `default scenario on ${opts.name === 'host' ? 'host' : `machine '${opts.name}'`}`;
   const cores = machine.cores.length;
   const ranks = /^ranks: (\d+)$/m.exec(text);
-  if (ranks && Number(ranks[1]) !== cores) {
+  if (ranks && Number(ranks[1]) !== cores && (opts.everyCore || Number(ranks[1]) > cores)) {
     text = text.replace(/^ranks: \d+$/m, `ranks: ${cores}`);
-    notes.push(`default scenario on host: ${cores} ranks, one per core, instead of ${ranks[1]}`);
+    notes.push(`${on}: ${cores} ranks, one per core, instead of ${ranks[1]}`);
   }
   const { knem, cma } = machine.kernel.mechanisms;
   if (!knem && /^ {2}- knem-linear$/m.test(text)) {
     if (cma) {
       text = text.replace(/^ {2}- knem-linear$/m, '  - cma-linear');
-      notes.push('default scenario on host: cma-linear instead of knem-linear (no KNEM module loaded; CMA present)');
+      notes.push(`${on}: cma-linear instead of knem-linear (no KNEM module loaded; CMA present)`);
     } else {
       text = text.replace(/^ {2}- knem-linear\n/m, '');
-      notes.push('default scenario on host: knem-linear left out (neither KNEM nor CMA on this host)');
+      notes.push(`${on}: knem-linear left out (neither KNEM nor CMA on this machine)`);
     }
   }
   return { text, notes };

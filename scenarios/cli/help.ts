@@ -64,7 +64,7 @@ Usage:
       --rounds N                     run the test set N times; each case reports its fastest round (3)
       --mpi                          also run the collectives through Open MPI (mpicc, mpirun)
       --allow-run-as-root            let mpirun run as root
-  intranode --help | --version
+  intranode --help (-h, or help) | --version (-V)
 
 Exit codes: 0 success, 1 invalid input (scenario, machine file), 2 invalid command line,
 3 internal error, 4 a claim expected to pass failed (reproduce --strict), 5 the native backend

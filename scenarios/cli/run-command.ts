@@ -14,6 +14,7 @@ import { formatTableReport } from '../report/table.ts';
 import { countPoints, expandScenario } from '../expand.ts';
 import { runScenario, runScenarioBatched, type ProgressListener, type ScenarioResult } from '../run.ts';
 import type { Scenario } from '../scenario.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
 import { sweepIdentity, type ShardRunOptions } from '../shard/identity.ts';
 import { runShard } from '../shard/run-shard.ts';
 import { formatShardFile, SHARD_FORMAT, SHARD_VERSION } from '../shard/shard-file.ts';
@@ -108,12 +109,31 @@ async function loadScenarioAsRun(run: ShardRunOptions, env: CliEnv): Promise<Sce
     machineOverride: run.machine,
     seedOverride: run.seed,
   };
-  if (run.file === DEFAULT_SCENARIO && run.machine?.trim() === 'host') {
-    const adapted = adaptDefaultScenario(readFileSync(DEFAULT_SCENARIO, 'utf8'), hardware.resolveMachine('host'));
+  // The default scenario (no file given) adapts to the machine --machine names, as far as it must. A
+  // machine that cannot be read is reported by the loader below, at --machine.
+  const spec = run.file === DEFAULT_SCENARIO ? machineOrUndefined(opts.resolveMachine, run) : undefined;
+  if (spec && run.machine) {
+    const name = run.machine.trim();
+    const adapted = adaptDefaultScenario(readFileSync(DEFAULT_SCENARIO, 'utf8'), spec, {
+      name,
+      everyCore: name === 'host',
+    });
     for (const note of adapted.notes) env.stderr(`intranode: ${note}\n`);
     return loadScenarioText(adapted.text, { ...opts, file: run.file });
   }
   return loadScenarioFile(run.file, opts);
+}
+
+function machineOrUndefined(
+  resolveMachine: (ref: string, baseDir: string) => MachineSpec,
+  run: ShardRunOptions,
+): MachineSpec | undefined {
+  if (run.machine === undefined || run.machine.trim() === '') return undefined;
+  try {
+    return resolveMachine(run.machine.trim(), run.cwd);
+  } catch {
+    return undefined;
+  }
 }
 
 /** The identity of the sweep `scenario` makes when loaded with `run`. */

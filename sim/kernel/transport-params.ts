@@ -82,6 +82,8 @@ export const transportParams: readonly ParamInfo[] = [
     kind: 'bytes',
     default: smBtlCosts.fastBoxBytes,
     min: 0,
+    // At most the whole ring (p2p.ts checks it too, for callers that bypass the scenario loader).
+    max: smBtlCosts.fastBoxRingBytes,
     description: `sm BTL: largest eager message, ob1's ${smBtlCosts.matchHeaderBytes}-byte match header included, sent through a per-peer fast box once ${smBtlCosts.fastBoxThreshold} fragments have gone to that peer; 0 for none (Open MPI 1.x's sm BTL), ${vaderFastBoxBytes}B for Open MPI 1.8-4.1's vader BTL (only with shm: sm)`,
   },
   { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },

@@ -47,6 +47,12 @@ describe('the intranode launcher', () => {
     expect(builds()).toHaveLength(1);
     const pkg = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { version: string };
     expect(intranode('--version')).toBe(`intranode ${pkg.version}\n`);
+    // After any command, the native ones included, help and version are the CLI's own.
+    for (const command of ['calibrate', 'validate', 'run']) {
+      expect(intranode(command, '--help')).toBe(HELP);
+      expect(intranode(command, '-h')).toBe(HELP);
+    }
+    expect(intranode('validate', '-V')).toBe(`intranode ${pkg.version}\n`);
   }, 60_000);
 
   it('builds every module so that it links and loads', () => {

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { Simulation } from '../../sim/engine/simulation.ts';
 import type { Program } from '../../sim/engine/program.ts';
@@ -9,6 +11,7 @@ import { InputError } from '../../common/input-error.ts';
 import { createPointToPoint, parsePointToPointOptions, type PointToPointOptions } from '../../sim/kernel/p2p.ts';
 import { vaderFastBoxBytes } from '../../sim/kernel/shm/costs.ts';
 import { nemesisCopyBuffers } from '../../sim/kernel/shm/nemesis.ts';
+import { transportParams } from '../../sim/kernel/transport-params.ts';
 import { tinyMachine } from '../helpers/machines.ts';
 import { runPrograms } from '../helpers/run-programs.ts';
 
@@ -261,5 +264,14 @@ describe('shared-memory transport parameters', () => {
     expect(() => createPointToPoint(world, 0, { shm: 'sm', lmtChunk: 4096 })).toThrow(/configures Nemesis/);
     expect(() => createPointToPoint(world, 0, { smFragment: 4096 })).toThrow(/configures the sm BTL/);
     expect(() => createPointToPoint(world, 0, { smPipelineDepth: 4 })).toThrow(/configures the sm BTL/);
+  });
+});
+
+describe('transport parameters in docs/architecture.md', () => {
+  it('names every parameter every algorithm takes', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/architecture.md'), 'utf8');
+    const paragraph = doc.slice(doc.indexOf('**Transport parameters belong to every algorithm.**'));
+    const named = paragraph.slice(0, paragraph.indexOf('\n- '));
+    expect(transportParams.map((p) => p.name).filter((name) => !named.includes(`\`${name}\``))).toEqual([]);
   });
 });

@@ -1,11 +1,13 @@
 // `intranode run --machine host` adapts the built-in default scenario to the host: one rank per core,
-// and the single-copy broadcast over the mechanism it has, each substitution said.
+// and the single-copy broadcast over the mechanism it has, each substitution said. On any other
+// machine (`--machine FILE`, no scenario file) it changes only what does not fit.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadPreset } from '../../hardware/index.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/cli/run-command.ts';
 import { adaptDefaultScenario } from '../../scenarios/default-for-host.ts';
+import { runCli } from './run-cli.ts';
 
 const text = readFileSync(DEFAULT_SCENARIO, 'utf8');
 
@@ -34,5 +36,35 @@ describe('default scenario on the host', () => {
     const { text: out, notes } = adaptDefaultScenario(text, machine(8, { knem: true, cma: true }));
     expect(out).toBe(text);
     expect(notes).toEqual([]);
+  });
+});
+
+describe('default scenario on a machine given by file or name', () => {
+  const on = (cores: number, mechanisms: Partial<MachineSpec['kernel']['mechanisms']>) =>
+    adaptDefaultScenario(text, machine(cores, mechanisms), { name: 'my-node.yaml', everyCore: false });
+  it('fewer cores than ranks: one rank per core, said with the machine named', () => {
+    const { text: out, notes } = on(2, { cma: true });
+    expect(out).toMatch(/^ranks: 2$/m);
+    expect(notes).toEqual([
+      "default scenario on machine 'my-node.yaml': 2 ranks, one per core, instead of 8",
+      "default scenario on machine 'my-node.yaml': cma-linear instead of knem-linear (no KNEM module loaded; CMA present)",
+    ]);
+  });
+  it('keeps its eight ranks where they fit', () => {
+    const big = structuredClone(loadPreset('ig'));
+    const { text: out, notes } = adaptDefaultScenario(text, big, { name: 'ig', everyCore: false });
+    expect(out).toBe(text);
+    expect(notes).toEqual([]);
+  });
+});
+
+describe('intranode run --machine M, with no scenario file', () => {
+  it('runs the default scenario on a machine with fewer cores than its ranks, and says what changed', async () => {
+    // lynnfield: one package of four cores, with KNEM; the real command, in this thread.
+    const r = await runCli(['run', '--machine', 'lynnfield', '--json']);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toBe("intranode: default scenario on machine 'lynnfield': 4 ranks, one per core, instead of 8\n");
+    const report = JSON.parse(r.stdout) as { tables: { ranks: number }[] };
+    expect(report.tables.map((t) => t.ranks)).toEqual([4]);
   });
 });

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
+import { PARAMETERS } from '../../hardware/variant/parameters.ts';
 import { expandScenario } from '../../scenarios/expand.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { sweepIdentity } from '../../scenarios/shard/identity.ts';
@@ -177,6 +178,15 @@ describe('a machine-parameter sweep end to end', () => {
     const csv = (await runCli(['run', file, '--csv'])).stdout.split('\n');
     expect(csv[0].endsWith(',machine.links.*.bandwidth,machine.numaNodes.*.bandwidth')).toBe(true);
     expect(csv[1].endsWith(',4,8.85')).toBe(true);
+  });
+
+  it('lists in docs/scenario-format.md every parameter a sweep may change', () => {
+    const doc = readFileSync(join(import.meta.dirname, '../../docs/scenario-format.md'), 'utf8');
+    const table = doc.slice(doc.indexOf('| place | value |'), doc.indexOf('A value takes the units'));
+    // The table writes a list's element as `*` (`links.*.bandwidth`); PARAMETERS keys by place.
+    const shown = (key: string) => key.replace(/^(numaNodes|cores|caches|links|ioBuses|nics)\./, '$1.*.');
+    const missing = Object.keys(PARAMETERS).filter((key) => !table.includes(`\`${shown(key)}\``));
+    expect(missing).toEqual([]);
   });
 
   it('is the example docs/scenario-format.md shows', () => {

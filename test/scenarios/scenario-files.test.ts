@@ -1,12 +1,14 @@
 // The scenario files shipped under scenarios/files/ load against the real catalogue and presets,
 // and the default scenario runs end to end through the CLI.
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/cli/run-command.ts';
 import { loadScenarioFile } from '../../scenarios/scenario-file.ts';
+import { loadScenarioText } from '../../scenarios/loader.ts';
+import { inputErrorOf } from '../helpers/input-error.ts';
 import { main } from '../../scenarios/cli/main.ts';
 
 const dir = join(import.meta.dirname, '../../scenarios/files');
@@ -44,5 +46,21 @@ describe('scenario files', () => {
     const rows = out.split('\n').filter((l) => /^\d/.test(l));
     expect(rows).toHaveLength(9);
     for (const row of rows) expect(row.trim().split(/\s+/)).toHaveLength(7);
+  });
+});
+
+describe('transport parameters against the real catalogue', () => {
+  it('refuses a fast box larger than its ring where the file writes it, before anything runs', () => {
+    const text = readFileSync(DEFAULT_SCENARIO, 'utf8').replace(
+      '  - basic\n',
+      '  - { name: basic, params: { shm: sm, smFastBox: 5KiB } }\n',
+    );
+    const e = inputErrorOf(() => loadScenarioText(text, { file: 'fast.yaml', resolveMachine: resolve, catalogue }));
+    const lines = text.split('\n');
+    const line = lines.findIndex((l) => l.includes('smFastBox'));
+    const column = lines[line].indexOf('5KiB') + 1;
+    expect(e.message).toBe(
+      `fast.yaml:${line + 1}:${column} (algorithms[0].params.smFastBox): parameter 'smFastBox' of bcast:basic must be at most 4KiB, got 5KiB`,
+    );
   });
 });
