@@ -39,3 +39,9 @@ export function resolvePath(base: string, path: string): string {
 export function workingDir(): string {
   return typeof process !== 'undefined' && typeof process.cwd === 'function' ? process.cwd() : '/';
 }
+
+/** Whether a machine reference names an hwloc XML export (by its extension, as the resolver reads
+ *  it); `--hwloc-machine` means something only for such a file. */
+export function isHwlocExport(ref: string): boolean {
+  return /\.xml$/i.test(ref.trim());
+}

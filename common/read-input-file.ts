@@ -10,6 +10,7 @@ function reason(e: unknown): string {
   const code = (e as NodeJS.ErrnoException).code;
   if (code === 'ENOENT') return 'no such file';
   if (code === 'EISDIR') return 'it is a folder, not a file';
+  if (code === 'ENOTDIR') return 'a part of its path is a file, not a folder';
   if (code === 'EACCES' || code === 'EPERM') return 'permission denied';
   return code ?? (e instanceof Error ? e.message : String(e));
 }

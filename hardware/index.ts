@@ -2,6 +2,7 @@
 // or the running host, all validated into one MachineSpec.
 
 import { existsSync, statSync } from 'node:fs';
+import { isHwlocExport } from '../common/paths.ts';
 import { readInputFile } from '../common/read-input-file.ts';
 import { extname, isAbsolute, resolve } from 'node:path';
 import { importHwlocXml, type HwlocImportOptions } from './hwloc/import.ts';
@@ -39,7 +40,7 @@ export function resolveMachine(ref: string, opts: ResolveOptions = {}): MachineS
   const ext = extname(trimmed).toLowerCase();
   const path = isAbsolute(trimmed) ? trimmed : resolve(opts.baseDir ?? process.cwd(), trimmed);
   if (ext === '.yaml' || ext === '.yml') return loadMachineFile(path);
-  if (ext === '.xml')
+  if (isHwlocExport(trimmed))
     return importHwlocXml(readInputFile(path, 'hwloc XML file'), path, { hwlocMachine: opts.hwlocMachine });
   const names = presetNames();
   if (names.includes(trimmed)) return loadPreset(trimmed);

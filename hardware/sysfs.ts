@@ -125,7 +125,9 @@ function readNuma(fs: SysfsReader): { numaNodes: FoundNuma[]; distances?: { ids:
     const node: FoundNuma = { id, cpus: fs.cpuList(`${dir}/cpulist`) ?? [], kind: 'dram' };
     const meminfo = fs.read(`${dir}/meminfo`);
     const total = meminfo ? /MemTotal:\s*(\d+)\s*kB/.exec(meminfo) : null;
-    if (total) node.memoryBytes = Number(total[1]) * 1024;
+    // A node without memory (it exists: CPUs whose memory sits elsewhere) has no size to take; the
+    // assembly fills one in and lists it as guessed, as for a node that says nothing.
+    if (total && Number(total[1]) > 0) node.memoryBytes = Number(total[1]) * 1024;
     return node;
   });
   const rows = ids.map((id) => fs.numbers(`${nodeDir}/node${id}/distance`));

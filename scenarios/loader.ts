@@ -55,9 +55,9 @@ export const DEFAULTS = {
 
 export { SCENARIO_KEYS } from './scenario-document.ts';
 
-/** Most calls a point may ask for, warm-up included: the harness keeps every measured call's time,
- *  and a count past this is far more likely a typo (extra zeros) than a benchmark; it is a thousand
- *  times IMB's default of 1000 repetitions. */
+/** Most iterations a point may ask for, and most warm-up iterations: the harness keeps every
+ *  measured call's time, and a count past this is far more likely a typo (extra zeros) than a
+ *  benchmark; it is a thousand times IMB's default of 1000 repetitions. */
 export const MAX_CALLS = 1_000_000;
 
 /**

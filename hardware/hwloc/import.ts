@@ -305,13 +305,11 @@ function readNumaNodes(tree: Tree, memattrs: ReturnType<typeof readMemoryAttribu
     const gp = attrs.int(o.el, 'gp_index');
     const perf = gp !== undefined ? memattrs.get(gp) : undefined;
     const pkg = tree.packageOf(o);
-    const memoryBytes = attrs.positiveInt(
-      o.el,
-      'local_memory',
-      `NUMA node ${id} reports no memory, and every NUMA node of a machine needs its size`,
-    );
+    const memoryBytes = attrs.int(o.el, 'local_memory');
     const node: FoundNuma = { id, cpus, kind };
-    if (memoryBytes !== undefined) node.memoryBytes = memoryBytes;
+    // A node without memory (local_memory="0": CPUs whose memory sits elsewhere) has no size to
+    // take; the assembly fills one in and lists it as guessed, as for a node that says nothing.
+    if (memoryBytes !== undefined && memoryBytes > 0) node.memoryBytes = memoryBytes;
     if (pkg !== undefined) node.packageHint = pkg;
     const local = perf?.find((p) => p.initiators === undefined || p.initiators.some((c) => cpus.includes(c)));
     if (local?.bandwidth !== undefined) node.bandwidth = local.bandwidth;

@@ -17,62 +17,47 @@ export interface HwObject {
   infos: Map<string, string>;
 }
 
+/** The object types hwloc 1.x and 2.x write (hwloc's topology-xml.c), with what each is here. Group,
+ *  Die and Misc, and any type a newer hwloc adds, are transparent containers. */
+const ROLES: Readonly<Record<string, ObjectRole>> = {
+  Machine: 'machine',
+  System: 'machine',
+  Package: 'package',
+  Socket: 'package',
+  NUMANode: 'numa',
+  Node: 'numa',
+  Core: 'core',
+  PU: 'pu',
+  Cache: 'cache',
+  MemCache: 'cache',
+  Bridge: 'bridge',
+  PCIDev: 'pcidev',
+  OSDev: 'osdev',
+  Group: 'container',
+  Die: 'container',
+  Misc: 'container',
+};
+
+/** hwloc 2's per-level caches: L1Cache, L2iCache, L3Cache... */
+const LEVEL_CACHE = /^L\d+[iud]?Cache$/;
+
 export function roleOf(type: string): ObjectRole {
-  switch (type) {
-    case 'Machine':
-    case 'System':
-      return 'machine';
-    case 'Package':
-    case 'Socket':
-      return 'package';
-    case 'NUMANode':
-    case 'Node':
-      return 'numa';
-    case 'Core':
-      return 'core';
-    case 'PU':
-      return 'pu';
-    case 'Cache':
-    case 'MemCache':
-      return 'cache';
-    case 'Bridge':
-      return 'bridge';
-    case 'PCIDev':
-      return 'pcidev';
-    case 'OSDev':
-      return 'osdev';
-    default:
-      // Group, Die, Misc and any type a newer hwloc adds are transparent containers.
-      return /^L\d+[iud]?Cache$/.test(type) ? 'cache' : 'container';
-  }
+  return Object.hasOwn(ROLES, type) ? ROLES[type] : LEVEL_CACHE.test(type) ? 'cache' : 'container';
 }
 
-/** The object types of hwloc 1.x and 2.x (hwloc's topology-xml.c names them so). A type a newer hwloc
- *  adds is taken as a container; one a letter or two from a known type is a typo, and refused. */
+/** What a misspelt type is compared with: every named type and the level caches hwloc writes. */
 const KNOWN_TYPES = [
-  'Machine',
-  'System',
-  'Package',
-  'Socket',
-  'Die',
-  'NUMANode',
-  'Node',
-  'Group',
-  'Core',
-  'PU',
-  'Cache',
-  'MemCache',
-  'Bridge',
-  'PCIDev',
-  'OSDev',
-  'Misc',
+  ...Object.keys(ROLES),
+  ...[1, 2, 3, 4, 5].flatMap((level) => [`L${level}Cache`, `L${level}iCache`]),
 ];
 
 /** Builds the object tree under `el` (an <object> element); other child elements are kept on `el`. */
 export function buildObject(el: XmlElement, file: string, parent?: HwObject): HwObject {
   const type = el.attrs.get('type');
   if (type === undefined) throw new InputError('<object> without a type attribute', at(el, file));
-  if (roleOf(type) === 'container' && !KNOWN_TYPES.includes(type)) {
+  // A type a letter or two from a known one is a typo, and refused; any other unknown type is a
+  // newer hwloc's, and a container.
+  if (roleOf(type) === 'container' && !Object.hasOwn(ROLES, type)) {
     const suggestion = didYouMean(type, KNOWN_TYPES);
     if (suggestion)
       throw new InputError(
@@ -108,13 +93,6 @@ export class Attrs {
     if (!Number.isSafeInteger(value)) {
       throw new InputError(`${name}="${raw}" is not a non-negative integer`, at(el, this.file, fieldName(el, name)));
     }
-    return value;
-  }
-
-  /** A positive integer attribute (a size), or undefined when absent; `why` says what a zero would break. */
-  positiveInt(el: XmlElement, name: string, why: string): number | undefined {
-    const value = this.int(el, name);
-    if (value === 0) throw new InputError(`${name}="0": ${why}`, at(el, this.file, fieldName(el, name)));
     return value;
   }
 

@@ -40,7 +40,7 @@ Usage:
   intranode machine show NAME|FILE [--hwloc-machine N]
                                      describe a machine
   intranode algorithms [OPERATION]   list operations, algorithms and their parameters
-  intranode reproduce [options]      run the seed papers' claims; one row per claim, PASS or FAIL
+  intranode reproduce [options]      run the seed papers' claims; one row per claim, PASS, FAIL or INPUT
       --only ID|PAPER                one claim, or one paper's claims (000, 001, ...)
       --fast                         only the claims marked fast (what CI runs)
       --json                         the table as JSON

@@ -4,7 +4,8 @@ import { transportParams } from '../../sim/kernel/transport-params.ts';
 import { didYouMean, InputError } from '../../common/input-error.ts';
 import { alignColumns } from '../report/columns.ts';
 import { formatSize } from '../sizes.ts';
-import type { MachineShowArgs } from './args.ts';
+import { isHwlocExport } from '../../common/paths.ts';
+import { UsageError, type MachineShowArgs } from './args.ts';
 import { hwlocChoice, type CliEnv } from './env.ts';
 
 export async function machinesCommand(env: CliEnv): Promise<number> {
@@ -15,6 +16,8 @@ export async function machinesCommand(env: CliEnv): Promise<number> {
 }
 
 export async function machineShowCommand(args: MachineShowArgs, env: CliEnv): Promise<number> {
+  if (args.hwlocMachine !== undefined && !isHwlocExport(args.ref))
+    throw new UsageError(`--hwloc-machine picks a machine of an hwloc XML file, and '${args.ref}' is not one`);
   const hardware = await env.loadHardware();
   const spec = hardware.resolveMachine(args.ref, { baseDir: env.cwd, ...hwlocChoice(args.hwlocMachine) });
   const text = hardware.renderMachine(spec);

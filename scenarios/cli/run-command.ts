@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { adaptDefaultScenario } from '../default-for-host.ts';
+import { adaptDefaultScenario } from '../default-for-machine.ts';
 import { loadScenarioText } from '../loader.ts';
 import { loadScenarioFile } from '../scenario-file.ts';
 import { formatCsvReport } from '../report/csv.ts';
@@ -15,6 +15,7 @@ import { countPoints, expandScenario } from '../expand.ts';
 import { runScenario, runScenarioBatched, type ProgressListener, type ScenarioResult } from '../run.ts';
 import type { Scenario } from '../scenario.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
+import { isHwlocExport } from '../../common/paths.ts';
 import { sweepIdentity, type ShardRunOptions } from '../shard/identity.ts';
 import { runShard } from '../shard/run-shard.ts';
 import { formatShardFile, SHARD_FORMAT, SHARD_VERSION } from '../shard/shard-file.ts';
@@ -91,7 +92,7 @@ export async function loadRunScenario(run: ShardRunOptions, env: CliEnv): Promis
   const scenario = await loadScenarioAsRun(run, env);
   // The option picks one machine of an hwloc file holding several; with no such file in the run
   // it would pick nothing, silently.
-  if (run.hwlocMachine !== undefined && !scenario.machines.some((m) => /\.xml$/i.test(m.ref.trim())))
+  if (run.hwlocMachine !== undefined && !scenario.machines.some((m) => isHwlocExport(m.ref)))
     throw new UsageError(
       `--hwloc-machine picks a machine of an hwloc XML file, and this run has none (its machines: ${scenario.machines.map((m) => m.ref).join(', ')})`,
     );

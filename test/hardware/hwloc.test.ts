@@ -298,6 +298,16 @@ describe('links from a distance matrix', () => {
   });
 });
 
+describe('a NUMA node without memory', () => {
+  it('is imported with its size guessed and listed as such, as the host detection does', () => {
+    const xml =
+      '<topology><object type="Machine"><object type="NUMANode" os_index="0" local_memory="0"><object type="PU" os_index="0"/></object></object></topology>';
+    const m = importHwlocXml(xml, 't.xml');
+    expect(m.numaNodes[0].memoryBytes).toBeGreaterThan(0);
+    expect(m.guessed).toContain('numaNodes[0].memoryBytes');
+  });
+});
+
 describe('malformed input', () => {
   it.each([
     [
@@ -327,8 +337,8 @@ describe('malformed input', () => {
       /t\.xml:2:1 \(object\[type=Packge\]\.type\): unknown object type 'Packge' \(did you mean 'Package'\?\)/,
     ],
     [
-      '<topology><object type="Machine">\n<object type="NUMANode" os_index="0" local_memory="0"><object type="PU" os_index="0"/></object></object></topology>',
-      /t\.xml:2:1 \(object\[type=NUMANode\]\.local_memory\): local_memory="0": NUMA node 0 reports no memory/,
+      '<topology><object type="Machine">\n<object type="L3Cahce" cache_size="8388608"><object type="PU" os_index="0"/></object></object></topology>',
+      /t\.xml:2:1 \(object\[type=L3Cahce\]\.type\): unknown object type 'L3Cahce' \(did you mean 'L3Cache'\?\)/,
     ],
     ['<topology><object type="Machine"/></topology>', /no PU objects/],
     ['<topology><object type="Machine"><object type="PU"/></object></topology>', /PU without os_index/],

@@ -109,6 +109,15 @@ describe('detectHost errors', () => {
     expect(() => detectHost(root, options)).toThrow(/index2\/size:1: "big" is not a cache size/);
   });
 
+  it('takes a node without memory (MemTotal 0) for one whose size is unknown: guessed, listed', () => {
+    const root = join(scratch, 'memoryless');
+    cpSync(join(base, 'sys'), root, { recursive: true });
+    writeFileSync(join(root, 'devices/system/node/node1/meminfo'), 'Node 1 MemTotal:       0 kB\n');
+    const m = detectHost(root, options);
+    expect(m.numaNodes[1].memoryBytes).toBeGreaterThan(0);
+    expect(m.guessed).toContain('numaNodes[1].memoryBytes');
+  });
+
   it('gives a machine without node directories one NUMA node', () => {
     const root = join(scratch, 'flat');
     cpSync(join(base, 'sys'), root, { recursive: true });

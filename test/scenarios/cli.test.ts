@@ -270,15 +270,23 @@ describe('flags parsed into the command', () => {
 
   it('passes --hwloc-machine to the machine resolver', async () => {
     const seen: unknown[] = [];
-    const r = await cli(['machine', 'show', 'sub-numa', '--hwloc-machine', '3'], {
+    const r = await cli(['machine', 'show', 'node.xml', '--hwloc-machine', '3'], {
       loadHardware: async () => ({
-        resolveMachine: (ref, opts) => (seen.push(opts?.hwlocMachine), fakeResolver(ref, opts?.baseDir ?? '')),
+        resolveMachine: (_ref, opts) => (seen.push(opts?.hwlocMachine), fakeResolver('sub-numa', opts?.baseDir ?? '')),
         listPresets: () => [],
         renderMachine: (spec) => spec.name,
       }),
     });
     expect(r.code).toBe(0);
     expect(seen).toEqual([3]);
+  });
+
+  it('refuses --hwloc-machine for a machine shown that is no hwloc file', async () => {
+    const r = await cli(['machine', 'show', 'sub-numa', '--hwloc-machine', '1']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(
+      "intranode: --hwloc-machine picks a machine of an hwloc XML file, and 'sub-numa' is not one",
+    );
   });
 
   it('refuses --hwloc-machine for a run without an hwloc file, which it would not change', async () => {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { loadPreset } from '../../hardware/index.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { DEFAULT_SCENARIO } from '../../scenarios/cli/run-command.ts';
-import { adaptDefaultScenario } from '../../scenarios/default-for-host.ts';
+import { adaptDefaultScenario } from '../../scenarios/default-for-machine.ts';
 import { runCli } from './run-cli.ts';
 
 const text = readFileSync(DEFAULT_SCENARIO, 'utf8');
@@ -26,6 +26,8 @@ describe('default scenario on the host', () => {
     expect(out).not.toMatch(/knem-linear/);
     expect(notes.join('\n')).toMatch(/2 ranks, one per core, instead of 8/);
     expect(notes.join('\n')).toMatch(/cma-linear instead of knem-linear/);
+    // The description the report prints says what runs.
+    expect(out).toMatch(/^description: ".*against linear KNEM; on host: 2 ranks, linear CMA for linear KNEM"$/m);
   });
   it('leaves the single-copy broadcast out where neither KNEM nor CMA exists', () => {
     const { text: out, notes } = adaptDefaultScenario(text, machine(4, {}));
