@@ -191,6 +191,55 @@ describe.skipIf(!present)(`visualizer in headless Chromium (needs ${CHROMIUM})`,
     await second.close();
   });
 
+  it('drops what-if edits made for another machine when a scenario on another machine is loaded, saying so', async () => {
+    expect(await page.$$eval('.edit-fields input.changed', (i) => i.length)).toBe(1);
+    await page.selectOption('select[name=scenario-file]', 'p2p-crossover-zoot');
+    await page.waitForSelector('.notice:not([hidden])');
+    expect(await page.textContent('.notice')).toContain('the what-if edits were for dancer, not zoot: cleared');
+    expect(new URL(page.url()).hash).not.toContain('e=');
+    await page.waitForSelector('.editor-status.ok');
+    const runs = (await metrics()).runs;
+    await page.click('button[name=run]');
+    await waitForRun(runs);
+    expect(await page.textContent('.status')).not.toContain('cannot run');
+    expect(await page.$$eval('svg.comparison-plot g.series[data-side=whatIf]', (g) => g.length)).toBe(0);
+    // Back on the default scenario, Reset leaves no field marked as changed.
+    await page.selectOption('select[name=scenario-file]', 'default');
+    await page.waitForSelector('input[data-kind=numa][data-id="0"]');
+    await page.fill('input[data-kind=copy]', '1');
+    await page.dispatchEvent('input[data-kind=copy]', 'change');
+    expect(await page.$$eval('.edit-fields input.changed', (i) => i.length)).toBe(1);
+    await page.click('button[name=reset-edits]');
+    expect(await page.$$eval('.edit-fields input.changed', (i) => i.length)).toBe(0);
+    expect(new URL(page.url()).hash).not.toContain('e=');
+  });
+
+  it('opens a link it cannot read in full on what it could read, saying what it left out, without running', async () => {
+    const scenario = Buffer.from(DEFAULT_SCENARIO).toString('base64url');
+    for (const [tail, said] of [
+      ['e=bm90IGpzb24', 'the machine edits in the link (e=) cannot be read'],
+      ['m=mine.xml', "the link runs on 'mine.xml', a file uploaded where it was made"],
+    ]) {
+      const other = await browser!.newPage({ viewport: { width: 1400, height: 900 } });
+      other.on('pageerror', (e) => consoleErrors.push(e.message));
+      await other.goto(`${url}#s=${scenario}&${tail}`);
+      await other.waitForSelector('.notice:not([hidden])');
+      expect(await other.textContent('.notice')).toContain(said);
+      await other.waitForSelector('.editor-status');
+      await other.waitForTimeout(1000);
+      const m = await other.evaluate(() => (window as unknown as { __viz: { metrics: Metrics } }).__viz.metrics);
+      expect(m.runs).toBe(0);
+      expect(await other.textContent('.notice')).toContain(said);
+      if (tail.startsWith('m=')) {
+        expect(await other.inputValue('select[name=machine]')).toBe('mine.xml');
+        await other.waitForSelector('.editor-status.bad');
+        expect(await other.textContent('.editor-status')).toContain("unknown machine 'mine.xml'");
+        expect(other.url()).toContain('m=mine.xml');
+      }
+      await other.close();
+    }
+  });
+
   it('exports the plot as SVG and PNG and the trace as JSON', async () => {
     for (const [button, check] of [
       ['export-svg', (text: string) => expect(text).toContain('<svg')],

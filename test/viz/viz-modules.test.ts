@@ -116,6 +116,7 @@ describe('what-if edits', () => {
 });
 
 describe('URL state', () => {
+  const TABS = ['comparison', 'timeline'];
   it('round-trips the scenario, machine, edits, view and pick', () => {
     const state = {
       scenario: 'name: é ü ✓\nsizes: [1KiB]\n',
@@ -124,13 +125,20 @@ describe('URL state', () => {
       tab: 'timeline',
       pick: 'w3',
     };
-    expect(decodeState(`#${encodeState(state)}`)).toEqual({ ...state, problems: [] });
+    expect(decodeState(`#${encodeState(state)}`, TABS)).toEqual({ ...state, problems: [] });
   });
 
   it('names what it cannot read instead of dropping it silently', () => {
-    const out = decodeState('#s=%%%&e=bm90IGpzb24');
-    expect(out.scenario).toBeUndefined();
-    expect(out.problems).toHaveLength(2);
+    const out = decodeState('#s=%%%&e=bm90IGpzb24&v=timelin&p=x3', TABS);
+    expect(out).toEqual({
+      edits: [],
+      problems: [
+        'the scenario in the link (s=) is not valid base64url',
+        'the machine edits in the link (e=) cannot be read',
+        'the view in the link (v=timelin) is not one of comparison, timeline',
+        'the picked point in the link (p=x3) cannot be read',
+      ],
+    });
   });
 });
 

@@ -39,12 +39,14 @@ interface Metrics {
 }
 
 const metrics: Metrics = { runs: 0, progressMessages: 0 };
-const initial = decodeState(location.hash);
+const initial = decodeState(location.hash, TABS);
 let uploads: Upload[] = [];
 let edits: MachineEdit[] = initial.edits;
 let run: RunData | undefined;
 let picked: PickedPoint | undefined;
-let tab: Tab = (TABS as readonly string[]).includes(initial.tab ?? '') ? (initial.tab as Tab) : 'comparison';
+let tab: Tab = (initial.tab as Tab | undefined) ?? 'comparison';
+/** The machine (origin and name) the what-if edits were made for: edits name its parts. */
+let editsFor: string | undefined;
 let nextId = 1;
 let runId = 0;
 let checkId = 0;
@@ -80,7 +82,18 @@ const progress = document.createElement('progress');
 progress.max = 1;
 progress.value = 0;
 const status = el('span', 'status');
-header.append(title, scenarioSelect, machineSelect, uploadLabel, runButton, progress, status);
+// What the page could not do as asked (a link it could not read in full, edits it had to drop):
+// kept apart from the status line so that a run's progress does not overwrite it.
+const notice = el('span', 'notice');
+notice.hidden = true;
+const notices = new Map<'link' | 'machine' | 'edits' | 'pick', string>();
+function setNotice(topic: 'link' | 'machine' | 'edits' | 'pick', text: string | undefined): void {
+  if (text === undefined) notices.delete(topic);
+  else notices.set(topic, text);
+  notice.textContent = [...notices.values()].join('; ');
+  notice.hidden = notices.size === 0;
+}
+header.append(title, scenarioSelect, machineSelect, uploadLabel, runButton, progress, status, notice);
 
 const left = el('aside', 'left');
 const editor = new EditorView(initial.scenario ?? SCENARIOS[DEFAULT_SCENARIO]);
@@ -130,18 +143,26 @@ body.append(left, main);
 app.append(header, body);
 
 // ---- machine choice
-function fillMachines(): void {
-  const current = machineSelect.value || initial.machine || '';
+/** A machine a link names that is neither a preset nor uploaded: links carry no uploaded files. */
+let missingMachine = initial.machine !== undefined && !(initial.machine in PRESETS) ? initial.machine : undefined;
+function fillMachines(current = machineSelect.value): void {
+  if (uploads.some((u) => u.name === missingMachine)) missingMachine = undefined;
   machineSelect.replaceChildren(
     new Option("scenario's machine", ''),
     ...Object.keys(PRESETS)
       .sort()
       .map((n) => new Option(n, n)),
     ...uploads.map((u) => new Option(`${u.name} (uploaded)`, u.name)),
+    ...(missingMachine ? [new Option(`${missingMachine} (not uploaded)`, missingMachine)] : []),
   );
   machineSelect.value = current;
+  setNotice(
+    'machine',
+    missingMachine &&
+      `the link runs on '${missingMachine}', a file uploaded where it was made: upload it again, or choose another machine`,
+  );
 }
-fillMachines();
+fillMachines(initial.machine ?? '');
 
 // ---- worker traffic
 worker.onmessage = (ev: MessageEvent<FromWorker>) => {
@@ -167,7 +188,8 @@ worker.onmessage = (ev: MessageEvent<FromWorker>) => {
     case 'checked':
       if (msg.id !== checkId) return;
       editor.showError(msg.error);
-      if (msg.machine) showMachineFields(msg.machine);
+      if (msg.machine && showMachineFields(msg.machine)) return; // edits dropped: a new check follows
+      setNotice('edits', msg.editsError && `the what-if edits do not fit this machine: ${describe(msg.editsError)}`);
       break;
     case 'trace':
       download(`${run?.name ?? 'run'}.trace.json`, new Blob([msg.json], { type: 'application/json' }));
@@ -197,14 +219,30 @@ function check(): void {
 }
 
 let fieldsOf: MachineSpec | undefined;
-function showMachineFields(spec: MachineSpec): void {
-  if (fieldsOf && fieldsOf.name === spec.name && fieldsOf.origin === spec.origin) return;
+/**
+ * Shows the what-if form of the scenario's machine. Edits made for another machine name parts this
+ * one may not have, so they are dropped, saying so; returns whether they were.
+ */
+function showMachineFields(spec: MachineSpec): boolean {
+  if (fieldsOf && fieldsOf.name === spec.name && fieldsOf.origin === spec.origin) return false;
   fieldsOf = spec;
+  const key = `${spec.origin ?? ''}\n${spec.name}`;
+  const dropped = editsFor !== undefined && editsFor !== key && edits.length > 0;
+  if (dropped) {
+    setNotice('edits', `the what-if edits were for ${editsFor!.split('\n')[1]}, not ${spec.name}: cleared`);
+    edits = [];
+    saveState();
+    check();
+  }
+  editsFor = key;
   editsView.show(spec, edits);
+  return dropped;
 }
 
 let running = false;
 function startRun(): void {
+  setNotice('link', undefined);
+  setNotice('pick', undefined);
   runId = nextId++;
   running = true;
   metrics.runs++;
@@ -248,7 +286,9 @@ function restorePick(): PickedPoint | undefined {
   if (!p || !run) return undefined;
   const side = p[0] === 'w' ? 'whatIf' : 'original';
   const index = Number(p.slice(1));
-  return (side === 'whatIf' ? run.whatIf : run.original)?.points[index] ? { side, index } : undefined;
+  if ((side === 'whatIf' ? run.whatIf : run.original)?.points[index]) return { side, index };
+  setNotice('pick', `the link's picked point (p=${p}) is not in this run`);
+  return undefined;
 }
 
 /** The largest size of the first algorithm that ran, on the original machine. */
@@ -305,8 +345,13 @@ function saveState(): void {
 
 function showError(error: LocatedError): void {
   metrics.lastError = error.message;
-  status.textContent = `cannot run: ${error.line !== undefined ? `line ${error.line}: ` : ''}${error.message}`;
+  status.textContent = `cannot run: ${describe(error)}`;
   editor.showError(error);
+}
+
+function describe(error: LocatedError): string {
+  const where = [error.line !== undefined ? `line ${error.line}` : '', error.field ?? ''].filter(Boolean).join(', ');
+  return `${where ? `${where}: ` : ''}${error.message}`;
 }
 
 async function exportPlot(kind: 'svg' | 'png'): Promise<void> {
@@ -337,6 +382,7 @@ editor.onChange = () => {
 editsView.onChange = (next) => {
   edits = [...next];
   saveState();
+  check();
 };
 comparison.onPick = (p) => {
   picked = p;
@@ -355,6 +401,11 @@ scenarioSelect.addEventListener('change', () => {
 });
 machineSelect.addEventListener('change', () => {
   fieldsOf = undefined;
+  editsFor = undefined;
+  if (missingMachine !== undefined && machineSelect.value !== missingMachine) {
+    missingMachine = undefined;
+    fillMachines();
+  }
   edits = [];
   saveState();
   check();
@@ -367,6 +418,7 @@ async function addUpload(): Promise<void> {
   fillMachines();
   machineSelect.value = file.name;
   fieldsOf = undefined;
+  editsFor = undefined;
   edits = [];
   saveState();
   check();
@@ -375,9 +427,11 @@ async function addUpload(): Promise<void> {
 selectTab(tab);
 showPoint();
 check();
-if (initial.problems.length > 0) status.textContent = initial.problems.join('; ');
-// A shared link opens on its results.
-if (initial.scenario !== undefined) startRun();
+// A shared link opens on its results, unless part of it could not be read or its machine is not
+// here: results of something other than what the link holds would pass for its own.
+if (initial.problems.length > 0)
+  setNotice('link', `${initial.problems.join('; ')}: press Run to run what the link does hold`);
+else if (initial.scenario !== undefined && missingMachine === undefined) startRun();
 
 // The browser test drives the page through these.
 Object.assign(window, {

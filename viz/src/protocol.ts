@@ -71,6 +71,13 @@ export interface RunData {
 export type FromWorker =
   | { type: 'progress'; id: number; done: number; total: number }
   | { type: 'result'; id: number; run: RunData }
-  | { type: 'checked'; id: number; error?: LocatedError; machine?: MachineSpec }
+  | {
+      type: 'checked';
+      id: number;
+      error?: LocatedError;
+      machine?: MachineSpec;
+      /** Why the what-if edits cannot apply to `machine` (a part they name is not in it). */
+      editsError?: LocatedError;
+    }
   | { type: 'error'; id: number; error: LocatedError }
   | { type: 'trace'; id: number; json: string };

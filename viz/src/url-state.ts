@@ -21,8 +21,11 @@ export function encodeState(s: UrlState): string {
   return params.toString();
 }
 
-/** Reads a fragment; what cannot be read is left out and named in `problems`. */
-export function decodeState(fragment: string): UrlState & { problems: string[] } {
+/**
+ * Reads a fragment; what cannot be read is left out and named in `problems`. `tabs` are the views a
+ * link may open.
+ */
+export function decodeState(fragment: string, tabs: readonly string[]): UrlState & { problems: string[] } {
   const params = new URLSearchParams(fragment.replace(/^#/, ''));
   const out: UrlState & { problems: string[] } = { edits: [], problems: [] };
   const s = params.get('s');
@@ -46,9 +49,15 @@ export function decodeState(fragment: string): UrlState & { problems: string[] }
     }
   }
   const v = params.get('v');
-  if (v) out.tab = v;
+  if (v !== null) {
+    if (tabs.includes(v)) out.tab = v;
+    else out.problems.push(`the view in the link (v=${v}) is not one of ${tabs.join(', ')}`);
+  }
   const p = params.get('p');
-  if (p && /^[ow]\d+$/.test(p)) out.pick = p;
+  if (p !== null) {
+    if (/^[ow]\d+$/.test(p)) out.pick = p;
+    else out.problems.push(`the picked point in the link (p=${p}) cannot be read`);
+  }
   return out;
 }
 

@@ -1,7 +1,9 @@
 // The simulator in a Web Worker: the page stays responsive while points run, and hears of each
 // point as it finishes.
 import type { PointTrace } from '../../scenarios/trace/chrome-trace.ts';
-import type { FromWorker, ToWorker } from './protocol.ts';
+import type { Scenario } from '../../scenarios/scenario.ts';
+import { applyEdits } from './machine-edits.ts';
+import type { FromWorker, LocatedError, MachineEdit, ToWorker } from './protocol.ts';
 import { locate, loadInput, runInput, traceJson } from './simulate.ts';
 import { PRESETS } from './sources.ts';
 
@@ -12,13 +14,24 @@ function send(message: FromWorker): void {
   postMessage(message);
 }
 
+/** The edits tried on every machine of the scenario, as a run would apply them. */
+function editsProblem(scenario: Scenario, edits: readonly MachineEdit[]): LocatedError | undefined {
+  if (edits.length === 0) return undefined;
+  try {
+    for (const m of scenario.machines) applyEdits(m.spec, edits);
+    return undefined;
+  } catch (e) {
+    return locate(e);
+  }
+}
+
 onmessage = (ev: MessageEvent<ToWorker>) => {
   const msg = ev.data;
   try {
     switch (msg.type) {
       case 'check': {
         const s = loadInput(msg, sources);
-        send({ type: 'checked', id: msg.id, machine: s.machines[0].spec });
+        send({ type: 'checked', id: msg.id, machine: s.machines[0].spec, editsError: editsProblem(s, msg.edits) });
         break;
       }
       case 'run': {

@@ -84,7 +84,10 @@ export class EditsView {
     reset.addEventListener('click', () => {
       this.edits = [];
       this.onChange(this.edits);
-      this.list.querySelectorAll('input').forEach((i) => (i.value = i.dataset.original!));
+      this.list.querySelectorAll('input').forEach((i) => {
+        i.value = i.dataset.original!;
+        i.classList.remove('changed');
+      });
     });
     this.list = document.createElement('div');
     this.list.className = 'edit-fields';
