@@ -253,6 +253,55 @@ describe.skipIf(!present)(`visualizer in headless Chromium (needs ${CHROMIUM})`,
     }
   });
 
+  it('draws each sweep table on its own machine, plots a 0-byte size and a baseline the machine lacks, keeps the table in the link, and clears a failed run', async () => {
+    const sweep = [
+      'name: two-machines',
+      'ranks: 2',
+      'operation: bcast',
+      'algorithms: [basic, knem-linear]',
+      'baseline: knem-linear',
+      'sizes: [0, 16KiB]',
+      'iterations: 1',
+      'warmup: 0',
+      'sweep:',
+      '  machine: [dancer, knl]',
+      '',
+    ].join('\n');
+    await page.fill('textarea[name=scenario]', sweep);
+    await page.waitForSelector('.editor-status.ok');
+    let runs = (await metrics()).runs;
+    await page.click('button[name=run]');
+    await waitForRun(runs);
+    await page.click('nav.tabs button[data-tab=comparison]');
+    await page.selectOption('select[name=table]', '1');
+    const circles = await page.$$eval('svg.comparison-plot circle', (cs) =>
+      cs.map((c) => [c.getAttribute('cx'), c.getAttribute('cy')].join(',')),
+    );
+    // 16 KiB is on the plot; the 0-byte calls took no time, so they have no ratio and are named under it.
+    expect(circles.length).toBeGreaterThan(0);
+    expect(await page.textContent('svg.comparison-plot text.note:last-of-type')).toMatch(/^no ratio to plot.* at 0 B/);
+    expect(circles.join(' ')).not.toContain('NaN');
+    expect(await page.textContent('svg.comparison-plot')).toContain('knem-linear is n/a on this machine');
+    expect(new URL(page.url()).hash).toContain('t=1');
+    await page.click('svg.comparison-plot g.series[data-algorithm=basic] circle');
+    await page.click('nav.tabs button[data-tab=machine]');
+    // KNL is one package; Dancer, the first table's machine, two.
+    expect(await page.$$eval('svg.machine-plot g.package', (g) => g.length)).toBe(1);
+    await page.fill('textarea[name=scenario]', `${sweep}bogus: 1\n`);
+    runs = (await metrics()).runs;
+    await page.click('button[name=run]');
+    await page.waitForFunction((n) => {
+      const m = (window as unknown as { __viz: { metrics: { runs: number } } }).__viz.metrics;
+      return m.runs > n && !(document.querySelector('button[name=run]') as HTMLButtonElement).disabled;
+    }, runs);
+    expect(await page.textContent('.status')).toContain('cannot run');
+    expect(await page.$$eval('svg.machine-plot', (s) => s.length)).toBe(0);
+    expect(await page.$$eval('svg.comparison-plot', (s) => s.length)).toBe(0);
+    expect(new URL(page.url()).hash).not.toMatch(/[&#]p=/);
+    await page.fill('textarea[name=scenario]', DEFAULT_SCENARIO);
+    await page.waitForSelector('.editor-status.ok');
+  });
+
   it.skipIf(lstopo === undefined)('keeps an uploaded 256-core hwloc machine legible (needs lstopo)', async () => {
     const file = join(ARTIFACTS, 'big-256.xml');
     execFileSync(lstopo!, ['--input', 'pack:2 [numa] l3:4 core:32 pu:2', '--of', 'xml', '-f', file]);

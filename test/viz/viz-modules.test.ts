@@ -43,7 +43,7 @@ describe('the worker run', () => {
       expect(p.events.length).toBeGreaterThan(0);
       expect(p.loads.some((s) => s.flows !== undefined)).toBe(true);
     }
-    expect(run.whatIf!.machine.numaNodes[0].bandwidth).toBe(2);
+    expect(run.whatIf!.machines[0].numaNodes[0].bandwidth).toBe(2);
     expect(run.whatIf!.points.some((p, i) => p.meanNs !== run.original.points[i].meanNs)).toBe(true);
     const doc = JSON.parse(traceJson(traces)) as { traceEvents: { name: string }[] };
     expect(doc.traceEvents.filter((e) => e.name === 'process_name')).toHaveLength(8);
@@ -60,8 +60,23 @@ describe('the worker run', () => {
       'dancer (costs.copyBandwidth = 8), 4 ranks, compact, seed intranode',
     ]);
     expect(run.whatIf!.points).toHaveLength(4);
-    expect(run.whatIf!.machine.links[0].bandwidth).toBe(1);
-    expect(run.whatIf!.machine.costs.copyBandwidth).toBe(4);
+    // Each table's machine is its own variant's, edited.
+    expect(run.whatIf!.machines.map((m) => [m.links[0].bandwidth, m.costs.copyBandwidth])).toEqual([
+      [1, 4],
+      [1, 8],
+    ]);
+    expect(run.original.machines.map((m) => m.costs.copyBandwidth)).toEqual([4, 8]);
+  });
+
+  it('names the root in the titles of a root sweep, and names a trace once as what-if', () => {
+    const scenario = `${SCENARIO.replace('sizes: [64KiB, 1MiB]', 'sizes: [64KiB]')}sweep:\n  root: [0, 2]\n`;
+    const input = { scenario, edits: [{ kind: 'numa' as const, id: '0', value: 2 }], uploads: [] };
+    const { run, traces } = runInput(input, sources, () => {});
+    expect([...new Set(run.original.points.map((p) => p.tableTitle))]).toEqual([
+      'dancer, 4 ranks, compact, root 0, seed intranode',
+      'dancer, 4 ranks, compact, root 2, seed intranode',
+    ]);
+    expect(traces.map((t) => t.label.split('(what-if)').length - 1)).toEqual([0, 0, 0, 0, 1, 1, 1, 1]);
   });
 
   it('reports a scenario mistake with its line and field', () => {
@@ -124,12 +139,14 @@ describe('URL state', () => {
       edits: [{ kind: 'link' as const, id: 'QPI pkg0-pkg1', value: 4.5 }],
       tab: 'timeline',
       pick: 'w3',
+      table: 2,
+      baseline: 'binomial',
     };
     expect(decodeState(`#${encodeState(state)}`, TABS)).toEqual({ ...state, problems: [] });
   });
 
   it('names what it cannot read instead of dropping it silently', () => {
-    const out = decodeState('#s=%%%&e=bm90IGpzb24&v=timelin&p=x3', TABS);
+    const out = decodeState('#s=%%%&e=bm90IGpzb24&v=timelin&p=x3&t=two', TABS);
     expect(out).toEqual({
       edits: [],
       problems: [
@@ -137,6 +154,7 @@ describe('URL state', () => {
         'the machine edits in the link (e=) cannot be read',
         'the view in the link (v=timelin) is not one of comparison, timeline',
         'the picked point in the link (p=x3) cannot be read',
+        'the sweep table in the link (t=two) cannot be read',
       ],
     });
   });

@@ -49,6 +49,9 @@ let tab: Tab = (initial.tab as Tab | undefined) ?? 'comparison';
 let editsFor: string | undefined;
 let nextId = 1;
 let runId = 0;
+/** The scenario, machine and edits the shown run ran with: its picked point and comparison choices
+ *  go into the link only while the page still holds the same. */
+let runKey: string | undefined;
 let checkId = 0;
 
 const worker = new Worker(new URL('./worker.ts', import.meta.url), { type: 'module' });
@@ -133,7 +136,11 @@ for (const [name, action] of [
   const b = document.createElement('button');
   b.textContent = name;
   b.name = `export-${name.split(' ')[0].toLowerCase()}`;
-  b.addEventListener('click', () => void action());
+  b.addEventListener('click', () => {
+    Promise.resolve(action()).catch((e: unknown) => {
+      status.textContent = `export failed: ${e instanceof Error ? e.message : String(e)}`;
+    });
+  });
   exportBar.append(b);
 }
 tabBar.append(exportBar);
@@ -183,6 +190,13 @@ worker.onmessage = (ev: MessageEvent<FromWorker>) => {
       if (msg.id !== runId) return;
       running = false;
       runButton.disabled = false;
+      // The views, the link and the trace export would otherwise go on showing the earlier run as
+      // if it were this one's.
+      run = undefined;
+      picked = undefined;
+      runKey = undefined;
+      comparison.clear();
+      showPoint();
       showError(msg.error);
       break;
     case 'checked':
@@ -203,6 +217,10 @@ worker.onerror = (e) => {
 
 function input(): RunInput {
   return { scenario: editor.text, ...(machineSelect.value ? { machine: machineSelect.value } : {}), edits, uploads };
+}
+
+function inputKey(): string {
+  return JSON.stringify([editor.text, machineSelect.value, edits]);
 }
 
 function post(msg: ToWorker): void {
@@ -251,6 +269,7 @@ function startRun(): void {
   progress.value = 0;
   status.textContent = 'running…';
   watchFrames();
+  runKey = inputKey();
   post({ type: 'run', id: runId, ...input() });
 }
 
@@ -275,7 +294,9 @@ function received(data: RunData): void {
   const ran = data.original.points.filter((p) => !p.unavailable).length;
   status.textContent = `${data.name}: ${data.original.points.length} points${data.whatIf ? ' and their what-if' : ''}, ${data.original.points.length - ran} n/a`;
   picked = restorePick() ?? defaultPick(data);
-  comparison.show(data, picked);
+  comparison.show(data, picked, { table: initial.table, baseline: initial.baseline });
+  initial.table = undefined;
+  initial.baseline = undefined;
   showPoint();
   requestAnimationFrame(() => requestAnimationFrame(() => (metrics.renderMs = performance.now() - arrived)));
 }
@@ -303,7 +324,7 @@ function pickedPoint(): { point: PointData; machine: MachineSpec } | undefined {
   if (!run || !picked) return undefined;
   const side = picked.side === 'whatIf' ? run.whatIf : run.original;
   const point = side?.points[picked.index];
-  return side && point ? { point, machine: side.machine } : undefined;
+  return side && point ? { point, machine: side.machines[point.table] } : undefined;
 }
 
 function showPoint(): void {
@@ -312,6 +333,8 @@ function showPoint(): void {
   if (!found) {
     pointTitle.textContent = run ? 'pick a point in the comparison to see its run' : 'edit the scenario and press Run';
     timeline.show([], []);
+    machine.clear();
+    utilisation.clear();
     return;
   }
   const { point, machine: spec } = found;
@@ -338,9 +361,22 @@ function saveState(): void {
     ...(machineSelect.value ? { machine: machineSelect.value } : {}),
     edits,
     tab,
-    ...(picked ? { pick: `${picked.side === 'whatIf' ? 'w' : 'o'}${picked.index}` } : {}),
+    ...shownRun(),
   });
   history.replaceState(null, '', `#${hash}`);
+}
+
+/** The picked point and the comparison's choices: a link's own until its run has come (so that a
+ *  link not run yet keeps them), then the run's while the page holds what it ran with. */
+function shownRun(): { pick?: string; table?: number; baseline?: string } {
+  if (!run) return { pick: initial.pick, table: initial.table, baseline: initial.baseline };
+  if (runKey !== inputKey()) return {};
+  const baseline = comparison.baseline;
+  return {
+    ...(picked ? { pick: `${picked.side === 'whatIf' ? 'w' : 'o'}${picked.index}` } : {}),
+    ...(comparison.table ? { table: comparison.table } : {}),
+    ...(baseline && baseline !== run.baseline ? { baseline } : {}),
+  };
 }
 
 function showError(error: LocatedError): void {
@@ -355,6 +391,10 @@ function describe(error: LocatedError): string {
 }
 
 async function exportPlot(kind: 'svg' | 'png'): Promise<void> {
+  if (!pickedPoint() && tab !== 'comparison') {
+    status.textContent = `nothing to export: ${run ? 'pick a point in the comparison first' : 'press Run first'}`;
+    return;
+  }
   const name = `${run?.name ?? 'intranode'}-${tab}`;
   if (tab === 'timeline') {
     const png = timeline.png();
@@ -366,12 +406,16 @@ async function exportPlot(kind: 'svg' | 'png'): Promise<void> {
     return;
   }
   const svg = tab === 'comparison' ? comparison.svg() : tab === 'machine' ? machine.svg() : utilisation.svg();
-  if (!svg) return;
+  if (!svg) {
+    status.textContent = 'nothing to export: press Run first';
+    return;
+  }
   download(`${name}.${kind}`, kind === 'svg' ? svgBlob(svg) : await pngOfSvg(svg));
 }
 
 function exportTrace(): void {
   if (run) post({ type: 'trace', id: nextId++ });
+  else status.textContent = 'no trace to export: press Run first';
 }
 
 // ---- wiring
@@ -384,6 +428,7 @@ editsView.onChange = (next) => {
   saveState();
   check();
 };
+comparison.onChoice = saveState;
 comparison.onPick = (p) => {
   picked = p;
   comparison.pick(p);

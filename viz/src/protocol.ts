@@ -54,7 +54,8 @@ export interface PointData {
 }
 
 export interface RunSide {
-  machine: MachineSpec;
+  /** Each sweep table's machine, by table index (a machine sweep's tables run on different ones). */
+  machines: MachineSpec[];
   points: PointData[];
 }
 

@@ -9,7 +9,7 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 import { expandScenario, type Table } from '../../scenarios/expand.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { UnavailableError, type Point } from '../../scenarios/point.ts';
-import { parametersText, type Scenario } from '../../scenarios/scenario.ts';
+import { parametersText, placementName, type Scenario } from '../../scenarios/scenario.ts';
 import { simulatePointTraced } from '../../scenarios/simulate-point.ts';
 import { ChromeTraceWriter, pointLabel, type PointTrace } from '../../scenarios/trace/chrome-trace.ts';
 import { applyEdits } from './machine-edits.ts';
@@ -47,31 +47,32 @@ export function runInput(
   progress: (done: number, total: number) => void,
 ): RunOutput {
   const scenario = loadInput(input, sources);
-  const sides: { scenario: Scenario; tag: string }[] = [{ scenario, tag: '' }];
+  const sides: Scenario[] = [scenario];
   if (input.edits.length > 0) {
     const machines = scenario.machines.map((m) => ({ ...m, spec: applyEdits(m.spec, input.edits) }));
-    sides.push({ scenario: { ...scenario, machines }, tag: ' (what-if)' });
+    sides.push({ ...scenario, machines });
   }
-  const expanded = sides.map((side) => expandScenario(side.scenario));
+  const expanded = sides.map((side) => expandScenario(side));
   const total = expanded.reduce(
     (n, tables) => n + tables.reduce((m, t) => m + t.rows.length * scenario.algorithms.length, 0),
     0,
   );
   let done = 0;
   const traces: PointTrace[] = [];
-  const results: RunSide[] = expanded.map((tables, s) => {
+  const results: RunSide[] = expanded.map((tables) => {
     const points: PointData[] = [];
     tables.forEach((table, t) => {
       for (const row of table.rows) {
         for (const cell of row.cells) {
-          const data = runPoint(cell.point, points.length, t, tableTitle(table), cell.algorithm.label);
+          const data = runPoint(cell.point, points.length, t, tableTitle(scenario, table), cell.algorithm.label);
           points.push(data.point);
-          traces.push({ ...data.trace, label: `${data.trace.label}${sides[s].tag}` });
+          // The edited machine's name already says what-if, and the label names the machine.
+          traces.push(data.trace);
           progress(++done, total);
         }
       }
     });
-    return { machine: tables[0].machine.spec, points };
+    return { machines: tables.map((t) => t.machine.spec), points };
   });
   return {
     run: {
@@ -126,11 +127,13 @@ function runPoint(
   }
 }
 
-function tableTitle(t: Table): string {
-  const placement = typeof t.placement === 'string' ? t.placement : JSON.stringify(t.placement);
+/** What tells a table from the others of its sweep: its machine (and swept parameters), ranks,
+ *  placement, root when roots are swept, rail share and seed. */
+function tableTitle(s: Scenario, t: Table): string {
   const share = t.railShare !== undefined ? `, rail share ${t.railShare}` : '';
   const parameters = t.machine.parameters ? ` (${parametersText(t.machine.parameters)})` : '';
-  return `${t.machine.ref}${parameters}, ${t.ranks} ranks, ${placement}${share}, seed ${t.seed}`;
+  const root = s.rootSweep ? `, root ${t.root}` : '';
+  return `${t.machine.ref}${parameters}, ${t.ranks} ranks, ${placementName(t.placement)}${root}${share}, seed ${t.seed}`;
 }
 
 function resolveMachine(ref: string, input: RunInput, sources: Sources): MachineSpec {

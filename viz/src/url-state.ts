@@ -1,5 +1,6 @@
 // The view in the URL's fragment, so it can be shared: the scenario text, the machine chosen in
-// place of the scenario's, the what-if edits, the open view and the picked point.
+// place of the scenario's, the what-if edits, the open view, the picked point, and the comparison's
+// sweep table and baseline.
 import type { MachineEdit } from './protocol.ts';
 
 export interface UrlState {
@@ -9,6 +10,10 @@ export interface UrlState {
   tab?: string;
   /** `o3` or `w3`: point 3 of the original or of the what-if run. */
   pick?: string;
+  /** The comparison's sweep table (its index in the sweep), when not the first. */
+  table?: number;
+  /** The comparison's baseline, when not the scenario's. */
+  baseline?: string;
 }
 
 export function encodeState(s: UrlState): string {
@@ -18,6 +23,8 @@ export function encodeState(s: UrlState): string {
   if (s.edits.length > 0) params.set('e', toBase64Url(JSON.stringify(s.edits)));
   if (s.tab) params.set('v', s.tab);
   if (s.pick) params.set('p', s.pick);
+  if (s.table) params.set('t', String(s.table));
+  if (s.baseline) params.set('b', s.baseline);
   return params.toString();
 }
 
@@ -58,6 +65,13 @@ export function decodeState(fragment: string, tabs: readonly string[]): UrlState
     if (/^[ow]\d+$/.test(p)) out.pick = p;
     else out.problems.push(`the picked point in the link (p=${p}) cannot be read`);
   }
+  const t = params.get('t');
+  if (t !== null) {
+    if (/^\d+$/.test(t)) out.table = Number(t);
+    else out.problems.push(`the sweep table in the link (t=${t}) cannot be read`);
+  }
+  const b = params.get('b');
+  if (b) out.baseline = b;
   return out;
 }
 

@@ -45,6 +45,7 @@ onmessage = (ev: MessageEvent<ToWorker>) => {
         break;
     }
   } catch (e) {
+    if (msg.type === 'run') lastTraces = [];
     send(
       msg.type === 'check'
         ? { type: 'checked', id: msg.id, error: locate(e) }

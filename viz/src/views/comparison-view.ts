@@ -25,6 +25,8 @@ export class ComparisonView {
   private run: RunData | undefined;
   private picked: PickedPoint | undefined;
   onPick: (p: PickedPoint) => void = () => {};
+  /** The table or the baseline was chosen in the menus (the link keeps both). */
+  onChoice: () => void = () => {};
 
   constructor() {
     this.element = document.createElement('div');
@@ -42,18 +44,47 @@ export class ComparisonView {
     this.controls.append(b, t);
     this.svgHolder = document.createElement('div');
     this.element.append(this.controls, this.svgHolder);
-    this.baselineSelect.addEventListener('change', () => this.draw());
-    this.tableSelect.addEventListener('change', () => this.draw());
+    for (const select of [this.baselineSelect, this.tableSelect])
+      select.addEventListener('change', () => {
+        this.draw();
+        this.onChoice();
+      });
   }
 
-  show(run: RunData, picked: PickedPoint | undefined): void {
+  /**
+   * Plots a run: on `choice.table` and normalised to `choice.baseline` where the run has them (a
+   * link's), else on the table of the picked point, or the first, and the scenario's baseline.
+   */
+  show(run: RunData, picked: PickedPoint | undefined, choice: { table?: number; baseline?: string } = {}): void {
     this.run = run;
     this.picked = picked;
-    this.baselineSelect.replaceChildren(...run.algorithms.map((a) => new Option(a, a, false, a === run.baseline)));
-    const titles = [...new Set(run.original.points.map((p) => p.tableTitle))];
-    this.tableSelect.replaceChildren(...titles.map((title, i) => new Option(title, String(i))));
-    this.tableSelect.parentElement!.hidden = titles.length < 2;
+    const baseline = choice.baseline && run.algorithms.includes(choice.baseline) ? choice.baseline : run.baseline;
+    this.baselineSelect.replaceChildren(...run.algorithms.map((a) => new Option(a, a, false, a === baseline)));
+    const tables = new Map<number, string>();
+    for (const p of run.original.points) if (!tables.has(p.table)) tables.set(p.table, p.tableTitle);
+    this.tableSelect.replaceChildren(...[...tables].map(([i, title]) => new Option(title, String(i))));
+    this.tableSelect.parentElement!.hidden = tables.size < 2;
+    const pickedTable = picked && (picked.side === 'whatIf' ? run.whatIf : run.original)?.points[picked.index]?.table;
+    const table = choice.table !== undefined && tables.has(choice.table) ? choice.table : pickedTable;
+    if (table !== undefined) this.tableSelect.value = String(table);
     this.draw();
+  }
+
+  /** Nothing to plot: no run yet, or the last one failed. */
+  clear(): void {
+    this.run = undefined;
+    this.picked = undefined;
+    this.svgHolder.replaceChildren();
+    this.tableSelect.parentElement!.hidden = true;
+  }
+
+  /** The sweep table shown and the baseline chosen, as the link keeps them. */
+  get table(): number {
+    return Number(this.tableSelect.value || 0);
+  }
+
+  get baseline(): string | undefined {
+    return this.baselineSelect.value || undefined;
   }
 
   pick(p: PickedPoint | undefined): void {
@@ -68,34 +99,52 @@ export class ComparisonView {
   private draw(): void {
     const run = this.run;
     if (!run) return;
-    const table = Number(this.tableSelect.value || 0);
-    const baseline = this.baselineSelect.value || run.baseline;
+    const table = this.table;
+    const chosen = this.baselineSelect.value || run.baseline;
+    // A baseline the machine cannot run has no times to divide by (nor one whose every call took no
+    // time, as 0-byte calls may): the first algorithm that has one stands in, and the plot says so.
+    const divides = (p: PointData) => p.table === table && !p.unavailable && p.meanNs > 0;
+    const ran = (a: string) => run.original.points.some((p) => p.algorithm === a && divides(p));
+    const baseline = ran(chosen) ? chosen : (run.algorithms.find(ran) ?? chosen);
     const sides = [
       { side: 'original' as const, data: run.original },
       ...(run.whatIf ? [{ side: 'whatIf' as const, data: run.whatIf }] : []),
     ];
     // The baseline of both sides is the original machine's, so the what-if shows as a change.
     const base = new Map<number, number>();
-    for (const p of run.original.points) if (p.table === table && p.algorithm === baseline) base.set(p.bytes, p.meanNs);
+    for (const p of run.original.points) if (p.algorithm === baseline && divides(p)) base.set(p.bytes, p.meanNs);
     interface Plotted extends PointData {
       side: 'original' | 'whatIf';
       norm: number;
     }
     const series: { key: string; algorithm: string; side: 'original' | 'whatIf'; points: Plotted[] }[] = [];
+    // A ratio a log axis cannot place (a call, or the baseline's, that took no time, as a 0-byte
+    // one may) is named under the plot instead.
+    const unplaced = new Set<string>();
     for (const { side, data } of sides) {
       for (const algorithm of run.algorithms) {
         const points = data.points
-          .filter((p) => p.table === table && p.algorithm === algorithm && !p.unavailable && base.has(p.bytes))
-          .map((p) => ({ ...p, side, norm: p.meanNs / base.get(p.bytes)! }));
+          .filter((p) => p.table === table && p.algorithm === algorithm && !p.unavailable)
+          .map((p) => ({ ...p, side, norm: p.meanNs / (base.get(p.bytes) ?? NaN) }))
+          .filter((p) => {
+            const placed = p.norm > 0 && Number.isFinite(p.norm);
+            if (!placed) unplaced.add(`${algorithm}${side === 'whatIf' ? ' (what-if)' : ''} at ${bytesLabel(p.bytes)}`);
+            return placed;
+          });
         series.push({ key: `${algorithm}${side === 'whatIf' ? ' (what-if)' : ''}`, algorithm, side, points });
       }
     }
     const all = series.flatMap((s) => s.points);
     const sizes = all.map((p) => p.bytes);
-    const x = scaleLog()
+    // A log axis has no 0: a 0-byte point sits half the smallest other size's distance to its left.
+    const positive = sizes.filter((b) => b > 0);
+    const smallest = min(positive) ?? 1;
+    const zeroAt = sizes.includes(0) ? smallest / 2 : undefined;
+    const log = scaleLog()
       .base(2)
-      .domain([min(sizes) ?? 1, Math.max(max(sizes) ?? 2, (min(sizes) ?? 1) * 2)])
+      .domain([zeroAt ?? smallest, Math.max(max(positive) ?? 2, smallest * 2)])
       .range([M.left, W - M.right]);
+    const x = (bytes: number) => log(bytes === 0 ? zeroAt! : bytes);
     const lo = min(all, (p) => p.norm) ?? 0.5;
     const hi = max(all, (p) => p.norm) ?? 2;
     const y = scaleLog()
@@ -107,9 +156,14 @@ export class ComparisonView {
       .append('g')
       .attr('transform', `translate(0,${H - M.bottom})`)
       .call(
-        axisBottom(x)
-          .tickValues(uniqueSorted(sizes))
-          .tickFormat((d) => bytesLabel(Number(d))),
+        axisBottom(log)
+          .tickValues(
+            sizeTicks(
+              uniqueSorted(sizes).map((b) => (b === 0 ? zeroAt! : b)),
+              log,
+            ),
+          )
+          .tickFormat((d) => (Number(d) === zeroAt ? '0' : bytesLabel(Number(d)))),
       )
       .selectAll('text')
       .attr('transform', 'rotate(-30)')
@@ -126,7 +180,9 @@ export class ComparisonView {
       .append('text')
       .attr('x', M.left)
       .attr('y', 12)
-      .text(`time per call / ${baseline} (${run.operation}, ${run.name})`);
+      .text(
+        `time per call / ${baseline} (${run.operation}, ${run.name})${baseline !== chosen ? `: ${chosen} is n/a on this machine` : ''}`,
+      );
     svg
       .append('line')
       .attr('x1', M.left)
@@ -189,18 +245,34 @@ export class ComparisonView {
       .attr('dy', '0.35em')
       .text((s) => s.key);
     const missing = run.algorithms.filter((a) => !series.some((s) => s.algorithm === a && s.points.length > 0));
-    if (missing.length > 0)
-      svg
-        .append('text')
-        .attr('x', M.left)
-        .attr('y', H - 4)
-        .attr('fill', '#a33')
-        .text(`n/a on this machine: ${missing.join(', ')}`);
+    const notes = [
+      ...(missing.length > 0 ? [`n/a on this machine: ${missing.join(', ')}`] : []),
+      ...(unplaced.size > 0
+        ? [`no ratio to plot (a time of 0 here or in the baseline): ${[...unplaced].join(', ')}`]
+        : []),
+    ];
+    svg
+      .selectAll('text.note')
+      .data(notes)
+      .join('text')
+      .attr('class', 'note')
+      .attr('x', M.left)
+      .attr('y', (_, i) => H - 4 - 13 * (notes.length - 1 - i))
+      .attr('fill', '#a33')
+      .text((t) => t);
   }
 }
 
 function uniqueSorted(values: number[]): number[] {
   return [...new Set(values)].sort((a, b) => a - b);
+}
+
+/** The sizes labelled on the axis: from the smallest up, each at least `gap` pixels past the last
+ *  labelled, so that a sweep of many sizes keeps legible labels (every point is still plotted). */
+function sizeTicks(sizes: number[], x: (v: number) => number, gap = 30): number[] {
+  const kept: number[] = [];
+  for (const s of sizes) if (kept.length === 0 || x(s) - x(kept[kept.length - 1]) >= gap) kept.push(s);
+  return kept;
 }
 
 /** Ticks of a normalised axis: round ratios inside the domain, 1 always, the others only where

@@ -97,6 +97,18 @@ export class MachineView {
     return this.holder.querySelector('svg');
   }
 
+  /** No point to draw (no run, or one with every point n/a): nothing of an earlier run stays. */
+  clear(): void {
+    if (this.playing) this.toggle();
+    this.spec = undefined;
+    this.cores = [];
+    this.series.clear();
+    this.events = [];
+    this.painted = [];
+    this.holder.replaceChildren();
+    this.tip.hidden = true;
+  }
+
   /** Moves the scrubber to a fraction of the run (0..1). */
   seek(fraction: number): void {
     this.scrubber.value = String(Math.round(fraction * 1000));

@@ -25,6 +25,11 @@ export class UtilisationView {
     this.element.className = 'utilisation';
   }
 
+  /** No point to plot: nothing of an earlier run stays. */
+  clear(): void {
+    this.element.replaceChildren();
+  }
+
   show(loads: readonly LoadSeries[], title: string): void {
     const series = loads.filter((s) => isPlotted(s.resource));
     let lo = Infinity;
