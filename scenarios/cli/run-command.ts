@@ -67,7 +67,8 @@ async function tracedRun(
   opts: { strict: boolean },
 ): Promise<ScenarioResult> {
   const { TraceFile } = await import('../trace/trace-file.ts');
-  const trace = new TraceFile(resolve(env.cwd, file));
+  const { pointNames } = await import('../trace/point-names.ts');
+  const trace = new TraceFile(resolve(env.cwd, file), pointNames(scenario, expandScenario(scenario)));
   try {
     return runScenario(scenario, trace.runner(await env.loadTracer()), onProgress, opts);
   } finally {

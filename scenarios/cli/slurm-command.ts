@@ -36,7 +36,9 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
       `already holds results of an earlier run (${earlier.slice(0, 3).join(', ')}${earlier.length > 3 ? ', ...' : ''}): move them away or choose another folder with --dir`,
       { file: dir },
     );
-  mkdirSync(dir, { recursive: true });
+  const out = args.out === undefined ? undefined : resolve(env.cwd, args.out);
+  if (out !== undefined && existsSync(out) && statSync(out).isDirectory())
+    throw new UsageError(`--out ${args.out} is a folder: name the file the script goes to`);
   const report = args.format === 'json' ? 'report.json' : args.format === 'csv' ? 'report.csv' : 'report.txt';
   const script = slurmScript({
     jobName,
@@ -62,14 +64,32 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
     ...(args.partition !== undefined ? { partition: args.partition } : {}),
     ...(args.time !== undefined ? { time: args.time } : {}),
   });
-  if (args.out === undefined) {
-    env.stdout(script);
-  } else {
-    writeFileSync(resolve(env.cwd, args.out), script, { mode: 0o755 });
-    env.stderr(`intranode: wrote ${args.out}; submit it with: sbatch ${args.out}\n`);
-  }
+  // The script first: a path it cannot be written to then leaves no results folder behind.
+  if (out !== undefined) writeOrSay(out, () => writeFileSync(out, script, { mode: 0o755 }), '--out', 'the script');
+  writeOrSay(dir, () => mkdirSync(dir, { recursive: true }), '--dir', 'the results folder');
+  if (out === undefined) env.stdout(script);
+  else env.stderr(`intranode: wrote ${args.out}; submit it with: sbatch ${args.out}\n`);
   env.stderr(`intranode: ${args.shards} tasks over ${points} points; the report will be ${dir}/${report}\n`);
   return 0;
+}
+
+/** Runs a write, a failure of which (no such folder, no permission, a full disk) is the user's
+ *  path, said as such rather than as an internal error. */
+function writeOrSay(path: string, write: () => void, field: string, what: string): void {
+  try {
+    write();
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    const why =
+      code === 'ENOENT'
+        ? 'no such folder'
+        : code === 'EACCES' || code === 'EPERM'
+          ? 'permission denied'
+          : code === 'ENOTDIR'
+            ? 'a part of the path is a file, not a folder'
+            : (e as Error).message;
+    throw new InputError(`cannot write ${what}: ${why}`, { file: path, field });
+  }
 }
 
 /** The scenario's name with only characters a job name and a folder name can carry as they are. */

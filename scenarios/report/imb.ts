@@ -28,11 +28,19 @@ function algorithmBlock(s: Scenario, t: ResultTable, index: number): string {
     `# Machine: ${t.machine.spec.name}; placement ${placementName(t.placement)}${s.smt ? ', smt' : ''} (${placedOn(t)}); cache ${s.cache}${s.buffers === 'fresh' ? '; fresh buffers' : ''}${s.rooted && (s.rootSweep || t.root === 'all') ? `; root ${t.root}` : ''}${s.seedSweep ? `; seed ${t.seed}` : ''}${t.railShare !== undefined ? `; railShare ${t.railShare}` : ''}${t.machine.parameters ? `; ${parametersText(t.machine.parameters)}` : ''}`,
     RULE,
   ];
-  const unavailable = cells.find((c) => c.unavailable !== undefined)?.unavailable;
-  if (unavailable !== undefined) return [...lines, `# n/a: ${unavailable}`].join('\n');
+  // Sizes the machine could not run are left out of the rows and named after them (a 0-byte call
+  // may run where the mechanism it needs for data is missing).
+  const ran = cells.filter((c) => c.unavailable === undefined);
+  const reasons = new Map<string, number[]>();
+  for (const c of cells)
+    if (c.unavailable !== undefined) reasons.set(c.unavailable, [...(reasons.get(c.unavailable) ?? []), c.point.bytes]);
+  const notes = [...reasons].map(([why, sizes]) =>
+    ran.length === 0 ? `# n/a: ${why}` : `# n/a at ${sizes.join(', ')} bytes: ${why}`,
+  );
+  if (ran.length === 0) return [...lines, ...notes].join('\n');
   const bw = reportsBandwidth(s.operation);
   const header = ['#bytes', '#repetitions', 't_min[usec]', 't_max[usec]', 't_avg[usec]', ...(bw ? ['Mbytes/sec'] : [])];
-  const rows = cells.map((c) => [
+  const rows = ran.map((c) => [
     String(c.point.bytes),
     String(s.iterations),
     usec(c.result.minNs),
@@ -40,7 +48,7 @@ function algorithmBlock(s: Scenario, t: ResultTable, index: number): string {
     usec(c.result.meanNs),
     ...(bw ? [megabytes(megabytesPerSecond(c.point.bytes, c.result.meanNs))] : []),
   ]);
-  return [...lines, ...alignColumns(header, rows, 0)].join('\n');
+  return [...lines, ...alignColumns(header, rows, 0), ...notes].join('\n');
 }
 
 function usec(ns: number): string {

@@ -9,7 +9,6 @@
 // between the rounded ends, so a step that ends when the next begins still does so in the file
 // (fractional nanoseconds divided by 1000 would otherwise overlap by an ulp, which viewers reject).
 
-import { formatBytes } from '../../common/bytes.ts';
 import type { LoadSeries } from '../../sim/flow/load-recorder.ts';
 import type { TraceEvent } from '../../sim/node/trace.ts';
 import type { Point } from '../point.ts';
@@ -32,12 +31,6 @@ export interface ChromeEvent {
 }
 
 const us = (ns: number): number => Math.round(ns) / 1000;
-
-/** The title of a point's process: algorithm, size, machine, ranks. */
-export function pointLabel(point: Point): string {
-  const name = point.algorithm.slice(point.algorithm.indexOf(':') + 1);
-  return `${name} ${formatBytes(point.bytes)} on ${point.machine.name}, ${point.cores.length} ranks`;
-}
 
 /** Every event of one point, metadata first; `index` numbers the point in its sweep (from 0). */
 export function* pointEvents(index: number, trace: PointTrace): Generator<ChromeEvent> {

@@ -5,7 +5,7 @@ import { closeSync, openSync, writeSync } from 'node:fs';
 import { InputError } from '../../common/input-error.ts';
 import { UnavailableError, type Point, type PointResult, type PointRunner } from '../point.ts';
 import type { RunOutcome } from '../../algorithms/harness/simulate.ts';
-import { ChromeTraceWriter, pointLabel } from './chrome-trace.ts';
+import { ChromeTraceWriter } from './chrome-trace.ts';
 
 /** Runs a point keeping its steps and loads (simulate-point.ts's simulatePointTraced). */
 export type TracedRunner = (point: Point) => { result: PointResult; outcome: RunOutcome };
@@ -20,7 +20,11 @@ export class TraceFile {
   private pendingChars = 0;
   private next = 0;
 
-  constructor(path: string) {
+  /** `names`: every point's name in sweep order (point-names.ts). */
+  constructor(
+    path: string,
+    private readonly names: readonly string[],
+  ) {
     try {
       this.fd = openSync(path, 'w');
     } catch (e) {
@@ -33,7 +37,7 @@ export class TraceFile {
   runner(traced: TracedRunner): PointRunner {
     return (point) => {
       const index = this.next++;
-      const label = pointLabel(point);
+      const label = this.names[index];
       try {
         const { result, outcome } = traced(point);
         this.writer.point(index, { point, label, events: outcome.events, loads: outcome.loads ?? [] });

@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -94,5 +95,24 @@ describe('reproduction report', () => {
     const element = /<path [^>]*data-series="a"[^>]*>/.exec(svg)?.[0] ?? '';
     const a = / d="([^"]+)"/.exec(element)?.[1] ?? '';
     expect(a.split('L')).toHaveLength(2);
+  });
+});
+
+describe('reproduce --report from another folder', () => {
+  it("names the checkout's commit wherever the command is started", () => {
+    const launcher = fileURLToPath(new URL('../../bin/intranode.mjs', import.meta.url));
+    const root = fileURLToPath(new URL('../..', import.meta.url));
+    const head = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: root, encoding: 'utf8' }).trim();
+    const elsewhere = mkdtempSync(join(tmpdir(), 'intranode-report-cwd-'));
+    const out = join(elsewhere, 'report');
+    execFileSync(
+      process.execPath,
+      [launcher, 'reproduce', '--only', '001-cma-lock-share', '--report', out, '--jobs', '1'],
+      {
+        cwd: elsewhere,
+        stdio: 'ignore',
+      },
+    );
+    expect(readFileSync(join(out, 'README.md'), 'utf8')).toContain(`from commit \`${head}\``);
   });
 });

@@ -69,4 +69,17 @@ describe('--format imb', () => {
     expect(linear.split('\n')[5]).toBe(' #bytes  #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]');
     expect(tree.split('\n').at(-1)).toBe('# n/a: no tree here');
   });
+
+  it('prints the sizes that ran and names those that could not', () => {
+    const result = runScenario(loaded, (p) => {
+      if (p.algorithm.endsWith(':tree') && p.bytes > 1024) throw new UnavailableError('no big tree here');
+      return fakeRunner(p);
+    });
+    const tree = formatImbReport(result).trimEnd().split('\n\n')[1].split('\n');
+    expect(tree.slice(5)).toEqual([
+      '#bytes  #repetitions  t_min[usec]  t_max[usec]  t_avg[usec]',
+      '  1024             5         1.36         1.66         1.51',
+      '# n/a at 1048576 bytes: no big tree here',
+    ]);
+  });
 });

@@ -167,7 +167,7 @@ describe('skew in the reports', () => {
       fakeRunner,
     );
     expect(formatTableReport(result)).toContain(
-      "\n# Skew: each rank arrives up to 1.5 us late (uniform, seed s1); time is the slowest rank's own\n",
+      "\n# Skew: each rank arrives up to 1.5 us late (uniform, seed s1); time: the slowest rank's, from its arrival to its return\n",
     );
     expect(parseJson(formatJsonReport(result)).scenario.skewNs).toBe(1500);
     expect(result.tables[0].rows[0].cells[0].point.skewNs).toBe(1500);

@@ -108,6 +108,20 @@ describe('intranode slurm: the command line', () => {
     );
   });
 
+  it('says why it cannot write the script, and then leaves no results folder behind', async () => {
+    const missing = join(dir, 'no-such-folder', 'job.sbatch');
+    expect(await cli(['slurm', file, '--shards', '2', '--out', missing, '--dir', 'out-1'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `intranode: ${missing} (--out): cannot write the script: no such folder\n`,
+    });
+    expect(existsSync(join(dir, 'out-1'))).toBe(false);
+    expect(await cli(['slurm', file, '--shards', '2', '--out', '.', '--dir', 'out-2'])).toEqual(
+      usage('--out . is a folder: name the file the script goes to'),
+    );
+    expect(existsSync(join(dir, 'out-2'))).toBe(false);
+  });
+
   it('quotes words for bash only where they need it', () => {
     expect(shellWord('/a/b-c.yaml')).toBe('/a/b-c.yaml');
     expect(shellWord("it's here")).toBe(`'it'\\''s here'`);

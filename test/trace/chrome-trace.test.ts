@@ -10,7 +10,7 @@ import { resolveMachine } from '../../hardware/index.ts';
 import { expandScenario } from '../../scenarios/expand.ts';
 import { loadScenarioText } from '../../scenarios/loader.ts';
 import { simulatePointTraced } from '../../scenarios/simulate-point.ts';
-import { ChromeTraceWriter, pointLabel, type ChromeEvent } from '../../scenarios/trace/chrome-trace.ts';
+import { ChromeTraceWriter, type ChromeEvent } from '../../scenarios/trace/chrome-trace.ts';
 import { runCli } from '../scenarios/run-cli.ts';
 
 const SCENARIO = `name: trace
@@ -86,7 +86,7 @@ describe('Chrome trace export', () => {
     const runnable = points().filter((p) => !p.algorithm.endsWith(':xpmem'));
     const runs = runnable.map((point, i) => {
       const { outcome } = simulatePointTraced(point);
-      writer.point(i, { point, label: pointLabel(point), events: outcome.events, loads: outcome.loads ?? [] });
+      writer.point(i, { point, label: `point ${i}`, events: outcome.events, loads: outcome.loads ?? [] });
       return outcome;
     });
     writer.end();
@@ -151,6 +151,35 @@ describe('intranode run --trace', () => {
     const again = await runCli(['run', 's.yaml', '--json', '--trace', 'again.json'], { cwd: dir, now: () => 0 });
     expect(again.code).toBe(0);
     expect(readFileSync(join(dir, 'again.json'), 'utf8')).toBe(readFileSync(join(dir, 'out.json'), 'utf8'));
+  });
+
+  it("names every point apart from the sweep's others: column label, size, machine, ranks and each swept axis", async () => {
+    writeFileSync(
+      join(dir, 'axes.yaml'),
+      [
+        'name: axes',
+        'machine: dancer',
+        'ranks: 2',
+        'operation: bcast',
+        'algorithms: [binomial, { name: binomial, label: binomial-2 }]',
+        'sizes: [4KiB]',
+        'iterations: 1',
+        'warmup: 0',
+        'sweep:',
+        '  placement: [compact, scatter]',
+        '  seed: [a, b]',
+        '',
+      ].join('\n'),
+    );
+    expect((await runCli(['run', 'axes.yaml', '--trace', 'axes.json'], { cwd: dir })).code).toBe(0);
+    const doc = JSON.parse(readFileSync(join(dir, 'axes.json'), 'utf8')) as { traceEvents: ChromeEvent[] };
+    const names = doc.traceEvents.filter((e) => e.name === 'process_name').map((e) => String(e.args!.name));
+    expect(names.slice(0, 3)).toEqual([
+      'point 0: binomial 4KiB on dancer, 2 ranks, placement compact, seed a',
+      'point 1: binomial-2 4KiB on dancer, 2 ranks, placement compact, seed a',
+      'point 2: binomial 4KiB on dancer, 2 ranks, placement compact, seed b',
+    ]);
+    expect(new Set(names.map((n) => n.replace(/^point \d+: /, ''))).size).toBe(8);
   });
 
   it('refuses --trace with --shard or several jobs, and a file it cannot write', async () => {

@@ -11,7 +11,8 @@ import { loadScenarioText } from '../../scenarios/loader.ts';
 import { UnavailableError, type Point } from '../../scenarios/point.ts';
 import { parametersText, placementName, type Scenario } from '../../scenarios/scenario.ts';
 import { simulatePointTraced } from '../../scenarios/simulate-point.ts';
-import { ChromeTraceWriter, pointLabel, type PointTrace } from '../../scenarios/trace/chrome-trace.ts';
+import { ChromeTraceWriter, type PointTrace } from '../../scenarios/trace/chrome-trace.ts';
+import { pointNames } from '../../scenarios/trace/point-names.ts';
 import { applyEdits } from './machine-edits.ts';
 import type { LocatedError, PointData, RunData, RunInput, RunSide } from './protocol.ts';
 
@@ -59,14 +60,17 @@ export function runInput(
   );
   let done = 0;
   const traces: PointTrace[] = [];
-  const results: RunSide[] = expanded.map((tables) => {
+  const results: RunSide[] = expanded.map((tables, s) => {
     const points: PointData[] = [];
+    // The edited machine's name already says what-if, and the names name the machine.
+    const names = pointNames(sides[s], tables);
     tables.forEach((table, t) => {
       for (const row of table.rows) {
         for (const cell of row.cells) {
-          const data = runPoint(cell.point, points.length, t, tableTitle(scenario, table), cell.algorithm.label);
+          const index = points.length;
+          const title = tableTitle(scenario, table);
+          const data = runPoint(cell.point, index, t, title, cell.algorithm.label, names[index]);
           points.push(data.point);
-          // The edited machine's name already says what-if, and the label names the machine.
           traces.push(data.trace);
           progress(++done, total);
         }
@@ -108,9 +112,9 @@ function runPoint(
   table: number,
   title: string,
   algorithm: string,
+  label: string,
 ): { point: PointData; trace: PointTrace } {
   const base = { index, table, tableTitle: title, algorithm, bytes: point.bytes, cores: point.cores };
-  const label = pointLabel(point);
   try {
     const { result, outcome } = simulatePointTraced(point, { flows: true });
     const loads = outcome.loads ?? [];

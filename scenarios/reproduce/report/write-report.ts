@@ -3,6 +3,7 @@
 import { execFileSync } from 'node:child_process';
 import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import type { Claim, PaperClaims } from '../claim.ts';
 import { formatClaimsMarkdown, summary } from '../claims-table.ts';
 import type { ScenarioRun, SuiteRun } from '../run-claims.ts';
@@ -118,9 +119,11 @@ function marks(c: Claim, baseline: string): PublishedMark[] {
     .map((value) => ({ claim: c.id, label: m.of, ...span, value }));
 }
 
+/** The commit of the checkout this code runs from, wherever the command was started. */
 function currentCommit(): string {
   try {
     return execFileSync('git', ['rev-parse', '--short', 'HEAD'], {
+      cwd: dirname(fileURLToPath(import.meta.url)),
       encoding: 'utf8',
       stdio: ['ignore', 'pipe', 'ignore'],
     }).trim();
