@@ -28,7 +28,8 @@ export function formatInputError(detail: string, loc: InputLocation): string {
   let where = loc.file ?? '';
   if (loc.line !== undefined) where += `${where ? ':' : 'line '}${loc.line}`;
   if (loc.line !== undefined && loc.column !== undefined) where += `:${loc.column}`;
-  const field = loc.field ? `${where ? ' ' : ''}(${loc.field})` : '';
+  // A field alone (a command-line flag) reads as the flag; after a file, in parentheses.
+  const field = loc.field ? (where ? ` (${loc.field})` : loc.field) : '';
   const prefix = where || field ? `${where}${field}: ` : '';
   return `${prefix}${detail}`;
 }

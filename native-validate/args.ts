@@ -1,5 +1,6 @@
 // Command line of `intranode calibrate` and `intranode validate`.
 import { UsageError } from '../scenarios/cli/args.ts';
+import { MAX_CALLS } from '../scenarios/loader.ts';
 import { parseSizeSpec, SizeError } from '../scenarios/sizes.ts';
 import { DEFAULT_ROUNDS } from './rounds.ts';
 
@@ -24,6 +25,15 @@ const VALIDATE_ONLY = ['--machine', '--ranks', '--sizes', '--rounds', '--mpi', '
 
 /** Native iterations per size by default: enough for a stable median on a quiet host. */
 export const DEFAULT_ITERATIONS = 20;
+
+/** What the native program takes (src/native.h): MAX_SIZES sizes; core ids as Linux numbers them
+ *  (at most CONFIG_NR_CPUS, 8192). */
+const MAX_SIZES = 64;
+const MAX_CORE_ID = 8191;
+/** Each rank allocates several buffers of every size (rotated over twice the last-level cache when
+ *  cold): a message above this is a typo more often than a test. */
+const MAX_SIZE_BYTES = 1 << 30;
+const MAX_ROUNDS = 100;
 
 export function parseNativeArgs(argv: string[]): NativeArgs {
   const command = argv[0];
@@ -60,13 +70,13 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
         args.cores = parseCores(value);
         break;
       case '--ranks':
-        args.ranks = positive(flag, value, 2);
+        args.ranks = positive(flag, value, 2, MAX_CORE_ID + 1);
         break;
       case '--iterations':
-        args.iterations = positive(flag, value, 1);
+        args.iterations = positive(flag, value, 1, MAX_CALLS);
         break;
       case '--rounds':
-        args.rounds = positive(flag, value, 1);
+        args.rounds = positive(flag, value, 1, MAX_ROUNDS);
         break;
       case '--sizes':
         try {
@@ -77,15 +87,27 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
           if (e instanceof SizeError) throw new UsageError(`--sizes: ${e.message}`);
           throw e;
         }
+        if (args.sizes.length > MAX_SIZES)
+          throw new UsageError(
+            `--sizes: at most ${MAX_SIZES} sizes (the native program's limit), got ${args.sizes.length}`,
+          );
+        if (args.sizes.some((b) => b > MAX_SIZE_BYTES))
+          throw new UsageError(
+            `--sizes: at most 1 GiB a message (each rank allocates several buffers of every size), got ${Math.max(...args.sizes)} bytes`,
+          );
         break;
     }
   }
+  if (args.out !== undefined && args.machine !== undefined)
+    throw new UsageError(
+      '--out saves the machine validate calibrates; with --machine nothing is calibrated, so there is nothing to save',
+    );
   return args;
 }
 
-function positive(flag: string, value: string, min: number): number {
-  if (!/^\d+$/.test(value) || Number(value) < min)
-    throw new UsageError(`${flag} takes a whole number of at least ${min}, got '${value}'`);
+function positive(flag: string, value: string, min: number, max: number): number {
+  if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
+    throw new UsageError(`${flag} takes a whole number from ${min} to ${max.toLocaleString('en-US')}, got '${value}'`);
   return Number(value);
 }
 
@@ -95,8 +117,13 @@ export function parseCores(value: string): number[] {
   for (const part of value.split(',')) {
     const m = /^\s*(\d+)\s*(?:-\s*(\d+))?\s*$/.exec(part);
     if (!m) throw new UsageError(`--cores: cannot read '${part}' (write e.g. 0,1,4-7)`);
-    const last = m[2] === undefined ? Number(m[1]) : Number(m[2]);
-    for (let c = Number(m[1]); c <= last; c++) cores.push(c);
+    const first = Number(m[1]);
+    const last = m[2] === undefined ? first : Number(m[2]);
+    if (last < first)
+      throw new UsageError(`--cores: the range '${part.trim()}' runs backwards (write ${last}-${first})`);
+    if (last > MAX_CORE_ID)
+      throw new UsageError(`--cores: core ${last} is past any Linux core number (at most ${MAX_CORE_ID})`);
+    for (let c = first; c <= last; c++) cores.push(c);
   }
   if (new Set(cores).size !== cores.length)
     throw new UsageError('--cores: a core is listed twice (two ranks on one core would oversubscribe it)');

@@ -1,18 +1,19 @@
 // `intranode calibrate` and `intranode validate`. Exit status: 0 success, 1 invalid input (a machine
 // file, cores the host lacks), 2 invalid command line, 3 internal error, 5 the native backend failed
 // (no C compiler, a rank failed, CMA refused where it was required, Open MPI missing for --mpi).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../common/input-error.ts';
+import { checkOutputPath, writeOutputFile } from '../common/write-output-file.ts';
 import { resolveMachine } from '../hardware/index.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { reportError } from '../scenarios/cli/main.ts';
-import { parseNativeArgs, type NativeArgs } from './args.ts';
+import { DEFAULT_ITERATIONS, parseNativeArgs, type NativeArgs } from './args.ts';
 import { NativeError, probeNative, type NativeRun } from './backend.ts';
 import { calibrate, calibrationFile, type Calibration } from './calibrate.ts';
 import { DEFAULT_TEST_SIZES, testCases } from './cases.ts';
 import { detectThisHost } from './host.ts';
-import { mpiRows } from './mpi/run-mpi.ts';
+import { checkMpiReady, mpiRows } from './mpi/run-mpi.ts';
 import { buildReport, formatReport, worstMechanism, type Report } from './report.ts';
 import { caseRows, coldOrderRows, trainingRows, type Row } from './validate.ts';
 import { checkHost, hostCheckText, lineTrip, type HostCheck } from './host-check.ts';
@@ -70,13 +71,17 @@ function runCalibration(args: NativeArgs, env: NativeCliEnv, spec: MachineSpec, 
   return calibrate(spec, { cores, iterations: args.iterations, progress: progress(env) });
 }
 
+const MACHINE_FILE = 'the machine file';
+
 function calibrateCommand(args: NativeArgs, env: NativeCliEnv): number {
   const host = detectThisHost();
   const cores = chooseCores(host.spec, args);
-  const cal = runCalibration(args, env, host.spec, cores);
+  // Before minutes of measuring, not after.
   const out = resolve(env.cwd, args.out ?? 'host-calibrated.yaml');
-  const command = `intranode calibrate${args.cores ? ` --cores ${cores.join(',')}` : ''}`;
-  writeFileSync(out, calibrationFile(cal, host.via, command));
+  checkOutputPath(out, MACHINE_FILE, '--out');
+  const cal = runCalibration(args, env, host.spec, cores);
+  const command = `intranode calibrate${args.cores ? ` --cores ${cores.join(',')}` : ''}${args.iterations !== DEFAULT_ITERATIONS ? ` --iterations ${args.iterations}` : ''}`;
+  writeOutputFile(out, calibrationFile(cal, host.via, command), MACHINE_FILE, '--out');
   // The file must load as any machine file does.
   resolveMachine(out);
   if (args.json) {
@@ -108,6 +113,10 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   const cores = chooseCores(host.spec, args);
   if (cores.length < 2)
     throw new InputError('validation needs at least two cores (one rank per core)', { field: '--cores' });
+  // What would otherwise fail only after every native case has run.
+  const out = args.out === undefined ? undefined : resolve(env.cwd, args.out);
+  if (out !== undefined) checkOutputPath(out, MACHINE_FILE, '--out');
+  if (args.mpi) checkMpiReady(args.allowRunAsRoot);
   const notes: string[] = [];
   let spec: MachineSpec;
   let rows: Row[] = [];
@@ -119,10 +128,13 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
     spec = resolveMachine(args.machine, { baseDir: env.cwd });
     machine = `${args.machine} (given; its training cases are not re-run)`;
     const probe = probeNative(cores);
-    cma = probe.cma === 'ok';
+    // CMA cases need it on both sides: the host to measure them, the machine to predict them.
+    cma = probe.cma === 'ok' && spec.kernel.mechanisms.cma;
     progress(env)('host check: a cache line passed between two cores');
     lines = lineTrip(cores, args.iterations);
-    if (!cma) notes.push(`CMA refused by the kernel (${probe.cma}: ${probe.cmaError}): CMA cases skipped`);
+    if (probe.cma !== 'ok')
+      notes.push(`CMA refused by the kernel (${probe.cma}: ${probe.cmaError}): CMA cases skipped`);
+    else if (!cma) notes.push(`the machine ${spec.name} has no CMA, so nothing predicts the CMA cases: skipped`);
   } else {
     const cal = runCalibration(args, env, host.spec, cores);
     spec = cal.spec;
@@ -132,9 +144,8 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
     fitted = { fitted: cal.fitted, unfitted: cal.unfitted };
     cma = cal.spec.kernel.mechanisms.cma;
     machine = 'calibrated in this run on the training set (rows marked training)';
-    if (args.out) {
-      const out = resolve(env.cwd, args.out);
-      writeFileSync(out, calibrationFile(cal, host.via, 'intranode validate'));
+    if (out !== undefined) {
+      writeOutputFile(out, calibrationFile(cal, host.via, 'intranode validate'), MACHINE_FILE, '--out');
       machine += `, saved as ${out}`;
     }
   }

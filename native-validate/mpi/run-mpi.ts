@@ -197,14 +197,19 @@ function fitLibraryWork(
   return { spec, rows, notes };
 }
 
-export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
-  let spec = machine;
+/** What --mpi needs before anything is measured: Open MPI's tools, and leave to run as root. */
+export function checkMpiReady(allowRunAsRoot: boolean): void {
   for (const tool of ['mpicc', 'mpirun', 'ompi_info'])
     if (!run('sh', ['-c', `command -v ${tool}`]).ok)
       throw new NativeError(`--mpi needs Open MPI: ${tool} not found (Debian: apt install openmpi-bin libopenmpi-dev)`);
-  const root = process.getuid?.() === 0;
-  if (root && !opts.allowRunAsRoot)
+  if (process.getuid?.() === 0 && !allowRunAsRoot)
     throw new NativeError('running Open MPI as root needs --allow-run-as-root (mpirun refuses root otherwise)');
+}
+
+export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
+  let spec = machine;
+  checkMpiReady(opts.allowRunAsRoot);
+  const root = process.getuid?.() === 0;
   const binary = buildTiming();
   const { btl, param } = singleCopyParameter();
   const components = collComponents();

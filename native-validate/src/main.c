@@ -65,6 +65,7 @@ static size_t detect_llc(void) {
 int main(int argc, char **argv) {
   static struct options o;
   if (argc < 2) usage("usage: intranode-native BENCH [options] (see the comment at the top of main.c)");
+  o.launcher = getppid();
   o.bench = argv[1];
   o.ranks = 0;
   o.iterations = 20;

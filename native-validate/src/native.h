@@ -33,6 +33,7 @@ struct options {
   long hold_ms;     /* test hook: every rank sleeps this long after setup (cleanup tests) */
   int corrupt;      /* test hook: rank 1 spoils one received byte before checking (data-check tests) */
   int nodump;       /* test hook: ranks make themselves non-dumpable, so CMA needs CAP_SYS_PTRACE */
+  pid_t launcher;   /* the process that started this one: its death stops the run (team.c) */
 };
 
 /* Per ordered pair (src -> dst): a ring of `slots` fragments of `frag` bytes. */

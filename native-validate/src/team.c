@@ -3,7 +3,10 @@
  * (success, a rank's failure, the timeout, SIGINT, SIGTERM, SIGHUP), the parent kills and reaps
  * every child and unlinks the segment before it exits. If the parent itself is killed with
  * SIGKILL, the children die with it (PR_SET_PDEATHSIG) and the next run removes the segment it
- * left (its name carries the dead parent's pid). */
+ * left (its name carries the dead parent's pid). If the program that started the parent dies (the
+ * intranode command killed on its own, as a job scheduler or `kill PID` does), the parent gets
+ * SIGTERM (PR_SET_PDEATHSIG again) and cleans up as for any SIGTERM; it ignores SIGPIPE, so that
+ * saying so on a stderr nobody reads any more cannot kill it before the segment is gone. */
 #include "native.h"
 
 #include <dirent.h>
@@ -45,12 +48,17 @@ double now_ns(void) {
 }
 
 void fail(struct team *t, const char *fmt, ...) {
+  /* One write per message: two ranks failing at once must not interleave their words. */
+  char text[512];
+  int n = snprintf(text, sizeof text, "intranode-native: rank %d: ", t ? t->rank : -1);
   va_list ap;
   va_start(ap, fmt);
-  fprintf(stderr, "intranode-native: rank %d: ", t ? t->rank : -1);
-  vfprintf(stderr, fmt, ap);
-  fputc('\n', stderr);
+  if (n >= 0 && (size_t)n < sizeof text) n += vsnprintf(text + n, sizeof text - (size_t)n, fmt, ap);
   va_end(ap);
+  if (n < 0 || (size_t)n >= sizeof text - 1) n = (int)sizeof text - 2;
+  text[n++] = '\n';
+  ssize_t ignored = write(STDERR_FILENO, text, (size_t)n);
+  (void)ignored;
   if (t) t->hdr->failed = 1;
   _exit(2);
 }
@@ -214,6 +222,9 @@ int team_run(const struct options *opt, int (*body)(struct team *, FILE *out), F
   sigaction(SIGTERM, &sa, NULL);
   sigaction(SIGHUP, &sa, NULL);
   sigaction(SIGALRM, &sa, NULL);
+  signal(SIGPIPE, SIG_IGN);
+  prctl(PR_SET_PDEATHSIG, SIGTERM);
+  if (getppid() != opt->launcher) raise(SIGTERM); /* the launcher died before the line above */
   sigset_t block, old;
   sigemptyset(&block);
   sigaddset(&block, SIGINT);

@@ -60,7 +60,9 @@ Usage:
   intranode validate [options]       calibrate (or take --machine FILE), then measure a test set
                                      natively and print measured, predicted and error per case
       --machine FILE                 a calibrated machine file instead of calibrating now
-      --ranks N, --sizes LIST, --cores LIST, --iterations N, --json, --out FILE
+      --ranks N, --sizes LIST, --cores LIST, --iterations N, --json
+                                     (at most 64 sizes of at most 1 GiB; iterations up to 1,000,000)
+      --out FILE                     also save the machine it calibrates (not with --machine)
       --rounds N                     run the test set N times; each case reports its fastest round (3)
       --mpi                          also run the collectives through Open MPI (mpicc, mpirun)
       --allow-run-as-root            let mpirun run as root

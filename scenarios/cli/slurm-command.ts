@@ -2,9 +2,10 @@
 // and merges it (scenarios/shard/slurm-script.ts). The scenario is loaded now, so a mistake in it is
 // reported here rather than by N failed tasks, and the results folder is made now because SLURM
 // opens the tasks' log files there before any task runs.
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../../common/input-error.ts';
+import { checkOutputPath, writeOutput, writeOutputFile } from '../../common/write-output-file.ts';
 import { countPoints, expandScenario } from '../expand.ts';
 import { slurmScript } from '../shard/slurm-script.ts';
 import { UsageError, type SlurmArgs } from './args.ts';
@@ -37,8 +38,6 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
       { file: dir },
     );
   const out = args.out === undefined ? undefined : resolve(env.cwd, args.out);
-  if (out !== undefined && existsSync(out) && statSync(out).isDirectory())
-    throw new UsageError(`--out ${args.out} is a folder: name the file the script goes to`);
   const report = args.format === 'json' ? 'report.json' : args.format === 'csv' ? 'report.csv' : 'report.txt';
   const script = slurmScript({
     jobName,
@@ -65,31 +64,15 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
     ...(args.time !== undefined ? { time: args.time } : {}),
   });
   // The script first: a path it cannot be written to then leaves no results folder behind.
-  if (out !== undefined) writeOrSay(out, () => writeFileSync(out, script, { mode: 0o755 }), '--out', 'the script');
-  writeOrSay(dir, () => mkdirSync(dir, { recursive: true }), '--dir', 'the results folder');
+  if (out !== undefined) {
+    checkOutputPath(out, 'the script', '--out');
+    writeOutputFile(out, script, 'the script', '--out', 0o755);
+  }
+  writeOutput(dir, 'the results folder', '--dir', () => mkdirSync(dir, { recursive: true }));
   if (out === undefined) env.stdout(script);
   else env.stderr(`intranode: wrote ${args.out}; submit it with: sbatch ${args.out}\n`);
   env.stderr(`intranode: ${args.shards} tasks over ${points} points; the report will be ${dir}/${report}\n`);
   return 0;
-}
-
-/** Runs a write, a failure of which (no such folder, no permission, a full disk) is the user's
- *  path, said as such rather than as an internal error. */
-function writeOrSay(path: string, write: () => void, field: string, what: string): void {
-  try {
-    write();
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    const why =
-      code === 'ENOENT'
-        ? 'no such folder'
-        : code === 'EACCES' || code === 'EPERM'
-          ? 'permission denied'
-          : code === 'ENOTDIR'
-            ? 'a part of the path is a file, not a folder'
-            : (e as Error).message;
-    throw new InputError(`cannot write ${what}: ${why}`, { file: path, field });
-  }
 }
 
 /** The scenario's name with only characters a job name and a folder name can carry as they are. */

@@ -69,6 +69,23 @@ describe('native backend cleanup', () => {
     expect(segmentsOf(out.pid)).toEqual([]);
   });
 
+  it('cleans up when only the program that started it is killed, as `kill PID` of intranode does', async () => {
+    // A node process waiting in spawnSync, as the validate command's backend does.
+    const launcher = spawn(
+      process.execPath,
+      ['-e', `require('node:child_process').spawnSync(${JSON.stringify(BINARY)}, ${JSON.stringify(HOLD)})`],
+      { stdio: 'ignore' },
+    );
+    const exited = new Promise((resolve) => launcher.on('exit', resolve));
+    let parent = 0;
+    await until(() => (parent = childrenOf(launcher.pid!)[0] ?? 0) > 0);
+    await until(() => childrenOf(parent).length === 2 && segmentsOf(parent).length === 1);
+    const ranks = childrenOf(parent);
+    launcher.kill('SIGTERM');
+    await exited;
+    await until(() => !isAlive(parent) && ranks.every((pid) => !isAlive(pid)) && segmentsOf(parent).length === 0);
+  });
+
   it('ranks die with a parent killed by SIGKILL, and the next run removes its segment', async () => {
     const run = await startHeld();
     run.child.kill('SIGKILL');

@@ -1,6 +1,8 @@
 // The small validation CI runs on its two-core machine: two ranks, a few sizes, the host's
 // detected machine (no calibration). It checks that the run completes, the report is well formed,
 // and nothing is left behind; it asserts nothing about accuracy.
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nativeMain } from '../../native-validate/cli.ts';
 import { orphanSegments } from './leftovers.ts';
@@ -85,6 +87,45 @@ describe('intranode validate on two ranks', () => {
     });
     expect(code).toBe(1);
     expect(err).toMatch(/oversubscribe/);
+  });
+
+  it('refuses, before measuring anything, what would otherwise fail late or crash', async () => {
+    const outcome = async (argv: string[]) => {
+      let err = '';
+      const code = await nativeMain(argv, { stdout: () => {}, stderr: (t) => (err += t), cwd: tmpdir() });
+      return { code, err };
+    };
+    const usage = (message: string) => ({ code: 2, err: `intranode: ${message}\nTry 'intranode --help'.\n` });
+    expect(await outcome(['calibrate', '--cores', '1-0'])).toEqual(
+      usage("--cores: the range '1-0' runs backwards (write 0-1)"),
+    );
+    expect(await outcome(['calibrate', '--cores', '0-99999999'])).toEqual(
+      usage('--cores: core 99999999 is past any Linux core number (at most 8191)'),
+    );
+    expect(await outcome(['validate', '--iterations', '99999999999999999999'])).toEqual(
+      usage("--iterations takes a whole number from 1 to 1,000,000, got '99999999999999999999'"),
+    );
+    expect(await outcome(['validate', '--sizes', '64..4160 +64'])).toEqual(
+      usage("--sizes: at most 64 sizes (the native program's limit), got 65"),
+    );
+    expect((await outcome(['validate', '--sizes', '8GiB'])).err).toMatch(
+      /^intranode: --sizes: at most 1 GiB a message/,
+    );
+    expect(await outcome(['validate', '--machine', 'host', '--out', 'x.yaml'])).toEqual(
+      usage(
+        '--out saves the machine validate calibrates; with --machine nothing is calibrated, so there is nothing to save',
+      ),
+    );
+    // A folder for the machine file, or one that does not exist: said at once, not after calibrating.
+    expect(await outcome(['calibrate', '--out', '.'])).toEqual({
+      code: 1,
+      err: `intranode: ${tmpdir()} (--out): cannot write the machine file: it is a folder, not a file\n`,
+    });
+    const missing = join(tmpdir(), 'no-such-folder-here', 'm.yaml');
+    expect(await outcome(['validate', '--out', missing])).toEqual({
+      code: 1,
+      err: `intranode: ${missing} (--out): cannot write the machine file: no such folder\n`,
+    });
   });
 
   it('rejects an unknown option with the usage status', async () => {

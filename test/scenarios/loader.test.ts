@@ -365,7 +365,7 @@ describe('loader errors name file, line:column and field', () => {
 
   it('names --machine when the override is wrong', () => {
     expect(errorOf(BASE, { machineOverride: 'nowhere' }).message).toBe(
-      "(--machine): machine 'nowhere': unknown machine preset 'nowhere'",
+      "--machine: machine 'nowhere': unknown machine preset 'nowhere'",
     );
   });
 

@@ -116,9 +116,11 @@ describe('intranode slurm: the command line', () => {
       stderr: `intranode: ${missing} (--out): cannot write the script: no such folder\n`,
     });
     expect(existsSync(join(dir, 'out-1'))).toBe(false);
-    expect(await cli(['slurm', file, '--shards', '2', '--out', '.', '--dir', 'out-2'])).toEqual(
-      usage('--out . is a folder: name the file the script goes to'),
-    );
+    expect(await cli(['slurm', file, '--shards', '2', '--out', '.', '--dir', 'out-2'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `intranode: ${dir} (--out): cannot write the script: it is a folder, not a file\n`,
+    });
     expect(existsSync(join(dir, 'out-2'))).toBe(false);
   });
 

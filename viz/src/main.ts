@@ -338,7 +338,16 @@ function showPoint(): void {
     return;
   }
   const { point, machine: spec } = found;
-  pointTitle.textContent = `${point.algorithm}${picked!.side === 'whatIf' ? ' (what-if)' : ''}, ${point.bytes} bytes, ${point.tableTitle}: ${formatNs(point.meanNs)} per call, ${point.events.length} steps in the measured iterations`;
+  const name = `${point.algorithm}${picked!.side === 'whatIf' ? ' (what-if)' : ''}, ${point.bytes} bytes, ${point.tableTitle}`;
+  if (point.unavailable !== undefined) {
+    // A link may pick a point the machine could not run; a click never can (it has no circle).
+    pointTitle.textContent = `${name}: n/a (${point.unavailable})`;
+    timeline.show([], []);
+    machine.clear();
+    utilisation.clear();
+    return;
+  }
+  pointTitle.textContent = `${name}: ${formatNs(point.meanNs)} per call, ${point.events.length} steps in the measured iterations`;
   const coreOf = new Map(spec.cores.map((c) => [c.id, c]));
   const labels = point.cores.map((core, rank) => `rank ${rank} · core ${core} · N${coreOf.get(core)?.numa ?? '?'}`);
   timeline.show(point.events, labels);
