@@ -38,6 +38,7 @@ export function renderMachine(spec: MachineSpec): string {
 
   w();
   w('Caches (bandwidth shared by the listed cores)');
+  if (spec.caches.length === 0) w('  none');
   for (const row of cacheSummary(spec.caches)) w(`  ${row}`);
 
   w();

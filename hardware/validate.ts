@@ -142,6 +142,13 @@ class Checker {
       if (c.memorySide && c.cores.length !== this.coreIds.size) {
         this.fail(`${f}.cores`, `memory-side cache ${c.id} must list every core of the machine`);
       }
+      // The model looks up one memory-side cache in front of all of memory; a second would be ignored.
+      const first = this.spec.caches.findIndex((o) => o.memorySide);
+      if (c.memorySide && first !== i)
+        this.fail(
+          f,
+          `a machine has at most one memory-side cache, and ${this.spec.caches[first].id} is one: give one of their summed size`,
+        );
     });
   }
 

@@ -283,7 +283,19 @@ class Assembly {
       .sort((a, b) => a.cache.level - b.cache.level || (a.cores[0] ?? -1) - (b.cores[0] ?? -1));
     const memorySideCount = sortedCaches.filter(({ cache }) => cache.memorySide).length;
     const perPackage = memorySideCount / Math.max(1, this.foundPackages.length);
+    // The model has one memory-side cache, for every core (docs/machine-format.md). hwloc lists one
+    // per quadrant or sub-NUMA cluster (KNL in SNC-4 cache mode), which together cache all of
+    // memory: they become one, of their summed size and bandwidth (the quadrants' locality is lost).
+    let memorySide: CacheSpec | undefined;
     for (const { cache, cores: sharers } of sortedCaches) {
+      if (cache.memorySide && memorySide) {
+        const d =
+          (this.row?.memorySideCache && packageShare(this.row.memorySideCache, perPackage)) ??
+          cacheDefaults(cache.level);
+        memorySide.sizeBytes += cache.sizeBytes;
+        memorySide.bandwidth += d.bandwidth;
+        continue;
+      }
       const n = perLevel.get(cache.level) ?? 0;
       perLevel.set(cache.level, n + 1);
       const index = caches.length;
@@ -295,7 +307,7 @@ class Assembly {
           : cacheFigures(this.row, cache.level, sharers.length, clock);
       const d = figures ?? cacheDefaults(cache.level);
       if (!figures) this.guessed.push(`caches[${index}].bandwidth`, `caches[${index}].latencyNs`);
-      caches.push({
+      const spec: CacheSpec = {
         id: `L${cache.level}${cache.memorySide ? 'm' : ''}.${n}`,
         level: cache.level,
         sizeBytes: cache.sizeBytes,
@@ -304,7 +316,9 @@ class Assembly {
         latencyNs: d.latencyNs,
         ...(cache.memorySide ? { memorySide: true } : {}),
         ...(figures?.victim ? { victim: true } : {}),
-      });
+      };
+      if (cache.memorySide) memorySide = spec;
+      caches.push(spec);
     }
     return caches;
   }
@@ -338,15 +352,30 @@ class Assembly {
     });
   }
 
+  /**
+   * Each NIC's bandwidth: its wire speed where its product name states one ("82576 Gigabit", "X710
+   * 10GbE"), else the kind's default, capped by its PCIe link. Only a stated wire speed makes it
+   * sourced: a PCIe link below a guessed wire speed bounds the NIC, it does not measure it.
+   */
   nics(): NicSpec[] {
     return this.found.nics.map((nic, i) => {
-      const wire = IMPORT_DEFAULTS.nic[nic.kind];
-      const capped =
-        nic.linkBandwidth !== undefined && nic.linkBandwidth > 0 ? Math.min(wire, nic.linkBandwidth) : undefined;
-      if (capped === undefined || capped === wire) this.guessed.push(`nics[${i}].bandwidth`);
-      return { id: nic.id, model: nic.model, bus: nic.bus, bandwidth: capped ?? wire };
+      const stated = wireSpeedInName(nic.model);
+      const wire = stated ?? IMPORT_DEFAULTS.nic[nic.kind];
+      const link = nic.linkBandwidth !== undefined && nic.linkBandwidth > 0 ? nic.linkBandwidth : Infinity;
+      if (stated === undefined) this.guessed.push(`nics[${i}].bandwidth`);
+      return { id: nic.id, model: nic.model, bus: nic.bus, bandwidth: Math.min(wire, link) };
     });
   }
+}
+
+/** The wire speed (GB/s per direction) an Ethernet product name states: "Gigabit" alone is 1 Gb/s;
+ *  "10-Gigabit", "10GbE", "25GbE", "40 Gigabit" give theirs. Undefined when the name states none. */
+export function wireSpeedInName(model: string | undefined): number | undefined {
+  if (model === undefined) return undefined;
+  // Only the Ethernet rates (IEEE 802.3): in "82576 Gigabit" the number is the controller's.
+  const m = /(?:^|[^\d.])(1|2\.5|5|10|25|40|50|100|200|400)\s*-?\s*(?:Gigabit|GbE|Gb\/s|GigE)\b/i.exec(model);
+  if (m) return Number(m[1]) / 8;
+  return /\bGigabit\b|\bGigE\b|\bGbE\b/i.test(model) ? 1 / 8 : undefined;
 }
 
 /** The node whose cpus contain the core: ordinary DRAM before HBM, then lowest id. */

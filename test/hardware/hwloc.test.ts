@@ -2,6 +2,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { wireSpeedInName } from '../../hardware/hwloc/assemble.ts';
 import { importHwlocXml } from '../../hardware/hwloc/import.ts';
 import { buildLinks, type LinkVertex } from '../../hardware/hwloc/links.ts';
 import { parseXml } from '../../hardware/hwloc/xml.ts';
@@ -134,7 +135,12 @@ describe('hwloc v2 XML', () => {
       ['pci0000:80', 'pkg1'],
     ]);
     expect(m.nics).toEqual([
-      { id: 'eth0', model: 'Intel Corporation I350 Gigabit Network Connection', bus: 'pci0000:00', bandwidth: 1 },
+      {
+        id: 'eth0',
+        model: 'Intel Corporation I350 Gigabit Network Connection',
+        bus: 'pci0000:00',
+        bandwidth: 0.125,
+      },
       {
         id: 'mlx4_0',
         model: 'Mellanox Technologies MT27500 Family [ConnectX-3]',
@@ -142,7 +148,8 @@ describe('hwloc v2 XML', () => {
         bandwidth: IMPORT_DEFAULTS.nic.infiniband,
       },
     ]);
-    // The Ethernet port is capped by its 1 GB/s PCIe link (known); the HCA's wire speed is a default.
+    // The Ethernet port's name states its wire speed, 1 Gb/s (under its 1 GB/s PCIe link); the HCA's
+    // wire speed is a default.
     expect(m.guessed).not.toContain('nics[0].bandwidth');
     expect(m.guessed).toContain('nics[1].bandwidth');
   });
@@ -435,6 +442,25 @@ describe.skipIf(!haveReal)('real hwloc topologies (skipped: ../shared/topologies
     expect(m.ioBuses.find((b) => b.id === hca.bus)!.attach).toBe('pkg0');
     expect(m.caches.filter((c) => c.level === 3).map((c) => c.cores.length)).toEqual([6, 6]);
     expect(m.kernel.mechanisms.cma).toBe(false); // 2.6.27
+    // "82576 Gigabit": 1 Gb/s on the wire, below the 0.2 GB/s of its PCIe link, and sourced by its name.
+    const eth = m.nics.filter((n) => /Gigabit/.test(n.model));
+    expect(eth.map((n) => n.bandwidth)).toEqual([0.125, 0.125]);
+    for (const n of eth) expect(m.guessed).not.toContain(`nics[${m.nics.indexOf(n)}].bandwidth`);
+  });
+
+  it('reads an Ethernet wire speed from the product name, not the controller number', () => {
+    expect(
+      [
+        'Intel Corporation 82576 Gigabit Network Connection',
+        'Ethernet Controller X710 for 10GbE SFP+',
+        'Ethernet Controller XXV710 for 25GbE SFP28',
+        'Ethernet Controller E810-C for 100 Gigabit',
+        '82599ES 10-Gigabit SFI/SFP+ Network Connection',
+        'Ethernet Controller I225-V 2.5GbE',
+        'MT27500 Family [ConnectX-3]',
+        undefined,
+      ].map(wireSpeedInName),
+    ).toEqual([0.125, 1.25, 3.125, 12.5, 1.25, 0.3125, undefined, undefined]);
   });
 
   it('32em64t-2n8c2t-pci-normalio: 16 cores, a ConnectX-4 on package 1', () => {
@@ -473,7 +499,11 @@ describe.skipIf(!haveReal)('real hwloc topologies (skipped: ../shared/topologies
     expect(m.numaNodes.filter((n) => n.kind === 'hbm')).toHaveLength(4);
     // Cores prefer their quadrant's DRAM node over the HBM one.
     expect(m.cores.every((c) => m.numaNodes.find((n) => n.id === c.numa)!.kind === 'dram')).toBe(true);
-    expect(m.caches.filter((c) => c.memorySide)).toHaveLength(4);
+    // hwloc's four quadrant caches (2 GiB each) are one in the model, which has one for every core.
+    const memorySide = m.caches.filter((c) => c.memorySide);
+    expect(memorySide.map((c) => [c.sizeBytes, c.cores.length])).toEqual([[8 * 2 ** 30, 16]]);
+    const row = PROCESSOR_ROWS.find((r) => r.id === 'knights-landing')!.memorySideCache!;
+    expect(memorySide[0].bandwidth).toBeCloseTo(row.bandwidth, 9);
     const hbm = m.numaNodes.find((n) => n.kind === 'hbm')!;
     expect(hbm.bandwidth).toBeCloseTo((90000 * 2 ** 20) / 1e9, 6);
     expect(m.guessed).not.toContain(`numaNodes[${m.numaNodes.indexOf(hbm)}].bandwidth`);

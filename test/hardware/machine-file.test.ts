@@ -326,6 +326,17 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     expect(e.location).toMatchObject({ file: FILE, line: lineOf(text, '[0, 99]'), field: 'caches[0].cores' });
   });
 
+  it('a second memory-side cache, which the model would ignore', () => {
+    const second =
+      '  - id: side2\n    level: 4\n    size: 1GiB\n    memorySide: true\n    bandwidth: 200\n    latency: 0.1us\n';
+    const text = edit('numa:\n', `${second}numa:\n`);
+    const e = inputError(text);
+    expect(e.detail).toBe(
+      'a machine has at most one memory-side cache, and side is one: give one of their summed size',
+    );
+    expect(e.location.field).toBe('caches[1]');
+  });
+
   it('a cache group that does not divide the package', () => {
     const e = inputError(edit('sharedBy: 2', 'sharedBy: 3'));
     expect(e.detail).toMatch(/shared by 3 cores does not divide a package of 4 cores/);
