@@ -90,7 +90,7 @@ export function detectHost(root = '/sys', options: DetectHostOptions = {}): Mach
   }
 
   const { numaNodes, distances } = readNuma(fs);
-  const { buses, nics } = readInfiniband(fs, numaNodes);
+  const { buses, nics } = readNics(fs, numaNodes);
   const osreleasePath = options.osrelease ?? (real ? '/proc/sys/kernel/osrelease' : undefined);
   const release = osreleasePath ? readOptional(osreleasePath)?.trim() : undefined;
 
@@ -135,32 +135,58 @@ function readNuma(fs: SysfsReader): { numaNodes: FoundNuma[]; distances?: { ids:
   return { numaNodes, distances: { ids, values: rows as number[][] } };
 }
 
-function readInfiniband(fs: SysfsReader, numa: FoundNuma[]): { buses: FoundBus[]; nics: FoundNic[] } {
+/**
+ * Network adapters, as the hwloc import takes them: InfiniBand (and RoCE) HCAs from class/infiniband,
+ * with their port's rate; Ethernet ports of a device of their own from class/net (type 1, ARPHRD_ETHER,
+ * Linux include/uapi/linux/if_arp.h), with their speed in Mb/s where the link is up (-1 when not);
+ * interfaces without a device (lo, bridges, tunnels) are not adapters. Each sits on a bus local to
+ * its NUMA node.
+ */
+function readNics(fs: SysfsReader, numa: FoundNuma[]): { buses: FoundBus[]; nics: FoundNic[] } {
   const buses: FoundBus[] = [];
   const nics: FoundNic[] = [];
-  const classDir = 'class/infiniband';
-  for (const name of fs.list(classDir).sort()) {
-    const dir = `${classDir}/${name}`;
-    const node = fs.int(`${dir}/device/numa_node`, true);
+  const busOf = (device: string): string => {
+    const node = fs.int(`${device}/numa_node`, true);
     const local = numa.find((n) => n.id === node);
     const busId = local ? `pci-numa${local.id}` : 'pci';
     if (!buses.some((b) => b.id === busId)) buses.push({ id: busId, cpus: local ? local.cpus : [] });
+    return busId;
+  };
+  const ids = (device: string): string => {
+    const vendor = fs.read(`${device}/vendor`)?.trim().replace(/^0x/, '');
+    const product = fs.read(`${device}/device`)?.trim().replace(/^0x/, '');
+    return vendor && product ? ` [${vendor}:${product}]` : '';
+  };
+  const pcie = (device: string) => {
+    const link = pcieBandwidth(fs, device);
+    return link !== undefined && Number.isFinite(link) && link > 0 ? { linkBandwidth: link } : {};
+  };
+  for (const name of fs.list('class/infiniband').sort()) {
+    const dir = `class/infiniband/${name}`;
     const port = fs.list(`${dir}/ports`).sort()[0];
     const linkLayer = port ? fs.read(`${dir}/ports/${port}/link_layer`)?.trim() : undefined;
     const rate = port ? /([0-9.]+)\s*Gb\/sec/.exec(fs.read(`${dir}/ports/${port}/rate`) ?? '') : null;
-    const limits = [rate ? Number(rate[1]) / 8 : undefined, pcieBandwidth(fs, `${dir}/device`)].filter(
-      (x): x is number => x !== undefined && Number.isFinite(x) && x > 0,
-    );
     const hca = fs.read(`${dir}/hca_type`)?.trim();
-    const vendor = fs.read(`${dir}/device/vendor`)?.trim().replace(/^0x/, '');
-    const device = fs.read(`${dir}/device/device`)?.trim().replace(/^0x/, '');
-    const ids = vendor && device ? ` [${vendor}:${device}]` : '';
     nics.push({
       id: name,
-      model: `${linkLayer === 'Ethernet' ? 'RoCE' : 'InfiniBand'} adapter ${hca || name}${ids}`,
-      bus: busId,
+      model: `${linkLayer === 'Ethernet' ? 'RoCE' : 'InfiniBand'} adapter ${hca || name}${ids(`${dir}/device`)}`,
+      bus: busOf(`${dir}/device`),
       kind: linkLayer === 'Ethernet' ? 'ethernet' : 'infiniband',
-      ...(limits.length > 0 ? { linkBandwidth: Math.min(...limits) } : {}),
+      ...pcie(`${dir}/device`),
+      ...(rate && Number(rate[1]) > 0 ? { wireBandwidth: Number(rate[1]) / 8 } : {}),
+    });
+  }
+  for (const name of fs.list('class/net').sort()) {
+    const dir = `class/net/${name}`;
+    if (!fs.exists(`${dir}/device`) || fs.read(`${dir}/type`)?.trim() !== '1') continue;
+    const speed = Number(fs.read(`${dir}/speed`)?.trim());
+    nics.push({
+      id: name,
+      model: `Ethernet adapter ${name}${ids(`${dir}/device`)}`,
+      bus: busOf(`${dir}/device`),
+      kind: 'ethernet',
+      ...pcie(`${dir}/device`),
+      ...(speed > 0 ? { wireBandwidth: speed / 8000 } : {}),
     });
   }
   return { buses, nics };

@@ -353,13 +353,14 @@ class Assembly {
   }
 
   /**
-   * Each NIC's bandwidth: its wire speed where its product name states one ("82576 Gigabit", "X710
-   * 10GbE"), else the kind's default, capped by its PCIe link. Only a stated wire speed makes it
-   * sourced: a PCIe link below a guessed wire speed bounds the NIC, it does not measure it.
+   * Each NIC's bandwidth: the wire speed its source states (a port's rate or speed, else its product
+   * name: "82576 Gigabit", "X710 10GbE"), else the kind's default, capped by its PCIe link. Only a
+   * stated wire speed makes it sourced: a PCIe link below a guessed one bounds the NIC, it does not
+   * measure it.
    */
   nics(): NicSpec[] {
     return this.found.nics.map((nic, i) => {
-      const stated = wireSpeedInName(nic.model);
+      const stated = nic.wireBandwidth ?? wireSpeedInName(nic.model);
       const wire = stated ?? IMPORT_DEFAULTS.nic[nic.kind];
       const link = nic.linkBandwidth !== undefined && nic.linkBandwidth > 0 ? nic.linkBandwidth : Infinity;
       if (stated === undefined) this.guessed.push(`nics[${i}].bandwidth`);

@@ -62,8 +62,10 @@ export interface FoundNic {
   model: string;
   bus: string;
   kind: NicKind;
-  /** Bandwidth of the NIC's own PCIe link or port, when known (bytes/ns). */
+  /** Bandwidth of the NIC's own PCIe link, when known (bytes/ns): a bound, not its speed. */
   linkBandwidth?: number;
+  /** The wire speed the source states (an InfiniBand port's rate, an Ethernet port's speed), bytes/ns. */
+  wireBandwidth?: number;
 }
 
 export interface FoundMachine {

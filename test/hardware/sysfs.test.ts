@@ -3,7 +3,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { IMPORT_DEFAULTS } from '../../hardware/import-defaults.ts';
 import { InputError } from '../../common/input-error.ts';
 import { packageVertex } from '../../hardware/spec.ts';
 import { detectHost } from '../../hardware/sysfs.ts';
@@ -68,14 +67,22 @@ describe('detectHost on a fake sysfs tree', () => {
     expect(m.guessed).not.toContain('numaNodes[0].memoryBytes');
   });
 
-  it('places the InfiniBand adapter on a bus local to its NUMA node', () => {
-    expect(m.nics).toHaveLength(1);
-    const nic = m.nics[0];
-    expect(nic.id).toBe('mlx5_0');
+  it('places the InfiniBand adapter on a bus local to its NUMA node, at its port rate', () => {
+    const nic = m.nics.find((n) => n.id === 'mlx5_0')!;
     expect(nic.model).toBe('InfiniBand adapter MT4119 [15b3:1017]');
     expect(m.ioBuses.find((b) => b.id === nic.bus)!.attach).toBe(packageVertex(1));
-    // EDR port (12.5 GB/s) and PCIe 3.0 x16 (15.75 GB/s) are both faster than the default wire figure.
-    expect(nic.bandwidth).toBe(IMPORT_DEFAULTS.nic.infiniband);
+    // The EDR port's 100 Gb/s (12.5 GB/s), under its PCIe 3.0 x16 link (15.75 GB/s): stated, so sourced.
+    expect(nic.bandwidth).toBe(12.5);
+    expect(m.guessed).not.toContain(`nics[${m.nics.indexOf(nic)}].bandwidth`);
+  });
+
+  it('takes an Ethernet port with a device of its own at its speed, and no loopback', () => {
+    expect(m.nics.map((n) => n.id)).toEqual(['mlx5_0', 'eth0']);
+    const eth = m.nics[1];
+    expect(eth.model).toBe('Ethernet adapter eth0 [8086:1572]');
+    expect(m.ioBuses.find((b) => b.id === eth.bus)!.attach).toBe(packageVertex(0));
+    expect(eth.bandwidth).toBe(10000 / 8000);
+    expect(m.guessed).not.toContain('nics[1].bandwidth');
   });
 
   it('detects KNEM from class/misc and CMA from the kernel release', () => {

@@ -458,7 +458,7 @@ describe("point-to-point options from a run's parameters", () => {
       'run.yaml:4:7 (params.shm): shm must be one of nemesis, sm, got "nemsis" (did you mean nemesis?)',
     );
     expect(() => parsePointToPointOptions({ single: 'knm' })).toThrow(
-      /\(single\): single must be one of none, knem, cma, xpmem, limic, got "knm" \(did you mean knem\?\)/,
+      /^single: single must be one of none, knem, cma, xpmem, limic, got "knm" \(did you mean knem\?\)/,
     );
     expect(parsePointToPointOptions({ singleThreshold: 'rendezvous' })).toEqual({ singleThreshold: 'rendezvous' });
     expect(() => parsePointToPointOptions({ singleThreshold: -1 })).toThrow(InputError);
