@@ -26,13 +26,15 @@
 import type { CacheSpec, MachineSpec } from '../../hardware/spec.ts';
 
 /** The caches that may answer a core's read with a Modified line, in the machine's cache order
- *  (ties between two holding as much go to the earlier one), computed for a core when first asked:
- *  a run reads through a few of a big machine's cores, and a node is built for every run. */
+ *  (ties between two holding as much go to the earlier one). A core's candidates are the eligible
+ *  caches minus those of its own group, so one table of the eligible ones serves every core, and
+ *  each core keeps only its group, found when first asked: a run reads through a few of a big
+ *  machine's cores, a node is built for every run, and a table per core grew with cores x caches. */
 export class OwnerCandidates {
   private readonly spec: MachineSpec;
   /** The outermost cache of each group, and each core's outermost private cache behind a victim. */
-  private readonly eligible: CacheSpec[];
-  private readonly byCore = new Map<number, CacheSpec[]>();
+  readonly eligible: readonly CacheSpec[];
+  private readonly groups = new Map<number, Set<number>>();
 
   constructor(spec: MachineSpec, lastLevel: readonly CacheSpec[], dirtyPrivate: ReadonlySet<string>) {
     this.spec = spec;
@@ -48,17 +50,27 @@ export class OwnerCandidates {
     this.eligible = spec.caches.filter((c) => !c.memorySide && (outermost.has(c.id) || outerPrivate.has(c.id)));
   }
 
+  /** `core`'s candidates, in the machine's order. */
   of(core: number): CacheSpec[] {
-    let list = this.byCore.get(core);
-    if (list === undefined) {
-      // Every core that shares some cache with this one: their lines are found before this step.
-      const group = new Set<number>();
+    return this.eligible.filter((c) => this.answers(core, c));
+  }
+
+  /** Whether eligible `cache` answers `core`'s read: no core of it is in `core`'s group. */
+  answers(core: number, cache: CacheSpec): boolean {
+    const group = this.groupOf(core);
+    return !cache.cores.some((o) => group.has(o));
+  }
+
+  /** Every core that shares some cache with `core`: their lines are found before this step. */
+  private groupOf(core: number): Set<number> {
+    let group = this.groups.get(core);
+    if (group === undefined) {
+      group = new Set<number>();
       for (const c of this.spec.caches)
         if (!c.memorySide && c.cores.includes(core)) for (const o of c.cores) group.add(o);
-      list = this.eligible.filter((c) => !c.cores.some((o) => group.has(o)));
-      this.byCore.set(core, list);
+      this.groups.set(core, group);
     }
-    return list;
+    return group;
   }
 }
 

@@ -125,7 +125,8 @@ export class Node {
   private readonly dirtyPrivate: Set<string>;
   /** Per core, the caches outside its group that answer its reads of lines they hold Modified
    *  (dirty-owners.ts), by their state, with their place in the machine's order for ties. */
-  private readonly owners = new Map<number, Map<CacheState, OwnerCandidate>>();
+  /** Every eligible owner by its cache state (dirty-owners.ts), built when first needed. */
+  private owners: Map<CacheState, OwnerCandidate> | undefined;
   private readonly ownerCandidates: OwnerCandidates;
   /** Each private cache that keeps written lines dirty, with the victim cache behind it. */
   private readonly victimFronts: { front: CacheState; victim: CacheState }[] = [];
@@ -665,21 +666,16 @@ export class Node {
     return { shared, invalidation };
   }
 
-  /** `core`'s candidate owners by their cache state (dirty-owners.ts), built when first needed. */
-  private ownersOf(core: number): Map<CacheState, OwnerCandidate> {
-    let map = this.owners.get(core);
-    if (map === undefined) {
-      map = new Map(
-        this.ownerCandidates
-          .of(core)
-          .map((cache, order) => [
-            this.cacheState.get(cache.id)!,
-            { cache, order, group: this.topo.coreVertex(cache.cores[0]) },
-          ]),
-      );
-      this.owners.set(core, map);
-    }
-    return map;
+  /** The eligible owners by their cache state (dirty-owners.ts), built when first needed; a core's
+   *  own group is skipped where they are read. */
+  private ownerTable(): Map<CacheState, OwnerCandidate> {
+    this.owners ??= new Map(
+      this.ownerCandidates.eligible.map((cache, order) => [
+        this.cacheState.get(cache.id)!,
+        { cache, order, group: this.topo.coreVertex(cache.cores[0]) },
+      ]),
+    );
+    return this.owners;
   }
 
   /**
@@ -782,10 +778,11 @@ export class Node {
     // invalidation only: its cache's latency and the route.
     if (held !== undefined) {
       const homeLast = this.lastLevelAt.get(homeVertex);
+      const candidates = this.ownerCandidates;
       const owners = bestOwners(
         held,
-        this.ownersOf(core),
-        (cache) => homeLast?.includes(cache) ?? false,
+        this.ownerTable(),
+        (cache) => (homeLast?.includes(cache) ?? false) || !candidates.answers(core, cache),
         (state) => state.dirtyBytes(r.buf.id, r.offset, r.bytes),
       );
       for (const { cache: owner, bytes } of owners) {
