@@ -94,7 +94,13 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const parameterAxes = readParameterAxes(doc.machineParameters());
   const axes = onHosts(withParameters(readAxes(doc, opts, baseDir), parameterAxes), hosts);
   if (smt) checkSmt(axes, smtField!);
-  checkCombinations(doc, axes, { roots, counts, countsField, operation, info, smt });
+  // Open MPI's two-process algorithms are defined for one communicator size only.
+  const fixedRanks = algorithms.flatMap((a) => {
+    const ranks = opts.catalogue.findAlgorithm(a.name, operation)?.ranks;
+    return ranks === undefined ? [] : [{ label: a.label, ranks }];
+  });
+  const algorithmsField = doc.required('algorithms');
+  checkCombinations(doc, axes, { roots, counts, countsField, operation, info, smt, fixedRanks, algorithmsField });
   // The report says which machine ran when it is not the one the file names.
   const replacedMachines =
     opts.machineOverride !== undefined ? (doc.values('machine') ?? []).map((m) => m.string('machine')) : undefined;
@@ -105,6 +111,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     file: opts.file,
     operation,
     rooted: info.rooted,
+    ...(info.counts ? { countsKind: info.counts } : {}),
     algorithms,
     sizes,
     root: roots[0].value,
@@ -228,6 +235,8 @@ interface RankChecks {
   operation: string;
   info: OperationInfo;
   smt: boolean;
+  fixedRanks: { label: string; ranks: number }[];
+  algorithmsField: YamlValue;
 }
 
 /** What depends on the communicator size holds for every machine and rank count of the sweep. */
@@ -235,6 +244,11 @@ function checkCombinations(doc: ScenarioDocument, axes: Axes, c: RankChecks): vo
   for (const m of axes.machines) {
     for (const r of axes.ranks) {
       const n = rankCount(r.value, m.choice.spec, c.smt);
+      for (const fixed of c.fixedRanks)
+        if (fixed.ranks !== n)
+          throw c.algorithmsField.error(
+            `${fixed.label} is defined for ${fixed.ranks} ranks only, and this scenario runs ${n}: give ranks: ${fixed.ranks}, or another algorithm`,
+          );
       for (const root of c.roots) {
         if (root.value !== 'all' && root.value >= n) {
           throw (root.field ?? r.field ?? doc.root).error(

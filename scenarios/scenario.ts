@@ -59,6 +59,8 @@ export interface Scenario {
   rootSweep?: RootChoice[];
   /** v-variants: counts in units of each size, one per rank (per pair for alltoallv). */
   counts?: number[];
+  /** v-variants: whether counts are per rank or per sender and receiver (absent: not a v-variant). */
+  countsKind?: 'per-rank' | 'per-pair';
   cache: 'on' | 'off';
   /** 'fresh': every call allocates new buffers, paying first-touch faults and registrations again. */
   buffers: BufferMode;

@@ -26,6 +26,7 @@ export function formatJsonReport(result: ScenarioResult): string {
       baseline: s.baseline,
       algorithms: s.algorithms.map((a) => ({ label: a.label, name: a.name, params: sorted(a.params) })),
       sizes: s.sizes,
+      ...(s.countsKind ? { counts: s.counts ?? null } : {}),
       ...(s.machineParameters ? { machineParameters: s.machineParameters } : {}),
     },
     tables: result.tables.map((t) => ({

@@ -46,6 +46,12 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
     `# Operation: ${s.operation}${s.rooted ? `, root ${rootName(t.root)}` : ''}; ${count(s.iterations, 'iteration')} after ${s.warmup} warm-up`,
     `# Baseline: ${s.baseline}`,
   );
+  if (s.countsKind)
+    lines.push(
+      s.counts
+        ? `# Counts: ${s.counts.join(' ')} (times each size, ${s.countsKind === 'per-pair' ? 'per sender and receiver, sender-major' : 'per rank'})`
+        : '# Counts: the default rule (docs/scenario-format.md, Counts)',
+    );
   if (s.buffers === 'fresh')
     lines.push(
       '# Buffers: fresh (new send and receive buffers every call: first-touch faults and registrations each time)',
