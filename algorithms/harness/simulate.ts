@@ -159,12 +159,15 @@ function runTyped<Op extends OperationName>(
       const program = info.program(rank, args[i]);
       return sim.spawn(
         `rank ${rank.id} ${info.name}`,
-        delays ? afterDelay(sim, delays[i], program, (ns) => (own[i] = ns)) : program,
+        afterDelay(sim, delays?.[i] ?? 0, program, (ns) => (own[i] = ns)),
       );
     });
     sim.run();
     for (const p of procs) if (!p.done) throw new Error(`${info.name}: rank process ${p.name} did not finish`);
-    const span = delays ? Math.max(...own) : sim.now - start;
+    // With skew, the slowest rank's own time, from its arrival (IMB's t_max); without, from the
+    // common start to the last rank's return, which is the same (own times then start together).
+    // Not sim.now: events no rank waits for (a notice in flight) may still run after every return.
+    const span = own.reduce((a, b) => Math.max(a, b), 0);
     if (k >= measured) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
     if (totalsBefore) callTotals.push(totalsBetween(totalsBefore, node.trace.totalsByKind()));
     semantics.verify(args, c);
