@@ -16,4 +16,6 @@ export interface OperationInfo {
   rooted: boolean;
   /** v-variants: one count per rank, or one per (sender, receiver) pair as alltoallv. */
   counts?: 'per-rank' | 'per-pair';
+  /** The fewest ranks it is defined for (a ping-pong needs a peer); any number if absent. */
+  minRanks?: number;
 }

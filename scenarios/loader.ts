@@ -244,6 +244,8 @@ function checkCombinations(doc: ScenarioDocument, axes: Axes, c: RankChecks): vo
   for (const m of axes.machines) {
     for (const r of axes.ranks) {
       const n = rankCount(r.value, m.choice.spec, c.smt);
+      if (c.info.minRanks !== undefined && n < c.info.minRanks)
+        throw (r.field ?? doc.root).error(`${c.operation} needs at least ${c.info.minRanks} ranks, got ${n}`);
       for (const fixed of c.fixedRanks)
         if (fixed.ranks !== n)
           throw c.algorithmsField.error(

@@ -35,6 +35,7 @@ export const knemcopyOperation: OperationInfo = {
   name: 'knemcopy',
   description: 'KNEM ping-pong with one copy strategy for every transfer; half the round trip',
   rooted: false,
+  minRanks: 2,
 };
 
 export const knemcopySemantics: OperationSemantics<KnemCopyArgs> = {

@@ -21,6 +21,7 @@ export const pingpingOperation: OperationInfo = {
   name: 'pingping',
   description: 'ranks 0 and 1 send to each other at once, then receive; one iteration',
   rooted: false,
+  minRanks: 2,
 };
 
 export const pingpingSemantics: OperationSemantics<PingPingArgs> = {

@@ -18,6 +18,7 @@ export const pingpongOperation: OperationInfo = {
   name: 'pingpong',
   description: 'rank 0 sends to rank 1, which answers from its own send buffer; half the round trip',
   rooted: false,
+  minRanks: 2,
 };
 
 export const pingpongSemantics: OperationSemantics<PingPongArgs> = {

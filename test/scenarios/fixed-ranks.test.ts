@@ -23,4 +23,22 @@ describe('an algorithm defined for one communicator size', () => {
         'intranode: four.yaml:5:13 (algorithms): two-procs is defined for 2 ranks only, and this scenario runs 4: give ranks: 2, or another algorithm\n',
     });
   });
+
+  it('a point-to-point benchmark needs a peer: one rank is refused at its line', async () => {
+    for (const [operation, algorithm] of [
+      ['pingpong', 'shm'],
+      ['pingping', 'shm'],
+      ['knemcopy', 'inline-read'],
+    ]) {
+      writeFileSync(
+        join(dir, 'one.yaml'),
+        `name: one\nmachine: dancer\nranks: 1\noperation: ${operation}\nalgorithms: [${algorithm}]\nsizes: [1]\n`,
+      );
+      expect(await runCli(['run', 'one.yaml'], { cwd: dir })).toEqual({
+        code: 1,
+        stdout: '',
+        stderr: `intranode: one.yaml:3:8 (ranks): ${operation} needs at least 2 ranks, got 1\n`,
+      });
+    }
+  });
 });
