@@ -152,7 +152,6 @@ function runTyped<Op extends OperationName>(
       break;
     }
     const totalsBefore = steady && k >= measured ? node.trace.totalsByKind() : undefined;
-    const start = sim.now;
     const delays = req.startDelays?.[k];
     const own: number[] = [];
     const procs = ranks.map((rank, i) => {
