@@ -196,6 +196,9 @@ describe.skipIf(!present)(`visualizer in headless Chromium (needs ${CHROMIUM})`,
     await page.selectOption('select[name=scenario-file]', 'p2p-crossover-zoot');
     await page.waitForSelector('.notice:not([hidden])');
     expect(await page.textContent('.notice')).toContain('the what-if edits were for dancer, not zoot: cleared');
+    // It stays after the check that follows (edits that fit, or none, clear only their own notice).
+    await page.waitForTimeout(600);
+    expect(await page.textContent('.notice')).toContain('the what-if edits were for dancer, not zoot: cleared');
     expect(new URL(page.url()).hash).not.toContain('e=');
     await page.waitForSelector('.editor-status.ok');
     const runs = (await metrics()).runs;

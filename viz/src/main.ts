@@ -89,8 +89,9 @@ const status = el('span', 'status');
 // kept apart from the status line so that a run's progress does not overwrite it.
 const notice = el('span', 'notice');
 notice.hidden = true;
-const notices = new Map<'link' | 'machine' | 'edits' | 'pick', string>();
-function setNotice(topic: 'link' | 'machine' | 'edits' | 'pick', text: string | undefined): void {
+type NoticeTopic = 'link' | 'machine' | 'edits' | 'dropped' | 'pick';
+const notices = new Map<NoticeTopic, string>();
+function setNotice(topic: NoticeTopic, text: string | undefined): void {
   if (text === undefined) notices.delete(topic);
   else notices.set(topic, text);
   notice.textContent = [...notices.values()].join('; ');
@@ -247,7 +248,7 @@ function showMachineFields(spec: MachineSpec): boolean {
   const key = `${spec.origin ?? ''}\n${spec.name}`;
   const dropped = editsFor !== undefined && editsFor !== key && edits.length > 0;
   if (dropped) {
-    setNotice('edits', `the what-if edits were for ${editsFor!.split('\n')[1]}, not ${spec.name}: cleared`);
+    setNotice('dropped', `the what-if edits were for ${editsFor!.split('\n')[1]}, not ${spec.name}: cleared`);
     edits = [];
     saveState();
     check();
@@ -261,6 +262,7 @@ let running = false;
 function startRun(): void {
   setNotice('link', undefined);
   setNotice('pick', undefined);
+  setNotice('dropped', undefined);
   runId = nextId++;
   running = true;
   metrics.runs++;
