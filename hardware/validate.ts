@@ -117,6 +117,7 @@ class Checker {
 
   caches(): void {
     const cacheIds = new Set<string>();
+    const firstMemorySide = this.spec.caches.findIndex((c) => c.memorySide);
     this.spec.caches.forEach((c, i) => {
       const f = `caches[${i}]`;
       if (cacheIds.has(c.id)) this.fail(`${f}.id`, `duplicate cache id '${c.id}'`);
@@ -143,11 +144,10 @@ class Checker {
         this.fail(`${f}.cores`, `memory-side cache ${c.id} must list every core of the machine`);
       }
       // The model looks up one memory-side cache in front of all of memory; a second would be ignored.
-      const first = this.spec.caches.findIndex((o) => o.memorySide);
-      if (c.memorySide && first !== i)
+      if (c.memorySide && firstMemorySide !== i)
         this.fail(
           f,
-          `a machine has at most one memory-side cache, and ${this.spec.caches[first].id} is one: give one of their summed size`,
+          `a machine has at most one memory-side cache, and ${this.spec.caches[firstMemorySide].id} is one: give one of their summed size`,
         );
     });
   }

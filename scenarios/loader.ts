@@ -70,7 +70,8 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const name = doc.get('name')?.text('name') ?? (opts.file ? fileStem(opts.file) : 'scenario');
   const description = doc.get('description')?.text('description') ?? '';
   const { operation, info } = readOperation(doc.required('operation'), opts.catalogue);
-  const algorithms = readAlgorithms(doc.required('algorithms'), operation, opts.catalogue);
+  const algorithmsField = doc.required('algorithms');
+  const algorithms = readAlgorithms(algorithmsField, operation, opts.catalogue);
   const sizes = readSizes(doc.required('sizes'));
   const roots = readRoots(doc.values('root'), operation, info);
   const countsField = doc.get('counts');
@@ -87,8 +88,8 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const baseline = readBaseline(doc.get('baseline'), algorithms, operation);
 
   const baseDir = opts.file ? dirName(resolvePath(opts.cwd ?? workingDir(), opts.file)) : (opts.cwd ?? workingDir());
-  const hosts = readHosts(doc.get('hosts'), operation, algorithms, doc.required('algorithms'));
-  const railShares = readRailShareSweep(doc, algorithms, doc.required('algorithms'), hosts);
+  const hosts = readHosts(doc.get('hosts'), operation, algorithms, algorithmsField);
+  const railShares = readRailShareSweep(doc, algorithms, algorithmsField, hosts);
   const smtField = doc.get('smt');
   const smt = readSmt(smtField);
   const parameterAxes = readParameterAxes(doc.machineParameters());
@@ -99,7 +100,6 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
     const ranks = opts.catalogue.findAlgorithm(a.name, operation)?.ranks;
     return ranks === undefined ? [] : [{ label: a.label, ranks }];
   });
-  const algorithmsField = doc.required('algorithms');
   checkCombinations(doc, axes, { roots, counts, countsField, operation, info, smt, fixedRanks, algorithmsField });
   // The report says which machine ran when it is not the one the file names.
   const replacedMachines =

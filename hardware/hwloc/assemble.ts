@@ -288,17 +288,6 @@ class Assembly {
     // memory: they become one, of their summed size and bandwidth (the quadrants' locality is lost).
     let memorySide: CacheSpec | undefined;
     for (const { cache, cores: sharers } of sortedCaches) {
-      if (cache.memorySide && memorySide) {
-        const d =
-          (this.row?.memorySideCache && packageShare(this.row.memorySideCache, perPackage)) ??
-          cacheDefaults(cache.level);
-        memorySide.sizeBytes += cache.sizeBytes;
-        memorySide.bandwidth += d.bandwidth;
-        continue;
-      }
-      const n = perLevel.get(cache.level) ?? 0;
-      perLevel.set(cache.level, n + 1);
-      const index = caches.length;
       const clock = cores.find((c) => c.id === sharers[0])?.frequencyGHz ?? cores[0].frequencyGHz;
       const figures: { bandwidth: number; latencyNs: number; victim?: true } | undefined = !this.row
         ? undefined
@@ -306,6 +295,14 @@ class Assembly {
           ? this.row.memorySideCache && packageShare(this.row.memorySideCache, perPackage)
           : cacheFigures(this.row, cache.level, sharers.length, clock);
       const d = figures ?? cacheDefaults(cache.level);
+      if (cache.memorySide && memorySide) {
+        memorySide.sizeBytes += cache.sizeBytes;
+        memorySide.bandwidth += d.bandwidth;
+        continue;
+      }
+      const n = perLevel.get(cache.level) ?? 0;
+      perLevel.set(cache.level, n + 1);
+      const index = caches.length;
       if (!figures) this.guessed.push(`caches[${index}].bandwidth`, `caches[${index}].latencyNs`);
       const spec: CacheSpec = {
         id: `L${cache.level}${cache.memorySide ? 'm' : ''}.${n}`,

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../../common/input-error.ts';
-import { checkOutputPath, writeOutput, writeOutputFile } from '../../common/write-output-file.ts';
+import { writeOutput, writeOutputFile } from '../../common/write-output-file.ts';
 import { countPoints, expandScenario } from '../expand.ts';
 import { slurmScript } from '../shard/slurm-script.ts';
 import { UsageError, type SlurmArgs } from './args.ts';
@@ -64,10 +64,7 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
     ...(args.time !== undefined ? { time: args.time } : {}),
   });
   // The script first: a path it cannot be written to then leaves no results folder behind.
-  if (out !== undefined) {
-    checkOutputPath(out, 'the script', '--out');
-    writeOutputFile(out, script, 'the script', '--out', 0o755);
-  }
+  if (out !== undefined) writeOutputFile(out, script, 'the script', '--out', 0o755);
   writeOutput(dir, 'the results folder', '--dir', () => mkdirSync(dir, { recursive: true }));
   if (out === undefined) env.stdout(script);
   else env.stderr(`intranode: wrote ${args.out}; submit it with: sbatch ${args.out}\n`);

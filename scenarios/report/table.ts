@@ -96,22 +96,6 @@ function timeColumns(s: Scenario, t: ResultTable): string[] {
 }
 
 /** Why each n/a cell could not run, and how many calls were replayed, under the table. */
-/**
- * A column that asks for a single-copy mechanism the machine's kernel lacks runs over the double
- * copy, as Open MPI and MPICH do without the module (sim/kernel/p2p.ts): its times are real, but
- * not those of the mechanism it names, so the table says so.
- */
-function fallbackNotes(s: Scenario, t: ResultTable): string[] {
-  const mechanisms = t.machine.spec.kernel.mechanisms;
-  return s.algorithms.flatMap((a) => {
-    const single = a.params.single;
-    if (typeof single !== 'string' || single === 'none' || mechanisms[single as keyof typeof mechanisms]) return [];
-    return [
-      `# Note: ${a.label} asks for single: ${single}, which ${t.machine.spec.name} lacks; its messages take the double copy, as the MPI libraries do without the module`,
-    ];
-  });
-}
-
 function notes(t: ResultTable): string[] {
   const cells = t.rows.flatMap((r) => r.cells);
   const lines = unavailableNotes(cells).map((note) => `# ${NA} ${note}`);
@@ -127,6 +111,22 @@ function notes(t: ResultTable): string[] {
       `# Steady state: in the cells where it occurred, ${replayed} of ${calls} measured calls started in an earlier call's state and were taken from it, not simulated again (--exact simulates them)`,
     );
   return lines;
+}
+
+/**
+ * A column that asks for a single-copy mechanism the machine's kernel lacks runs over the double
+ * copy, as Open MPI and MPICH do without the module (sim/kernel/p2p.ts): its times are real, but
+ * not those of the mechanism it names, so the table says so.
+ */
+function fallbackNotes(s: Scenario, t: ResultTable): string[] {
+  const mechanisms = t.machine.spec.kernel.mechanisms;
+  return s.algorithms.flatMap((a) => {
+    const single = a.params.single;
+    if (typeof single !== 'string' || single === 'none' || mechanisms[single as keyof typeof mechanisms]) return [];
+    return [
+      `# Note: ${a.label} asks for single: ${single}, which ${t.machine.spec.name} lacks; its messages take the double copy, as the MPI libraries do without the module`,
+    ];
+  });
 }
 
 function breakdownColumns(t: ResultTable): string[] {

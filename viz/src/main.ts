@@ -1,6 +1,7 @@
 // The visualizer page: the editor and the what-if form on the left, the views on the right, the
 // simulator in a worker. Everything a view needs comes from one run's data (protocol.ts).
 import './style.css';
+import { formatInputError } from '../../common/input-error.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { TraceEvent } from '../../sim/node/trace.ts';
 import { download, pngOfDataUrl, pngOfSvg, svgBlob, svgOfImage } from './export.ts';
@@ -45,8 +46,8 @@ let edits: MachineEdit[] = initial.edits;
 let run: RunData | undefined;
 let picked: PickedPoint | undefined;
 let tab: Tab = (initial.tab as Tab | undefined) ?? 'comparison';
-/** The machine (origin and name) the what-if edits were made for: edits name its parts. */
-let editsFor: string | undefined;
+/** The machine the what-if edits were made for: edits name its parts. */
+let editsFor: MachineSpec | undefined;
 let nextId = 1;
 let runId = 0;
 /** The scenario, machine and edits the shown run ran with: its picked point and comparison choices
@@ -243,19 +244,23 @@ let fieldsOf: MachineSpec | undefined;
  * one may not have, so they are dropped, saying so; returns whether they were.
  */
 function showMachineFields(spec: MachineSpec): boolean {
-  if (fieldsOf && fieldsOf.name === spec.name && fieldsOf.origin === spec.origin) return false;
+  if (sameMachine(fieldsOf, spec)) return false;
   fieldsOf = spec;
-  const key = `${spec.origin ?? ''}\n${spec.name}`;
-  const dropped = editsFor !== undefined && editsFor !== key && edits.length > 0;
+  const dropped = editsFor !== undefined && !sameMachine(editsFor, spec) && edits.length > 0;
   if (dropped) {
-    setNotice('dropped', `the what-if edits were for ${editsFor!.split('\n')[1]}, not ${spec.name}: cleared`);
+    setNotice('dropped', `the what-if edits were for ${editsFor!.name}, not ${spec.name}: cleared`);
     edits = [];
     saveState();
     check();
   }
-  editsFor = key;
+  editsFor = spec;
   editsView.show(spec, edits);
   return dropped;
+}
+
+/** One machine by where it came from and its name (the worker sends a new copy with each check). */
+function sameMachine(a: MachineSpec | undefined, b: MachineSpec): boolean {
+  return a !== undefined && a.name === b.name && a.origin === b.origin;
 }
 
 let running = false;
@@ -397,8 +402,7 @@ function showError(error: LocatedError): void {
 }
 
 function describe(error: LocatedError): string {
-  const where = [error.line !== undefined ? `line ${error.line}` : '', error.field ?? ''].filter(Boolean).join(', ');
-  return `${where ? `${where}: ` : ''}${error.message}`;
+  return formatInputError(error.message, error);
 }
 
 async function exportPlot(kind: 'svg' | 'png'): Promise<void> {
