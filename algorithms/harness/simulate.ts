@@ -25,6 +25,7 @@ export interface RunRequest {
   call: OperationCall;
   cache: 'on' | 'off';
   iterations: number;
+  /** Calls before measuring; a cache-off run makes at least one (two behind a victim cache) first. */
   warmup: number;
   seed: string;
   keepTrace?: boolean;
@@ -114,8 +115,16 @@ function runTyped<Op extends OperationName>(
   if (fresh) node.pages.trackNewBuffers();
   const setup = (c: OperationCall) => ranks.map((rank) => semantics.setup(rank, c));
   const argsOf = fresh ? [] : calls.map(setup);
-  const total = (req.warmup + req.iterations) * calls.length;
-  const measured = req.warmup * calls.length;
+  // Cold caches are those of a benchmark that has run a while: full of its earlier calls' writes.
+  // The first call then writes back all it brings in, not only what it writes, as a benchmark's
+  // first call after filling its buffers does; behind a victim cache, which receives a call's last
+  // evictions as its copies end and writes them back during the next call, the second call still
+  // pays part of it. So the warm-up runs at least those calls, before the scenario's own.
+  const settle = req.cache === 'off' ? (node.hasVictimCaches ? 2 : 1) : 0;
+  if (settle > 0) node.fillCachesWithEarlierWrites();
+  const extra = Math.max(0, settle - req.warmup) * calls.length;
+  const total = extra + (req.warmup + req.iterations) * calls.length;
+  const measured = extra + req.warmup * calls.length;
   const steady =
     req.exact || req.keepTrace || req.recordLoads || req.startDelays || fresh
       ? undefined
@@ -152,7 +161,8 @@ function runTyped<Op extends OperationName>(
       break;
     }
     const totalsBefore = steady && k >= measured ? node.trace.totalsByKind() : undefined;
-    const delays = req.startDelays?.[k];
+    // Arrival delays are the scenario's calls': none for the calls run before them.
+    const delays = k < extra ? undefined : req.startDelays?.[k - extra];
     const own: number[] = [];
     const procs = ranks.map((rank, i) => {
       const program = info.program(rank, args[i]);

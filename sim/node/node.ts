@@ -264,6 +264,39 @@ export class Node {
     for (const listener of this.clearListeners) listener();
   }
 
+  /**
+   * Fills every cache that keeps written lines dirty with lines written before the run, of buffers
+   * no one uses any more: what a benchmark with cold caches leaves behind. Its calls move on to
+   * buffers no cache holds (clearCaches), but what they wrote stays dirty until evicted, so nearly
+   * every call of a benchmark of hundreds finds the caches full of such lines and pays for writing
+   * back what it pushes out; IMB's -off_cache even fills them before its first timed call, writing
+   * every rotating copy of its buffers (IMB_init_buffers_iter). Empty caches at the start would let
+   * a short run's first calls evict nothing dirty, and its mean would depend on its number of
+   * calls. The caches filled are those a write leaves dirty lines in (the outermost of a core,
+   * a private cache behind a victim cache, the victim cache); the lines of each were written by the
+   * cores under it and go back to their memory (split evenly where it serves several NUMA nodes).
+   * Called before anything is cached, so the lines it adds are the oldest.
+   */
+  fillCachesWithEarlierWrites(): void {
+    const outermost = new Set(this.spec.cores.map((core) => this.topo.cachesOf(core.id).at(-1)?.id));
+    for (const cache of this.spec.caches) {
+      if (!outermost.has(cache.id) && !this.dirtyPrivate.has(cache.id) && !cache.victim) continue;
+      const state = this.cacheState.get(cache.id)!;
+      if (state.usedBytes > 0) throw new Error(`cache ${cache.id} already holds lines: fill it before the run`);
+      const homes = [...new Set(cache.cores.map((c) => this.topo.core(c).numa))].sort((a, b) => a - b);
+      let left = cache.sizeBytes;
+      homes.forEach((numa, i) => {
+        const bytes = Math.floor(left / (homes.length - i));
+        left -= bytes;
+        if (bytes === 0) return;
+        // Known only to find the home its lines go back to: no rank holds it, and it has no pages.
+        const earlier = new Buffer(this.nextBufferId++, `earlier writes in ${cache.id}`, bytes, -1, numa);
+        this.buffers.set(earlier.id, earlier);
+        state.touchStale(earlier.id, 0, bytes);
+      });
+    }
+  }
+
   /** Calls `listener` after every clearCaches: for what a layer above keeps of cached lines
    *  outside the buffers (the struct pages get_user_pages touches, sim/kernel/page-table-locks.ts). */
   onClearCaches(listener: () => void): void {

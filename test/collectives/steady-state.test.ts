@@ -49,9 +49,10 @@ describe('steady state across calls', () => {
       warmup: 0,
       seed: 's',
     });
-    // The first call finds cold route caches and transport buffers, the next ones L3s still filling
-    // with the lines earlier calls wrote (kept dirty until evicted, CacheState.retire); once they
-    // are full, from the sixth call on, calls repeat.
+    // The run starts with the L3s full of lines written before it (Node.fillCachesWithEarlierWrites)
+    // and warms up for one call, which also finds cold route caches and transport buffers; the
+    // next calls' own lines (kept dirty until evicted, CacheState.retire) replace the start's, and
+    // once they have, from the fifth call on, calls repeat.
     expect(fast.replayed).toBeGreaterThanOrEqual(5);
     expectSameRun(fast, exact);
   });
@@ -107,8 +108,8 @@ describe('steady state across calls', () => {
         fc.integer({ min: 2, max: 8 }),
         fc.constantFrom(0, 1, 4096, 65536, 300_000, 1 << 20),
         fc.constantFrom<'on' | 'off'>('on', 'off'),
-        // Enough calls for caches to fill with the lines earlier cold calls wrote (CacheState.retire),
-        // after which calls can repeat.
+        // Enough calls for the lines cold calls write (CacheState.retire) to replace those the run
+        // started with, after which calls can repeat.
         fc.integer({ min: 6, max: 10 }),
         fc.integer({ min: 0, max: 2 }),
         fc.integer({ min: 0, max: 1000 }),

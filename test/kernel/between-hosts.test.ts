@@ -24,7 +24,12 @@ const MiB = 1024 * 1024;
 
 /** Half a ping-pong's round trip (ns) between core `core` of host 0 and the same core of host 1. */
 function pingPong(machine: MachineSpec, core: number, bytes: number, params: Record<string, string | number>): number {
-  const out = runAlgorithm({
+  return pingPongRun(machine, core, bytes, params).times[0];
+}
+
+/** The ping-pong's run: one measured iteration, its time and its steps' totals. */
+function pingPongRun(machine: MachineSpec, core: number, bytes: number, params: Record<string, string | number>) {
+  return runAlgorithm({
     machine,
     cores: [core, core + 8],
     algorithm: 'pingpong:shm',
@@ -34,7 +39,6 @@ function pingPong(machine: MachineSpec, core: number, bytes: number, params: Rec
     warmup: 1,
     seed: 'nic',
   });
-  return out.times[0];
 }
 
 /** Bytes per ns of the data phase: the slope of time against size, so latencies cancel. */
@@ -59,11 +63,17 @@ describe('NIC DMA between hosts', () => {
   it('sends small messages eagerly in one wire latency, larger ones by a rendezvous of three', () => {
     const latency = nuioa.nics[0].latencyNs!;
     const params = { rails: 'even' };
+    // A message's time less the receiver's copy out of the eager buffer, whose cost depends on the
+    // caches (cold ones write back what the copy pushes out), not on the protocol.
+    const latencies = (bytes: number) => {
+      const out = pingPongRun(twoHosts, 0, bytes, params);
+      return out.times[0] - (out.totals.copy ?? 0) / 2;
+    };
     for (const bytes of [0, 8, netCosts.eagerLimitBytes]) {
-      expect(pingPong(twoHosts, 0, bytes, params)).toBeGreaterThan(latency);
-      expect(pingPong(twoHosts, 0, bytes, params)).toBeLessThan(2 * latency + bytes);
+      expect(latencies(bytes)).toBeGreaterThan(latency);
+      expect(latencies(bytes)).toBeLessThan(2 * latency + bytes);
     }
-    expect(pingPong(twoHosts, 0, netCosts.eagerLimitBytes + 1, params)).toBeGreaterThan(3 * latency);
+    expect(latencies(netCosts.eagerLimitBytes + 1)).toBeGreaterThan(3 * latency);
   });
 
   it('sends an eager message on the heaviest rail', () => {
