@@ -56,7 +56,11 @@ describe('broadcast (Ma et al. 2010, Figure 6)', () => {
 // segments against 2.94 ms with 64 KiB (2.85 and 2.33 ms from empty caches), more than a tenth of
 // the gap to basic's 8.75 ms. What the paper's IG did with those write-backs no seed measures.
 describe('pipeline segment size of the hierarchical KNEM broadcast on IG (Figure 5), a known discrepancy', () => {
-  it.fails('changes its time little with the segment size: no size from 64 KiB to 512 KiB is catastrophic', () => {
+  // Measured in a test of its own, so that a run that throws fails there instead of passing as the
+  // expected failure below.
+  let spread = NaN;
+  let allowed = NaN;
+  it('runs every segment size and the basic broadcast', () => {
     const times = [64, 128, 256, 512].map((k) =>
       time({
         machine: 'ig',
@@ -68,8 +72,14 @@ describe('pipeline segment size of the hierarchical KNEM broadcast on IG (Figure
       }),
     );
     const basic = time({ machine: 'ig', cores: first(48), bytes: 1 * MiB, iterations: 1, algorithm: 'bcast:basic' });
-    // The spread between segment sizes is small against the gap to the basic broadcast.
-    expect(Math.max(...times) - Math.min(...times)).toBeLessThan((basic - Math.max(...times)) / 10);
+    spread = Math.max(...times) - Math.min(...times);
+    // The spread between segment sizes, against the gap to the basic broadcast.
+    allowed = (basic - Math.max(...times)) / 10;
+    expect(Number.isFinite(spread) && Number.isFinite(allowed)).toBe(true);
+  });
+
+  it.fails('changes its time little with the segment size: no size from 64 KiB to 512 KiB is catastrophic', () => {
+    expect(spread).toBeLessThan(allowed);
   });
 });
 
