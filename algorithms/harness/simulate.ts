@@ -7,6 +7,7 @@ import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { SimRank } from '../../sim/kernel/rank.ts';
 import { afterDelay } from './start-delay.ts';
+import { coldWarmupCalls } from './cold-warmup.ts';
 import { addTotals, SteadyState, totalsBetween } from './steady-state.ts';
 import { paramDefaults, type AlgorithmInfo } from '../algorithm.ts';
 import type { Catalogue } from '../build-catalogue.ts';
@@ -116,11 +117,9 @@ function runTyped<Op extends OperationName>(
   const setup = (c: OperationCall) => ranks.map((rank) => semantics.setup(rank, c));
   const argsOf = fresh ? [] : calls.map(setup);
   // Cold caches are those of a benchmark that has run a while: full of its earlier calls' writes.
-  // The first call then writes back all it brings in, not only what it writes, as a benchmark's
-  // first call after filling its buffers does; behind a victim cache, which receives a call's last
-  // evictions as its copies end and writes them back during the next call, the second call still
-  // pays part of it. So the warm-up runs at least those calls, before the scenario's own.
-  const settle = req.cache === 'off' ? (node.hasVictimCaches ? 2 : 1) : 0;
+  // The warm-up runs at least the calls that start takes to pass (cold-warmup.ts), the ones the
+  // scenario did not ask for first.
+  const settle = req.cache === 'off' ? coldWarmupCalls(req.machine) : 0;
   if (settle > 0) node.fillCachesWithEarlierWrites();
   const extra = Math.max(0, settle - req.warmup) * calls.length;
   const total = extra + (req.warmup + req.iterations) * calls.length;

@@ -8,6 +8,8 @@ import { unavailableNotes, type ResultTable, type ScenarioResult } from '../run.
 import { megabytesPerSecond, reportsBandwidth } from './bandwidth.ts';
 import { alignColumns } from './columns.ts';
 import { breakdownKinds, normalised } from './normalise.ts';
+import { coldWarmupCalls } from '../../algorithms/harness/cold-warmup.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
 
 export interface TableReportOptions {
   breakdown?: boolean;
@@ -43,7 +45,7 @@ function headerBlock(s: Scenario, t: ResultTable): string[] {
     `# Ranks: ${t.ranks}`,
     `# Placement: ${placementName(t.placement)}${s.smt ? ', smt' : ''} (${placedOn(t)})`,
     `# Cache: ${s.cache}`,
-    `# Operation: ${s.operation}${s.rooted ? `, root ${rootName(t.root)}` : ''}; ${count(s.iterations, 'iteration')} after ${s.warmup} warm-up`,
+    `# Operation: ${s.operation}${s.rooted ? `, root ${rootName(t.root)}` : ''}; ${count(s.iterations, 'iteration')} after ${warmupText(s, m)}`,
     `# Baseline: ${s.baseline}`,
   );
   if (s.countsKind)
@@ -152,4 +154,11 @@ function count(n: number, noun: string): string {
 
 function fixed(n: number, digits = 2): string {
   return Number.isFinite(n) ? n.toFixed(digits) : '-';
+}
+
+/** The warm-up the run made: a cache-off run makes at least coldWarmupCalls, whatever it asked. */
+function warmupText(s: Scenario, machine: MachineSpec): string {
+  const made = s.cache === 'off' ? Math.max(s.warmup, coldWarmupCalls(machine)) : s.warmup;
+  if (made === s.warmup) return `${s.warmup} warm-up`;
+  return `${made} warm-up (${s.warmup} asked; with cold caches the run warms up for at least ${made} on this machine)`;
 }

@@ -40,6 +40,25 @@ describe('table report', () => {
 `);
   });
 
+  it('says how many warm-up calls a cold-cache run made when it made more than asked', () => {
+    const cold = (text: string) =>
+      formatTableReport(
+        runScenario(
+          loadScenarioText(`${DEMO}${text}`, {
+            file: 'w.yaml',
+            resolveMachine: fakeResolver,
+            catalogue: fakeCatalogue,
+          }),
+          fakeRunner,
+        ),
+      );
+    expect(cold('warmup: 0\n')).toContain(
+      '; 5 iterations after 1 warm-up (0 asked; with cold caches the run warms up for at least 1 on this machine)\n',
+    );
+    expect(cold('warmup: 0\ncache: on\n')).toContain('; 5 iterations after 0 warm-up\n');
+    expect(cold('warmup: 3\n')).toContain('; 5 iterations after 3 warm-up\n');
+  });
+
   it('adds the breakdown per algorithm and size', () => {
     const text = formatTableReport(result, { breakdown: true });
     expect(text.split('\n\n')[1]).toBe(`# Breakdown: share of rank-time in each kind of step
