@@ -7,7 +7,7 @@ import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { SimRank } from '../../sim/kernel/rank.ts';
 import { afterDelay } from './start-delay.ts';
-import { coldWarmupCalls } from './cold-warmup.ts';
+import { warmupCallsMade } from './cold-warmup.ts';
 import { addTotals, SteadyState, totalsBetween } from './steady-state.ts';
 import { paramDefaults, type AlgorithmInfo } from '../algorithm.ts';
 import type { Catalogue } from '../build-catalogue.ts';
@@ -119,9 +119,8 @@ function runTyped<Op extends OperationName>(
   // Cold caches are those of a benchmark that has run a while: full of its earlier calls' writes.
   // The warm-up runs at least the calls that start takes to pass (cold-warmup.ts), the ones the
   // scenario did not ask for first.
-  const settle = req.cache === 'off' ? coldWarmupCalls(req.machine) : 0;
-  if (settle > 0) node.fillCachesWithEarlierWrites();
-  const extra = Math.max(0, settle - req.warmup) * calls.length;
+  if (req.cache === 'off') node.fillCachesWithEarlierWrites();
+  const extra = (warmupCallsMade(req.cache, req.warmup, req.machine) - req.warmup) * calls.length;
   const total = extra + (req.warmup + req.iterations) * calls.length;
   const measured = extra + req.warmup * calls.length;
   const steady =

@@ -4,6 +4,7 @@ import { basename } from 'node:path';
 import type { ParamValue } from '../../algorithms/algorithm.ts';
 import type { ScenarioResult } from '../run.ts';
 import { normalised } from './normalise.ts';
+import { warmupCallsMade } from '../../algorithms/harness/cold-warmup.ts';
 
 export function formatJsonReport(result: ScenarioResult): string {
   const s = result.scenario;
@@ -44,6 +45,10 @@ export function formatJsonReport(result: ScenarioResult): string {
       ...(t.railShare !== undefined ? { railShare: t.railShare } : {}),
       cores: t.cores,
       ...(t.threads ? { threads: t.threads } : {}),
+      // Only where a cache-off run warmed up for more calls than `scenario.warmup` asked.
+      ...(warmupCallsMade(s.cache, s.warmup, t.machine.spec) !== s.warmup
+        ? { warmupMade: warmupCallsMade(s.cache, s.warmup, t.machine.spec) }
+        : {}),
       rows: t.rows.map((row) => ({
         bytes: row.bytes,
         results: row.cells.map((c) =>

@@ -40,23 +40,23 @@ describe('table report', () => {
 `);
   });
 
-  it('says how many warm-up calls a cold-cache run made when it made more than asked', () => {
-    const cold = (text: string) =>
-      formatTableReport(
-        runScenario(
-          loadScenarioText(`${DEMO}${text}`, {
-            file: 'w.yaml',
-            resolveMachine: fakeResolver,
-            catalogue: fakeCatalogue,
-          }),
-          fakeRunner,
-        ),
+  it('says how many warm-up calls a cold-cache run made when it made more than asked (table and JSON)', () => {
+    const run = (text: string) =>
+      runScenario(
+        loadScenarioText(`${DEMO}${text}`, { file: 'w.yaml', resolveMachine: fakeResolver, catalogue: fakeCatalogue }),
+        fakeRunner,
       );
+    const cold = (text: string) => formatTableReport(run(text));
     expect(cold('warmup: 0\n')).toContain(
       '; 5 iterations after 1 warm-up (0 asked; with cold caches the run warms up for at least 1 on this machine)\n',
     );
     expect(cold('warmup: 0\ncache: on\n')).toContain('; 5 iterations after 0 warm-up\n');
     expect(cold('warmup: 3\n')).toContain('; 5 iterations after 3 warm-up\n');
+    const json = (text: string) =>
+      JSON.parse(formatJsonReport(run(text))) as { scenario: { warmup: number }; tables: { warmupMade?: number }[] };
+    expect(json('warmup: 0\n').scenario.warmup).toBe(0);
+    expect(json('warmup: 0\n').tables[0].warmupMade).toBe(1);
+    expect(json('warmup: 1\n').tables[0].warmupMade).toBeUndefined();
   });
 
   it('adds the breakdown per algorithm and size', () => {
