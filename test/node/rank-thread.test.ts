@@ -110,7 +110,10 @@ describe('one thread per rank', () => {
 
   it('sending and receiving at once never takes less than sending alone', () => {
     fc.assert(
-      fc.property(arb, (c) => {
+      fc.property(arb, (drawn) => {
+        // Both runs' one call from empty caches, so that they start alike: a cold-cache run warms
+        // up first, and the two benchmarks' warm-up calls leave different lines to write back.
+        const c = { ...drawn, cache: 'on' as const };
         const pingping = run(c, 'pingping:shm').times[0];
         // Ping-pong reports half its round trip: one message one way.
         const pingpong = run(c, 'pingpong:shm').times[0];
