@@ -7,7 +7,7 @@
 import type { MachineSpec } from '../../hardware/spec.ts';
 
 /** The fewest warm-up calls a cache-off run makes on `machine`. */
-export function coldWarmupCalls(machine: MachineSpec): number {
+function coldWarmupCalls(machine: MachineSpec): number {
   return machine.caches.some((c) => c.victim) ? 2 : 1;
 }
 

@@ -5,9 +5,15 @@ import type { ParamValue } from '../../algorithms/algorithm.ts';
 import type { ScenarioResult } from '../run.ts';
 import { normalised } from './normalise.ts';
 import { warmupCallsMade } from '../../algorithms/harness/cold-warmup.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
 
 export function formatJsonReport(result: ScenarioResult): string {
   const s = result.scenario;
+  // Only where a cache-off run warmed up for more calls than `scenario.warmup` asked.
+  const warmupMade = (spec: MachineSpec) => {
+    const made = warmupCallsMade(s.cache, s.warmup, spec);
+    return made === s.warmup ? {} : { warmupMade: made };
+  };
   const doc = {
     scenario: {
       name: s.name,
@@ -45,10 +51,7 @@ export function formatJsonReport(result: ScenarioResult): string {
       ...(t.railShare !== undefined ? { railShare: t.railShare } : {}),
       cores: t.cores,
       ...(t.threads ? { threads: t.threads } : {}),
-      // Only where a cache-off run warmed up for more calls than `scenario.warmup` asked.
-      ...(warmupCallsMade(s.cache, s.warmup, t.machine.spec) !== s.warmup
-        ? { warmupMade: warmupCallsMade(s.cache, s.warmup, t.machine.spec) }
-        : {}),
+      ...warmupMade(t.machine.spec),
       rows: t.rows.map((row) => ({
         bytes: row.bytes,
         results: row.cells.map((c) =>
