@@ -35,6 +35,14 @@ export interface NumaNodeSpec {
    * reads alone. Absent: 1.
    */
   writeCost?: number;
+  /**
+   * Sustained bandwidth of write lanes of their own (bytes/ns): FB-DIMM and the buffered memory of
+   * its time carry write data on southbound lanes apart from the northbound lanes that return
+   * read data, so reads and writes proceed at once, each up to its own lanes' bandwidth. With it,
+   * `bandwidth` is the read lanes' alone and a written byte loads these lanes only (no bus turns
+   * around between reads and writes, so `writeCost` does not apply). Absent: one bus for both.
+   */
+  writeBandwidth?: number;
   /** Kind of memory: ordinary DRAM, or high-bandwidth memory exposed as its own node. */
   kind: 'dram' | 'hbm';
 }

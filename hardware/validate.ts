@@ -87,6 +87,14 @@ class Checker {
       this.nonNegative(`${f}.latencyNs`, n.latencyNs, 'memory latency');
       if (n.writeCost !== undefined && !(n.writeCost >= 1))
         this.fail(`${f}.writeCost`, `a written byte costs at least one read byte of bandwidth, got ${n.writeCost}`);
+      if (n.writeBandwidth !== undefined) {
+        this.positive(`${f}.writeBandwidth`, n.writeBandwidth, 'memory write bandwidth');
+        if (n.writeCost !== undefined)
+          this.fail(
+            `${f}.writeCost`,
+            'writes with lanes of their own (writeBandwidth) turn no bus around: drop writeCost',
+          );
+      }
       if (n.kind !== 'dram' && n.kind !== 'hbm')
         this.fail(`${f}.kind`, `memory kind must be dram or hbm, got '${String(n.kind)}'`);
     });

@@ -21,8 +21,10 @@ const CACHE_KEYS = [
   'memorySide',
   'victim',
 ] as const;
-const NUMA_COMPACT_KEYS = ['perPackage', 'memory', 'bandwidth', 'latency', 'kind', 'writeCost'] as const;
-const NUMA_NODE_KEYS = ['attach', 'packages', 'cores', 'memory', 'bandwidth', 'latency', 'kind', 'writeCost'] as const;
+/** What a NUMA node gives in either form. */
+const NUMA_FIELDS = ['memory', 'bandwidth', 'latency', 'kind', 'writeCost', 'writeBandwidth'] as const;
+const NUMA_COMPACT_KEYS = ['perPackage', ...NUMA_FIELDS] as const;
+const NUMA_NODE_KEYS = ['attach', 'packages', 'cores', ...NUMA_FIELDS] as const;
 const MEMORY_KINDS = ['dram', 'hbm'] as const;
 
 export interface Compute {
@@ -218,6 +220,7 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
     origins.set(`numaNodes[${id}].bandwidth`, m.get('bandwidth'));
     origins.set(`numaNodes[${id}].latencyNs`, m.get('latency'));
     origins.set(`numaNodes[${id}].writeCost`, m.get('writeCost'));
+    origins.set(`numaNodes[${id}].writeBandwidth`, m.get('writeBandwidth'));
   };
   /** How much of the controller's bandwidth one written byte takes (bus turnarounds); absent: 1. */
   const writeCost = (m: MapReader): { writeCost?: number } => {
@@ -227,6 +230,16 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
     if (!(cost >= 1))
       node.fail(`writeCost must be at least 1 (a written byte takes at least its own bandwidth), got ${cost}`);
     return { writeCost: cost };
+  };
+  /** Write lanes of their own (FB-DIMM): their bandwidth; a turnaround cost then has no bus to turn. */
+  const writes = (m: MapReader): { writeCost?: number; writeBandwidth?: number } => {
+    const lanes = m.get('writeBandwidth');
+    if (!lanes) return writeCost(m);
+    if (m.get('writeCost'))
+      lanes.fail(
+        'writeBandwidth gives writes lanes of their own, so no bus turns around between reads and writes: drop writeCost',
+      );
+    return { writeBandwidth: readBandwidth(lanes) };
   };
 
   if (numaNode.kind() === 'map') {
@@ -246,7 +259,7 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
       const share = local.length / perPackage;
       for (let k = 0; k < perPackage; k++) {
         const id = numaNodes.length;
-        numaNodes.push({ id, attach: packageVertex(pkg.id), memoryBytes, bandwidth, latencyNs, kind, ...writeCost(m) });
+        numaNodes.push({ id, attach: packageVertex(pkg.id), memoryBytes, bandwidth, latencyNs, kind, ...writes(m) });
         record(id, numaNode, m);
         local.slice(k * share, (k + 1) * share).forEach(({ i }) => (coreNuma[i] = id));
       }
@@ -265,7 +278,7 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
         bandwidth: readBandwidth(m.req('bandwidth')),
         latencyNs: readTime(m.req('latency')),
         kind: m.get('kind')?.oneOf(MEMORY_KINDS) ?? 'dram',
-        ...writeCost(m),
+        ...writes(m),
       });
       record(id, node, m);
       const which = m.exclusive(['packages', 'cores'], entries.length > 1);

@@ -52,6 +52,7 @@ export const PARAMETERS: Readonly<Record<string, ParameterKind>> = {
   'numaNodes.bandwidth': bandwidth,
   'numaNodes.latencyNs': duration,
   'numaNodes.writeCost': positiveNumber,
+  'numaNodes.writeBandwidth': bandwidth,
   'cores.frequencyGHz': frequency,
   'caches.sizeBytes': size,
   'caches.bandwidth': bandwidth,

@@ -52,7 +52,7 @@ export function* ioatCopy(
     const uses: Uses = new Map();
     add(uses, channel, 1);
     add(uses, node.memoryResource(from.id), 1);
-    add(uses, node.memoryResource(to.id), 1);
+    node.addMemoryWriteUse(uses, to.id, 1);
     for (const link of node.routeResources(from.attach, engineVertex)) add(uses, link, 1);
     for (const link of node.routeResources(engineVertex, to.attach)) add(uses, link, 1);
     const snapshot = src.buf.content.slice(src.offset, src.bytes);

@@ -169,7 +169,8 @@ export class NicDma {
   private memoryPath(nic: NicState, numa: number, uses: Uses, dir: 'read' | 'write'): number {
     const node = this.node.topo.numa(numa);
     const [from, to] = dir === 'read' ? [node.attach, nic.bus.attach] : [nic.bus.attach, node.attach];
-    add(uses, this.node.memoryResource(numa), 1);
+    if (dir === 'read') add(uses, this.node.memoryResource(numa), 1);
+    else this.node.addMemoryWriteUse(uses, numa, 1);
     for (const link of this.node.routeResources(from, to)) add(uses, link, 1);
     // Every PCIe packet carries its payload plus framing, sequence number, header and CRC.
     const payload = nic.spec.dmaBytes ?? nicCosts.defaultDmaBytes;

@@ -91,6 +91,8 @@ export class Node {
   private readonly lineBytes: number;
   private readonly cacheBandwidth = new Map<string, Resource>();
   private readonly memory = new Map<number, Resource>();
+  /** The write lanes of NUMA nodes whose writes have lanes of their own (NumaNodeSpec.writeBandwidth). */
+  private readonly memoryWrites = new Map<number, Resource>();
   private readonly linkDirection = new Map<string, Resource>();
   private readonly cacheState = new Map<string, CacheState>();
   private readonly lastLevel: CacheSpec[];
@@ -165,7 +167,11 @@ export class Node {
       for (const front of spec.caches)
         if (this.dirtyPrivate.has(front.id) && front.cores.every((core) => victim.cores.includes(core)))
           this.victimFronts.push({ front: this.cacheState.get(front.id)!, victim: this.cacheState.get(victim.id)! });
-    for (const numa of spec.numaNodes) this.memory.set(numa.id, this.net.addResource(`mem${numa.id}`, numa.bandwidth));
+    for (const numa of spec.numaNodes) {
+      this.memory.set(numa.id, this.net.addResource(`mem${numa.id}`, numa.bandwidth));
+      if (numa.writeBandwidth !== undefined)
+        this.memoryWrites.set(numa.id, this.net.addResource(`mem${numa.id} writes`, numa.writeBandwidth));
+    }
     for (const link of spec.links) {
       this.linkDirection.set(
         `${link.name}:${link.a}->${link.b}`,
@@ -238,8 +244,25 @@ export class Node {
     return this.coreEngine.get(core)!;
   }
 
+  /** The resource a byte read from NUMA node `numa`'s memory loads, by one. */
   memoryResource(numa: number): Resource {
     return this.memory.get(numa)!;
+  }
+
+  /** The write lanes of NUMA node `numa`'s memory where it has lanes of its own for writes. */
+  memoryWriteLanes(numa: number): Resource | undefined {
+    return this.memoryWrites.get(numa);
+  }
+
+  /**
+   * Adds a byte written into NUMA node `numa`'s memory, `share` of a flow's bytes: on write lanes
+   * of its own where the memory has them (FB-DIMM), else on the controller at the cost of a written
+   * byte there (its `writeCost`, bus turnarounds).
+   */
+  addMemoryWriteUse(uses: Uses, numa: number, share: number): void {
+    const lanes = this.memoryWrites.get(numa);
+    if (lanes !== undefined) add(uses, lanes, share);
+    else add(uses, this.memory.get(numa)!, share * (this.topo.numa(numa).writeCost ?? 1));
   }
 
   /** Directed link resources along the route between two vertices. */
@@ -514,11 +537,10 @@ export class Node {
   }
 
   /** Writing `share` of a flow's bytes from `from` into NUMA node `numa`'s memory: the route there,
-   *  and the controller at the cost of a written byte (its `writeCost`, bus turnarounds). */
+   *  and the memory's writes (addMemoryWriteUse). */
   private addMemoryWrite(uses: Uses, from: VertexId, numa: number, share: number): void {
-    const node = this.topo.numa(numa);
-    add(uses, this.memory.get(node.id)!, share * (node.writeCost ?? 1));
-    for (const link of this.routeResources(from, node.attach)) add(uses, link, share);
+    this.addMemoryWriteUse(uses, numa, share);
+    for (const link of this.routeResources(from, this.topo.numa(numa).attach)) add(uses, link, share);
   }
 
   /** The trace event of a copy or reduction that ran from `start` until now, naming what held it. */

@@ -285,6 +285,24 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     expect(inputError(claims('many')).location.field).toBe('costs.claimConcurrency');
   });
 
+  it('write lanes of their own: read with their unit, refused beside a turnaround cost or at zero', () => {
+    const lanes = (v: string, extra = '') =>
+      edit(
+        '    bandwidth: 10\n    latency: 80\n',
+        `    bandwidth: 10\n    writeBandwidth: ${v}\n${extra}    latency: 80\n`,
+      );
+    const spec = parseMachineYaml(lanes('4000MB/s'), FILE);
+    expect(spec.numaNodes[0].writeBandwidth).toBe(4);
+    expect(spec.numaNodes[1].writeBandwidth).toBeUndefined();
+    const both = lanes('5', '    writeCost: 1.3\n');
+    expect(inputError(both).location).toMatchObject({
+      line: lineOf(both, 'writeBandwidth'),
+      field: 'numa[0].writeBandwidth',
+    });
+    expect(inputError(both).detail).toMatch(/lanes of their own.*drop writeCost/);
+    expect(inputError(lanes('0')).location.field).toBe('numa[0].writeBandwidth');
+  });
+
   it('a line between the cores behind a shared cache: read with its unit, refused on a private cache', () => {
     const peer = (level: string, v: string) =>
       edit(`        latency: ${level}\n`, `        latency: ${level}\n        peerLatency: ${v}\n`);

@@ -62,6 +62,25 @@ function copyTime(c: Case, warmups: number): { ns: number; node: Node; dst: Buff
   return { ns, node, dst };
 }
 
+/** `cores` each copy `bytes` from and to NUMA node 0 at once, one buffer pair each; run to the end. */
+function copiesAtOnce(spec: MachineSpec, cores: readonly { id: number }[], bytes: number, seed: string) {
+  const sim = new Simulation({ seed });
+  const node = new Node(sim, spec);
+  for (const [i, core] of cores.entries()) {
+    const src = node.allocate(`src${i}`, bytes, i, 0);
+    src.content = Content.fresh(bytes, `src${i}`);
+    const dst = node.allocate(`dst${i}`, bytes, i, 0);
+    sim.spawn(
+      `copy${i}`,
+      (function* () {
+        yield* node.copy(core.id, range(src), range(dst), { rank: i, label: 'copy' });
+      })(),
+    );
+  }
+  sim.run();
+  return { sim, node };
+}
+
 describe('how fast one core copies', () => {
   it('a warm copy is never slower than a cold one', () => {
     fc.assert(
@@ -116,19 +135,22 @@ describe('how a copy stores', () => {
     src.content = Content.fresh(bytes, 'src');
     const dst = node.allocate('dst', bytes, 0, dstCore.numa);
     const mem = node.memoryResource(dstCore.numa);
+    const lanes = node.memoryWriteLanes(dstCore.numa);
     let before = 0;
     sim.spawn(
       'copy',
       (function* () {
-        before = mem.bytesCarried;
+        before = mem.bytesCarried + (lanes?.bytesCarried ?? 0);
         yield* node.copy(core.id, range(src), range(dst), { rank: 0, label: 'copy', routine });
       })(),
     );
     sim.run();
     const sameNode = srcNuma === dstCore.numa;
-    // The controller's load counts a written byte at its writeCost: back to bytes.
+    const after = mem.bytesCarried + (lanes?.bytesCarried ?? 0);
+    // The controller's load counts a written byte at its writeCost (1 on write lanes of their own):
+    // back to bytes.
     const writeCost = spec.numaNodes[dstCore.numa].writeCost ?? 1;
-    return { carried: (mem.bytesCarried - before - (sameNode ? bytes : 0)) / writeCost, spec };
+    return { carried: (after - before - (sameNode ? bytes : 0)) / writeCost, spec };
   }
 
   it('a non-temporal or full-line store never reads the destination; an ordinary store reads it once', () => {
@@ -209,24 +231,21 @@ describe('memory controllers under many streams', () => {
   /** Bytes/ns the controller of NUMA node 0 carried (its load, writes at their cost) while `k`
    *  cores each copied `bytes` from and to node 0 at once, over the time the last one took.
    *  `local`: only node 0's own cores, so every stream has the same route to the controller. */
-  function delivered(machine: string, k: number, bytes: number, local = false): { load: number; peak: number } {
+  function delivered(
+    machine: string,
+    k: number,
+    bytes: number,
+    local = false,
+  ): { load: number; peak: number; writes: { load: number; peak: number } | undefined } {
     const spec = specs.get(machine)!;
-    const sim = new Simulation({ seed: 'streams' });
-    const node = new Node(sim, spec);
     const cores = (local ? spec.cores.filter((c) => c.numa === 0) : spec.cores).slice(0, k);
-    for (const [i, core] of cores.entries()) {
-      const src = node.allocate(`src${i}`, bytes, i, 0);
-      src.content = Content.fresh(bytes, `src${i}`);
-      const dst = node.allocate(`dst${i}`, bytes, i, 0);
-      sim.spawn(
-        `copy${i}`,
-        (function* () {
-          yield* node.copy(core.id, range(src), range(dst), { rank: i, label: 'copy' });
-        })(),
-      );
-    }
-    sim.run();
-    return { load: node.memoryResource(0).bytesCarried / sim.now, peak: spec.numaNodes[0].bandwidth };
+    const { sim, node } = copiesAtOnce(spec, cores, bytes, 'streams');
+    const lanes = node.memoryWriteLanes(0);
+    return {
+      load: node.memoryResource(0).bytesCarried / sim.now,
+      peak: spec.numaNodes[0].bandwidth,
+      writes: lanes && { load: lanes.bytesCarried / sim.now, peak: spec.numaNodes[0].writeBandwidth! },
+    };
   }
 
   it('more streams never raise a controller above its peak, writes counted at their cost', () => {
@@ -236,8 +255,10 @@ describe('memory controllers under many streams', () => {
         fc.integer({ min: 1, max: 16 }),
         fc.integer({ min: 256 * KiB, max: 8 * MiB }),
         (machine, k, bytes) => {
-          const { load, peak } = delivered(machine, k, bytes);
+          const { load, peak, writes } = delivered(machine, k, bytes);
           expect(load).toBeLessThanOrEqual(peak * (1 + 1e-9));
+          // Write lanes of their own (FB-DIMM) have a peak of their own.
+          if (writes) expect(writes.load).toBeLessThanOrEqual(writes.peak * (1 + 1e-9));
         },
       ),
       { numRuns: 40 },
@@ -251,23 +272,39 @@ describe('memory controllers under many streams', () => {
     const time = (writeCost: number) => {
       const base = specs.get('broadwell')!;
       const spec = { ...base, numaNodes: base.numaNodes.map((n) => ({ ...n, writeCost })) };
-      const sim = new Simulation({ seed: 'turnarounds' });
-      const node = new Node(sim, spec);
-      for (const [i, core] of spec.cores.slice(0, 14).entries()) {
-        const src = node.allocate(`src${i}`, 8 * MiB, i, 0);
-        src.content = Content.fresh(8 * MiB, `src${i}`);
-        const dst = node.allocate(`dst${i}`, 8 * MiB, i, 0);
-        sim.spawn(
-          `copy${i}`,
-          (function* () {
-            yield* node.copy(core.id, range(src), range(dst), { rank: i, label: 'copy' });
-          })(),
-        );
-      }
-      sim.run();
-      return sim.now;
+      return copiesAtOnce(spec, spec.cores.slice(0, 14), 8 * MiB, 'turnarounds').sim.now;
     };
     expect(time(1.32) / time(1)).toBeGreaterThan(1.1);
+  });
+
+  describe('memory whose writes have lanes of their own (FB-DIMM)', () => {
+    /** `k` of Zoot's cores at once, each a non-temporal memcpy of 16 MiB within its memory (above
+     *  memcpy's 1 MiB threshold there: it reads the source and writes the destination once each). */
+    function copies(writeBandwidth: number | undefined, k: number) {
+      const base = specs.get('zoot')!;
+      const spec: MachineSpec = { ...base, numaNodes: base.numaNodes.map((n) => ({ ...n, writeBandwidth })) };
+      const bytes = 16 * MiB;
+      const { sim, node } = copiesAtOnce(spec, spec.cores.slice(0, k), bytes, 'lanes');
+      return { ns: sim.now, bytes: bytes * k, reads: node.memoryResource(0), writes: node.memoryWriteLanes(0) };
+    }
+
+    it('a written byte loads the write lanes alone, a read byte the read lanes alone', () => {
+      // FB-DIMM's write lanes carry half what its read lanes do.
+      const { bytes, reads, writes } = copies(specs.get('zoot')!.numaNodes[0].bandwidth / 2, 1);
+      expect(writes).toBeDefined();
+      expect(reads.bytesCarried).toBeCloseTo(bytes, -3);
+      expect(writes!.bytesCarried).toBeCloseTo(bytes, -3);
+    });
+
+    it('reads and writes proceed at once: lanes as wide as the reads move a copy twice as fast as one bus', () => {
+      // Sixteen streams ask far more than the memory gives, so the memory bounds both runs: one bus
+      // of the read lanes' bandwidth carries the reads and the writes in turn, separate lanes at once.
+      const read = specs.get('zoot')!.numaNodes[0].bandwidth;
+      const oneBus = copies(undefined, 16);
+      const twoLanes = copies(read, 16);
+      expect(oneBus.bytes / oneBus.ns).toBeCloseTo(read / 2, 2);
+      expect(twoLanes.bytes / twoLanes.ns).toBeCloseTo(read, 2);
+    });
   });
 
   it("a controller's delivered bandwidth plateaus: another stream never lowers it", () => {
