@@ -91,8 +91,8 @@ class Checker {
         this.positive(`${f}.writeBandwidth`, n.writeBandwidth, 'memory write bandwidth');
         if (n.writeCost !== undefined)
           this.fail(
-            `${f}.writeCost`,
-            'writes with lanes of their own (writeBandwidth) turn no bus around: drop writeCost',
+            `${f}.writeBandwidth`,
+            `writes with lanes of their own turn no bus around, and this node gives a writeCost (${n.writeCost}) for its one bus: give write lanes to a node without writeCost`,
           );
       }
       if (n.kind !== 'dram' && n.kind !== 'hbm')

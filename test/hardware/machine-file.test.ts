@@ -301,6 +301,12 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     });
     expect(inputError(both).detail).toMatch(/lanes of their own.*drop writeCost/);
     expect(inputError(lanes('0')).location.field).toBe('numa[0].writeBandwidth');
+    // A spec built otherwise (a parameter sweep, the visualizer's edits) meets the same rule.
+    const built = parseMachineYaml(lanes('5'), FILE);
+    const bad = { ...built, numaNodes: built.numaNodes.map((n) => ({ ...n, writeCost: 1.3 })) };
+    const e = inputErrorOf(() => validateMachine(bad));
+    expect(e.location.field).toBe('numaNodes[0].writeBandwidth');
+    expect(e.detail).toMatch(/writeCost \(1\.3\).*give write lanes to a node without writeCost/);
   });
 
   it('a line between the cores behind a shared cache: read with its unit, refused on a private cache', () => {

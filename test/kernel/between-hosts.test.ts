@@ -53,6 +53,17 @@ describe('NIC DMA between hosts', () => {
     expect(throughput(twoHosts, 0, { rails: 'share', railShare: 1 })).toBeCloseTo(bound, 6);
   });
 
+  it("writes into the destination's memory as any write: at its writeCost on one bus, on write lanes of their own", () => {
+    // Memory slower than every other resource on the path: the sender's reads and the receiver's
+    // writes bound the transfer, the writes at their cost.
+    const slow = (o: { writeCost?: number; writeBandwidth?: number }) =>
+      clusterOf({ ...nuioa, numaNodes: nuioa.numaNodes.map((n) => ({ ...n, bandwidth: 0.3, ...o })) }, { hosts: 2 });
+    const one = { rails: 'share', railShare: 1 };
+    expect(throughput(slow({}), 0, one)).toBeCloseTo(0.3, 6);
+    expect(throughput(slow({ writeCost: 1.5 }), 0, one)).toBeCloseTo(0.2, 6);
+    expect(throughput(slow({ writeBandwidth: 0.25 }), 0, one)).toBeCloseTo(0.25, 6);
+  });
+
   it("two rails whose reads share a link are held by that link's DMA buffers", () => {
     // From NUMA node 2, NIC ib0 is one hop away (pkg2 -> pkg0) and ib1 is routed through pkg0 too.
     const link = nuioa.links.find((l) => l.name === 'HT pkg2-pkg0')!;

@@ -12,7 +12,9 @@ import { runPrograms } from '../helpers/run-programs.ts';
 const SETUP = 1000;
 const MEM_LATENCY = 80;
 
-function machine(o: { memory?: number; link?: number; ioat?: number } = {}): MachineSpec {
+function machine(
+  o: { memory?: number; link?: number; ioat?: number; writeCost?: number; writeLanes?: number } = {},
+): MachineSpec {
   return {
     name: 'ioat-test',
     description: 'two packages, one core and one NUMA node each',
@@ -26,6 +28,8 @@ function machine(o: { memory?: number; link?: number; ioat?: number } = {}): Mac
       bandwidth: o.memory ?? 100,
       latencyNs: MEM_LATENCY,
       kind: 'dram' as const,
+      ...(o.writeCost === undefined ? {} : { writeCost: o.writeCost }),
+      ...(o.writeLanes === undefined ? {} : { writeBandwidth: o.writeLanes }),
     })),
     cores: [0, 1].map((id) => ({ id, package: id, numa: id, frequencyGHz: 2, threads: 1 })),
     caches: [0, 1].map((id) => ({
@@ -95,6 +99,23 @@ describe('I/OAT DMA engine', () => {
     // Source read and destination write both cross mem0: 3 / 2 B/ns.
     const [end] = dma([{ core: 0, pieces: [{ src: range(src), dst: range(dst) }] }]);
     expect(end).toBeCloseTo(SETUP + MEM_LATENCY + n / 1.5, 6);
+  });
+
+  it("writes the destination as any write: at the node's writeCost on one bus, on write lanes of their own", () => {
+    // Source read (1) and destination write (writeCost) cross mem0 at 3 B/ns: 3 / 2.5.
+    const costly = setup({ memory: 3, ioat: 10, writeCost: 1.5 });
+    const [slow] = costly.dma([
+      { core: 0, pieces: [{ src: range(costly.buf('src', n, 0)), dst: range(costly.buf('dst', n, 0)) }] },
+    ]);
+    expect(slow).toBeCloseTo(SETUP + MEM_LATENCY + n / 1.2, 6);
+    // Reads on the read lanes at 3 B/ns, writes on their own at 2: the write lanes bound it.
+    const lanes = setup({ memory: 3, ioat: 10, writeLanes: 2 });
+    const [end] = lanes.dma([
+      { core: 0, pieces: [{ src: range(lanes.buf('src', n, 0)), dst: range(lanes.buf('dst', n, 0)) }] },
+    ]);
+    expect(end).toBeCloseTo(SETUP + MEM_LATENCY + n / 2, 6);
+    expect(lanes.node.memoryResource(0).bytesCarried).toBeCloseTo(n, 0);
+    expect(lanes.node.memoryWriteLanes(0)!.bytesCarried).toBeCloseTo(n, 0);
   });
 
   it('crosses the links between the memories and the engine', () => {

@@ -10,6 +10,7 @@ import { loadPreset } from '../../hardware/presets.ts';
 import { applyEdits } from '../../viz/src/machine-edits.ts';
 import { loadInput, locate, runInput, traceJson } from '../../viz/src/simulate.ts';
 import { decodeState, encodeState } from '../../viz/src/url-state.ts';
+import { isPlotted } from '../../viz/src/views/utilisation-view.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 const PRESET_DIR = join(ROOT, 'hardware', 'presets');
@@ -186,5 +187,12 @@ describe('browser bundle', () => {
     visit(join(ROOT, entry));
     expect(seen.size).toBeGreaterThan(5);
     expect(offenders).toEqual([]);
+  });
+});
+
+describe('the utilisation view', () => {
+  it('plots memory controllers, their write lanes and link directions, nothing else', () => {
+    for (const r of ['mem0', 'mem12', 'mem3 writes', 'QPI pkg0-pkg1 pkg0->pkg1']) expect(isPlotted(r)).toBe(true);
+    for (const r of ['cache L3#0', 'core3 engine', 'mem0 writes x', 'memo']) expect(isPlotted(r)).toBe(false);
   });
 });

@@ -247,7 +247,7 @@ export class MachineView {
       this.hoverable(
         el.node()!,
         `mem${n.id}`,
-        `NUMA ${n.id} memory controller: ${bandwidthLabel(n.bandwidth)}, ${bytesLabel(n.memoryBytes)} ${n.kind}, ${formatNs(n.latencyNs)}`,
+        `NUMA ${n.id} memory controller: ${bandwidthLabel(n.bandwidth)}${lanes(n.writeBandwidth)}, ${bytesLabel(n.memoryBytes)} ${n.kind}, ${formatNs(n.latencyNs)}`,
         'fill',
       );
       root
@@ -264,7 +264,9 @@ export class MachineView {
         .attr('pointer-events', 'none')
         .attr('class', 'on-load')
         .attr('fill', '#444')
-        .text(bandwidthLabel(n.bandwidth));
+        .text(
+          `${bandwidthLabel(n.bandwidth)}${n.writeBandwidth === undefined ? '' : ` + ${bandwidthLabel(n.writeBandwidth)} w`}`,
+        );
       if (at && !n.attach.startsWith('pkg'))
         root
           .append('line')
@@ -481,4 +483,12 @@ function tileColumns(width: number): number {
 function cachesHeight(count: number, width: number): number {
   if (count <= BARS_UP_TO) return count * 18;
   return 18 + Math.ceil(count / tileColumns(width)) * (TILE_H + GAP) + 4;
+}
+
+/** Write lanes of their own (NumaNodeSpec.writeBandwidth), which the box's colour does not show:
+ *  their load is `mem<N> writes` in the utilisation view. */
+function lanes(writeBandwidth: number | undefined): string {
+  return writeBandwidth === undefined
+    ? ''
+    : ` for reads, ${bandwidthLabel(writeBandwidth)} on write lanes of their own`;
 }

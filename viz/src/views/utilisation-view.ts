@@ -12,9 +12,10 @@ const BINS = 200;
 const H = 320;
 const M = { top: 22, right: 190, bottom: 34, left: 46 };
 
-/** Memory controllers (mem<N>) and directed links (`name a->b`), the resources this view plots. */
+/** Memory controllers (mem<N>, and `mem<N> writes` for write lanes of their own) and directed links
+ *  (`name a->b`), the resources this view plots. */
 export function isPlotted(resource: string): boolean {
-  return /^mem\d+$/.test(resource) || resource.includes('->');
+  return /^mem\d+( writes)?$/.test(resource) || resource.includes('->');
 }
 
 export class UtilisationView {
