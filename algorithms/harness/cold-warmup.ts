@@ -5,10 +5,11 @@
 // that. So such a run warms up for at least those calls, whatever a scenario asks; the harness
 // runs them and the reports say how many it ran.
 import type { MachineSpec } from '../../hardware/spec.ts';
+import { hasVictimCache } from '../../sim/node/topology.ts';
 
 /** The fewest warm-up calls a cache-off run makes on `machine`. */
 function coldWarmupCalls(machine: MachineSpec): number {
-  return machine.caches.some((c) => c.victim) ? 2 : 1;
+  return hasVictimCache(machine.caches) ? 2 : 1;
 }
 
 /** Warm-up calls a run with `warmup` asked makes on `machine`. */

@@ -12,7 +12,7 @@ import { wait } from '../engine/program.ts';
 import { Mutex } from '../engine/mutex.ts';
 import { FlowNetwork, type Flow, type FlowUse, type Resource } from '../flow/network.ts';
 import { DEFAULT_LINE_BYTES, type CacheSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
-import { outermostCaches, peerLatency, Topology } from './topology.ts';
+import { hasVictimCache, outermostCaches, peerLatency, Topology } from './topology.ts';
 import { CacheState, type EvictionSink, type SavedCache } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
 import { bestSibling, keptDirtyIds, siblingCachesByCore } from './sibling-caches.ts';
@@ -157,7 +157,7 @@ export class Node {
     this.lineBytes = spec.costs.lineBytes ?? DEFAULT_LINE_BYTES;
     this.siblings = siblingCachesByCore(spec);
     this.dirtyPrivate = keptDirtyIds(this.siblings);
-    this.hasVictimCaches = spec.caches.some((c) => c.victim);
+    this.hasVictimCaches = hasVictimCache(spec.caches);
     for (const cache of spec.caches) {
       this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
       const counted = !this.dirtyPrivate.has(cache.id);

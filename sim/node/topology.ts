@@ -141,7 +141,6 @@ export class Topology {
   }
 }
 
-/** A line's trip from one core's private caches to another core's behind `shared` (CacheSpec.peerLatencyNs). */
 /** The caches another core's data may sit in: the outermost non-memory-side level of each group of
  *  cores, in the machine's order. */
 export function outermostCaches(caches: readonly CacheSpec[]): CacheSpec[] {
@@ -150,6 +149,13 @@ export function outermostCaches(caches: readonly CacheSpec[]): CacheSpec[] {
   );
 }
 
+/** Whether some cache is a victim cache (AMD's L3 since K10): filled only with what the private
+ *  caches below it evict, as each copy ends (docs/model.md, "The node"). */
+export function hasVictimCache(caches: readonly CacheSpec[]): boolean {
+  return caches.some((c) => c.victim === true);
+}
+
+/** A line's trip from one core's private caches to another core's behind `shared` (CacheSpec.peerLatencyNs). */
 export function peerLatency(shared: CacheSpec): number {
   return shared.peerLatencyNs ?? shared.latencyNs;
 }
