@@ -1,5 +1,6 @@
 // A claim of a seed paper as data: what the paper says, how the simulated value is computed from
 // one scenario run, the published value with its tolerance, and what is expected today.
+import type { MissingParts } from './missing-figures.ts';
 
 /** Where a claim (or one of its fields) is written, for errors that point at it. */
 export interface ClaimLocation {
@@ -87,8 +88,10 @@ export interface Claim {
   expect: 'pass' | 'fail' | 'unrun';
   /** Cheap enough for CI (its scenario runs in well under half a minute). */
   fast: boolean;
-  /** One line: the mechanism the model lacks, for claims expected to fail. */
+  /** One line: the mechanism the model lacks, for claims expected to fail, as written. */
   missing?: string;
+  /** `missing` split into its literal runs and the figures the report computes (missing-figures.ts). */
+  missingParts?: MissingParts;
   where: ClaimLocation;
 }
 

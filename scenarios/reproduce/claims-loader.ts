@@ -4,6 +4,7 @@ import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import type { Claim, Measure, MeasureKind, PaperClaims, Published, SizeChoice, SizeSpan, Tolerance } from './claim.ts';
 import { didYouMean, parseSize, parseYaml, readInputFile, SizeError, type YamlValue } from './scenario-adapter.ts';
+import { parseMissing } from './missing-figures.ts';
 
 const FILE_KEYS = ['seed', 'title', 'claims'] as const;
 const CLAIM_KEYS = [
@@ -98,6 +99,11 @@ function readClaim(item: YamlValue, seed: string, file: string): Claim {
   if (expect === 'pass' && missing !== undefined)
     throw get('missing')!.error("a claim expected to pass has no 'missing': remove it, or set expect to fail");
   if (missing?.includes('\n')) throw get('missing')!.error('missing must be one line');
+  const missingParts = missing === undefined ? undefined : parseMissing(missing, (d) => get('missing')!.error(d));
+  if (missingParts?.some((p) => typeof p !== 'string') && (measure.kind === 'unsupported' || measure.kind === 'growth'))
+    throw get('missing')!.error(
+      `a figure is computed from one table of the claim's scenario, and a${measure.kind === 'growth' ? ' growth' : 'n unsupported'} claim has none`,
+    );
   if (measure.kind === 'unsupported' && expect !== 'fail')
     throw expectField.error("a claim the model cannot express ('unsupported') is expected to fail");
 
@@ -119,7 +125,7 @@ function readClaim(item: YamlValue, seed: string, file: string): Claim {
     input: get('input') ? boolean(get('input')!, 'input') : false,
     expect,
     fast: get('fast') ? boolean(get('fast')!, 'fast') : false,
-    ...(missing ? { missing } : {}),
+    ...(missing ? { missing, missingParts } : {}),
     where: { file, line: lineOf(item) },
   };
 }

@@ -34,7 +34,7 @@ function row(r: ClaimResult): string[] {
     r.outcome.simulated,
     c.toleranceText,
     status(r),
-    r.outcome.holds ? '' : (c.missing ?? ''),
+    r.outcome.holds ? '' : (r.outcome.missing ?? ''),
   ];
 }
 
@@ -79,7 +79,7 @@ export function formatClaimsJson(run: SuiteRun): string {
     expect: r.claim.expect,
     input: r.claim.input,
     fast: r.claim.fast,
-    missing: r.claim.missing ?? null,
+    missing: r.outcome.missing ?? null,
   }));
   // No wall times: the same claims and model give the same bytes (the command prints times on stderr).
   const scenarios = run.scenarios.map((s) => ({ file: basename(s.file) }));

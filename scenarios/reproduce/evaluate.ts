@@ -3,6 +3,7 @@
 import { basename } from 'node:path';
 import type { Claim, Measure, Published, SizeChoice, SizeSpan, Tolerance } from './claim.ts';
 import type { RunResult, RunRow, RunTable } from './run-result.ts';
+import { renderMissing, type MissingParts } from './missing-figures.ts';
 import { formatSize, InputError } from './scenario-adapter.ts';
 
 export type Status = 'PASS' | 'FAIL' | 'INPUT';
@@ -15,6 +16,8 @@ export interface Outcome {
   simulated: string;
   /** The number behind it, where there is one (JSON). */
   value?: number;
+  /** The claim's `missing` text with its figures computed from the run (missing-figures.ts). */
+  missing?: string;
 }
 
 interface Verdict {
@@ -29,7 +32,26 @@ interface Verdict {
  */
 export function evaluateClaim(claim: Claim, run: RunResult | undefined, against?: RunResult): Outcome {
   const v = verdict(claim, run, against);
-  return { status: claim.input ? 'INPUT' : v.holds ? 'PASS' : 'FAIL', ...v };
+  const missing = claim.missingParts && run ? missingText(claim, claim.missingParts, run) : claim.missing;
+  return { status: claim.input ? 'INPUT' : v.holds ? 'PASS' : 'FAIL', ...v, ...(missing ? { missing } : {}) };
+}
+
+/** The `missing` text with its figures computed from the claim's table; a label or size the table
+ *  lacks points at the claim's `missing`. */
+function missingText(claim: Claim, parts: MissingParts, run: RunResult): string {
+  if (parts.every((p) => typeof p === 'string')) return parts.join('');
+  const fail = (detail: string): InputError =>
+    new InputError(`claim ${claim.id}: ${detail}`, {
+      file: claim.where.file,
+      line: claim.where.line,
+      field: 'missing',
+    });
+  const table = pickTable(claim, run, fail);
+  return renderMissing(
+    parts,
+    (choice) => pickRows(table, choice, fail),
+    (row, label) => timeOf(row, label, fail),
+  );
 }
 
 function verdict(claim: Claim, run: RunResult | undefined, againstRun: RunResult | undefined): Verdict {

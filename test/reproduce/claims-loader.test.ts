@@ -107,6 +107,38 @@ describe('claims loader', () => {
     expect(stale.location).toMatchObject({ line: 12, field: 'claims[0].missing' });
   });
 
+  it("reads the figures of a 'missing' text, and refuses one it cannot compute at its line", () => {
+    const failing = (missing: string, measure = '{ kind: ratio, of: a, to: b, at: 1MiB }') =>
+      claim(
+        `    measure: ${measure}\n    published: 1\n    tolerance: 0.1\n    expect: fail\n    missing: "${missing}"\n`,
+      );
+    const [c] = load(
+      failing('a takes {{ratio a/b at 64KiB}} of b, {{ratio a/b over 16KiB..1MiB}} in all; {{mean b at 1MiB}}'),
+    ).claims;
+    expect(c.missingParts).toEqual([
+      'a takes ',
+      { kind: 'ratio', of: 'a', to: 'b', at: 65536 },
+      ' of b, ',
+      { kind: 'ratio', of: 'a', to: 'b', over: { from: 16384, to: 1048576 } },
+      ' in all; ',
+      { kind: 'mean', of: 'b', at: 1048576 },
+    ]);
+    for (const [text, said] of [
+      ['{{median a at 1MiB}}', 'is not one the report computes'],
+      ['{{ratio a at 1MiB}}', 'a ratio names two labels'],
+      ['{{ratio a/b at lots}}', "'lots' is not a size"],
+      ['{{ratio a/b over 4MiB..1MiB}}', 'is empty'],
+      ['{{ratio a/b near 1MiB}}', "expected 'at SIZE' or 'over FROM..TO'"],
+      ['a {{ratio a/b at 1MiB', 'an unclosed or empty figure'],
+    ]) {
+      const e = inputErrorOf(() => load(failing(text)));
+      expect(e.detail).toContain(said);
+      expect(e.location).toMatchObject({ line: 12, field: 'claims[0].missing' });
+    }
+    const growth = inputErrorOf(() => load(failing('{{mean a at 1MiB}}', '{ kind: growth, of: a, at: 1MiB }')));
+    expect(growth.detail).toContain('a growth claim has none');
+  });
+
   it('rejects an empty size range, a missing scenario and unknown keys', () => {
     expect(
       inputErrorOf(() =>

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Claim, Measure, Published, Tolerance } from '../../scenarios/reproduce/claim.ts';
 import { evaluateClaim } from '../../scenarios/reproduce/evaluate.ts';
+import { parseMissing } from '../../scenarios/reproduce/missing-figures.ts';
 import type { RunResult } from '../../scenarios/reproduce/run-result.ts';
 import { InputError } from '../../scenarios/reproduce/scenario-adapter.ts';
 import { KiB, MiB, syntheticRun } from './fixtures.ts';
@@ -208,5 +209,41 @@ describe('measures', () => {
     expect(() =>
       evaluateClaim(claim({ kind: 'ratio', of: 'zz', to: 'base', at: 64 * KiB, reduce: 'min' }, value(1), abs(1)), run),
     ).toThrow(/no algorithm labelled 'zz'; labels: base, a, b/);
+  });
+});
+
+describe("the figures of a 'missing' text", () => {
+  const parts = (text: string) => parseMissing(text, (d) => new Error(d));
+  const failing = (missing: string) =>
+    claim({ kind: 'ratio', of: 'a', to: 'base', at: 64 * KiB, reduce: 'min' }, value(0.5), abs(0.01), {
+      expect: 'fail',
+      missing,
+      missingParts: parts(missing),
+    });
+
+  it("are computed from the claim's table: a ratio at a size, lowest-highest over a span, a mean in us", () => {
+    const text =
+      'a takes {{ratio a/base at 64KiB}} of base ({{ratio a/base over 16KiB..1MiB}} in all; b {{mean b at 1MiB}})';
+    expect(evaluateClaim(failing(text), run).missing).toBe('a takes 0.90 of base (0.50-1.20 in all; b 0.008 us)');
+    // A text without figures is shown as written.
+    expect(evaluateClaim(failing('no figure here'), run).missing).toBe('no figure here');
+  });
+
+  it("point at the claim's missing text when the table lacks a label or a size", () => {
+    for (const [text, said] of [
+      ['{{ratio c/base at 64KiB}}', "no algorithm labelled 'c'"],
+      ['{{mean a at 32KiB}}', 'no size 32KiB'],
+      ['{{ratio a/base over 16KiB..4MiB}}', 'do not reach both ends'],
+    ]) {
+      let error: unknown;
+      try {
+        evaluateClaim(failing(text), run);
+      } catch (e) {
+        error = e;
+      }
+      expect(error).toBeInstanceOf(InputError);
+      expect((error as InputError).detail).toContain(said);
+      expect((error as InputError).location).toMatchObject({ file: '/claims.yaml', line: 7, field: 'missing' });
+    }
   });
 });

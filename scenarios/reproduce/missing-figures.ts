@@ -1,0 +1,96 @@
+// Figures a claim's `missing` text quotes from the model. A figure pasted into the text goes stale
+// the next time the model changes, so the text names the figure instead and the report computes it
+// from the claim's own table of its scenario whenever it renders the text:
+//   {{ratio knem-linear/basic at 64KiB}}            one size: 0.40
+//   {{ratio knem-linear/basic over 16KiB..16MiB}}   every size of the span, lowest-highest: 0.40-0.48
+//   {{mean basic at 16KiB}}                         one algorithm's mean time per call: 37.1 us
+// Labels are the scenario's algorithm labels; sizes as the scenario writes them.
+import type { SizeChoice } from './claim.ts';
+import type { RunRow } from './run-result.ts';
+import { parseSize, SizeError } from './scenario-adapter.ts';
+
+export type Figure =
+  ({ kind: 'ratio'; of: string; to: string } & SizeChoice) | { kind: 'mean'; of: string; at: number };
+
+/** The text's literal runs and figures, in order. */
+export type MissingParts = (string | Figure)[];
+
+const FIGURE = /\{\{([^}]*)\}\}/g;
+const FORMS = '{{ratio A/B at SIZE}}, {{ratio A/B over FROM..TO}} or {{mean A at SIZE}}';
+
+/** Splits `text` into literal runs and figures; `fail` gets what is wrong with a figure. */
+export function parseMissing(text: string, fail: (detail: string) => Error): MissingParts {
+  const parts: MissingParts = [];
+  let at = 0;
+  for (const m of text.matchAll(FIGURE)) {
+    if (m.index > at) parts.push(text.slice(at, m.index));
+    parts.push(parseFigure(m[1].trim(), fail));
+    at = m.index + m[0].length;
+  }
+  if (at < text.length) parts.push(text.slice(at));
+  const rest = parts.filter((p): p is string => typeof p === 'string').join('');
+  if (rest.includes('{{') || rest.includes('}}'))
+    throw fail(`an unclosed or empty figure; a figure is written ${FORMS}`);
+  return parts;
+}
+
+function parseFigure(body: string, fail: (detail: string) => Error): Figure {
+  const words = body.split(/\s+/);
+  const size = (s: string): number => {
+    try {
+      return parseSize(s);
+    } catch (e) {
+      if (e instanceof SizeError) throw fail(`figure {{${body}}}: ${e.message}`);
+      throw e;
+    }
+  };
+  const choice = (where: string, what: string | undefined): SizeChoice => {
+    if (where === 'at' && what) return { at: size(what) };
+    if (where === 'over' && what?.includes('..')) {
+      const [from, to] = what.split('..').map(size);
+      if (from > to) throw fail(`figure {{${body}}}: the span ${what} is empty (FROM is larger than TO)`);
+      return { over: { from, to } };
+    }
+    throw fail(
+      `figure {{${body}}}: expected 'at SIZE' or 'over FROM..TO' after the labels; a figure is written ${FORMS}`,
+    );
+  };
+  if (words[0] === 'ratio' && words.length === 4) {
+    const labels = words[1].split('/');
+    if (labels.length !== 2 || !labels[0] || !labels[1])
+      throw fail(`figure {{${body}}}: a ratio names two labels, A/B`);
+    return { kind: 'ratio', of: labels[0], to: labels[1], ...choice(words[2], words[3]) };
+  }
+  if (words[0] === 'mean' && words.length === 4 && words[2] === 'at')
+    return { kind: 'mean', of: words[1], at: size(words[3]) };
+  throw fail(`figure {{${body}}} is not one the report computes; a figure is written ${FORMS}`);
+}
+
+/** The text with every figure computed from the claim's table, whose rows `rows` picks (checking
+ *  that the table has them) and whose times `time` reads (checking the label). */
+export function renderMissing(
+  parts: MissingParts,
+  rows: (choice: SizeChoice) => RunRow[],
+  time: (row: RunRow, label: string) => number,
+): string {
+  return parts
+    .map((p) => {
+      if (typeof p === 'string') return p;
+      if (p.kind === 'mean') return microseconds(time(rows({ at: p.at })[0], p.of));
+      const ratios = rows(p).map((r) => time(r, p.of) / time(r, p.to));
+      const lo = ratio(Math.min(...ratios));
+      const hi = ratio(Math.max(...ratios));
+      return lo === hi ? lo : `${lo}-${hi}`;
+    })
+    .join('');
+}
+
+function ratio(v: number): string {
+  return v.toFixed(2);
+}
+
+/** Three significant figures at most (no trailing zeros), as the claims' texts quote times. */
+function microseconds(ns: number): string {
+  const us = ns / 1000;
+  return `${us >= 100 ? us.toFixed(0) : String(Number(us.toPrecision(3)))} us`;
+}
