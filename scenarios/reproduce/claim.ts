@@ -92,6 +92,8 @@ export interface Claim {
   missing?: string;
   /** `missing` split into its literal runs and the figures the report computes (missing-figures.ts). */
   missingParts?: MissingParts;
+  /** Where `missing` is written, for a figure the claim's table cannot give. */
+  missingWhere?: ClaimLocation & { field: string };
   where: ClaimLocation;
 }
 

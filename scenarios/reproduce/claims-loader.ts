@@ -2,7 +2,17 @@
 // the field path (claims[3].measure.over), as for scenario files.
 import { existsSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import type { Claim, Measure, MeasureKind, PaperClaims, Published, SizeChoice, SizeSpan, Tolerance } from './claim.ts';
+import type {
+  Claim,
+  ClaimLocation,
+  Measure,
+  MeasureKind,
+  PaperClaims,
+  Published,
+  SizeChoice,
+  SizeSpan,
+  Tolerance,
+} from './claim.ts';
 import { didYouMean, parseSize, parseYaml, readInputFile, SizeError, type YamlValue } from './scenario-adapter.ts';
 import { parseMissing } from './missing-figures.ts';
 
@@ -125,7 +135,7 @@ function readClaim(item: YamlValue, seed: string, file: string): Claim {
     input: get('input') ? boolean(get('input')!, 'input') : false,
     expect,
     fast: get('fast') ? boolean(get('fast')!, 'fast') : false,
-    ...(missing ? { missing, missingParts } : {}),
+    ...(missing ? { missing, missingParts, missingWhere: fieldWhere(file, get('missing')!) } : {}),
     where: { file, line: lineOf(item) },
   };
 }
@@ -352,6 +362,11 @@ function describePublished(field: YamlValue | undefined, kind: MeasureKind): str
 }
 
 /** The 1-based line a field starts on. */
+function fieldWhere(file: string, field: YamlValue): ClaimLocation & { field: string } {
+  const at = field.location();
+  return { file, line: at.line ?? 1, field: at.field ?? 'missing' };
+}
+
 function lineOf(field: YamlValue): number {
   return field.location().line ?? 1;
 }

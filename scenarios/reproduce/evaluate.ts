@@ -40,12 +40,8 @@ export function evaluateClaim(claim: Claim, run: RunResult | undefined, against?
  *  lacks points at the claim's `missing`. */
 function missingText(claim: Claim, parts: MissingParts, run: RunResult): string {
   if (parts.every((p) => typeof p === 'string')) return parts.join('');
-  const fail = (detail: string): InputError =>
-    new InputError(`claim ${claim.id}: ${detail}`, {
-      file: claim.where.file,
-      line: claim.where.line,
-      field: 'missing',
-    });
+  const where = claim.missingWhere ?? { ...claim.where, field: 'missing' };
+  const fail = (detail: string): InputError => new InputError(`claim ${claim.id}: ${detail}`, where);
   const table = pickTable(claim, run, fail);
   return renderMissing(
     parts,

@@ -46,8 +46,9 @@ function parseFigure(body: string, fail: (detail: string) => Error): Figure {
   };
   const choice = (where: string, what: string | undefined): SizeChoice => {
     if (where === 'at' && what) return { at: size(what) };
-    if (where === 'over' && what?.includes('..')) {
-      const [from, to] = what.split('..').map(size);
+    const ends = what?.split('..');
+    if (where === 'over' && ends?.length === 2) {
+      const [from, to] = ends.map(size);
       if (from > to) throw fail(`figure {{${body}}}: the span ${what} is empty (FROM is larger than TO)`);
       return { over: { from, to } };
     }

@@ -123,6 +123,11 @@ describe('claims loader', () => {
       ' in all; ',
       { kind: 'mean', of: 'b', at: 1048576 },
     ]);
+    expect(c.missingWhere).toMatchObject({ line: 12, field: 'claims[0].missing' });
+    // Spaces inside the braces are the writer's own.
+    expect(load(failing('{{ ratio a/b at 1MiB }}')).claims[0].missingParts).toEqual([
+      { kind: 'ratio', of: 'a', to: 'b', at: 1048576 },
+    ]);
     for (const [text, said] of [
       ['{{median a at 1MiB}}', 'is not one the report computes'],
       ['{{ratio a at 1MiB}}', 'a ratio names two labels'],
@@ -130,6 +135,7 @@ describe('claims loader', () => {
       ['{{ratio a/b over 4MiB..1MiB}}', 'is empty'],
       ['{{ratio a/b near 1MiB}}', "expected 'at SIZE' or 'over FROM..TO'"],
       ['a {{ratio a/b at 1MiB', 'an unclosed or empty figure'],
+      ['{{ratio a/b over 1MiB..2MiB..4MiB}}', "expected 'at SIZE' or 'over FROM..TO'"],
     ]) {
       const e = inputErrorOf(() => load(failing(text)));
       expect(e.detail).toContain(said);
@@ -137,6 +143,10 @@ describe('claims loader', () => {
     }
     const growth = inputErrorOf(() => load(failing('{{mean a at 1MiB}}', '{ kind: growth, of: a, at: 1MiB }')));
     expect(growth.detail).toContain('a growth claim has none');
+    const unsupported = inputErrorOf(() =>
+      load(claim('    measure: { kind: unsupported }\n    expect: fail\n    missing: "{{mean a at 1MiB}}"\n')),
+    );
+    expect(unsupported.detail).toContain('an unsupported claim has none');
   });
 
   it('rejects an empty size range, a missing scenario and unknown keys', () => {

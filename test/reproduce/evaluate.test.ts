@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Claim, Measure, Published, Tolerance } from '../../scenarios/reproduce/claim.ts';
 import { evaluateClaim } from '../../scenarios/reproduce/evaluate.ts';
 import { parseMissing } from '../../scenarios/reproduce/missing-figures.ts';
+import { runClaims } from '../../scenarios/reproduce/run-claims.ts';
+import { formatClaimsJson, formatClaimsMarkdown, formatClaimsTable } from '../../scenarios/reproduce/claims-table.ts';
 import type { RunResult } from '../../scenarios/reproduce/run-result.ts';
 import { InputError } from '../../scenarios/reproduce/scenario-adapter.ts';
 import { KiB, MiB, syntheticRun } from './fixtures.ts';
@@ -229,6 +231,19 @@ describe("the figures of a 'missing' text", () => {
     expect(evaluateClaim(failing('no figure here'), run).missing).toBe('no figure here');
   });
 
+  it('are what the text table, the markdown table and the JSON print, never the raw references', async () => {
+    const c = failing('a takes {{ratio a/base at 64KiB}} of base');
+    const suite = await runClaims(
+      [c],
+      async () => run,
+      () => 0,
+    );
+    for (const out of [formatClaimsTable(suite), formatClaimsMarkdown(suite), formatClaimsJson(suite)]) {
+      expect(out).toContain('a takes 0.90 of base');
+      expect(out).not.toContain('{{');
+    }
+  });
+
   it("point at the claim's missing text when the table lacks a label or a size", () => {
     for (const [text, said] of [
       ['{{ratio c/base at 64KiB}}', "no algorithm labelled 'c'"],
@@ -245,5 +260,15 @@ describe("the figures of a 'missing' text", () => {
       expect((error as InputError).detail).toContain(said);
       expect((error as InputError).location).toMatchObject({ file: '/claims.yaml', line: 7, field: 'missing' });
     }
+    // Loaded from a file, the claim knows the line of its missing text.
+    const at = { file: '/claims.yaml', line: 12, field: 'claims[0].missing' };
+    const located = { ...failing('{{mean c at 64KiB}}'), missingWhere: at };
+    let error: unknown;
+    try {
+      evaluateClaim(located, run);
+    } catch (e) {
+      error = e;
+    }
+    expect((error as InputError).location).toMatchObject(at);
   });
 });
