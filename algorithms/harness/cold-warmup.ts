@@ -16,3 +16,9 @@ function coldWarmupCalls(machine: MachineSpec): number {
 export function warmupCallsMade(cache: 'on' | 'off', warmup: number, machine: MachineSpec): number {
   return cache === 'off' ? Math.max(warmup, coldWarmupCalls(machine)) : warmup;
 }
+
+/** The warm-up calls made where they are more than `warmup` asked, for the reports to say so. */
+export function warmupBeyondAsked(cache: 'on' | 'off', warmup: number, machine: MachineSpec): number | undefined {
+  const made = warmupCallsMade(cache, warmup, machine);
+  return made === warmup ? undefined : made;
+}

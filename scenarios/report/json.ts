@@ -4,15 +4,15 @@ import { basename } from 'node:path';
 import type { ParamValue } from '../../algorithms/algorithm.ts';
 import type { ScenarioResult } from '../run.ts';
 import { normalised } from './normalise.ts';
-import { warmupCallsMade } from '../../algorithms/harness/cold-warmup.ts';
+import { warmupBeyondAsked } from '../../algorithms/harness/cold-warmup.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 
 export function formatJsonReport(result: ScenarioResult): string {
   const s = result.scenario;
   // Only where a cache-off run warmed up for more calls than `scenario.warmup` asked.
   const warmupMade = (spec: MachineSpec) => {
-    const made = warmupCallsMade(s.cache, s.warmup, spec);
-    return made === s.warmup ? {} : { warmupMade: made };
+    const made = warmupBeyondAsked(s.cache, s.warmup, spec);
+    return made === undefined ? {} : { warmupMade: made };
   };
   const doc = {
     scenario: {

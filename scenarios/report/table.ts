@@ -8,7 +8,7 @@ import { unavailableNotes, type ResultTable, type ScenarioResult } from '../run.
 import { megabytesPerSecond, reportsBandwidth } from './bandwidth.ts';
 import { alignColumns } from './columns.ts';
 import { breakdownKinds, normalised } from './normalise.ts';
-import { warmupCallsMade } from '../../algorithms/harness/cold-warmup.ts';
+import { warmupBeyondAsked } from '../../algorithms/harness/cold-warmup.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 
 export interface TableReportOptions {
@@ -158,7 +158,7 @@ function fixed(n: number, digits = 2): string {
 
 /** The warm-up the run made (a cache-off run makes at least one call, cold-warmup.ts), and what it asked. */
 function warmupText(s: Scenario, machine: MachineSpec): string {
-  const made = warmupCallsMade(s.cache, s.warmup, machine);
-  if (made === s.warmup) return `${s.warmup} warm-up`;
+  const made = warmupBeyondAsked(s.cache, s.warmup, machine);
+  if (made === undefined) return `${s.warmup} warm-up`;
   return `${made} warm-up (${s.warmup} asked; with cold caches the run warms up for at least ${made} on this machine)`;
 }

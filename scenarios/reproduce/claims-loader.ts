@@ -15,6 +15,7 @@ import type {
 } from './claim.ts';
 import { didYouMean, parseSize, parseYaml, readInputFile, SizeError, type YamlValue } from './scenario-adapter.ts';
 import { parseMissing } from './missing-figures.ts';
+import { parseSpan } from './size-span.ts';
 
 const FILE_KEYS = ['seed', 'title', 'claims'] as const;
 const CLAIM_KEYS = [
@@ -311,11 +312,12 @@ function scenarioPath(field: YamlValue, what: string, dir: string): string {
 
 function readSpan(field: YamlValue): SizeSpan {
   const text = field.string('over');
-  const parts = text.split('..');
-  if (parts.length !== 2) throw field.error(`a size range is FROM..TO, e.g. 16KiB..4MiB; got ${field.describe()}`);
-  const [from, to] = parts.map((p) => sizeOf(field, p.trim()));
-  if (from > to) throw field.error(`the size range ${text} is empty (FROM is larger than TO)`);
-  return { from, to };
+  try {
+    return parseSpan(text);
+  } catch (e) {
+    if (e instanceof SizeError) throw field.error(e.message);
+    throw e;
+  }
 }
 
 function readSize(field: YamlValue): number {
@@ -361,12 +363,12 @@ function describePublished(field: YamlValue | undefined, kind: MeasureKind): str
   return String(field.scalar());
 }
 
-/** The 1-based line a field starts on. */
+/** Where a field is written: its file, line and path. */
 function fieldWhere(file: string, field: YamlValue): ClaimLocation & { field: string } {
-  const at = field.location();
-  return { file, line: at.line ?? 1, field: at.field ?? 'missing' };
+  return { file, line: lineOf(field), field: field.location().field ?? 'missing' };
 }
 
+/** The 1-based line a field starts on. */
 function lineOf(field: YamlValue): number {
   return field.location().line ?? 1;
 }

@@ -8,6 +8,7 @@
 import type { SizeChoice } from './claim.ts';
 import type { RunRow } from './run-result.ts';
 import { parseSize, SizeError } from './scenario-adapter.ts';
+import { parseSpan } from './size-span.ts';
 
 export type Figure =
   ({ kind: 'ratio'; of: string; to: string } & SizeChoice) | { kind: 'mean'; of: string; at: number };
@@ -36,22 +37,19 @@ export function parseMissing(text: string, fail: (detail: string) => Error): Mis
 
 function parseFigure(body: string, fail: (detail: string) => Error): Figure {
   const words = body.split(/\s+/);
-  const size = (s: string): number => {
+  /** `read(text)`, a size or a span, its SizeError told as this figure's. */
+  const sized = <T>(read: (text: string) => T, text: string): T => {
     try {
-      return parseSize(s);
+      return read(text);
     } catch (e) {
       if (e instanceof SizeError) throw fail(`figure {{${body}}}: ${e.message}`);
       throw e;
     }
   };
+  const size = (text: string): number => sized(parseSize, text);
   const choice = (where: string, what: string | undefined): SizeChoice => {
     if (where === 'at' && what) return { at: size(what) };
-    const ends = what?.split('..');
-    if (where === 'over' && ends?.length === 2) {
-      const [from, to] = ends.map(size);
-      if (from > to) throw fail(`figure {{${body}}}: the span ${what} is empty (FROM is larger than TO)`);
-      return { over: { from, to } };
-    }
+    if (where === 'over' && what?.split('..').length === 2) return { over: sized(parseSpan, what) };
     throw fail(
       `figure {{${body}}}: expected 'at SIZE' or 'over FROM..TO' after the labels; a figure is written ${FORMS}`,
     );
