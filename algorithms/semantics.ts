@@ -23,6 +23,7 @@ export interface OperationSemantics<Args> {
   fill(rank: Rank, args: Args, call: OperationCall): void;
   /** Throws an Error describing the first difference if any rank's buffers are wrong. */
   verify(args: Args[], call: OperationCall): void;
-  /** Time of one iteration as benchmarks report it, from the iteration's span in ns. */
-  reportTime?(spanNs: number): number;
+  /** Transfers one iteration carries, each reported as its share of the iteration's span: IMB's
+   *  PingPong reports half a round trip. One when absent. */
+  transfersPerCall?: number;
 }

@@ -42,6 +42,10 @@ export interface PointResult {
   maxNs: number;
   /** Share of rank-time spent in each kind of step (copy, syscall, pin, lock-wait, ...), summing to 1. */
   breakdown: Record<string, number>;
+  /** Rank-time behind one reported time (ns), summed over ranks and kinds: a kind's share of it is
+   *  the time the ranks spent in that kind of step in one call (in one transfer of a ping-pong, whose
+   *  time is half its round trip). */
+  rankTimeNs: number;
   /** Measured calls that started in an earlier call's state and were taken from it, of all measured calls. */
   replayed?: { calls: number; of: number };
 }

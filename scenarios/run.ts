@@ -25,7 +25,7 @@ export interface RunOptions {
   strict?: boolean;
 }
 
-const UNAVAILABLE: PointResult = { meanNs: NaN, minNs: NaN, maxNs: NaN, breakdown: {} };
+const UNAVAILABLE: PointResult = { meanNs: NaN, minNs: NaN, maxNs: NaN, breakdown: {}, rankTimeNs: NaN };
 
 /** What running one point gave: its result, or what it threw. */
 export type PointOutcome = { ok: true; result: PointResult } | { ok: false; error: unknown };

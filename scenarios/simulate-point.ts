@@ -57,6 +57,9 @@ function summarise(outcome: RunOutcome): PointResult {
     minNs: outcome.times.reduce((a, b) => Math.min(a, b), Infinity),
     maxNs: outcome.times.reduce((a, b) => Math.max(a, b), -Infinity),
     breakdown: shares(outcome.totals),
+    // Per transfer as reported: a ping-pong's round trip carries two.
+    rankTimeNs:
+      Object.values(outcome.totals).reduce((a, b) => a + b, 0) / (outcome.times.length * outcome.transfersPerCall),
     ...(outcome.replayed > 0 ? { replayed: { calls: outcome.replayed, of: outcome.times.length } } : {}),
   };
 }

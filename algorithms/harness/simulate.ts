@@ -71,6 +71,8 @@ export interface RunOutcome {
   times: number[];
   /** Rank-time per kind of step over the measured iterations (ns). */
   totals: Record<string, number>;
+  /** Transfers each measured call reported as `times` carries (semantics' `transfersPerCall`). */
+  transfersPerCall: number;
   events: TraceEvent[];
   /** With recordLoads: the load of every resource that carried bytes, over the measured iterations. */
   loads?: LoadSeries[];
@@ -123,6 +125,7 @@ function runTyped<Op extends OperationName>(
   const extra = (warmupCallsMade(req.cache, req.warmup, req.machine) - req.warmup) * calls.length;
   const total = extra + (req.warmup + req.iterations) * calls.length;
   const measured = extra + req.warmup * calls.length;
+  const transfers = semantics.transfersPerCall ?? 1;
   const steady =
     req.exact || req.keepTrace || req.recordLoads || req.startDelays || fresh
       ? undefined
@@ -175,7 +178,7 @@ function runTyped<Op extends OperationName>(
     // common start to the last rank's return, which is the same (own times then start together).
     // Not sim.now: events no rank waits for (a notice in flight) may still run after every return.
     const span = own.reduce((a, b) => Math.max(a, b), 0);
-    if (k >= measured) times.push(semantics.reportTime ? semantics.reportTime(span) : span);
+    if (k >= measured) times.push(span / transfers);
     if (totalsBefore) callTotals.push(totalsBetween(totalsBefore, node.trace.totalsByKind()));
     semantics.verify(args, c);
     eventsOfPrevious = sim.eventsProcessed - eventsBefore;
@@ -185,6 +188,7 @@ function runTyped<Op extends OperationName>(
     times,
     replayed,
     totals: addTotals(node.trace.totalsByKind(), replayedTotals),
+    transfersPerCall: transfers,
     events: node.trace.events,
     ...(loads ? { loads: loads.used() } : {}),
     args: argsOf[argsOf.length - 1],

@@ -2,7 +2,7 @@
 // published value widened by the tolerance. One function per measure kind; no claim has its own.
 import { basename } from 'node:path';
 import type { Claim, Measure, Published, SizeChoice, SizeSpan, Tolerance } from './claim.ts';
-import type { RunResult, RunRow, RunTable } from './run-result.ts';
+import type { RunCell, RunResult, RunRow, RunTable } from './run-result.ts';
 import { renderMissing, type MissingParts } from './missing-figures.ts';
 import { formatSize, InputError } from './scenario-adapter.ts';
 
@@ -46,7 +46,8 @@ function missingText(claim: Claim, parts: MissingParts, run: RunResult): string 
   return renderMissing(
     parts,
     (choice) => pickRows(table, choice, fail),
-    (row, label) => timeOf(row, label, fail),
+    (row, label) => cellOf(row, label, fail),
+    fail,
   );
 }
 
@@ -140,8 +141,7 @@ function verdict(claim: Claim, run: RunResult | undefined, againstRun: RunResult
     }
     case 'share': {
       const shares = rows(m).map((r) => {
-        const cell = r.cells[m.of];
-        if (!cell) throw fail(`the scenario has no algorithm labelled '${m.of}'`);
+        const cell = cellOf(r, m.of, fail);
         return { bytes: r.bytes, v: m.category.reduce((sum, k) => sum + (cell.breakdown[k] ?? 0), 0) };
       });
       const pick = shares.reduce((a, b) => ((m.reduce === 'min' ? b.v < a.v : b.v > a.v) ? b : a));
@@ -161,10 +161,14 @@ function verdict(claim: Claim, run: RunResult | undefined, againstRun: RunResult
 }
 
 function timeOf(row: RunRow, label: string, fail: (d: string) => InputError): number {
+  return cellOf(row, label, fail).meanNs;
+}
+
+function cellOf(row: RunRow, label: string, fail: (d: string) => InputError): RunCell {
   const cell = row.cells[label];
   if (!cell)
     throw fail(`the scenario has no algorithm labelled '${label}'; labels: ${Object.keys(row.cells).join(', ')}`);
-  return cell.meanNs;
+  return cell;
 }
 
 /** time(of) / time(to) at the size, or its min or max over the range, with the size it is at. */

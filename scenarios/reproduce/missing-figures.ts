@@ -4,20 +4,25 @@
 //   {{ratio knem-linear/basic at 64KiB}}            one size: 0.40
 //   {{ratio knem-linear/basic over 16KiB..16MiB}}   every size of the span, lowest-highest: 0.40-0.48
 //   {{mean basic at 16KiB}}                         one algorithm's mean time per call: 37.1 us
+//   {{step pin of region-read at 1MiB}}             the rank-time one call spends in one kind of
+//                                                   step (the breakdown's), summed over ranks (for a
+//                                                   ping-pong, one transfer's): 44.1 us
 // Labels are the scenario's algorithm labels; sizes as the scenario writes them.
 import type { SizeChoice } from './claim.ts';
-import type { RunRow } from './run-result.ts';
+import type { RunCell, RunRow } from './run-result.ts';
 import { parseSize, SizeError } from './scenario-adapter.ts';
 import { parseSpan } from './size-span.ts';
 
 export type Figure =
-  ({ kind: 'ratio'; of: string; to: string } & SizeChoice) | { kind: 'mean'; of: string; at: number };
+  | ({ kind: 'ratio'; of: string; to: string } & SizeChoice)
+  | { kind: 'mean'; of: string; at: number }
+  | { kind: 'step'; step: string; of: string; at: number };
 
 /** The text's literal runs and figures, in order. */
 export type MissingParts = (string | Figure)[];
 
 const FIGURE = /\{\{([^}]*)\}\}/g;
-const FORMS = '{{ratio A/B at SIZE}}, {{ratio A/B over FROM..TO}} or {{mean A at SIZE}}';
+const FORMS = '{{ratio A/B at SIZE}}, {{ratio A/B over FROM..TO}}, {{mean A at SIZE}} or {{step KIND of A at SIZE}}';
 
 /** Splits `text` into literal runs and figures; `fail` gets what is wrong with a figure. */
 export function parseMissing(text: string, fail: (detail: string) => Error): MissingParts {
@@ -62,20 +67,36 @@ function parseFigure(body: string, fail: (detail: string) => Error): Figure {
   }
   if (words[0] === 'mean' && words.length === 4 && words[2] === 'at')
     return { kind: 'mean', of: words[1], at: size(words[3]) };
+  if (words[0] === 'step' && words.length === 6 && words[2] === 'of' && words[4] === 'at')
+    return { kind: 'step', step: words[1], of: words[3], at: size(words[5]) };
   throw fail(`figure {{${body}}} is not one the report computes; a figure is written ${FORMS}`);
 }
 
 /** The text with every figure computed from the claim's table, whose rows `rows` picks (checking
- *  that the table has them) and whose times `time` reads (checking the label). */
+ *  that the table has them) and whose cells `cell` reads (checking the label); `fail` tells what
+ *  else a figure asks that the table lacks. */
 export function renderMissing(
   parts: MissingParts,
   rows: (choice: SizeChoice) => RunRow[],
-  time: (row: RunRow, label: string) => number,
+  cell: (row: RunRow, label: string) => RunCell,
+  fail: (detail: string) => Error,
 ): string {
+  const time = (row: RunRow, label: string): number => cell(row, label).meanNs;
   return parts
     .map((p) => {
       if (typeof p === 'string') return p;
       if (p.kind === 'mean') return microseconds(time(rows({ at: p.at })[0], p.of));
+      if (p.kind === 'step') {
+        const c = cell(rows({ at: p.at })[0], p.of);
+        const share = c.breakdown[p.step];
+        if (share === undefined) {
+          const kinds = Object.keys(c.breakdown).sort().join(', ');
+          throw fail(
+            `figure {{step ${p.step} of ${p.of} ...}}: ${p.of} spends no time in '${p.step}' steps; its kinds: ${kinds}`,
+          );
+        }
+        return microseconds(share * c.rankTimeNs);
+      }
       const ratios = rows(p).map((r) => time(r, p.of) / time(r, p.to));
       const lo = ratio(Math.min(...ratios));
       const hi = ratio(Math.max(...ratios));

@@ -7,6 +7,9 @@ export interface RunCell {
   meanNs: number;
   /** Share of rank-time per kind of step (copy, syscall, lock-wait, ...), summing to 1. */
   breakdown: Record<string, number>;
+  /** Rank-time behind one reported time (ns, one call or one ping-pong transfer), summed over
+   *  ranks: the whole the shares divide. */
+  rankTimeNs: number;
 }
 
 export interface RunRow {

@@ -52,7 +52,14 @@ function toRunResult({ scenario, tables }: ScenarioResult): RunResult {
       rows: table.rows.map((row) => ({
         bytes: row.bytes,
         cells: Object.fromEntries(
-          row.cells.map((c) => [c.algorithm.label, { meanNs: c.result.meanNs, breakdown: c.result.breakdown }]),
+          row.cells.map((c) => [
+            c.algorithm.label,
+            {
+              meanNs: c.result.meanNs,
+              breakdown: c.result.breakdown,
+              rankTimeNs: c.result.rankTimeNs,
+            },
+          ]),
         ),
       })),
     })),

@@ -65,7 +65,7 @@ export function parseShardFile(text: string, path: string): ShardFile {
 /** JSON has no NaN: a ran point's times are finite durations, never negative, and its breakdown
  *  shares numbers. */
 function isPointResult(x: unknown): boolean {
-  const times = isRecord(x) ? [x.minNs, x.meanNs, x.maxNs] : [];
+  const times = isRecord(x) ? [x.minNs, x.meanNs, x.maxNs, x.rankTimeNs] : [];
   return (
     isRecord(x) &&
     times.every((t) => typeof t === 'number' && Number.isFinite(t) && t >= 0) &&

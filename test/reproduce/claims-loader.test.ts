@@ -113,7 +113,9 @@ describe('claims loader', () => {
         `    measure: ${measure}\n    published: 1\n    tolerance: 0.1\n    expect: fail\n    missing: "${missing}"\n`,
       );
     const [c] = load(
-      failing('a takes {{ratio a/b at 64KiB}} of b, {{ratio a/b over 16KiB..1MiB}} in all; {{mean b at 1MiB}}'),
+      failing(
+        'a takes {{ratio a/b at 64KiB}} of b, {{ratio a/b over 16KiB..1MiB}} in all; {{mean b at 1MiB}}, {{step pin of b at 1MiB}} pinning',
+      ),
     ).claims;
     expect(c.missingParts).toEqual([
       'a takes ',
@@ -122,6 +124,9 @@ describe('claims loader', () => {
       { kind: 'ratio', of: 'a', to: 'b', over: { from: 16384, to: 1048576 } },
       ' in all; ',
       { kind: 'mean', of: 'b', at: 1048576 },
+      ', ',
+      { kind: 'step', step: 'pin', of: 'b', at: 1048576 },
+      ' pinning',
     ]);
     expect(c.missingWhere).toMatchObject({ line: 12, field: 'claims[0].missing' });
     // Spaces inside the braces are the writer's own.
@@ -136,6 +141,8 @@ describe('claims loader', () => {
       ['{{ratio a/b near 1MiB}}', "expected 'at SIZE' or 'over FROM..TO'"],
       ['a {{ratio a/b at 1MiB', 'an unclosed or empty figure'],
       ['{{ratio a/b over 1MiB..2MiB..4MiB}}', "expected 'at SIZE' or 'over FROM..TO'"],
+      ['{{step pin at 1MiB}}', 'is not one the report computes'],
+      ['{{step pin of b at lots}}', "'lots' is not a size"],
     ]) {
       const e = inputErrorOf(() => load(failing(text)));
       expect(e.detail).toContain(said);

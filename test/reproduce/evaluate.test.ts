@@ -179,7 +179,15 @@ describe('measures', () => {
       tables: [2, 4, 8].map((n) => ({
         machine: 'm',
         ranks: n,
-        rows: [{ bytes: MiB, cells: { x: { meanNs: 100, breakdown: {} }, y: { meanNs: 50 * n, breakdown: {} } } }],
+        rows: [
+          {
+            bytes: MiB,
+            cells: {
+              x: { meanNs: 100, breakdown: {}, rankTimeNs: 100 * n },
+              y: { meanNs: 50 * n, breakdown: {}, rankTimeNs: 50 * n * n },
+            },
+          },
+        ],
       })),
     };
     expect(evaluateClaim(claim({ kind: 'growth', of: 'x', at: MiB }, value(0), abs(0.01)), sweep)).toMatchObject({
@@ -227,6 +235,10 @@ describe("the figures of a 'missing' text", () => {
     const text =
       'a takes {{ratio a/base at 64KiB}} of base ({{ratio a/base over 16KiB..1MiB}} in all; b {{mean b at 1MiB}})';
     expect(evaluateClaim(failing(text), run).missing).toBe('a takes 0.90 of base (0.50-1.20 in all; b 0.008 us)');
+    // A step: the kind's share of the call's rank-time (4 ranks of 8 ns, 3/4 of it copying).
+    expect(evaluateClaim(failing('b copies for {{step copy of b at 1MiB}} a call'), run).missing).toBe(
+      'b copies for 0.024 us a call',
+    );
     // A text without figures is shown as written.
     expect(evaluateClaim(failing('no figure here'), run).missing).toBe('no figure here');
   });
@@ -249,6 +261,8 @@ describe("the figures of a 'missing' text", () => {
       ['{{ratio c/base at 64KiB}}', "no algorithm labelled 'c'"],
       ['{{mean a at 32KiB}}', 'no size 32KiB'],
       ['{{ratio a/base over 16KiB..4MiB}}', 'do not reach both ends'],
+      ['{{step pin of a at 64KiB}}', "a spends no time in 'pin' steps; its kinds: copy, syscall"],
+      ['{{step copy of c at 64KiB}}', "no algorithm labelled 'c'"],
     ]) {
       let error: unknown;
       try {

@@ -17,7 +17,10 @@ export function syntheticRun(sizes: number[], times: Record<string, number[]>, m
         rows: sizes.map((bytes, i) => ({
           bytes,
           cells: Object.fromEntries(
-            labels.map((l) => [l, { meanNs: times[l][i], breakdown: { copy: 0.75, syscall: 0.25 } }]),
+            labels.map((l) => [
+              l,
+              { meanNs: times[l][i], breakdown: { copy: 0.75, syscall: 0.25 }, rankTimeNs: ranks * times[l][i] },
+            ]),
           ),
         })),
       },

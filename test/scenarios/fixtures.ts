@@ -105,5 +105,6 @@ export function fakeRunner(point: Point): PointResult {
     minNs: meanNs * 0.9,
     maxNs: meanNs * 1.1,
     breakdown: point.algorithm.endsWith(':linear') ? { copy: 0.75, syscall: 0.25 } : { copy: 0.5, 'lock-wait': 0.5 },
+    rankTimeNs: meanNs * point.cores.length,
   };
 }

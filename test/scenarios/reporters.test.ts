@@ -149,6 +149,7 @@ describe('JSON report', () => {
         maxNs: r.maxNs,
         minNs: r.minNs,
         meanNs: r.meanNs,
+        rankTimeNs: r.rankTimeNs,
       };
     });
     expect(formatJsonReport(shuffled)).toBe(formatJsonReport(result));
