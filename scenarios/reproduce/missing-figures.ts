@@ -109,8 +109,10 @@ function ratio(v: number): string {
   return v.toFixed(2);
 }
 
-/** Three significant figures at most (no trailing zeros), as the claims' texts quote times. */
+/** Whole microseconds from 100 us, three significant figures below (no trailing zeros), and
+ *  milliseconds to three significant figures from 1 ms, as the claims' texts quote times. */
 function microseconds(ns: number): string {
   const us = ns / 1000;
+  if (us >= 1000) return `${String(Number((us / 1000).toPrecision(3)))} ms`;
   return `${us >= 100 ? us.toFixed(0) : String(Number(us.toPrecision(3)))} us`;
 }

@@ -7,7 +7,8 @@ import type { ShardResult } from './run-shard.ts';
 import { shardIndices, type ShardSpec } from './select.ts';
 
 export const SHARD_FORMAT = 'intranode-shard';
-export const SHARD_VERSION = 1;
+// 2: a point's result carries its rank-time per reported time (`rankTimeNs`).
+export const SHARD_VERSION = 2;
 
 export interface ShardFile {
   format: typeof SHARD_FORMAT;

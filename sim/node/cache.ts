@@ -12,6 +12,7 @@
 // found here, but its dirty lines do not vanish: they keep their place in the LRU order as stale
 // entries, found by no lookup, and cost their write-back when something pushes them out.
 
+import { CANONICAL_STATE } from '../../common/state-fingerprint.ts';
 import type { CacheHolders } from './cache-holders.ts';
 
 export interface ResidentRange {
@@ -65,6 +66,8 @@ export class CacheState {
     capacityBytes: number,
     holders?: CacheHolders,
     private readonly countWritebacks = true,
+    /** Where a buffer's written lines go back to (its home NUMA node), for the fingerprint below. */
+    private readonly homeOf?: (buf: number) => number | undefined,
   ) {
     if (!Number.isInteger(capacityBytes) || capacityBytes < 0) {
       throw new RangeError(`cache ${name}: capacity must be a non-negative integer, got ${capacityBytes}`);
@@ -267,6 +270,53 @@ export class CacheState {
     }
     this.used = saved.used;
     this.writebacks = saved.writebacks ? new Map(saved.writebacks) : undefined;
+  }
+
+  /**
+   * What stands for this cache in a fingerprint of the simulation (common/state-fingerprint.ts):
+   * its ranges in LRU order, those of retired buffers known only by the home they go back to, with
+   * neighbours of one home as one run. No lookup finds a retired buffer's lines, a victim cache
+   * behind takes them as they leave, and their write-back is charged per home (Node's
+   * `chargeWritebacks`), so which buffer they came from changes nothing: a cache-off call that finds
+   * the caches full of earlier calls' lines repeats the one before it once the runs match, whichever
+   * calls wrote them. (Without `homeOf`, every range is kept as it is.)
+   */
+  [CANONICAL_STATE](): unknown {
+    const out: unknown[] = [this.capacityBytes, this.used];
+    let runHome: number | undefined;
+    let runBytes = 0;
+    for (let e = this.head; e !== null; e = e.next) {
+      if (e.stale && this.homeOf) {
+        const home = this.homeOf(e.buf) ?? -1;
+        if (runBytes > 0 && home === runHome) {
+          runBytes += e.length;
+          continue;
+        }
+        if (runBytes > 0) out.push('stale', runHome, runBytes);
+        runHome = home;
+        runBytes = e.length;
+        continue;
+      }
+      if (runBytes > 0) out.push('stale', runHome, runBytes);
+      runBytes = 0;
+      out.push(e.stale ? 'stale buffer' : e.dirty ? 'dirty' : 'clean', e.buf, e.start, e.length);
+    }
+    if (runBytes > 0) out.push('stale', runHome, runBytes);
+    // Live ranges' per-buffer lists are the same ranges sorted; the holders index follows them.
+    // Write-backs waiting to be charged count per home too, as they are charged.
+    out.push('write-backs', ...this.writebacksPerHome());
+    return out;
+  }
+
+  /** [home, bytes] of the write-backs waiting to be taken, by home (by buffer without `homeOf`). */
+  private writebacksPerHome(): number[] {
+    if (this.writebacks === undefined) return [];
+    const sums = new Map<number, number>();
+    for (const [buf, bytes] of this.writebacks) {
+      const key = this.homeOf ? (this.homeOf(buf) ?? -1) : buf;
+      sums.set(key, (sums.get(key) ?? 0) + bytes);
+    }
+    return [...sums.keys()].sort((a, b) => a - b).flatMap((k) => [k, sums.get(k)!]);
   }
 
   /** Resident ranges in LRU order, oldest first (retired buffers' stale lines left out). */

@@ -161,7 +161,10 @@ export class Node {
     for (const cache of spec.caches) {
       this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
       const counted = !this.dirtyPrivate.has(cache.id);
-      this.cacheState.set(cache.id, new CacheState(cache.id, cache.sizeBytes, this.holders, counted));
+      this.cacheState.set(
+        cache.id,
+        new CacheState(cache.id, cache.sizeBytes, this.holders, counted, (buf) => this.buffers.get(buf)?.home),
+      );
     }
     for (const victim of spec.caches.filter((c) => c.victim))
       for (const front of spec.caches)
@@ -528,12 +531,17 @@ export class Node {
     const outer = local[local.length - 1];
     const evicted = outer && bytes > 0 ? this.cacheState.get(outer.id)!.takeWritebacks() : undefined;
     if (evicted === undefined) return;
-    const coreVertex = this.topo.coreVertex(core);
+    // Summed per home first (whole bytes, exactly), then charged in the homes' order: the charge
+    // depends on how many bytes go back where, not on which buffers they were written in, as the
+    // cache's fingerprint assumes (CacheState's canonical state).
+    const perHome = new Map<number, number>();
     for (const [id, written] of evicted) {
       const home = this.buffers.get(id)?.home;
-      if (home === undefined) continue;
-      this.addMemoryWrite(uses, coreVertex, home, written / bytes);
+      if (home !== undefined) perHome.set(home, (perHome.get(home) ?? 0) + written);
     }
+    const coreVertex = this.topo.coreVertex(core);
+    for (const home of [...perHome.keys()].sort((a, b) => a - b))
+      this.addMemoryWrite(uses, coreVertex, home, perHome.get(home)! / bytes);
   }
 
   /** Writing `share` of a flow's bytes from `from` into NUMA node `numa`'s memory: the route there,

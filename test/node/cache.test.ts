@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { CacheState, type SavedCache } from '../../sim/node/cache.ts';
 import { CacheHolders } from '../../sim/node/cache-holders.ts';
+import { sameState, stateFingerprint } from '../../common/state-fingerprint.ts';
 import { propRuns } from '../helpers/prop-runs.ts';
 
 // Reference: per-byte LRU. A touch streams through its range in address order, so each byte gets a
@@ -342,5 +343,100 @@ describe('CacheState, a retired buffer', () => {
       }),
       { numRuns: propRuns(400) },
     );
+  });
+});
+
+describe("a cache's fingerprint", () => {
+  // Buffers 1 and 2 go back to node 0, buffer 3 to node 1.
+  const homes = new Map([
+    [1, 0],
+    [2, 0],
+    [3, 1],
+  ]);
+  const cache = (fill: (c: CacheState) => void): CacheState => {
+    const c = new CacheState('L3', 4096, undefined, true, (buf) => homes.get(buf));
+    fill(c);
+    return c;
+  };
+  const same = (a: CacheState, b: CacheState): boolean => sameState(stateFingerprint(a, 0), stateFingerprint(b, 0));
+
+  it('knows retired lines only by the home they go back to, neighbours of one home as one run', () => {
+    // 1 KiB of buffer 1 then 1 KiB of buffer 2, both retired: one run of 2 KiB going back to node 0.
+    const two = cache((c) => {
+      c.touch(1, 0, 1024, true);
+      c.touch(2, 0, 1024, true);
+      c.retire(1);
+      c.retire(2);
+    });
+    const one = cache((c) => {
+      c.touch(2, 512, 2048, true);
+      c.retire(2);
+    });
+    expect(same(two, one)).toBe(true);
+    // Going back elsewhere, or still found by lookups, they differ.
+    const elsewhere = cache((c) => {
+      c.touch(3, 0, 2048, true);
+      c.retire(3);
+    });
+    expect(same(two, elsewhere)).toBe(false);
+    const live = cache((c) => c.touch(2, 512, 2048, true));
+    expect(same(one, live)).toBe(false);
+    // The same bytes evicted later cost the same write-backs per home, whichever buffer held them.
+    for (const c of [two, one]) c.touch(3, 0, 4096);
+    const perHome = (c: CacheState): Map<number, number> => {
+      const out = new Map<number, number>();
+      for (const [buf, bytes] of c.takeWritebacks() ?? []) {
+        const home = homes.get(buf)!;
+        out.set(home, (out.get(home) ?? 0) + bytes);
+      }
+      return out;
+    };
+    const [fromTwo, fromOne] = [perHome(two), perHome(one)];
+    expect(fromTwo).toEqual(fromOne);
+    expect(fromOne).toEqual(new Map([[0, 2048]]));
+  });
+
+  it('keeps retired lines in their place among the live ones, and counts write-backs waiting per home', () => {
+    // 1 KiB retired before 1 KiB of live buffer 3, or after it: the next eviction takes different bytes.
+    const before = cache((c) => {
+      c.touch(1, 0, 1024, true);
+      c.retire(1);
+      c.touch(3, 0, 1024);
+    });
+    const after = cache((c) => {
+      c.touch(3, 0, 1024);
+      c.touch(1, 0, 1024, true);
+      c.retire(1);
+    });
+    expect(same(before, after)).toBe(false);
+    // Evicted and not yet charged: 1 KiB of buffer 1 and 1 KiB of buffer 2, or 2 KiB of buffer 2,
+    // all going back to node 0.
+    const evicting = (fill: (c: CacheState) => void) =>
+      cache((c) => {
+        fill(c);
+        c.touch(3, 0, 4096);
+      });
+    const a = evicting((c) => {
+      c.touch(1, 0, 2048, true);
+      c.touch(2, 0, 2048, true);
+      c.retire(1);
+      c.retire(2);
+    });
+    const b = evicting((c) => {
+      c.touch(2, 0, 4096, true);
+      c.retire(2);
+    });
+    expect(same(a, b)).toBe(true);
+  });
+
+  it('keeps every range as it is without a home lookup', () => {
+    const without = (buf: number) => {
+      const c = new CacheState('L3', 4096);
+      c.touch(buf, 0, 1024, true);
+      c.retire(buf);
+      return c;
+    };
+    expect(same(without(1), without(2))).toBe(false);
+    expect(same(without(1), without(1))).toBe(true);
   });
 });

@@ -243,6 +243,14 @@ describe("the figures of a 'missing' text", () => {
     expect(evaluateClaim(failing('no figure here'), run).missing).toBe('no figure here');
   });
 
+  it('print times as the texts quote them: three figures below 100 us, whole us to 1 ms, then ms', () => {
+    const times = syntheticRun([MiB], { base: [1], a: [37_149], b: [123_456], c: [1_677_400] });
+    const c = failing('{{mean a at 1MiB}}, {{mean b at 1MiB}}, {{mean c at 1MiB}}');
+    expect(evaluateClaim({ ...c, measure: { ...c.measure, at: MiB } } as typeof c, times).missing).toBe(
+      '37.1 us, 123 us, 1.68 ms',
+    );
+  });
+
   it('are what the text table, the markdown table and the JSON print, never the raw references', async () => {
     const c = failing('a takes {{ratio a/base at 64KiB}} of base');
     const suite = await runClaims(
