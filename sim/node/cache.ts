@@ -246,6 +246,16 @@ export class CacheState {
     return taken;
   }
 
+  /**
+   * The same, summed per home (`homeKey`: -1 for a buffer without one) in whole bytes, homes in
+   * ascending order: what the write-back costs depends on how many bytes go back where, not on which
+   * buffers they were written in, as this cache's fingerprint assumes.
+   */
+  takeWritebacksByHome(): Array<[home: number, bytes: number]> | undefined {
+    const taken = this.takeWritebacks();
+    return taken && perHome(taken, (buf) => this.homeKey(buf));
+  }
+
   /** Everything out, as IMB's -off_cache does between iterations. */
   clear(): void {
     this.head = this.tail = null;
@@ -276,8 +286,8 @@ export class CacheState {
    * What stands for this cache in a fingerprint of the simulation (common/state-fingerprint.ts):
    * its ranges in LRU order, those of retired buffers known only by the home they go back to, with
    * neighbours of one home as one run. No lookup finds a retired buffer's lines, a victim cache
-   * behind takes them as they leave, and their write-back is charged per home (Node's
-   * `chargeWritebacks`), so which buffer they came from changes nothing: a cache-off call that finds
+   * behind takes them as they leave, and their write-back is charged per home
+   * (`takeWritebacksByHome`), so which buffer they came from changes nothing: a cache-off call that finds
    * the caches full of earlier calls' lines repeats the one before it once the runs match, whichever
    * calls wrote them. (Without `homeOf`, every range is kept as it is.)
    */
@@ -287,7 +297,7 @@ export class CacheState {
     let runBytes = 0;
     for (let e = this.head; e !== null; e = e.next) {
       if (e.stale && this.homeOf) {
-        const home = this.homeOf(e.buf) ?? -1;
+        const home = this.homeKey(e.buf);
         if (runBytes > 0 && home === runHome) {
           runBytes += e.length;
           continue;
@@ -304,19 +314,14 @@ export class CacheState {
     if (runBytes > 0) out.push('stale', runHome, runBytes);
     // Live ranges' per-buffer lists are the same ranges sorted; the holders index follows them.
     // Write-backs waiting to be charged count per home too, as they are charged.
-    out.push('write-backs', ...this.writebacksPerHome());
+    out.push('write-backs', ...(this.writebacks ? perHome(this.writebacks, (buf) => this.homeKey(buf)).flat() : []));
     return out;
   }
 
-  /** [home, bytes] of the write-backs waiting to be taken, by home (by buffer without `homeOf`). */
-  private writebacksPerHome(): number[] {
-    if (this.writebacks === undefined) return [];
-    const sums = new Map<number, number>();
-    for (const [buf, bytes] of this.writebacks) {
-      const key = this.homeOf ? (this.homeOf(buf) ?? -1) : buf;
-      sums.set(key, (sums.get(key) ?? 0) + bytes);
-    }
-    return [...sums.keys()].sort((a, b) => a - b).flatMap((k) => [k, sums.get(k)!]);
+  /** Where a buffer's written lines go back to: its home, -1 for a buffer without one; the buffer
+   *  itself for a cache told no homes. */
+  private homeKey(buf: number): number {
+    return this.homeOf ? (this.homeOf(buf) ?? -1) : buf;
   }
 
   /** Resident ranges in LRU order, oldest first (retired buffers' stale lines left out). */
@@ -421,6 +426,16 @@ export class CacheState {
     this.byBuffer.delete(buf);
     this.holders?.delete(buf, this);
   }
+}
+
+/** [home, bytes] per home of `byBuffer`'s bytes, homes in ascending order. */
+function perHome(byBuffer: Map<number, number>, homeOf: (buf: number) => number): Array<[number, number]> {
+  const sums = new Map<number, number>();
+  for (const [buf, bytes] of byBuffer) {
+    const home = homeOf(buf);
+    sums.set(home, (sums.get(home) ?? 0) + bytes);
+  }
+  return [...sums].sort(([a], [b]) => a - b);
 }
 
 /** Index of the first entry whose end lies beyond `pos` (entries are disjoint and sorted). */

@@ -529,19 +529,11 @@ export class Node {
   private chargeWritebacks(core: number, uses: Uses, bytes: number): void {
     const local = this.topo.cachesOf(core);
     const outer = local[local.length - 1];
-    const evicted = outer && bytes > 0 ? this.cacheState.get(outer.id)!.takeWritebacks() : undefined;
+    // Per home, not per buffer, as the cache's fingerprint assumes (CacheState.takeWritebacksByHome).
+    const evicted = outer && bytes > 0 ? this.cacheState.get(outer.id)!.takeWritebacksByHome() : undefined;
     if (evicted === undefined) return;
-    // Summed per home first (whole bytes, exactly), then charged in the homes' order: the charge
-    // depends on how many bytes go back where, not on which buffers they were written in, as the
-    // cache's fingerprint assumes (CacheState's canonical state).
-    const perHome = new Map<number, number>();
-    for (const [id, written] of evicted) {
-      const home = this.buffers.get(id)?.home;
-      if (home !== undefined) perHome.set(home, (perHome.get(home) ?? 0) + written);
-    }
     const coreVertex = this.topo.coreVertex(core);
-    for (const home of [...perHome.keys()].sort((a, b) => a - b))
-      this.addMemoryWrite(uses, coreVertex, home, perHome.get(home)! / bytes);
+    for (const [home, written] of evicted) if (home >= 0) this.addMemoryWrite(uses, coreVertex, home, written / bytes);
   }
 
   /** Writing `share` of a flow's bytes from `from` into NUMA node `numa`'s memory: the route there,
