@@ -9,7 +9,7 @@ import {
   type NativeStats,
   type ProbeResult,
 } from './backend.ts';
-import { effectiveCapacity, type Capacity, type CapacitySweep } from './fit/capacity.ts';
+import { effectiveCapacity, fastestChases, type Capacity, type CapacitySweep } from './fit/capacity.ts';
 import { DEFAULT_ROUNDS, measureInRounds, roundText } from './rounds.ts';
 import { lineTripRequest } from './host-check.ts';
 
@@ -61,27 +61,37 @@ export function levelProbes(spec: MachineSpec, core: number): LevelProbe[] {
   return probes;
 }
 
-/**
- * Chases working sets from twice the level below the outermost cache up to its size, doubling,
- * and memory, to find how much of it this process gets (fit/capacity.ts).
- */
-function measureCapacity(
+/** The pointer chase that finds how much of the outermost cache this process gets: working sets from
+ *  twice the level below up to the cache's size, doubling, then memory (fit/capacity.ts). */
+interface CapacityProbe {
+  cacheIndex: number;
+  sizeBytes: number;
+  req: NativeRequest;
+}
+
+function capacityProbe(
   spec: MachineSpec,
   core: number,
   memory: LevelProbe,
   it: { iterations: number; warmup: number },
-  opts: TrainingOptions,
-): TrainingData['capacity'] {
+): CapacityProbe | undefined {
   const mine = cachesOfCore(spec, core);
   if (mine.length < 2) return undefined;
   const outer = mine[mine.length - 1];
   const sizes: number[] = [];
   for (let ws = 2 * mine[mine.length - 2].c.sizeBytes; ws <= outer.c.sizeBytes; ws *= 2) sizes.push(ws);
   if (sizes.length === 0) return undefined;
-  opts.progress(`training: load latency across L${outer.c.level}'s size`);
-  const results = runNative({ bench: 'latency', cores: [core], sizes: [...sizes, memory.workingSet], ...it }).results;
+  return {
+    cacheIndex: outer.i,
+    sizeBytes: outer.c.sizeBytes,
+    req: { bench: 'latency', cores: [core], sizes: [...sizes, memory.workingSet], ...it },
+  };
+}
+
+/** The capacity a chase's results (the working sets, then memory) show. */
+function capacityOf(probe: CapacityProbe, results: NativeStats[]): NonNullable<TrainingData['capacity']> {
   const sweep = { results: results.slice(0, -1), memory: results[results.length - 1] };
-  return { cacheIndex: outer.i, sweep, found: effectiveCapacity(sweep, outer.c.sizeBytes) };
+  return { cacheIndex: probe.cacheIndex, sweep, found: effectiveCapacity(sweep, probe.sizeBytes) };
 }
 
 /** Every cache of that one's level on this core's side gets `bytes`: the capacity one process gets. */
@@ -118,16 +128,27 @@ export interface TrainingData {
 
 export interface TrainingOptions {
   iterations: number;
+  /** Rounds of the measurements the host's state changes (rounds.ts); DEFAULT_ROUNDS by default. */
+  rounds?: number;
   progress: (what: string) => void;
 }
 
 export function measureTraining(spec: MachineSpec, cores: number[], opts: TrainingOptions): TrainingData {
   const it = { iterations: opts.iterations, warmup: 2 };
+  const rounds = opts.rounds ?? DEFAULT_ROUNDS;
   const nominal = levelProbes(spec, cores[0]);
   const memoryProbe = nominal[nominal.length - 1];
-  const capacity = measureCapacity(spec, cores[0], memoryProbe, it, opts);
-  // The level probes fit in what the outermost cache really holds; memory stays beyond its size.
-  if (capacity?.found) setCapacity(spec, capacity.cacheIndex, capacity.found.bytes);
+  // The capacity sizes the level probes below, so a first chase comes before them; it is chased again
+  // in every round, and the capacity is that of each working set's fastest chase of all of them.
+  const chase = capacityProbe(spec, cores[0], memoryProbe, it);
+  let firstChase: NativeStats[] | undefined;
+  if (chase) {
+    opts.progress(`training: load latency across L${spec.caches[chase.cacheIndex].level}'s size`);
+    firstChase = runNative(chase.req).results;
+    const first = capacityOf(chase, firstChase);
+    // The level probes fit in what the outermost cache really holds; memory stays beyond its size.
+    if (first.found) setCapacity(spec, first.cacheIndex, first.found.bytes);
+  }
   const levels = [...levelProbes(spec, cores[0]).slice(0, -1), memoryProbe];
   opts.progress('training: load latency by working set');
   const latency = runNative({
@@ -136,12 +157,12 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
     sizes: levels.map((l) => l.workingSet),
     ...it,
   }).results;
-  // The copies, the ownership claims and the CMA sweep fit the constants the host's placement
-  // changes (rounds.ts): each is measured in rounds, one after the other within a round, so that
-  // the rounds spread over the whole training and each measurement takes its fastest, as the test
-  // rows take theirs.
+  // The copies, the ownership claims, the CMA sweep and the capacity chase fit the constants the
+  // host's placement and its other tenants change (rounds.ts): each is measured in rounds, one after
+  // the other within a round, as many rounds as the test set has, so that the rounds spread over the
+  // whole training and each measurement takes its fastest, as the test rows take theirs.
   const pair = cores.slice(0, 2);
-  type Measured = 'copyOne' | 'copyAll' | 'claims' | 'lines' | 'cmaSweep';
+  type Measured = 'copyOne' | 'copyAll' | 'claims' | 'lines' | 'cmaSweep' | 'capacity';
   const requests: Array<{ key: Measured; what: string; req: NativeRequest }> = [
     {
       key: 'copyOne',
@@ -149,6 +170,12 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
       req: { bench: 'memcpy', cores: [cores[0]], sizes: levels.map((l) => l.workingSet / 2), ...it },
     },
   ];
+  if (chase)
+    requests.push({
+      key: 'capacity',
+      what: `load latency across L${spec.caches[chase.cacheIndex].level}'s size`,
+      req: chase.req,
+    });
   const cma = cores.length >= 2 ? probeNative(cores) : undefined;
   if (cores.length >= 2)
     requests.push(
@@ -175,14 +202,20 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
       req: { bench: 'onetoall', mech: 'cma-read', cores: pair, sizes: CMA_TRAINING_SIZES, cache: 'on', ...it },
     });
   const first = new Map<Measured, NativeRun>();
-  const fastest = measureInRounds(DEFAULT_ROUNDS, requests, ({ key, what, req }, round) => {
-    opts.progress(`training: ${what}${roundText(round, DEFAULT_ROUNDS)}`);
+  const fastest = measureInRounds(rounds, requests, ({ key, what, req }, round) => {
+    opts.progress(`training: ${what}${roundText(round, rounds)}`);
     const run = runNative(req);
     if (!first.has(key)) first.set(key, run);
     return run.results;
   });
   // Each measurement as its first run reported it, with every size's fastest round.
   const measured = new Map(requests.map(({ key }, i) => [key, { ...first.get(key)!, results: fastest[i] }]));
+  let capacity: TrainingData['capacity'];
+  if (chase && firstChase) {
+    capacity = capacityOf(chase, fastestChases(firstChase, measured.get('capacity')!.results));
+    // No loss in the fastest chases: the process got the whole cache at some moment, as detected.
+    setCapacity(spec, capacity.cacheIndex, capacity.found?.bytes ?? chase.sizeBytes);
+  }
   const data: TrainingData = {
     cores,
     capacity,

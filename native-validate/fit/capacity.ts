@@ -10,10 +10,12 @@
 // gives the estimate (both latencies weigh most there); L is the fastest chase of the sweep, so the
 // sweep's smallest working set must fit in what the process gets (a capacity below it reads as more).
 import type { NativeStats } from '../backend.ts';
+import { fastestRound, type RoundedStats } from '../rounds.ts';
 
 export interface CapacitySweep {
-  /** Working sets chased, ascending, from past the level below to the cache's size. */
-  results: NativeStats[];
+  /** Working sets chased, ascending, from past the level below to the cache's size; each chase's
+   *  fastest of several when they carry the medians of all (rounds.ts). */
+  results: RoundedStats[];
   /** The chase from memory (beyond every cache). */
   memory: NativeStats;
 }
@@ -22,6 +24,19 @@ export interface Capacity {
   bytes: number;
   /** How it was found, for the machine file. */
   source: string;
+}
+
+/**
+ * Each working set's fastest chase of a first chase and of the rounds' (`again`, each size's fastest
+ * round with every round's median), with the medians of all of them. Other work holds more of the
+ * cache at some moments than at others and only ever slows the chase, so the fastest is the most of
+ * the cache the process got.
+ */
+export function fastestChases(first: readonly NativeStats[], again: readonly RoundedStats[]): RoundedStats[] {
+  return first.map((r, k) => ({
+    ...fastestRound([r, again[k]]),
+    roundMediansNs: [r.medianNs, ...(again[k].roundMediansNs ?? [again[k].medianNs])],
+  }));
 }
 
 /** Effective capacity, rounded to 256 KiB; undefined when the sweep shows no loss below `sizeBytes`. */
@@ -44,9 +59,11 @@ export function effectiveCapacity(sweep: CapacitySweep, sizeBytes: number): Capa
   const bytes = Math.min(sizeBytes, Math.max(quantum, Math.round((best.bytes * best.hit) / quantum) * quantum));
   if (bytes >= sizeBytes) return undefined;
   const chases = sweep.results.map((r) => `${mib(r.bytes)} ${r.minNs.toFixed(1)} ns`).join(', ');
+  const rounds = sweep.results[0].roundMediansNs?.length ?? 1;
+  const of = `fastest of ${sweep.results[0].samples}${rounds > 1 ? `, each working set's fastest of ${rounds} chases` : ''}`;
   return {
     bytes,
-    source: `measured: pointer chase by working set (fastest of ${sweep.results[0].samples}), ${chases}; memory ${memory.toFixed(1)} ns: ${(best.hit * 100).toFixed(0)} % hits at ${mib(best.bytes)}, so this process gets about ${mib(bytes)} of its ${mib(sizeBytes)} (shared with work outside it)`,
+    source: `measured: pointer chase by working set (${of}), ${chases}; memory ${memory.toFixed(1)} ns: ${(best.hit * 100).toFixed(0)} % hits at ${mib(best.bytes)}, so this process gets about ${mib(bytes)} of its ${mib(sizeBytes)} (shared with work outside it)`,
   };
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { NativeStats } from '../../native-validate/backend.ts';
-import { effectiveCapacity } from '../../native-validate/fit/capacity.ts';
+import { effectiveCapacity, fastestChases } from '../../native-validate/fit/capacity.ts';
+import { measureInRounds } from '../../native-validate/rounds.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 
 const MiB = 1 << 20;
@@ -70,5 +71,24 @@ describe('the capacity of the outermost cache a process gets', () => {
       memory: chase(128 * MiB, 151.1),
     };
     expect(effectiveCapacity(measured, 32 * MiB)?.bytes).toBe(4.25 * MiB);
+  });
+
+  it('takes each working set at its fastest chase: the most of the cache other work left us', () => {
+    // A first chase while other work held most of a 32 MiB cache, then three rounds in which it held
+    // less and less: each working set counts with its fastest chase, the capacity is the largest share.
+    const held = [2, 3, 6, 4].map((m) => m * MiB);
+    const chases = held.map((h) => sweep(h, 32 * MiB, 15, 150));
+    const flat = (s: ReturnType<typeof sweep>) => [...s.results, s.memory];
+    const again = measureInRounds(3, [0], (_, round) => flat(chases[round + 1]))[0];
+    const all = fastestChases(flat(chases[0]), again);
+    const found = effectiveCapacity({ results: all.slice(0, -1), memory: all[all.length - 1] }, 32 * MiB);
+    expect(found?.bytes).toBe(6 * MiB);
+    // Every chase's median stands beside the fastest, and the machine file's source says how many.
+    expect(all[2].roundMediansNs).toEqual(chases.map((c) => c.results[2].medianNs));
+    expect(found?.source).toMatch(
+      /^measured: pointer chase by working set \(fastest of 20, each working set's fastest of 4 chases\)/,
+    );
+    // The first chase alone reads the share other work left at that moment.
+    expect(effectiveCapacity(chases[0], 32 * MiB)?.bytes).toBe(2 * MiB);
   });
 });
