@@ -1,0 +1,67 @@
+import { describe, expect, it } from 'vitest';
+import { buildReport, type Report } from '../../native-validate/report.ts';
+import { repeatedRunsText, runsMeetingTarget } from '../../native-validate/repeated-runs.ts';
+import { repeatCount } from '../../native-validate/validation-doc.ts';
+import { row, type Row } from '../../native-validate/validate.ts';
+import { steadyStats } from '../helpers/native-stats.ts';
+
+/** A run whose test rows err by `errors` (in %), shm then cma alternately, fitted to `llcBytes`. */
+function run(errors: number[], load: string, llcBytes?: number): Report {
+  const rows: Row[] = errors.map((e, i) =>
+    row(
+      {
+        set: 'test',
+        name: 'x',
+        mechanism: i % 2 ? 'cma' : 'shm',
+        ranks: 2,
+        bytes: 4096,
+        measured: steadyStats(4096, 1000),
+      },
+      1000 * (1 + e / 100),
+    ),
+  );
+  return buildReport({
+    host: { name: 'h', description: 'd', via: 'sysfs', kernel: '6', cores: [0, 1] },
+    load: { start: `${load} 0.5 0.5`, end: '1 1 1' },
+    command: 'intranode validate',
+    fitted: llcBytes ? [{ field: 'caches[L3].size', value: llcBytes, source: 'measured: a chase' }] : [],
+    machine: 'calibrated',
+    native: { iterations: 20, rounds: 3, warmup: 2, cache: 'cold' },
+    notes: [],
+    rows,
+  });
+}
+
+describe('the same validation command, run after run', () => {
+  it('gives every run its line and counts the runs that met the target', () => {
+    const runs = [
+      run([5, -8, 30], '1.2', 4 * 2 ** 20),
+      run([2, 4, -9], '0.4', 6.5 * 2 ** 20),
+      run([12, 11, 20], '2.0'),
+    ];
+    expect(runs.map((r) => r.summary.test.targetMet)).toEqual([false, true, false]);
+    expect(runsMeetingTarget(runs)).toBe(1);
+    const text = repeatedRunsText(runs).join('\n');
+    expect(text).toContain('was met in 1 of the 3 runs');
+    expect(text).toContain(
+      '| run | load at start | last-level cache fitted | median |error| | max |error| | cma median | shm median | target |',
+    );
+    expect(text).toContain('| 1 | 1.2 | 4 MiB | 8 % | 30 % | 8 % | 17.5 % | not met |');
+    expect(text).toContain('| 2 | 0.4 | 6.5 MiB | 4 % | 9 % | 4 % | 5.5 % | met |');
+    expect(text).toContain('| 3 | 2.0 | the whole cache | 12 % | 20 % | 11 % | 16 % | not met |');
+  });
+
+  it('says nothing of repeats when the command ran once', () => {
+    expect(repeatedRunsText([run([1, 2], '1')])).toEqual([]);
+  });
+
+  it('takes --repeat out of the arguments handed to validate', () => {
+    expect(repeatCount(['--mpi', '--repeat', '3', '--rounds', '5'])).toEqual({
+      repeat: 3,
+      rest: ['--mpi', '--rounds', '5'],
+    });
+    expect(repeatCount(['--mpi'])).toEqual({ repeat: 1, rest: ['--mpi'] });
+    expect(() => repeatCount(['--repeat', '0'])).toThrow("--repeat takes a whole number from 1 to 20, got '0'");
+    expect(() => repeatCount(['--repeat'])).toThrow("--repeat takes a whole number from 1 to 20, got ''");
+  });
+});
