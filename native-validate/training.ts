@@ -138,8 +138,10 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
   const rounds = opts.rounds ?? DEFAULT_ROUNDS;
   const nominal = levelProbes(spec, cores[0]);
   const memoryProbe = nominal[nominal.length - 1];
-  // The capacity sizes the level probes below, so a first chase comes before them; it is chased again
-  // in every round, and the capacity is that of each working set's fastest chase of all of them.
+  // The capacity sizes the level probes below, so a first chase comes before them; the cache's working
+  // sets are chased again in every round, and the capacity is that of each one's fastest chase of all
+  // of them. Memory's chase (most of the time: over the largest working set, every load a miss) is
+  // the first's: what other work takes of the cache does not move it.
   const chase = capacityProbe(spec, cores[0], memoryProbe, it);
   let firstChase: NativeStats[] | undefined;
   if (chase) {
@@ -174,7 +176,7 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
     requests.push({
       key: 'capacity',
       what: `load latency across L${spec.caches[chase.cacheIndex].level}'s size`,
-      req: chase.req,
+      req: { ...chase.req, sizes: chase.req.sizes.slice(0, -1) },
     });
   const cma = cores.length >= 2 ? probeNative(cores) : undefined;
   if (cores.length >= 2)
@@ -212,7 +214,9 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
   const measured = new Map(requests.map(({ key }, i) => [key, { ...first.get(key)!, results: fastest[i] }]));
   let capacity: TrainingData['capacity'];
   if (chase && firstChase) {
-    capacity = capacityOf(chase, fastestChases(firstChase, measured.get('capacity')!.results));
+    const memory = firstChase[firstChase.length - 1];
+    const cache = fastestChases(firstChase.slice(0, -1), measured.get('capacity')!.results);
+    capacity = capacityOf(chase, [...cache, memory]);
     // No loss in the fastest chases: the process got the whole cache at some moment, as detected.
     setCapacity(spec, capacity.cacheIndex, capacity.found?.bytes ?? chase.sizeBytes);
   }
