@@ -12,7 +12,7 @@ export interface NativeArgs {
   ranks?: number;
   sizes?: number[];
   iterations: number;
-  /** Rounds of the training measurements and of the test set: each reports its fastest (rounds.ts). */
+  /** Rounds of the test set (validate): each case reports its fastest round (rounds.ts). */
   rounds: number;
   json: boolean;
   mpi: boolean;
@@ -21,7 +21,7 @@ export interface NativeArgs {
 
 const VALUE_FLAGS = ['--out', '--machine', '--cores', '--ranks', '--sizes', '--iterations', '--rounds'];
 const BOOLEAN_FLAGS = ['--json', '--mpi', '--allow-run-as-root'];
-const VALIDATE_ONLY = ['--machine', '--ranks', '--sizes', '--mpi', '--allow-run-as-root'];
+const VALIDATE_ONLY = ['--machine', '--ranks', '--sizes', '--rounds', '--mpi', '--allow-run-as-root'];
 
 /** Native iterations per size by default: enough for a stable median on a quiet host. */
 export const DEFAULT_ITERATIONS = 20;

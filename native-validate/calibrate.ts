@@ -19,8 +19,6 @@ export interface Calibration {
 export interface CalibrateOptions {
   cores: number[];
   iterations: number;
-  /** Rounds of the measurements the host's state changes (training.ts). */
-  rounds?: number;
   progress: (what: string) => void;
 }
 

@@ -16,7 +16,6 @@ import { detectThisHost } from './host.ts';
 import { checkMpiReady, mpiRows } from './mpi/run-mpi.ts';
 import { buildReport, formatReport, worstMechanism, type Report } from './report.ts';
 import { caseRows, coldOrderRows, trainingRows, type Row } from './validate.ts';
-import { DEFAULT_ROUNDS } from './rounds.ts';
 import { checkHost, hostCheckText, lineTrip, type HostCheck } from './host-check.ts';
 
 export interface NativeCliEnv {
@@ -69,7 +68,7 @@ function chooseCores(spec: MachineSpec, args: NativeArgs): number[] {
 const progress = (env: NativeCliEnv) => (what: string) => env.stderr(`intranode: ${what}\n`);
 
 function runCalibration(args: NativeArgs, env: NativeCliEnv, spec: MachineSpec, cores: number[]): Calibration {
-  return calibrate(spec, { cores, iterations: args.iterations, rounds: args.rounds, progress: progress(env) });
+  return calibrate(spec, { cores, iterations: args.iterations, progress: progress(env) });
 }
 
 const MACHINE_FILE = 'the machine file';
@@ -81,7 +80,7 @@ function calibrateCommand(args: NativeArgs, env: NativeCliEnv): number {
   const out = resolve(env.cwd, args.out ?? 'host-calibrated.yaml');
   checkOutputPath(out, MACHINE_FILE, '--out');
   const cal = runCalibration(args, env, host.spec, cores);
-  const command = `intranode calibrate${args.cores ? ` --cores ${cores.join(',')}` : ''}${args.iterations !== DEFAULT_ITERATIONS ? ` --iterations ${args.iterations}` : ''}${args.rounds !== DEFAULT_ROUNDS ? ` --rounds ${args.rounds}` : ''}`;
+  const command = `intranode calibrate${args.cores ? ` --cores ${cores.join(',')}` : ''}${args.iterations !== DEFAULT_ITERATIONS ? ` --iterations ${args.iterations}` : ''}`;
   writeOutputFile(out, calibrationFile(cal, host.via, command), MACHINE_FILE, '--out');
   // The file must load as any machine file does.
   resolveMachine(out);

@@ -12,6 +12,18 @@ function llcShare(report: Report): string {
   return size ? `${Number((Number(size.value) / 2 ** 20).toFixed(2))} MiB` : 'the whole cache';
 }
 
+/** A fitted constant of a run, or '-' when the run did not fit it. */
+function fitted(report: Report, field: string, unit: string): string {
+  const f = report.fitted?.find((v) => v.field === field);
+  return f ? `${f.value} ${unit}` : '-';
+}
+
+/** The training row `name`'s measured median, in us. */
+function trainingUs(report: Report, name: string): string {
+  const r = report.rows.find((x) => x.set === 'training' && x.name === name);
+  return r ? `${Number((r.measured.medianNs / 1000).toFixed(2))} us` : '-';
+}
+
 /** How many of the runs met the target (runs without test cases count as not meeting it). */
 export function runsMeetingTarget(reports: readonly Report[]): number {
   return reports.filter((r) => r.summary.test.targetMet === true).length;
@@ -22,13 +34,25 @@ export function repeatedRunsText(reports: readonly Report[]): string[] {
   if (reports.length < 2) return [];
   const met = runsMeetingTarget(reports);
   const mechanisms = [...new Set(reports.flatMap((r) => Object.keys(r.summary.byMechanism)))].sort();
-  const header = ['run', 'load at start', 'last-level cache fitted', 'median |error|', 'max |error|'];
+  const header = [
+    'run',
+    'load at start',
+    'last-level cache fitted',
+    'line trip fitted',
+    'claims ring',
+    'median abs. error',
+    'max abs. error',
+  ];
   const lines = [
     '## The same command, run after run',
     '',
     `The command ran ${reports.length} times, one run after the other; the tables above are the first run's.`,
     `Each run calibrates anew, so each fits the host as it was during that run. The target (median at most`,
     `${TARGET.medianPct} %, maximum at most ${TARGET.maxPct} % on the test set) was met in ${met} of the ${reports.length} runs.`,
+    "The training's line trip between the two cores and its claims ring (its fastest rounds) show the placement",
+    'the constants were fitted in: a run whose training caught its two virtual CPUs sharing one core (a trip',
+    'of half the usual or less, a ring several times faster) describes a machine its test rows were mostly',
+    'not run on.',
     '',
     `| ${[...header, ...mechanisms.map((m) => `${m} median`), 'target'].join(' | ')} |`,
     `| ${[...header, ...mechanisms, 'target'].map(() => '---').join(' | ')} |`,
@@ -39,6 +63,8 @@ export function repeatedRunsText(reports: readonly Report[]): string[] {
       String(i + 1),
       r.load.start.split(' ')[0],
       llcShare(r),
+      fitted(r, 'caches[L3].peerLatencyNs', 'ns'),
+      trainingUs(r, 'claims ring'),
       pct(s.medianAbsErrorPct),
       pct(s.maxAbsErrorPct),
       ...mechanisms.map((m) => pct(r.summary.byMechanism[m]?.medianAbsErrorPct ?? null)),

@@ -57,16 +57,13 @@ Usage:
                                      fit the model's constants; writes a machine file
       --out FILE                     the machine file (default host-calibrated.yaml)
       --cores LIST                   cores to use, e.g. 0-3 (default: all); --iterations N, --json
-      --rounds N                     measure what the host's state changes N times; each takes its
-                                     fastest round (3)
   intranode validate [options]       calibrate (or take --machine FILE), then measure a test set
                                      natively and print measured, predicted and error per case
       --machine FILE                 a calibrated machine file instead of calibrating now
       --ranks N, --sizes LIST, --cores LIST, --iterations N, --json
                                      (at most 64 sizes of at most 1 GiB; iterations up to 1,000,000)
       --out FILE                     also save the machine it calibrates (not with --machine)
-      --rounds N                     run the training and the test set N times; each measurement
-                                     and case reports its fastest round (3)
+      --rounds N                     run the test set N times; each case reports its fastest round (3)
       --mpi                          also run the collectives through Open MPI (mpicc, mpirun)
       --allow-run-as-root            let mpirun run as root
   intranode --help (-h, or help) | --version (-V)

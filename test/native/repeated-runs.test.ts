@@ -7,6 +7,17 @@ import { steadyStats } from '../helpers/native-stats.ts';
 
 /** A run whose test rows err by `errors` (in %), shm then cma alternately, fitted to `llcBytes`. */
 function run(errors: number[], load: string, llcBytes?: number): Report {
+  const claims = row(
+    {
+      set: 'training',
+      name: 'claims ring',
+      mechanism: 'shm',
+      ranks: 2,
+      bytes: 65536,
+      measured: steadyStats(65536, 7130),
+    },
+    7130,
+  );
   const rows: Row[] = errors.map((e, i) =>
     row(
       {
@@ -24,11 +35,16 @@ function run(errors: number[], load: string, llcBytes?: number): Report {
     host: { name: 'h', description: 'd', via: 'sysfs', kernel: '6', cores: [0, 1] },
     load: { start: `${load} 0.5 0.5`, end: '1 1 1' },
     command: 'intranode validate',
-    fitted: llcBytes ? [{ field: 'caches[L3].size', value: llcBytes, source: 'measured: a chase' }] : [],
+    fitted: llcBytes
+      ? [
+          { field: 'caches[L3].size', value: llcBytes, source: 'measured: a chase' },
+          { field: 'caches[L3].peerLatencyNs', value: 31.2, source: 'measured: a line trip' },
+        ]
+      : [],
     machine: 'calibrated',
     native: { iterations: 20, rounds: 3, warmup: 2, cache: 'cold' },
     notes: [],
-    rows,
+    rows: llcBytes ? [claims, ...rows] : rows,
   });
 }
 
@@ -44,11 +60,11 @@ describe('the same validation command, run after run', () => {
     const text = repeatedRunsText(runs).join('\n');
     expect(text).toContain('was met in 1 of the 3 runs');
     expect(text).toContain(
-      '| run | load at start | last-level cache fitted | median |error| | max |error| | cma median | shm median | target |',
+      '| run | load at start | last-level cache fitted | line trip fitted | claims ring | median abs. error | max abs. error | cma median | shm median | target |',
     );
-    expect(text).toContain('| 1 | 1.2 | 4 MiB | 8 % | 30 % | 8 % | 17.5 % | not met |');
-    expect(text).toContain('| 2 | 0.4 | 6.5 MiB | 4 % | 9 % | 4 % | 5.5 % | met |');
-    expect(text).toContain('| 3 | 2.0 | the whole cache | 12 % | 20 % | 11 % | 16 % | not met |');
+    expect(text).toContain('| 1 | 1.2 | 4 MiB | 31.2 ns | 7.13 us | 8 % | 30 % | 8 % | 17.5 % | not met |');
+    expect(text).toContain('| 2 | 0.4 | 6.5 MiB | 31.2 ns | 7.13 us | 4 % | 9 % | 4 % | 5.5 % | met |');
+    expect(text).toContain('| 3 | 2.0 | the whole cache | - | - | 12 % | 20 % | 11 % | 16 % | not met |');
   });
 
   it('says nothing of repeats when the command ran once', () => {
