@@ -8,13 +8,14 @@ const pct = (x: number | null) => (x === null ? '-' : `${x} %`);
 
 /** What the calibration of a run measured as the process's share of the last-level cache. */
 function llcShare(report: Report): string {
-  const size = report.fitted?.find((f) => /^caches\[L\d+\]\.size$/.test(f.field));
+  if (!report.fitted) return '-';
+  const size = report.fitted.find((f) => /^caches\[L\d+\]\.size$/.test(f.field));
   return size ? `${Number((Number(size.value) / 2 ** 20).toFixed(2))} MiB` : 'the whole cache';
 }
 
-/** A fitted constant of a run, or '-' when the run did not fit it. */
-function fitted(report: Report, field: string, unit: string): string {
-  const f = report.fitted?.find((v) => v.field === field);
+/** A fitted constant of a run (the first whose field matches), or '-' when the run did not fit it. */
+function fitted(report: Report, field: RegExp, unit: string): string {
+  const f = report.fitted?.find((v) => field.test(v.field));
   return f ? `${f.value} ${unit}` : '-';
 }
 
@@ -63,7 +64,8 @@ export function repeatedRunsText(reports: readonly Report[]): string[] {
       String(i + 1),
       r.load.start.split(' ')[0],
       llcShare(r),
-      fitted(r, 'caches[L3].peerLatencyNs', 'ns'),
+      // The line trip is fitted on the innermost cache the two cores share: L3 here, L2 elsewhere.
+      fitted(r, /^caches\[L\d+\]\.peerLatencyNs$/, 'ns'),
       trainingUs(r, 'claims ring'),
       pct(s.medianAbsErrorPct),
       pct(s.maxAbsErrorPct),

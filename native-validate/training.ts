@@ -9,7 +9,7 @@ import {
   type NativeStats,
   type ProbeResult,
 } from './backend.ts';
-import { effectiveCapacity, fastestChases, type Capacity, type CapacitySweep } from './fit/capacity.ts';
+import { capacityOverChases, effectiveCapacity, type Capacity, type CapacitySweep } from './fit/capacity.ts';
 import { DEFAULT_ROUNDS, measureInRounds, roundText } from './rounds.ts';
 import { lineTripRequest } from './host-check.ts';
 
@@ -67,6 +67,8 @@ interface CapacityProbe {
   cacheIndex: number;
   sizeBytes: number;
   req: NativeRequest;
+  /** Every cache's size as detected, to put back when no chase shows a loss. */
+  sizes: number[];
 }
 
 function capacityProbe(
@@ -84,6 +86,7 @@ function capacityProbe(
   return {
     cacheIndex: outer.i,
     sizeBytes: outer.c.sizeBytes,
+    sizes: spec.caches.map((c) => c.sizeBytes),
     req: { bench: 'latency', cores: [core], sizes: [...sizes, memory.workingSet], ...it },
   };
 }
@@ -134,14 +137,14 @@ export interface TrainingOptions {
 export function measureTraining(spec: MachineSpec, cores: number[], opts: TrainingOptions): TrainingData {
   const it = { iterations: opts.iterations, warmup: 2 };
   // Not the test set's rounds: the fastest of more rounds more often catches a placement the test rows
-  // rarely see (docs/validation.md, "The same command, run after run").
+  // rarely see (docs/validation.md, "What runs natively").
   const rounds = DEFAULT_ROUNDS;
   const nominal = levelProbes(spec, cores[0]);
   const memoryProbe = nominal[nominal.length - 1];
   // The capacity sizes the level probes below, so a first chase comes before them; the cache's working
   // sets are chased again in every round, and the capacity is that of each one's fastest chase of all
-  // of them. Memory's chase (most of the time: over the largest working set, every load a miss) is
-  // the first's: what other work takes of the cache does not move it.
+  // of them (fit/capacity.ts). Memory's chase, most of the chase's time (over the largest working
+  // set, every load a miss), is taken once, with the first.
   const chase = capacityProbe(spec, cores[0], memoryProbe, it);
   let firstChase: NativeStats[] | undefined;
   if (chase) {
@@ -214,11 +217,11 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
   const measured = new Map(requests.map(({ key }, i) => [key, { ...first.get(key)!, results: fastest[i] }]));
   let capacity: TrainingData['capacity'];
   if (chase && firstChase) {
-    const memory = firstChase[firstChase.length - 1];
-    const cache = fastestChases(firstChase.slice(0, -1), measured.get('capacity')!.results);
-    capacity = capacityOf(chase, [...cache, memory]);
+    const over = capacityOverChases(firstChase, measured.get('capacity')!.results, chase.sizeBytes);
+    capacity = { cacheIndex: chase.cacheIndex, ...over };
     // No loss in the fastest chases: the process got the whole cache at some moment, as detected.
-    setCapacity(spec, capacity.cacheIndex, capacity.found?.bytes ?? chase.sizeBytes);
+    if (over.found) setCapacity(spec, chase.cacheIndex, over.found.bytes);
+    else chase.sizes.forEach((bytes, i) => (spec.caches[i].sizeBytes = bytes));
   }
   const data: TrainingData = {
     cores,

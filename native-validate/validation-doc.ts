@@ -7,17 +7,22 @@
 //   npm run validation-doc -- --rerender  (the doc again from docs/validation.json, the last run)
 import { spawnSync } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nativeMain } from './cli.ts';
 import { formatReport, TARGET, type Report } from './report.ts';
 import { tripText } from './host-check.ts';
 import { repeatedRunsText, runsMeetingTarget } from './repeated-runs.ts';
+import { DEFAULT_ROUNDS } from './rounds.ts';
 import { formatBytes } from '../common/bytes.ts';
 import { smBtlCosts } from '../sim/kernel/shm/costs.ts';
 
 const DOC = fileURLToPath(new URL('../docs/validation.md', import.meta.url));
 /** The run's whole report, kept beside the doc: its raw figures, and what `--rerender` reads. */
 const RUN = fileURLToPath(new URL('../docs/validation.json', import.meta.url));
+/** The runs of a `--repeat` so far, written after each (outside the repository's tracked files). */
+const PARTIAL = join(tmpdir(), 'intranode-validation-runs.json');
 
 function cpuModel(): string {
   const out = spawnSync('sh', ['-c', "grep -m1 'model name' /proc/cpuinfo | cut -d: -f2"], { encoding: 'utf8' });
@@ -200,8 +205,10 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     '  machine the double copy alone slows two- to fivefold, as if its two virtual CPUs were moved apart),',
     '  which a median over iterations cannot remove. Interference only slows a case down, so its fastest',
     "  round is the host in its least disturbed state; the training copies (the double copy's ring among them)",
-    '  and the chase that finds how much of the last-level cache the process gets are taken in as many rounds',
-    '  the same way, so that model and test rows describe the same state.',
+    `  and the chase that finds how much of the last-level cache the process gets are taken in ${DEFAULT_ROUNDS} rounds`,
+    '  the same way, so that model and test rows describe the same state; not in `--rounds` rounds: the fastest',
+    '  of more rounds more often catches a moment the test rows mostly did not see, such as one in which the',
+    '  two virtual CPUs behave as one core.',
     "- Nothing is left behind: on success, a rank's failure, the timeout, SIGINT, SIGTERM or SIGHUP the parent",
     '  kills and reaps every rank and unlinks the segment; ranks die with a parent killed outright',
     '  (`PR_SET_PDEATHSIG`), whose segment the next run removes; and the parent cleans up as for SIGTERM when the',
@@ -253,7 +260,6 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     );
   }
   out.push('');
-  out.push(...repeatedRunsText(reports));
   out.push(
     'What the calibration learns of this host beyond the constants of a preset:',
     '',
@@ -312,6 +318,8 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     ...coldOrderText(report.rows),
     '',
   );
+  // Last: under its own heading, it would otherwise take the explanations above as its own.
+  out.push(...repeatedRunsText(reports));
   return out.join('\n');
 }
 
@@ -326,7 +334,7 @@ export function repeatCount(args: string[]): { repeat: number; rest: string[] } 
 }
 
 /** The runs kept beside the doc: a list of reports (a file of one report, as before, reads as one run). */
-function readRuns(text: string): Report[] {
+export function readRuns(text: string): Report[] {
   const parsed = JSON.parse(text) as Report | { runs: Report[] };
   return 'runs' in parsed ? parsed.runs : [parsed];
 }
@@ -336,6 +344,7 @@ async function main(): Promise<void> {
   let reports: Report[] = [];
   if (extra[0] === '--rerender') {
     // The explanations changed, not the measurements: the doc again from the runs it was made from.
+    if (extra.length > 1) throw new Error(`--rerender takes no other argument, got ${extra.slice(1).join(' ')}`);
     reports = readRuns(readFileSync(RUN, 'utf8'));
   } else {
     const { repeat, rest } = repeatCount(extra);
@@ -346,10 +355,16 @@ async function main(): Promise<void> {
         stdout: (t) => (json += t),
         stderr: (t) => process.stderr.write(t),
       });
-      if (code !== 0) process.exit(code);
+      if (code !== 0) {
+        if (reports.length > 0)
+          process.stderr.write(`validation-doc: the ${reports.length} run(s) before it are in ${PARTIAL}\n`);
+        process.exit(code);
+      }
       const report = JSON.parse(json) as Report;
       report.command = ['intranode', 'validate', ...rest].join(' ');
       reports.push(report);
+      // Kept as they come: a later run's failure does not lose the minutes the earlier ones took.
+      if (repeat > 1) writeFileSync(PARTIAL, JSON.stringify({ runs: reports }, null, 2) + '\n');
     }
   }
   writeFileSync(RUN, JSON.stringify({ runs: reports }, null, 2) + '\n');

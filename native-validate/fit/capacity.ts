@@ -10,7 +10,7 @@
 // gives the estimate (both latencies weigh most there); L is the fastest chase of the sweep, so the
 // sweep's smallest working set must fit in what the process gets (a capacity below it reads as more).
 import type { NativeStats } from '../backend.ts';
-import { fastestRound, type RoundedStats } from '../rounds.ts';
+import type { RoundedStats } from '../rounds.ts';
 
 export interface CapacitySweep {
   /** Working sets chased, ascending, from past the level below to the cache's size; each chase's
@@ -27,16 +27,36 @@ export interface Capacity {
 }
 
 /**
- * Each working set's fastest chase of a first chase and of the rounds' (`again`, each size's fastest
- * round with every round's median), with the medians of all of them. Other work holds more of the
- * cache at some moments than at others and only ever slows the chase, so the fastest is the most of
- * the cache the process got.
+ * The capacity over several chases: `first` (the working sets, then memory), which sized the level
+ * probes, and the rounds' chases of the working sets alone (`again`, each size's fastest round with
+ * every round's median). Other work holds more of the cache at some moments than at others and only
+ * ever slows a chase, so each working set counts with its fastest load (the least `minNs`, which is
+ * what the capacity reads), memory with the first chase's (most of a chase's time is memory's, so
+ * it is taken once). The capacity is the larger of the first chase's and the fastest chases': a
+ * working set's loads only got faster, and the level probes, sized from the first, stay within it.
+ * Undefined `found` means the whole cache.
  */
-export function fastestChases(first: readonly NativeStats[], again: readonly RoundedStats[]): RoundedStats[] {
-  return first.map((r, k) => ({
-    ...fastestRound([r, again[k]]),
+export function capacityOverChases(
+  first: readonly NativeStats[],
+  again: readonly RoundedStats[],
+  sizeBytes: number,
+): { sweep: CapacitySweep; found?: Capacity } {
+  const cache = first.slice(0, -1);
+  if (again.length !== cache.length || again.some((r, k) => r.bytes !== cache[k].bytes))
+    throw new RangeError("capacity: the rounds' chases are not the first chase's working sets");
+  const memory = first[first.length - 1];
+  const fastest = cache.map((r, k) => ({
+    ...(again[k].minNs < r.minNs ? again[k] : r),
     roundMediansNs: [r.medianNs, ...(again[k].roundMediansNs ?? [again[k].medianNs])],
   }));
+  const firstSweep = { results: cache, memory };
+  const fastestSweep = { results: fastest, memory };
+  const atFirst = effectiveCapacity(firstSweep, sizeBytes);
+  const atFastest = effectiveCapacity(fastestSweep, sizeBytes);
+  const bytes = (c: Capacity | undefined) => c?.bytes ?? sizeBytes;
+  return bytes(atFastest) >= bytes(atFirst)
+    ? { sweep: fastestSweep, ...(atFastest ? { found: atFastest } : {}) }
+    : { sweep: firstSweep, found: atFirst };
 }
 
 /** Effective capacity, rounded to 256 KiB; undefined when the sweep shows no loss below `sizeBytes`. */

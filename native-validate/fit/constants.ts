@@ -365,7 +365,8 @@ const cmaLock: FittedConstant = {
 
 const lastLevelCapacity: FittedConstant = {
   name: 'capacity of the outermost cache this process gets',
-  // Applied before the level probes are sized (training.ts), so that they fit in it; said here.
+  // Set on the machine during training (training.ts): the first chase's before the level probes are
+  // sized, so that they fit in it, then the capacity over every chase, never smaller; said here.
   fit(spec, data) {
     const cap = data.capacity;
     if (!cap?.found) return [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import type { NativeStats } from '../../native-validate/backend.ts';
-import { effectiveCapacity, fastestChases } from '../../native-validate/fit/capacity.ts';
+import { capacityOverChases, effectiveCapacity } from '../../native-validate/fit/capacity.ts';
 import { measureInRounds } from '../../native-validate/rounds.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 
@@ -73,22 +73,56 @@ describe('the capacity of the outermost cache a process gets', () => {
     expect(effectiveCapacity(measured, 32 * MiB)?.bytes).toBe(4.25 * MiB);
   });
 
-  it('takes each working set at its fastest chase: the most of the cache other work left us', () => {
-    // A first chase while other work held most of a 32 MiB cache, then three rounds in which it held
-    // less and less: each working set counts with its fastest chase, the capacity is the largest share.
+  it('takes each working set at its fastest load over the chases: the most of the cache other work left us', () => {
+    // As training chases: a first chase of the working sets and memory, then three rounds of the
+    // working sets alone, while other work held 2, then 3, 6 and 4 MiB of a 32 MiB cache for us.
     const held = [2, 3, 6, 4].map((m) => m * MiB);
     const chases = held.map((h) => sweep(h, 32 * MiB, 15, 150));
-    const flat = (s: ReturnType<typeof sweep>) => [...s.results, s.memory];
-    const again = measureInRounds(3, [0], (_, round) => flat(chases[round + 1]))[0];
-    const all = fastestChases(flat(chases[0]), again);
-    const found = effectiveCapacity({ results: all.slice(0, -1), memory: all[all.length - 1] }, 32 * MiB);
-    expect(found?.bytes).toBe(6 * MiB);
+    const first = [...chases[0].results, chases[0].memory];
+    const again = measureInRounds(3, [0], (_, round) => chases[round + 1].results)[0];
+    const over = capacityOverChases(first, again, 32 * MiB);
+    expect(over.found?.bytes).toBe(6 * MiB);
     // Every chase's median stands beside the fastest, and the machine file's source says how many.
-    expect(all[2].roundMediansNs).toEqual(chases.map((c) => c.results[2].medianNs));
-    expect(found?.source).toMatch(
+    expect(over.sweep.results[2].roundMediansNs).toEqual(chases.map((c) => c.results[2].medianNs));
+    expect(over.found?.source).toMatch(
       /^measured: pointer chase by working set \(fastest of 20, each working set's fastest of 4 chases\)/,
     );
     // The first chase alone reads the share other work left at that moment.
     expect(effectiveCapacity(chases[0], 32 * MiB)?.bytes).toBe(2 * MiB);
+  });
+
+  it('reads the fastest load, not the fastest median, and never less than the first chase', () => {
+    const first = [...sweep(4 * MiB, 32 * MiB, 15, 150).results, chase(128 * MiB, 150)];
+    // A round whose median is lower but whose fastest load is higher, at every working set: the
+    // capacity reads the fastest load, so the first chase's loads stand.
+    const again = sweep(2 * MiB, 32 * MiB, 15, 150).results.map((r, k) => ({
+      ...r,
+      medianNs: first[k].medianNs - 1,
+      minNs: first[k].minNs + 1,
+    }));
+    expect(capacityOverChases(first, again, 32 * MiB).found?.bytes).toBe(4 * MiB);
+    // And the other way: a round of slower medians whose fastest loads held 6 MiB counts with them.
+    const quick = sweep(6 * MiB, 32 * MiB, 15, 150).results.map((r, k) => ({ ...r, medianNs: first[k].medianNs + 50 }));
+    expect(capacityOverChases(first, quick, 32 * MiB).found?.bytes).toBe(6 * MiB);
+    // A round whose smallest working set loads faster lowers the cache latency the estimate uses, and
+    // with it the share it reads: the first chase's share, which sized the level probes, is kept.
+    const faster = first.slice(0, -1).map((r, k) => (k === 0 ? { ...r, minNs: 5, medianNs: 5 } : r));
+    const over = capacityOverChases(first, faster, 32 * MiB);
+    expect(effectiveCapacity({ results: faster, memory: first[first.length - 1] }, 32 * MiB)!.bytes).toBeLessThan(
+      4 * MiB,
+    );
+    expect(over.found?.bytes).toBe(4 * MiB);
+    expect(over.sweep.results).toEqual(first.slice(0, -1));
+    // No loss in any chase: the whole cache (no capacity found).
+    const whole = [...sweep(64 * MiB, 32 * MiB, 15, 150).results, chase(128 * MiB, 150)];
+    expect(capacityOverChases(whole, whole.slice(0, -1), 32 * MiB).found).toBeUndefined();
+  });
+
+  it("refuses rounds' chases that are not the first chase's working sets", () => {
+    const first = [...sweep(4 * MiB, 32 * MiB, 15, 150).results, chase(128 * MiB, 150)];
+    expect(() => capacityOverChases(first, first, 32 * MiB)).toThrow(/not the first chase's working sets/);
+    expect(() => capacityOverChases(first, [...first.slice(1, -1), first[0]], 32 * MiB)).toThrow(
+      /not the first chase's working sets/,
+    );
   });
 });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, type Report } from '../../native-validate/report.ts';
 import { repeatedRunsText, runsMeetingTarget } from '../../native-validate/repeated-runs.ts';
-import { repeatCount } from '../../native-validate/validation-doc.ts';
+import { readRuns, repeatCount, validationDoc } from '../../native-validate/validation-doc.ts';
 import { row, type Row } from '../../native-validate/validate.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 
@@ -79,5 +79,25 @@ describe('the same validation command, run after run', () => {
     expect(repeatCount(['--mpi'])).toEqual({ repeat: 1, rest: ['--mpi'] });
     expect(() => repeatCount(['--repeat', '0'])).toThrow("--repeat takes a whole number from 1 to 20, got '0'");
     expect(() => repeatCount(['--repeat'])).toThrow("--repeat takes a whole number from 1 to 20, got ''");
+  });
+
+  it('puts the runs last in the doc, under their own heading, and says so where the target is read', () => {
+    const runs = [run([5, -8, 30], '1.2', 4 * 2 ** 20), run([2, 4, -9], '0.4', 6.5 * 2 ** 20)];
+    const doc = validationDoc(runs, 'a CPU');
+    const headings = doc.split('\n').filter((l) => l.startsWith('## '));
+    expect(headings[headings.length - 1]).toBe('## The same command, run after run');
+    expect(doc.indexOf('What the calibration learns')).toBeLessThan(doc.indexOf('## The same command'));
+    expect(doc).toContain('The first run: median 8 %, maximum 30 % over 3 cases: not met. Met in 1 of the 2 runs');
+    expect(doc).toContain('from 2 runs of the command below');
+    // One run: no such section, and the verdict is that run's.
+    const one = validationDoc(runs.slice(0, 1), 'a CPU');
+    expect(one).not.toContain('## The same command');
+    expect(one).toContain('This run: median 8 %');
+  });
+
+  it('reads the runs kept beside the doc, and a file of one run as written before', () => {
+    const runs = [run([1, 2], '1'), run([3, 4], '2')];
+    expect(readRuns(JSON.stringify({ runs }))).toEqual(runs);
+    expect(readRuns(JSON.stringify(runs[0]))).toEqual([runs[0]]);
   });
 });
