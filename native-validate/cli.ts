@@ -16,7 +16,7 @@ import { detectThisHost } from './host.ts';
 import { checkMpiReady, mpiRows } from './mpi/run-mpi.ts';
 import { buildReport, formatReport, worstMechanism, type Report } from './report.ts';
 import { caseRows, coldOrderRows, trainingRows, type Row } from './validate.ts';
-import { checkHost, hostCheckText, lineTrip, type HostCheck } from './host-check.ts';
+import { checkHost, claimsRing, hostCheckText, lineTrip, type HostCheck } from './host-check.ts';
 
 export interface NativeCliEnv {
   stdout: (text: string) => void;
@@ -124,6 +124,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   let cma: boolean;
   let fitted: Pick<Report, 'fitted' | 'unfitted'> = {};
   let lines: NativeRun | undefined;
+  let ring: NativeRun | undefined;
   if (args.machine) {
     spec = resolveMachine(args.machine, { baseDir: env.cwd });
     machine = `${args.machine} (given; its training cases are not re-run)`;
@@ -132,6 +133,10 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
     cma = probe.cma === 'ok' && spec.kernel.mechanisms.cma;
     progress(env)('host check: a cache line passed between two cores');
     lines = lineTrip(cores, args.iterations);
+    if (cores.length >= 2) {
+      progress(env)("host check: stores into the double copy's ring just read by another core");
+      ring = claimsRing(cores, args.iterations);
+    }
     if (probe.cma !== 'ok')
       notes.push(`CMA refused by the kernel (${probe.cma}: ${probe.cmaError}): CMA cases skipped`);
     else if (!cma) notes.push(`the machine ${spec.name} has no CMA, so nothing predicts the CMA cases: skipped`);
@@ -141,6 +146,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
     notes.push(...cal.notes);
     rows = trainingRows(cal);
     lines = cal.data.lines;
+    ring = cal.data.claims;
     fitted = { fitted: cal.fitted, unfitted: cal.unfitted };
     cma = cal.spec.kernel.mechanisms.cma;
     machine = 'calibrated in this run on the training set (rows marked training)';
@@ -172,8 +178,10 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   // The first line trip again: whether the host is still the one the run began on.
   let hostCheck: HostCheck | undefined;
   if (lines) {
-    progress(env)('host check: a cache line passed between two cores, again');
-    hostCheck = checkHost(lines, args.iterations);
+    progress(env)(
+      `host check: a cache line passed between two cores${ring ? ", and the double copy's ring" : ''}, again`,
+    );
+    hostCheck = checkHost({ lines, ring }, args.iterations);
     notes.push(hostCheckText(hostCheck));
   }
   const loadAtEnd = loadAverage();

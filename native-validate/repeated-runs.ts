@@ -43,6 +43,7 @@ export function repeatedRunsText(reports: readonly Report[]): string[] {
     'claims ring',
     'median abs. error',
     'max abs. error',
+    'host check',
   ];
   const lines = [
     '## The same command, run after run',
@@ -69,6 +70,7 @@ export function repeatedRunsText(reports: readonly Report[]): string[] {
       trainingUs(r, 'claims ring'),
       pct(s.medianAbsErrorPct),
       pct(s.maxAbsErrorPct),
+      r.hostCheck ? (r.hostCheck.changed ? 'changed' : 'same') : '-',
       ...mechanisms.map((m) => pct(r.summary.byMechanism[m]?.medianAbsErrorPct ?? null)),
       s.targetMet ? 'met' : 'not met',
     ];

@@ -11,7 +11,7 @@ import {
 } from './backend.ts';
 import { capacityOverChases, effectiveCapacity, type Capacity, type CapacitySweep } from './fit/capacity.ts';
 import { DEFAULT_ROUNDS, measureInRounds, roundText } from './rounds.ts';
-import { lineTripRequest } from './host-check.ts';
+import { claimsRingRequest, lineTripRequest } from './host-check.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -27,11 +27,6 @@ export interface LevelProbe {
 
 /** CMA size sweep of the training set: one reader of one process. */
 export const CMA_TRAINING_SIZES = [4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 1 * MiB, 4 * MiB];
-
-/** Bytes the writer stores into ring lines the reader holds, in the ownership-claims measurement:
- *  far more lines than a core's store buffer holds, and with its source well within the L2 of the
- *  processors the presets describe (256 KiB and up). */
-export const CLAIMS_TRAINING_BYTES = 64 * KiB;
 
 /** Largest working set used for memory: four times the last-level cache, at most 256 MiB. */
 const MEMORY_WORKING_SET_CAP = 256 * MiB;
@@ -197,7 +192,7 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
       {
         key: 'claims',
         what: "stores into the double copy's ring just read by another core",
-        req: { bench: 'claims', cores: pair, sizes: [CLAIMS_TRAINING_BYTES], cache: 'on', ...it },
+        req: claimsRingRequest(pair, it.iterations),
       },
     );
   if (cma?.cma === 'ok')

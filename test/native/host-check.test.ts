@@ -21,4 +21,17 @@ describe('the host check', () => {
       /^host check: .*cores 2 and 3 .*within a factor 1\.5$/,
     );
   });
+
+  it("marks the run when the double copy's ring moved by more than the factor, the trip unmoved", () => {
+    // The ring's stores took 7.26 us in training; the double-copy test rows then ran three to four
+    // times slower in every round while the trip stayed at 32 ns.
+    const slow = compareTrips([0, 1], 32.1, 31.2, { startNs: 7_261, endNs: 28_100 });
+    expect(slow.changed).toBe(true);
+    expect(compareTrips([0, 1], 32.1, 31.2, { startNs: 7_261, endNs: 7_500 }).changed).toBe(false);
+    expect(compareTrips([0, 1], 32.1, 31.2).changed).toBe(false);
+    expect(compareTrips([0, 1], 32.1, 31.2).ring).toBeUndefined();
+    expect(hostCheckText(slow)).toMatch(
+      /^the host changed during the run: .*took 32\.1 ns .* and 31\.2 ns .*; core 0 storing 64 KiB into ring lines core 1 had just read took 7\.26 us and 28\.10 us \(/,
+    );
+  });
 });

@@ -1,12 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { buildReport, type Report } from '../../native-validate/report.ts';
+import { compareTrips } from '../../native-validate/host-check.ts';
 import { repeatedRunsText, runsMeetingTarget } from '../../native-validate/repeated-runs.ts';
 import { readRuns, repeatCount, validationDoc } from '../../native-validate/validation-doc.ts';
 import { row, type Row } from '../../native-validate/validate.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 
 /** A run whose test rows err by `errors` (in %), shm then cma alternately, fitted to `llcBytes`. */
-function run(errors: number[], load: string, llcBytes?: number): Report {
+function run(errors: number[], load: string, llcBytes?: number, changed?: boolean): Report {
   const claims = row(
     {
       set: 'training',
@@ -44,6 +45,7 @@ function run(errors: number[], load: string, llcBytes?: number): Report {
     machine: 'calibrated',
     native: { iterations: 20, rounds: 3, warmup: 2, cache: 'cold' },
     notes: [],
+    ...(changed === undefined ? {} : { hostCheck: compareTrips([0, 1], 31, changed ? 100 : 32) }),
     rows: llcBytes ? [claims, ...rows] : rows,
   });
 }
@@ -51,8 +53,8 @@ function run(errors: number[], load: string, llcBytes?: number): Report {
 describe('the same validation command, run after run', () => {
   it('gives every run its line and counts the runs that met the target', () => {
     const runs = [
-      run([5, -8, 30], '1.2', 4 * 2 ** 20),
-      run([2, 4, -9], '0.4', 6.5 * 2 ** 20),
+      run([5, -8, 30], '1.2', 4 * 2 ** 20, false),
+      run([2, 4, -9], '0.4', 6.5 * 2 ** 20, true),
       run([12, 11, 20], '2.0'),
     ];
     expect(runs.map((r) => r.summary.test.targetMet)).toEqual([false, true, false]);
@@ -60,11 +62,11 @@ describe('the same validation command, run after run', () => {
     const text = repeatedRunsText(runs).join('\n');
     expect(text).toContain('was met in 1 of the 3 runs');
     expect(text).toContain(
-      '| run | load at start | last-level cache fitted | line trip fitted | claims ring | median abs. error | max abs. error | cma median | shm median | target |',
+      '| run | load at start | last-level cache fitted | line trip fitted | claims ring | median abs. error | max abs. error | host check | cma median | shm median | target |',
     );
-    expect(text).toContain('| 1 | 1.2 | 4 MiB | 31.2 ns | 7.13 us | 8 % | 30 % | 8 % | 17.5 % | not met |');
-    expect(text).toContain('| 2 | 0.4 | 6.5 MiB | 31.2 ns | 7.13 us | 4 % | 9 % | 4 % | 5.5 % | met |');
-    expect(text).toContain('| 3 | 2.0 | the whole cache | - | - | 12 % | 20 % | 11 % | 16 % | not met |');
+    expect(text).toContain('| 1 | 1.2 | 4 MiB | 31.2 ns | 7.13 us | 8 % | 30 % | same | 8 % | 17.5 % | not met |');
+    expect(text).toContain('| 2 | 0.4 | 6.5 MiB | 31.2 ns | 7.13 us | 4 % | 9 % | changed | 4 % | 5.5 % | met |');
+    expect(text).toContain('| 3 | 2.0 | the whole cache | - | - | 12 % | 20 % | - | 11 % | 16 % | not met |');
   });
 
   it('says nothing of repeats when the command ran once', () => {

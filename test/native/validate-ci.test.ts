@@ -73,6 +73,9 @@ describe('intranode validate on two ranks', () => {
     expect(report.hostCheck.cores).toEqual([0, 1]);
     expect(report.hostCheck.startNs).toBeGreaterThan(0);
     expect(report.hostCheck.endNs).toBeGreaterThan(0);
+    // Two cores: the double copy's ring is checked too, measured at the start as the machine is given.
+    expect(report.hostCheck.ring.startNs).toBeGreaterThan(0);
+    expect(report.hostCheck.ring.endNs).toBeGreaterThan(0);
     expect(typeof report.hostCheck.changed).toBe('boolean');
     const notes = report.notes as string[];
     expect(notes.some((n) => /^(host check|the host changed during the run): /.test(n))).toBe(true);
