@@ -6,11 +6,11 @@
 // trip that moved by more than CHANGE_FACTOR either way marks the run, so that its errors are not
 // read as the model's.
 //
-// The trip alone misses a host whose double copy slows for minutes while a line's trip does not
-// (the same command's runs measured the ring's stores at 7 us in training and the double-copy test
-// rows at three to four times the model in every round, with the trip unmoved): where there are two
-// cores, the training's ring stores (the claims ring: 64 KiB stored into lines the other core has
-// just read) are run again too, and either moving by more than the factor marks the run.
+// Where there are two cores, the training's ring stores (the claims ring: 64 KiB stored into lines the
+// other core has just read, which costs.claimConcurrency is fitted on) are run again too, and either
+// moving by more than the factor marks the run. Neither catches everything: in some runs the native
+// double-copy test rows ran three to four times slower than predicted in every round while the trip
+// and the ring measured at the end as in training (docs/validation.md, the runs' table).
 import { runNative, type NativeRequest, type NativeRun } from './backend.ts';
 
 /** How far the line trip may move before the host counts as changed: well beyond the few percent

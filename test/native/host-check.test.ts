@@ -23,8 +23,8 @@ describe('the host check', () => {
   });
 
   it("marks the run when the double copy's ring moved by more than the factor, the trip unmoved", () => {
-    // The ring's stores took 7.26 us in training; the double-copy test rows then ran three to four
-    // times slower in every round while the trip stayed at 32 ns.
+    // A ring that took 7.26 us in training and 28.1 us at the end (the slowest round the training
+    // itself once saw), the trip unmoved.
     const slow = compareTrips([0, 1], 32.1, 31.2, { startNs: 7_261, endNs: 28_100 });
     expect(slow.changed).toBe(true);
     expect(compareTrips([0, 1], 32.1, 31.2, { startNs: 7_261, endNs: 7_500 }).changed).toBe(false);
