@@ -105,7 +105,8 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
   return args;
 }
 
-function positive(flag: string, value: string, min: number, max: number): number {
+/** `value` of `flag` as a whole number within [min, max], or a usage error saying so. */
+export function positive(flag: string, value: string, min: number, max: number): number {
   if (!/^\d+$/.test(value) || Number(value) < min || Number(value) > max)
     throw new UsageError(`${flag} takes a whole number from ${min} to ${max.toLocaleString('en-US')}, got '${value}'`);
   return Number(value);

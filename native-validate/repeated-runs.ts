@@ -2,21 +2,27 @@
 // with other work, one run's errors depend on what that work did during it (the last-level cache it
 // left, the memory bandwidth it took), so whether the target is met is read over the runs, not from
 // the one whose table the doc shows.
+import type { FittedValue } from './fit/constants.ts';
 import { TARGET, type Report } from './report.ts';
 
 const pct = (x: number | null) => (x === null ? '-' : `${x} %`);
 
+/** A run's fitted constant, the first whose field matches (none when the run calibrated nothing). */
+function fittedValue(report: Report, field: RegExp): FittedValue['value'] | undefined {
+  return report.fitted?.find((v) => field.test(v.field))?.value;
+}
+
 /** What the calibration of a run measured as the process's share of the last-level cache. */
 function llcShare(report: Report): string {
   if (!report.fitted) return '-';
-  const size = report.fitted.find((f) => /^caches\[L\d+\]\.size$/.test(f.field));
-  return size ? `${Number((Number(size.value) / 2 ** 20).toFixed(2))} MiB` : 'the whole cache';
+  const size = fittedValue(report, /^caches\[L\d+\]\.size$/);
+  return size === undefined ? 'the whole cache' : `${Number((Number(size) / 2 ** 20).toFixed(2))} MiB`;
 }
 
-/** A fitted constant of a run (the first whose field matches), or '-' when the run did not fit it. */
+/** A fitted constant of a run with its unit, or '-' when the run did not fit it. */
 function fitted(report: Report, field: RegExp, unit: string): string {
-  const f = report.fitted?.find((v) => field.test(v.field));
-  return f ? `${f.value} ${unit}` : '-';
+  const value = fittedValue(report, field);
+  return value === undefined ? '-' : `${value} ${unit}`;
 }
 
 /** The training row `name`'s measured median, in us. */

@@ -9,7 +9,13 @@ import {
   type NativeStats,
   type ProbeResult,
 } from './backend.ts';
-import { capacityOverChases, effectiveCapacity, type Capacity, type CapacitySweep } from './fit/capacity.ts';
+import {
+  capacityOverChases,
+  chaseSweep,
+  effectiveCapacity,
+  type Capacity,
+  type CapacitySweep,
+} from './fit/capacity.ts';
 import { DEFAULT_ROUNDS, measureInRounds, roundText } from './rounds.ts';
 import { claimsRingRequest, lineTripRequest } from './host-check.ts';
 
@@ -63,7 +69,7 @@ interface CapacityProbe {
   sizeBytes: number;
   req: NativeRequest;
   /** Every cache's size as detected, to put back when no chase shows a loss. */
-  sizes: number[];
+  detectedSizes: number[];
 }
 
 function capacityProbe(
@@ -81,15 +87,9 @@ function capacityProbe(
   return {
     cacheIndex: outer.i,
     sizeBytes: outer.c.sizeBytes,
-    sizes: spec.caches.map((c) => c.sizeBytes),
+    detectedSizes: spec.caches.map((c) => c.sizeBytes),
     req: { bench: 'latency', cores: [core], sizes: [...sizes, memory.workingSet], ...it },
   };
-}
-
-/** The capacity a chase's results (the working sets, then memory) show. */
-function capacityOf(probe: CapacityProbe, results: NativeStats[]): NonNullable<TrainingData['capacity']> {
-  const sweep = { results: results.slice(0, -1), memory: results[results.length - 1] };
-  return { cacheIndex: probe.cacheIndex, sweep, found: effectiveCapacity(sweep, probe.sizeBytes) };
 }
 
 /** Every cache of that one's level on this core's side gets `bytes`: the capacity one process gets. */
@@ -131,9 +131,6 @@ export interface TrainingOptions {
 
 export function measureTraining(spec: MachineSpec, cores: number[], opts: TrainingOptions): TrainingData {
   const it = { iterations: opts.iterations, warmup: 2 };
-  // Not the test set's rounds: the fastest of more rounds more often catches a placement the test rows
-  // rarely see (docs/validation.md, "What runs natively").
-  const rounds = DEFAULT_ROUNDS;
   const nominal = levelProbes(spec, cores[0]);
   const memoryProbe = nominal[nominal.length - 1];
   // The capacity sizes the level probes below, so a first chase comes before them; the cache's working
@@ -145,9 +142,9 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
   if (chase) {
     opts.progress(`training: load latency across L${spec.caches[chase.cacheIndex].level}'s size`);
     firstChase = runNative(chase.req).results;
-    const first = capacityOf(chase, firstChase);
+    const first = effectiveCapacity(chaseSweep(firstChase), chase.sizeBytes);
     // The level probes fit in what the outermost cache really holds; memory stays beyond its size.
-    if (first.found) setCapacity(spec, first.cacheIndex, first.found.bytes);
+    if (first) setCapacity(spec, chase.cacheIndex, first.bytes);
   }
   const levels = [...levelProbes(spec, cores[0]).slice(0, -1), memoryProbe];
   opts.progress('training: load latency by working set');
@@ -202,8 +199,10 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
       req: { bench: 'onetoall', mech: 'cma-read', cores: pair, sizes: CMA_TRAINING_SIZES, cache: 'on', ...it },
     });
   const first = new Map<Measured, NativeRun>();
-  const fastest = measureInRounds(rounds, requests, ({ key, what, req }, round) => {
-    opts.progress(`training: ${what}${roundText(round, rounds)}`);
+  // Not the test set's rounds: the fastest of more rounds more often catches a placement the test rows
+  // rarely see (docs/validation.md, "What runs natively").
+  const fastest = measureInRounds(DEFAULT_ROUNDS, requests, ({ key, what, req }, round) => {
+    opts.progress(`training: ${what}${roundText(round, DEFAULT_ROUNDS)}`);
     const run = runNative(req);
     if (!first.has(key)) first.set(key, run);
     return run.results;
@@ -216,7 +215,7 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
     capacity = { cacheIndex: chase.cacheIndex, ...over };
     // No loss in the fastest chases: the process got the whole cache at some moment, as detected.
     if (over.found) setCapacity(spec, chase.cacheIndex, over.found.bytes);
-    else chase.sizes.forEach((bytes, i) => (spec.caches[i].sizeBytes = bytes));
+    else chase.detectedSizes.forEach((bytes, i) => (spec.caches[i].sizeBytes = bytes));
   }
   const data: TrainingData = {
     cores,

@@ -10,6 +10,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { positive } from './args.ts';
 import { nativeMain } from './cli.ts';
 import { formatReport, TARGET, type Report } from './report.ts';
 import { tripText } from './host-check.ts';
@@ -327,10 +328,7 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
 export function repeatCount(args: string[]): { repeat: number; rest: string[] } {
   const i = args.indexOf('--repeat');
   if (i < 0) return { repeat: 1, rest: args };
-  const value = args[i + 1];
-  if (!/^\d+$/.test(value ?? '') || Number(value) < 1 || Number(value) > 20)
-    throw new Error(`--repeat takes a whole number from 1 to 20, got '${value ?? ''}'`);
-  return { repeat: Number(value), rest: [...args.slice(0, i), ...args.slice(i + 2)] };
+  return { repeat: positive('--repeat', args[i + 1] ?? '', 1, 20), rest: [...args.slice(0, i), ...args.slice(i + 2)] };
 }
 
 /** The runs kept beside the doc: a list of reports (a file of one report, as before, reads as one run). */

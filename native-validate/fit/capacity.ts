@@ -26,6 +26,11 @@ export interface Capacity {
   source: string;
 }
 
+/** A chase's results, the working sets then memory, as the sweep the capacity is read from. */
+export function chaseSweep(results: readonly NativeStats[]): CapacitySweep {
+  return { results: results.slice(0, -1), memory: results[results.length - 1] };
+}
+
 /**
  * The capacity over several chases: `first` (the working sets, then memory), which sized the level
  * probes, and the rounds' chases of the working sets alone (`again`, each size's fastest round with
@@ -41,16 +46,15 @@ export function capacityOverChases(
   again: readonly RoundedStats[],
   sizeBytes: number,
 ): { sweep: CapacitySweep; found?: Capacity } {
-  const cache = first.slice(0, -1);
+  const firstSweep = chaseSweep(first);
+  const cache = firstSweep.results;
   if (again.length !== cache.length || again.some((r, k) => r.bytes !== cache[k].bytes))
     throw new RangeError("capacity: the rounds' chases are not the first chase's working sets");
-  const memory = first[first.length - 1];
   const fastest = cache.map((r, k) => ({
     ...(again[k].minNs < r.minNs ? again[k] : r),
     roundMediansNs: [r.medianNs, ...(again[k].roundMediansNs ?? [again[k].medianNs])],
   }));
-  const firstSweep = { results: cache, memory };
-  const fastestSweep = { results: fastest, memory };
+  const fastestSweep = { results: fastest, memory: firstSweep.memory };
   const atFirst = effectiveCapacity(firstSweep, sizeBytes);
   const atFastest = effectiveCapacity(fastestSweep, sizeBytes);
   const bytes = (c: Capacity | undefined) => c?.bytes ?? sizeBytes;
