@@ -413,12 +413,18 @@ export class CacheState {
       this.byBuffer.set(e.buf, list);
       this.holders?.add(e.buf, this);
     }
-    list.splice(firstEndingAfter(list, e.start), 0, e);
+    // Shifted by hand: splice returns an array, and this runs on every touch.
+    const at = firstEndingAfter(list, e.start);
+    list.push(e);
+    for (let i = list.length - 1; i > at; i--) list[i] = list[i - 1];
+    list[at] = e;
   }
 
   private removeSorted(e: Entry): void {
     const list = this.byBuffer.get(e.buf)!;
-    list.splice(firstEndingAfter(list, e.start), 1);
+    const at = firstEndingAfter(list, e.start);
+    for (let i = at; i < list.length - 1; i++) list[i] = list[i + 1];
+    list.pop();
     if (list.length === 0) this.dropBuffer(e.buf);
   }
 

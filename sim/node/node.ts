@@ -25,6 +25,7 @@ import { nonTemporalThreshold, storeKind, type CopyRoutine, type StoreKind } fro
 import { SharedStreams } from './shared-streams.ts';
 import { PageTable } from './page-table.ts';
 import { faultIn } from './first-touch.ts';
+import { lazily } from './run-state.ts';
 import { lineExtent } from './cache-lines.ts';
 import type { PassAccess } from './rank-api.ts';
 import { stateRules } from '../../common/state-fingerprint.ts';
@@ -94,6 +95,7 @@ export class Node {
   /** The write lanes of NUMA nodes whose writes have lanes of their own (NumaNodeSpec.writeBandwidth). */
   private readonly memoryWrites = new Map<number, Resource>();
   private readonly linkDirection = new Map<string, Resource>();
+  private readonly routeResourceCache = new Map<VertexId, Map<VertexId, readonly Resource[]>>();
   private readonly cacheState = new Map<string, CacheState>();
   private readonly lastLevel: CacheSpec[];
   /** The last-level caches by the vertex of their socket, in `lastLevel`'s order. */
@@ -268,9 +270,14 @@ export class Node {
     else add(uses, this.memory.get(numa)!, share * (this.topo.numa(numa).writeCost ?? 1));
   }
 
-  /** Directed link resources along the route between two vertices. */
-  routeResources(from: VertexId, to: VertexId): Resource[] {
-    return this.topo.route(from, to).map((h) => this.linkDirection.get(`${h.link.name}:${h.from}->${h.to}`)!);
+  /** Directed link resources along the route between two vertices (kept once worked out: every
+   *  copy's planning asks for the routes of its parts). */
+  routeResources(from: VertexId, to: VertexId): readonly Resource[] {
+    const kept = this.routeResourceCache.get(from)?.get(to);
+    if (kept !== undefined) return kept;
+    const route = this.topo.route(from, to).map((h) => this.linkDirection.get(`${h.link.name}:${h.from}->${h.to}`)!);
+    lazily(this.routeResourceCache, from, () => new Map()).set(to, route);
+    return route;
   }
 
   /**
@@ -997,4 +1004,4 @@ export class Node {
 
 // The candidate owners are derived from the machine alone and filled in as cores first need them:
 // whether a core's list is built yet never changes what the simulation does.
-stateRules(Node, { owners: 'ignore', ownerCandidates: 'ignore' });
+stateRules(Node, { owners: 'ignore', ownerCandidates: 'ignore', routeResourceCache: 'ignore' });

@@ -30,29 +30,47 @@ export function keptDirtyIds(siblings: ReturnType<typeof siblingCachesByCore>): 
   return new Set([...siblings.values()].flatMap((e) => e.siblings.map((c) => c.id)));
 }
 
+/** A core's victim cache and the private caches of the other cores behind it, with each one's
+ *  place in that list by cache id. */
+export interface SiblingEntry {
+  victim: CacheSpec;
+  siblings: CacheSpec[];
+  position: Map<string, number>;
+}
+
 /** Per core, the private caches of the other cores of its socket that a miss probes (empty unless
  *  the core's shared cache is a victim cache). */
-export function siblingCachesByCore(spec: MachineSpec): Map<number, { victim: CacheSpec; siblings: CacheSpec[] }> {
-  const out = new Map<number, { victim: CacheSpec; siblings: CacheSpec[] }>();
-  for (const core of spec.cores) {
-    const victim = spec.caches.find((c) => c.victim && !c.memorySide && c.cores.includes(core.id));
-    if (victim === undefined) continue;
-    const siblings = spec.caches.filter(
-      (c) =>
-        !c.memorySide &&
-        !c.victim &&
-        !c.cores.includes(core.id) &&
-        c.cores.every((other) => victim.cores.includes(other)),
+export function siblingCachesByCore(spec: MachineSpec): Map<number, SiblingEntry> {
+  const out = new Map<number, SiblingEntry>();
+  // Per victim cache, the private caches of its cores, in the spec's order; each core's siblings
+  // are those of its own victim cache that are not its own (one pass over the caches per victim,
+  // not per core: a 1,024-core machine has some two thousand caches).
+  const behind = new Map<CacheSpec, CacheSpec[]>();
+  const victimOf = new Map<number, CacheSpec>();
+  for (const victim of spec.caches) {
+    if (!victim.victim || victim.memorySide) continue;
+    const inside = new Set(victim.cores);
+    behind.set(
+      victim,
+      spec.caches.filter((c) => !c.memorySide && !c.victim && c.cores.every((other) => inside.has(other))),
     );
-    out.set(core.id, { victim, siblings });
+    for (const core of victim.cores) if (!victimOf.has(core)) victimOf.set(core, victim);
+  }
+  for (const core of spec.cores) {
+    const victim = victimOf.get(core.id);
+    if (victim === undefined) continue;
+    const siblings = behind.get(victim)!.filter((c) => !c.cores.includes(core.id));
+    out.set(core.id, { victim, siblings, position: new Map(siblings.map((c, i) => [c.id, i])) });
   }
   return out;
 }
 
-/** The sibling private cache holding most of [offset, offset + bytes) of buffer `buf` dirty, if any;
- *  only the caches in `holding` (those holding some of the buffer) are looked up. */
+/** The sibling private cache holding most of [offset, offset + bytes) of buffer `buf` dirty, if any
+ *  (the first in the siblings' order on a tie); only the caches in `holding` (those holding some of
+ *  the buffer, a CacheState named by its cache's id) are looked up, walking whichever of the two
+ *  lists is shorter: a buffer is held by a handful of a big socket's caches. */
 export function bestSibling(
-  entry: { victim: CacheSpec; siblings: CacheSpec[] } | undefined,
+  entry: SiblingEntry | undefined,
   states: ReadonlyMap<string, CacheState>,
   holding: ReadonlySet<CacheState>,
   buf: number,
@@ -60,12 +78,30 @@ export function bestSibling(
   bytes: number,
 ): SiblingHit | undefined {
   if (entry === undefined) return undefined;
-  let best: SiblingHit | undefined;
-  for (const cache of entry.siblings) {
-    const state = states.get(cache.id)!;
-    if (!holding.has(state)) continue;
+  let bestAt = -1;
+  let bestBytes = 0;
+  const fromHolding = holding.size < entry.siblings.length;
+  const walk = fromHolding ? holding : entry.siblings;
+  for (const item of walk) {
+    let at: number | undefined;
+    let state: CacheState;
+    if (fromHolding) {
+      state = item as CacheState;
+      at = entry.position.get(state.name);
+      if (at === undefined || states.get(state.name) !== state) continue;
+    } else {
+      const cache = item as CacheSpec;
+      state = states.get(cache.id)!;
+      if (!holding.has(state)) continue;
+      at = entry.position.get(cache.id)!;
+    }
     const resident = state.dirtyBytes(buf, offset, bytes);
-    if (resident > (best?.bytes ?? 0)) best = { cache, bytes: resident, latencyNs: peerLatency(entry.victim) };
+    if (resident > bestBytes || (resident > 0 && resident === bestBytes && at < bestAt)) {
+      bestAt = at;
+      bestBytes = resident;
+    }
   }
-  return best;
+  return bestAt < 0
+    ? undefined
+    : { cache: entry.siblings[bestAt], bytes: bestBytes, latencyNs: peerLatency(entry.victim) };
 }

@@ -1,5 +1,7 @@
 // Static facts derived once from a MachineSpec: the interconnect graph and its routes, which caches
 // each core uses, and how far apart two cores are. Nothing here changes during a run.
+import { stateRules } from '../../common/state-fingerprint.ts';
+import { lazily } from './run-state.ts';
 import { packageVertex, type CacheSpec, type LinkSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
 
 /** One direction of one link, as crossed by a route. */
@@ -14,18 +16,29 @@ export class Topology {
   private readonly coreIndex = new Map<number, number>();
   private readonly cachesOfCore = new Map<number, CacheSpec[]>();
   private readonly adjacency = new Map<VertexId, Hop[]>();
-  private readonly routeCache = new Map<string, Hop[]>();
+  // Asked on every copy's planning (where its bytes come from, what a line costs between two cores),
+  // so each answer is kept once worked out; none of them changes during a run.
+  private readonly routeCache = new Map<VertexId, Map<VertexId, Hop[]>>();
+  private readonly routeLatencyCache = new Map<VertexId, Map<VertexId, number>>();
+  private readonly lineLatencyCache = new Map<number, Map<number, number>>();
+  private readonly vertexOfCore = new Map<number, VertexId>();
+  private readonly numaById = new Map<number, MachineSpec['numaNodes'][number]>();
+  private readonly memorySide: readonly CacheSpec[];
 
   constructor(spec: MachineSpec) {
     this.spec = spec;
-    spec.cores.forEach((c, i) => this.coreIndex.set(c.id, i));
-    for (const core of spec.cores) {
-      // Nearest first: a read looks in L1, then L2, then the shared last level.
-      const caches = spec.caches
-        .filter((cache) => !cache.memorySide && cache.cores.includes(core.id))
-        .sort((a, b) => a.level - b.level);
-      this.cachesOfCore.set(core.id, caches);
-    }
+    spec.cores.forEach((c, i) => {
+      this.coreIndex.set(c.id, i);
+      this.vertexOfCore.set(c.id, packageVertex(c.package));
+    });
+    for (const n of spec.numaNodes) if (!this.numaById.has(n.id)) this.numaById.set(n.id, n);
+    this.memorySide = spec.caches.filter((c) => c.memorySide);
+    // Nearest first: a read looks in L1, then L2, then the shared last level. One pass over the
+    // caches, each listed under its cores in the spec's order, then a stable sort by level.
+    for (const core of spec.cores) this.cachesOfCore.set(core.id, []);
+    for (const cache of spec.caches)
+      if (!cache.memorySide) for (const core of cache.cores) this.cachesOfCore.get(core)?.push(cache);
+    for (const caches of this.cachesOfCore.values()) caches.sort((a, b) => a.level - b.level);
     const vertices = new Set<VertexId>([
       ...spec.packages.map((p) => packageVertex(p.id)),
       ...spec.hubs.map((h) => h.id),
@@ -44,11 +57,13 @@ export class Topology {
   }
 
   coreVertex(core: number): VertexId {
-    return packageVertex(this.core(core).package);
+    const v = this.vertexOfCore.get(core);
+    if (v === undefined) throw new Error(`machine ${this.spec.name} has no core ${core}`);
+    return v;
   }
 
   numa(id: number) {
-    const node = this.spec.numaNodes.find((n) => n.id === id);
+    const node = this.numaById.get(id);
     if (!node) throw new Error(`machine ${this.spec.name} has no NUMA node ${id}`);
     return node;
   }
@@ -59,8 +74,8 @@ export class Topology {
   }
 
   /** Memory-side caches in front of every memory (KNL's MCDRAM in cache mode). */
-  memorySideCaches(): CacheSpec[] {
-    return this.spec.caches.filter((c) => c.memorySide);
+  memorySideCaches(): readonly CacheSpec[] {
+    return this.memorySide;
   }
 
   /** The smallest cache both cores share, if any. */
@@ -72,19 +87,23 @@ export class Topology {
    *  ties broken by total latency, then by link order in the spec (deterministic). */
   route(from: VertexId, to: VertexId): Hop[] {
     if (from === to) return [];
-    const key = `${from}->${to}`;
-    const cached = this.routeCache.get(key);
+    const cached = this.routeCache.get(from)?.get(to);
     if (cached) return cached;
+    const key = `${from}->${to}`;
     const hops =
       this.spec.routing.kind === 'table' && this.spec.routing.routes[key]
         ? this.hopsAlong(this.spec.routing.routes[key])
         : this.shortest(from, to);
-    this.routeCache.set(key, hops);
+    lazily(this.routeCache, from, () => new Map()).set(to, hops);
     return hops;
   }
 
   routeLatency(from: VertexId, to: VertexId): number {
-    return this.route(from, to).reduce((sum, h) => sum + h.link.latencyNs, 0);
+    const cached = this.routeLatencyCache.get(from)?.get(to);
+    if (cached !== undefined) return cached;
+    const latency = this.route(from, to).reduce((sum, h) => sum + h.link.latencyNs, 0);
+    lazily(this.routeLatencyCache, from, () => new Map()).set(to, latency);
+    return latency;
   }
 
   /**
@@ -93,6 +112,14 @@ export class Topology {
    * polling receiver pays per flag or queue cell, and what makes small messages placement-dependent.
    */
   lineLatency(a: number, b: number): number {
+    const cached = this.lineLatencyCache.get(a)?.get(b);
+    if (cached !== undefined) return cached;
+    const latency = this.uncachedLineLatency(a, b);
+    lazily(this.lineLatencyCache, a, () => new Map()).set(b, latency);
+    return latency;
+  }
+
+  private uncachedLineLatency(a: number, b: number): number {
     const shared = this.sharedCache(a, b);
     if (shared) return peerLatency(shared);
     const numa = this.numa(this.core(a).numa);
@@ -144,9 +171,19 @@ export class Topology {
 /** The caches another core's data may sit in: the outermost non-memory-side level of each group of
  *  cores, in the machine's order. */
 export function outermostCaches(caches: readonly CacheSpec[]): CacheSpec[] {
-  return caches.filter(
-    (c) => !c.memorySide && !caches.some((o) => !o.memorySide && o.level > c.level && o.cores.includes(c.cores[0])),
-  );
+  const core = caches.filter((c) => !c.memorySide);
+  const highest = highestLevels(core);
+  return core.filter((c) => c.level >= highest.get(c.cores[0])!);
+}
+
+/** Per core, the highest level among `caches` that serve it: a cache of a core's at that level has
+ *  none of them above it. One pass, where asking each cache whether another is above it would take
+ *  a pass per cache (a 1,024-core machine has two thousand). */
+export function highestLevels(caches: readonly CacheSpec[]): Map<number, number> {
+  const highest = new Map<number, number>();
+  for (const c of caches)
+    for (const core of c.cores) highest.set(core, Math.max(highest.get(core) ?? -Infinity, c.level));
+  return highest;
 }
 
 /** Whether some cache is a victim cache (AMD's L3 since K10): filled only with what the private
@@ -159,3 +196,7 @@ export function hasVictimCache(caches: readonly CacheSpec[]): boolean {
 export function peerLatency(shared: CacheSpec): number {
   return shared.peerLatencyNs ?? shared.latencyNs;
 }
+
+// The kept answers are what the machine's spec gives, whenever first asked: they never change what
+// a run does, so the state's fingerprint leaves them out.
+stateRules(Topology, { routeCache: 'ignore', routeLatencyCache: 'ignore', lineLatencyCache: 'ignore' });
