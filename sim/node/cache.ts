@@ -413,7 +413,7 @@ export class CacheState {
       this.byBuffer.set(e.buf, list);
       this.holders?.add(e.buf, this);
     }
-    // Shifted by hand: splice returns an array, and this runs on every touch.
+    // Shifted by hand: splice returns an array, and this runs on most touches.
     const at = firstEndingAfter(list, e.start);
     list.push(e);
     for (let i = list.length - 1; i > at; i--) list[i] = list[i - 1];
@@ -423,6 +423,8 @@ export class CacheState {
   private removeSorted(e: Entry): void {
     const list = this.byBuffer.get(e.buf)!;
     const at = firstEndingAfter(list, e.start);
+    if (list[at] !== e)
+      throw new Error(`cache ${this.name}: a range of buffer ${e.buf} is not where its start puts it`);
     for (let i = at; i < list.length - 1; i++) list[i] = list[i + 1];
     list.pop();
     if (list.length === 0) this.dropBuffer(e.buf);

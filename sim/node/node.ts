@@ -1004,4 +1004,6 @@ export class Node {
 
 // The candidate owners are derived from the machine alone and filled in as cores first need them:
 // whether a core's list is built yet never changes what the simulation does.
-stateRules(Node, { owners: 'ignore', ownerCandidates: 'ignore', routeResourceCache: 'ignore' });
+// The siblings' table and the kept routes are the spec's, whenever built: they never change what a
+// run does.
+stateRules(Node, { owners: 'ignore', ownerCandidates: 'ignore', routeResourceCache: 'ignore', siblings: 'ignore' });

@@ -50,7 +50,7 @@ describe('steady state across calls', () => {
       seed: 's',
     });
     // The run starts with the L3s full of lines written before it (Node.fillCachesWithEarlierWrites)
-    // and warms up for one call, which also finds cold route caches and transport buffers; the
+    // and warms up for one call, which also finds cold transport buffers; the
     // next calls' own lines (kept dirty until evicted, CacheState.retire) take the start's place,
     // and once the lines going back to each memory stand as they did at an earlier call's start,
     // calls repeat.

@@ -1,14 +1,78 @@
 // The lookups a copy's planning makes on every call, answered from tables built once: each must
-// give what the plain definition gives, on every preset.
+// give what the plain definition gives, on every preset and on random machines built to break them
+// (caches listed against level order, two of one level, several victim caches over one core, a
+// memory-side cache among the others), and the same on a second asking.
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { CacheState } from '../../sim/node/cache.ts';
-import { bestSibling, siblingCachesByCore } from '../../sim/node/sibling-caches.ts';
-import { highestLevels, outermostCaches, Topology } from '../../sim/node/topology.ts';
+import { OwnerCandidates } from '../../sim/node/dirty-owners.ts';
+import { bestSibling, keptDirtyIds, siblingCachesByCore } from '../../sim/node/sibling-caches.ts';
+import { highestLevels, outermostCaches, peerLatency, Topology } from '../../sim/node/topology.ts';
 import { loadPreset, presetNames } from '../../hardware/presets.ts';
 import type { CacheSpec, MachineSpec } from '../../hardware/spec.ts';
 
-const specs = presetNames().map((name) => loadPreset(name));
+const presets = presetNames().map((name) => loadPreset(name));
+
+/** A machine of up to three packages in a chain, whose caches are drawn: any level, any cores, victim
+ *  or not, listed in any order, with a memory-side cache somewhere among them. Only the fields the
+ *  lookups read are filled. */
+const randomMachine = fc
+  .record({
+    packages: fc.integer({ min: 1, max: 3 }),
+    cores: fc.integer({ min: 1, max: 8 }),
+    caches: fc.array(
+      fc.record({
+        level: fc.integer({ min: 1, max: 3 }),
+        of: fc.array(fc.boolean(), { minLength: 8, maxLength: 8 }),
+        victim: fc.boolean(),
+        latency: fc.integer({ min: 1, max: 50 }),
+        peer: fc.option(fc.integer({ min: 1, max: 50 }), { nil: undefined }),
+      }),
+      { maxLength: 12 },
+    ),
+    memorySideAt: fc.option(fc.nat(), { nil: undefined }),
+    links: fc.array(fc.integer({ min: 1, max: 100 }), { minLength: 2, maxLength: 2 }),
+  })
+  .map(({ packages, cores, caches, memorySideAt, links }) => {
+    const ids = Array.from({ length: cores }, (_, i) => 2 * i + 1);
+    const list = caches.flatMap((c, i) => {
+      const of = ids.filter((_, j) => c.of[j]);
+      if (of.length === 0) return [];
+      const peer = of.length > 1 && c.peer !== undefined ? { peerLatencyNs: c.peer } : {};
+      return [{ id: `c${i}`, level: c.level, cores: of, victim: c.victim, latencyNs: c.latency, ...peer }];
+    });
+    if (memorySideAt !== undefined)
+      list.splice(memorySideAt % (list.length + 1), 0, {
+        id: 'side',
+        level: 4,
+        cores: ids,
+        victim: false,
+        memorySide: true,
+        latencyNs: 5,
+      } as never);
+    return {
+      name: 'random',
+      packages: Array.from({ length: packages }, (_, id) => ({ id })),
+      hubs: [],
+      numaNodes: Array.from({ length: packages }, (_, id) => ({ id, attach: `pkg${id}`, latencyNs: 70 + id })),
+      cores: ids.map((id, i) => ({ id, package: i % packages, numa: i % packages })),
+      caches: list,
+      links: Array.from({ length: packages - 1 }, (_, p) => ({
+        name: `l${p}`,
+        a: `pkg${p}`,
+        b: `pkg${p + 1}`,
+        latencyNs: links[p],
+        bandwidth: 1,
+      })),
+      routing: { kind: 'shortest' },
+    } as unknown as MachineSpec;
+  });
+
+/** Every preset, then `count` random machines. */
+const machines = (count: number): MachineSpec[] => [
+  ...presets,
+  ...fc.sample(randomMachine, { numRuns: count, seed: 7 }),
+];
 
 /** The definitions the tables stand for, written the slow and obvious way. */
 const plain = {
@@ -18,6 +82,13 @@ const plain = {
     ),
   cachesOf: (spec: MachineSpec, core: number) =>
     spec.caches.filter((c) => !c.memorySide && c.cores.includes(core)).sort((a, b) => a.level - b.level),
+  /** The outermost of each group and each core's outermost private cache behind a victim cache. */
+  eligibleOwners: (spec: MachineSpec, dirtyPrivate: ReadonlySet<string>) => {
+    const outermost = new Set(plain.outermost(spec.caches).map((c) => c.id));
+    const kept = spec.caches.filter((c) => dirtyPrivate.has(c.id));
+    const outer = kept.filter((c) => !kept.some((o) => o !== c && o.level > c.level && o.cores.includes(c.cores[0])));
+    return spec.caches.filter((c) => !c.memorySide && (outermost.has(c.id) || outer.some((o) => o.id === c.id)));
+  },
   siblings: (spec: MachineSpec, core: number) => {
     const victim = spec.caches.find((c) => c.victim && !c.memorySide && c.cores.includes(core));
     if (victim === undefined) return undefined;
@@ -29,7 +100,7 @@ const plain = {
 
 describe('lookups built once', () => {
   it('each core reads through the caches the plain filter gives, and the outermost are the same', () => {
-    for (const spec of specs) {
+    for (const spec of machines(300)) {
       const topo = new Topology(spec);
       for (const core of spec.cores)
         expect(
@@ -44,44 +115,85 @@ describe('lookups built once', () => {
   });
 
   it('the highest level of a core is that of its outermost cache', () => {
-    for (const spec of specs) {
+    for (const spec of machines(300)) {
       const highest = highestLevels(spec.caches.filter((c) => !c.memorySide));
       for (const core of spec.cores)
         expect(highest.get(core.id), spec.name).toBe(plain.cachesOf(spec, core.id).at(-1)?.level);
     }
   });
 
-  it("each core's siblings behind a victim cache are those the plain filter gives", () => {
-    for (const spec of specs) {
+  it("each core's siblings behind a victim cache, and the owners that may answer, are the plain ones", () => {
+    for (const spec of machines(300)) {
       const table = siblingCachesByCore(spec);
-      for (const core of spec.cores)
+      for (const core of spec.cores) {
+        const victim = spec.caches.find((c) => c.victim && !c.memorySide && c.cores.includes(core.id));
+        expect(table.get(core.id)?.victim.id, spec.name).toBe(victim?.id);
         expect(
           table.get(core.id)?.siblings.map((c) => c.id),
           spec.name,
         ).toEqual(plain.siblings(spec, core.id)?.map((c) => c.id));
+      }
+      const dirty = keptDirtyIds(table);
+      const owners = new OwnerCandidates(spec, outermostCaches(spec.caches), dirty);
+      expect(
+        owners.eligible.map((c) => c.id),
+        spec.name,
+      ).toEqual(plain.eligibleOwners(spec, dirty).map((c) => c.id));
+    }
+  });
+
+  it('line latencies, routes and their latencies are the plain ones, asked once or twice', () => {
+    for (const spec of machines(200)) {
+      const topo = new Topology(spec);
+      const vertices = spec.packages.map((p) => `pkg${p.id}`);
+      for (const from of vertices)
+        for (const to of vertices)
+          for (let ask = 0; ask < 2; ask++)
+            expect(topo.routeLatency(from, to), spec.name).toBe(
+              topo.route(from, to).reduce((sum, h) => sum + h.link.latencyNs, 0),
+            );
+      for (const a of spec.cores)
+        for (const b of spec.cores) {
+          const shared = plain.cachesOf(spec, a.id).find((c) => c.cores.includes(b.id));
+          const want = shared
+            ? peerLatency(shared)
+            : topo.numa(a.numa).latencyNs + topo.routeLatency(`pkg${a.package}`, `pkg${b.package}`);
+          for (let ask = 0; ask < 2; ask++) expect(topo.lineLatency(a.id, b.id), spec.name).toBe(want);
+        }
+      expect(() => topo.coreVertex(999)).toThrow(/has no core 999/);
+      expect(() => topo.numa(999)).toThrow(/has no NUMA node 999/);
+      expect(topo.memorySideCaches().map((c) => c.id)).toEqual(
+        spec.caches.filter((c) => c.memorySide).map((c) => c.id),
+      );
     }
   });
 
   it('the sibling holding most dirty bytes wins, the earlier on a tie, whichever list is walked', () => {
-    const spec = specs.find((s) => s.caches.some((c) => c.victim))!;
+    const spec = presets.find((s) => s.caches.some((c) => c.victim))!;
     const entry = siblingCachesByCore(spec).get(spec.cores[0].id)!;
     const n = entry.siblings.length;
     expect(n).toBeGreaterThan(2);
     fc.assert(
       fc.property(
-        // Dirty bytes per sibling (0: holds the buffer clean, undefined: holds none of it).
+        // Dirty bytes per sibling (0: holds the buffer clean, undefined: holds none of it), and the
+        // order in which the caches came to hold the buffer.
         fc.array(fc.option(fc.integer({ min: 0, max: 4 }), { nil: undefined }), { minLength: n, maxLength: n }),
-        (dirty) => {
+        fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n }),
+        (dirty, order) => {
           const states = new Map(entry.siblings.map((c) => [c.id, new CacheState(c.id, 1 << 20)]));
           const holding = new Set<CacheState>();
-          entry.siblings.forEach((c, i) => {
+          for (const i of order) {
             const d = dirty[i];
-            if (d === undefined) return;
-            const state = states.get(c.id)!;
+            if (d === undefined) continue;
+            const state = states.get(entry.siblings[i].id)!;
             state.touch(7, 0, 4 * 64, false);
             if (d > 0) state.touch(7, 0, d * 64, true);
             holding.add(state);
-          });
+          }
+          // A cache of another node named as a sibling, holding more than any: not this node's.
+          const lookalike = new CacheState(entry.siblings[0].id, 1 << 20);
+          lookalike.touch(7, 0, 4 * 64, true);
+          holding.add(lookalike);
           // The plain answer: the first sibling holding the most dirty bytes, none if none does.
           let want: { id: string; bytes: number } | undefined;
           entry.siblings.forEach((c, i) => {
@@ -92,6 +204,7 @@ describe('lookups built once', () => {
           expect(got && { id: got.cache.id, bytes: got.bytes }).toEqual(want);
           // Walking the other list (a holding set larger than the siblings) gives the same.
           const padded = new Set([...holding, ...entry.siblings.map((c) => new CacheState(`x${c.id}`, 64))]);
+          expect(holding.size < n || padded.size >= n).toBe(true);
           const again = bestSibling(entry, states, padded, 7, 0, 4 * 64);
           expect(again && { id: again.cache.id, bytes: again.bytes }).toEqual(want);
         },
