@@ -3,7 +3,7 @@
 // against the target (median |error| at most 10 %, maximum at most 25 % on the test set).
 import type { FittedValue } from './fit/constants.ts';
 import type { Row } from './validate.ts';
-import type { HostCheck } from './host-check.ts';
+import { CHANGE_FACTOR, type HostCheck } from './host-check.ts';
 
 export const TARGET = { medianPct: 10, maxPct: 25 };
 
@@ -44,7 +44,18 @@ export interface Report {
     test: ErrorSummary & { targetMet: boolean | null };
     training: ErrorSummary;
     byMechanism: Record<string, ErrorSummary>;
+    /** Where the rows' line trips can be set against the start's (hostCheck): how many test rows'
+     *  fastest rounds ran with the trip moved beyond CHANGE_FACTOR, and the test set without them. */
+    placement?: { moved: number; rest: ErrorSummary };
   };
+}
+
+/** Whether `row`'s fastest round ran with the two cores' line trip moved by more than CHANGE_FACTOR
+ *  from `startNs`, the start's; undefined where either is unknown. */
+export function placementMoved(row: Row, startNs: number | undefined): boolean | undefined {
+  const trip = row.measured.tripNs;
+  if (trip === undefined || startNs === undefined) return undefined;
+  return !(Math.max(trip, startNs) / Math.min(trip, startNs) <= CHANGE_FACTOR);
 }
 
 export function buildReport(base: Omit<Report, 'summary'>): Report {
@@ -57,12 +68,22 @@ export function buildReport(base: Omit<Report, 'summary'>): Report {
     t.medianAbsErrorPct === null
       ? null
       : t.medianAbsErrorPct <= TARGET.medianPct && (t.maxAbsErrorPct ?? 0) <= TARGET.maxPct;
+  const startNs = base.hostCheck?.startNs;
+  const tripped = test.filter((r) => placementMoved(r, startNs) !== undefined);
+  const placement =
+    tripped.length === 0
+      ? undefined
+      : {
+          moved: tripped.filter((r) => placementMoved(r, startNs)).length,
+          rest: summarise(test.filter((r) => placementMoved(r, startNs) !== true)),
+        };
   return {
     ...base,
     summary: {
       test: { ...t, targetMet },
       training: summarise(base.rows.filter((r) => r.set === 'training')),
       byMechanism,
+      ...(placement ? { placement } : {}),
     },
   };
 }
@@ -87,7 +108,23 @@ export function formatReport(r: Report): string {
     `# Native: median of ${r.native.iterations} iterations after ${r.native.warmup} warm-up${rounds}; ${r.native.cache}`,
   );
   for (const n of r.notes) out.push(`# ${n}`);
-  const header = ['set', 'case', 'ranks', 'bytes', 'measured(us)', 'IQR(us)', 'rounds(us)', 'predicted(us)', 'error'];
+  const startNs = r.hostCheck?.startNs;
+  const trip = (row: Row) =>
+    row.measured.tripNs === undefined
+      ? '-'
+      : `${row.measured.tripNs.toFixed(1)}${placementMoved(row, startNs) ? '*' : ''}`;
+  const header = [
+    'set',
+    'case',
+    'ranks',
+    'bytes',
+    'measured(us)',
+    'IQR(us)',
+    'rounds(us)',
+    'trip(ns)',
+    'predicted(us)',
+    'error',
+  ];
   const table = r.rows.map((row) => [
     row.set,
     row.name,
@@ -96,6 +133,7 @@ export function formatReport(r: Report): string {
     us(row.measured.medianNs),
     `${us(row.measured.q1Ns)}-${us(row.measured.q3Ns)}`,
     roundsText(row.measured.roundMediansNs),
+    trip(row),
     row.predictedNs === undefined ? '-' : us(row.predictedNs),
     row.errorPct === undefined ? '-' : `${row.errorPct >= 0 ? '+' : ''}${row.errorPct.toFixed(1)}%`,
   ]);
@@ -113,6 +151,10 @@ export function formatReport(r: Report): string {
   for (const [m, e] of Object.entries(s.byMechanism))
     out.push(
       `#   ${m}: ${e.cases} cases, median |error| ${pct(e.medianAbsErrorPct)}, max |error| ${pct(e.maxAbsErrorPct)}`,
+    );
+  if (s.placement && startNs !== undefined)
+    out.push(
+      `# trip(ns): a cache line's one-way trip between the first two cores right after the row's fastest round; * where it moved by more than a factor ${CHANGE_FACTOR} from the ${startNs.toFixed(1)} ns at the start (the host ran the case with its cores placed otherwise than the constants were fitted in): ${s.placement.moved} test rows; the test set without them: ${s.placement.rest.cases} cases, median |error| ${pct(s.placement.rest.medianAbsErrorPct)}, max |error| ${pct(s.placement.rest.maxAbsErrorPct)}`,
     );
   out.push(
     `# Training set (fitted on; not evidence of accuracy): ${s.training.cases} cases, median |error| ${pct(s.training.medianAbsErrorPct)}, max |error| ${pct(s.training.maxAbsErrorPct)}`,

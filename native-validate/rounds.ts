@@ -8,9 +8,11 @@
 // median stands beside it, so that the spread between rounds shows.
 import type { NativeStats } from './backend.ts';
 
-/** Native statistics of the fastest round, with every round's median in the order they ran. */
+/** Native statistics of the fastest round, with every round's median in the order they ran (and
+ *  the line trip measured after each round, where the case measures one). */
 export interface RoundedStats extends NativeStats {
   roundMediansNs?: number[];
+  roundTripsNs?: number[];
 }
 
 /** Rounds of a test set by default: three, so that each case is likely seen undisturbed once. */
@@ -20,7 +22,12 @@ export function fastestRound(rounds: NativeStats[]): RoundedStats {
   if (rounds.length === 0) throw new RangeError('fastestRound: no rounds');
   if (rounds.length === 1) return rounds[0];
   const fastest = rounds.reduce((best, r) => (r.medianNs < best.medianNs ? r : best));
-  return { ...fastest, roundMediansNs: rounds.map((r) => r.medianNs) };
+  const trips = rounds.map((r) => r.tripNs);
+  return {
+    ...fastest,
+    roundMediansNs: rounds.map((r) => r.medianNs),
+    ...(trips.every((t) => t !== undefined) ? { roundTripsNs: trips } : {}),
+  };
 }
 
 /**

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { positive } from './args.ts';
 import { nativeMain } from './cli.ts';
 import { formatReport, TARGET, type Report } from './report.ts';
-import { tripText } from './host-check.ts';
+import { CHANGE_FACTOR, tripText } from './host-check.ts';
 import { repeatedRunsText, runsMeetingTarget } from './repeated-runs.ts';
 import { DEFAULT_ROUNDS } from './rounds.ts';
 import { formatBytes } from '../common/bytes.ts';
@@ -251,6 +251,13 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
   if (report.hostCheck?.changed)
     out.push(
       `The host changed during this run: ${tripText(report.hostCheck)}. The constants describe the first state, so these errors mix two hosts: read them as a record of the run, not as the model's accuracy.`,
+      '',
+    );
+  if (s.placement)
+    out.push(
+      `The \`trip(ns)\` column is a cache line's one-way trip between the first two cores, measured right after each native case's fastest round (its ranks pass a line of their own back and forth: native-validate/src/measure.c); the Open MPI rows have none. ` +
+        `${s.placement.moved} test rows ran with it moved by more than a factor ${CHANGE_FACTOR} from the start's (marked *): the host had the two cores placed otherwise than when the constants were fitted. ` +
+        `Without them the test set has ${s.placement.rest.cases} cases, median ${s.placement.rest.medianAbsErrorPct ?? '-'} %, maximum ${s.placement.rest.maxAbsErrorPct ?? '-'} %; the target is judged on all of them, as above.`,
       '',
     );
   const test = report.rows.filter((r) => r.set === 'test');

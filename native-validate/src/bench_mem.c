@@ -135,18 +135,7 @@ struct lineping_ctx {
 static void lineping_run(struct team *t, void *p, int rot) {
   (void)rot;
   struct lineping_ctx *c = p;
-  volatile uint64_t *line = &t->hdr->line_ping;
-  unsigned spins = 0;
-  for (int k = 0; k < LINE_PINGS; k++) {
-    if (t->rank == 0) {
-      __atomic_store_n(line, c->next + 1, __ATOMIC_RELEASE);
-      while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != c->next + 2) relax(&spins);
-    } else {
-      while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != c->next + 1) relax(&spins);
-      __atomic_store_n(line, c->next + 2, __ATOMIC_RELEASE);
-    }
-    c->next += 2;
-  }
+  line_pings(t, &t->hdr->line_ping, &c->next, LINE_PINGS);
 }
 
 int bench_lineping(struct team *t, FILE *out) {

@@ -54,6 +54,45 @@ void expect_block(struct team *t, const char *buf, size_t bytes, int src, int bl
          rot, src);
 }
 
+void line_pings(struct team *t, volatile uint64_t *line, uint64_t *next, int pings) {
+  if (t->rank > 1) return;
+  unsigned spins = 0;
+  for (int k = 0; k < pings; k++) {
+    if (t->rank == 0) {
+      __atomic_store_n(line, *next + 1, __ATOMIC_RELEASE);
+      while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != *next + 2) relax(&spins);
+    } else {
+      while (__atomic_load_n(line, __ATOMIC_ACQUIRE) != *next + 1) relax(&spins);
+      __atomic_store_n(line, *next + 2, __ATOMIC_RELEASE);
+    }
+    *next += 2;
+  }
+}
+
+/* The one-way trip of a cache line between ranks 0 and 1 (ns, the median of TRIP_BLOCKS blocks of
+ * TRIP_PINGS round trips), measured right after a case: on a virtual machine the host may move the
+ * virtual CPUs between physical cores mid-run, and a trip several times the usual says the case ran
+ * with its two cores placed apart. Every rank calls it; only rank 0's answer is meaningful. */
+#define TRIP_BLOCKS 5
+#define TRIP_PINGS 200
+static double trip_after_case(struct team *t) {
+  double blocks[TRIP_BLOCKS];
+  team_barrier(t);
+  for (int b = 0; b < TRIP_BLOCKS; b++) {
+    double t0 = now_ns();
+    line_pings(t, &t->hdr->trip_ping, &t->trip_next, TRIP_PINGS);
+    blocks[b] = (now_ns() - t0) / (2.0 * TRIP_PINGS);
+  }
+  team_barrier(t);
+  for (int i = 1; i < TRIP_BLOCKS; i++)
+    for (int j = i; j > 0 && blocks[j] < blocks[j - 1]; j--) {
+      double x = blocks[j];
+      blocks[j] = blocks[j - 1];
+      blocks[j - 1] = x;
+    }
+  return blocks[TRIP_BLOCKS / 2];
+}
+
 void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops, int first) {
   int total = t->opt->warmup + t->opt->iterations;
   double *samples = calloc((size_t)t->opt->iterations, sizeof *samples);
@@ -76,9 +115,11 @@ void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops
     if (ops->check) ops->check(t, ops->ctx, it);
     team_barrier(t); /* nobody reuses a buffer another rank is still checking */
   }
+  double trip = t->size >= 2 ? trip_after_case(t) : 0;
   if (t->rank == 0) {
     fprintf(out, "%s{\"bytes\": %zu, ", first ? "" : ",\n    ", bytes);
     print_stats(out, samples, t->opt->iterations);
+    if (t->size >= 2) fprintf(out, ", \"tripNs\": %.1f", trip);
     fprintf(out, "}");
   }
   free(samples);

@@ -60,6 +60,8 @@ struct shared_header {
   char pad2[56];
   volatile uint64_t line_ping; /* the line bench_lineping passes between ranks 0 and 1, alone on it */
   char pad3[56];
+  volatile uint64_t trip_ping; /* the line measure() passes between ranks 0 and 1 after each case */
+  char pad4[56];
   pid_t pids[MAX_RANKS];
   double t_start[MAX_RANKS];
   double t_end[MAX_RANKS];
@@ -77,6 +79,7 @@ struct team {
   uint64_t local_sense;
   uint64_t mail_seen[MAX_RANKS]; /* per source: last sequence consumed */
   uint64_t mail_sent[MAX_RANKS]; /* per destination: last sequence posted */
+  uint64_t trip_next;            /* the value of trip_ping this rank waits for next */
 };
 
 /* team.c */
@@ -137,6 +140,9 @@ struct case_ops {
   double divisor; /* 2 for half a round trip */
 };
 void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops, int first);
+/* Ranks 0 and 1 pass `line` back and forth `pings` round trips, each waiting for the other's value
+ * (`*next` is the value this rank waits for next, the same count on both); other ranks return. */
+void line_pings(struct team *t, volatile uint64_t *line, uint64_t *next, int pings);
 void json_header(struct team *t, FILE *out);
 void json_footer(struct team *t, FILE *out);
 void expect_block(struct team *t, const char *buf, size_t bytes, int src, int block, int rot, const char *what);

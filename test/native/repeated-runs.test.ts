@@ -6,8 +6,9 @@ import { readRuns, repeatCount, validationDoc } from '../../native-validate/vali
 import { row, type Row } from '../../native-validate/validate.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 
-/** A run whose test rows err by `errors` (in %), shm then cma alternately, fitted to `llcBytes`. */
-function run(errors: number[], load: string, llcBytes?: number, changed?: boolean): Report {
+/** A run whose test rows err by `errors` (in %), shm then cma alternately, fitted to `llcBytes`; with
+ *  `trips`, each row's line trip after its case (the start's is 31 ns where the host was checked). */
+function run(errors: number[], load: string, llcBytes?: number, changed?: boolean, trips?: number[]): Report {
   const claims = row(
     {
       set: 'training',
@@ -27,7 +28,7 @@ function run(errors: number[], load: string, llcBytes?: number, changed?: boolea
         mechanism: i % 2 ? 'cma' : 'shm',
         ranks: 2,
         bytes: 4096,
-        measured: steadyStats(4096, 1000),
+        measured: { ...steadyStats(4096, 1000), ...(trips ? { tripNs: trips[i] } : {}) },
       },
       1000 * (1 + e / 100),
     ),
@@ -53,7 +54,7 @@ function run(errors: number[], load: string, llcBytes?: number, changed?: boolea
 describe('the same validation command, run after run', () => {
   it('gives every run its line and counts the runs that met the target', () => {
     const runs = [
-      run([5, -8, 30], '1.2', 4 * 2 ** 20, false),
+      run([5, -8, 30], '1.2', 4 * 2 ** 20, false, [31, 90, 32]),
       run([2, 4, -9], '0.4', 6.5 * 2 ** 20, true),
       run([12, 11, 20], '2.0'),
     ];
@@ -62,11 +63,16 @@ describe('the same validation command, run after run', () => {
     const text = repeatedRunsText(runs).join('\n');
     expect(text).toContain('was met in 1 of the 3 runs');
     expect(text).toContain(
-      '| run | load at start | last-level cache fitted | line trip fitted | claims ring | median abs. error | max abs. error | host check | cma median | shm median | target |',
+      '| run | load at start | last-level cache fitted | line trip fitted | claims ring | median abs. error | max abs. error | host check | rows with the trip moved | median, max without them | cma median | shm median | target |',
     );
-    expect(text).toContain('| 1 | 1.2 | 4 MiB | 31.2 ns | 7.13 us | 8 % | 30 % | same | 8 % | 17.5 % | not met |');
-    expect(text).toContain('| 2 | 0.4 | 6.5 MiB | 31.2 ns | 7.13 us | 4 % | 9 % | changed | 4 % | 5.5 % | met |');
-    expect(text).toContain('| 3 | 2.0 | the whole cache | - | - | 12 % | 20 % | - | 11 % | 16 % | not met |');
+    // Run 1's second row ran with the trip at 90 ns against 31 at the start: without it, 5 and 30 %.
+    expect(text).toContain(
+      '| 1 | 1.2 | 4 MiB | 31.2 ns | 7.13 us | 8 % | 30 % | same | 1 of 3 | 17.5 %, 30 % | 8 % | 17.5 % | not met |',
+    );
+    expect(text).toContain(
+      '| 2 | 0.4 | 6.5 MiB | 31.2 ns | 7.13 us | 4 % | 9 % | changed | - | - | 4 % | 5.5 % | met |',
+    );
+    expect(text).toContain('| 3 | 2.0 | the whole cache | - | - | 12 % | 20 % | - | - | - | 11 % | 16 % | not met |');
   });
 
   it('says nothing of repeats when the command ran once', () => {

@@ -21,6 +21,17 @@ describe('test cases measured in rounds', () => {
     expect(m.roundMediansNs).toEqual([1070, 367, 396]);
   });
 
+  it("keeps each round's line trip beside its median, where every round measured one", () => {
+    const m = fastestRound([
+      { ...stats(8, 1070), tripNs: 160 },
+      { ...stats(8, 367), tripNs: 31 },
+      { ...stats(8, 396), tripNs: 32 },
+    ]);
+    expect(m.tripNs).toBe(31);
+    expect(m.roundTripsNs).toEqual([160, 31, 32]);
+    expect(fastestRound([stats(8, 5), { ...stats(8, 4), tripNs: 30 }]).roundTripsNs).toBeUndefined();
+  });
+
   it('takes the fastest of any count, and one round as it is', () => {
     expect(fastestRound([stats(8, 4), stats(8, 1), stats(8, 3), stats(8, 2)]).medianNs).toBe(1);
     const one = stats(8, 7);
