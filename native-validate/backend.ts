@@ -54,9 +54,10 @@ export interface NativeStats {
   q1Ns: number;
   q3Ns: number;
   samples: number;
-  /** One-way trip of a cache line between the first two ranks, measured right after the case
-   *  (src/measure.c): how far apart the host had the two cores while the case ran. Absent with
-   *  one rank. */
+  /** One-way trip of a cache line between the first two ranks, measured right before and right
+   *  after the case (src/measure.c; around each launch for Open MPI's rows, mpi/run-mpi.ts): how
+   *  far apart the host had the two cores while the case ran. Absent with one rank. */
+  tripBeforeNs?: number;
   tripNs?: number;
 }
 

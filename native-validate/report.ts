@@ -50,12 +50,12 @@ export interface Report {
   };
 }
 
-/** Whether `row`'s fastest round ran with the two cores' line trip moved by more than CHANGE_FACTOR
- *  from `startNs`, the start's; undefined where either is unknown. */
+/** Whether `row`'s fastest round began or ended with the two cores' line trip moved by more than
+ *  CHANGE_FACTOR from `startNs`, the start's; undefined where either is unknown. */
 export function placementMoved(row: Row, startNs: number | undefined): boolean | undefined {
-  const trip = row.measured.tripNs;
-  if (trip === undefined || startNs === undefined) return undefined;
-  return !(Math.max(trip, startNs) / Math.min(trip, startNs) <= CHANGE_FACTOR);
+  const trips = [row.measured.tripBeforeNs, row.measured.tripNs].filter((t) => t !== undefined);
+  if (trips.length === 0 || startNs === undefined) return undefined;
+  return trips.some((trip) => !(Math.max(trip, startNs) / Math.min(trip, startNs) <= CHANGE_FACTOR));
 }
 
 export function buildReport(base: Omit<Report, 'summary'>): Report {
@@ -109,10 +109,12 @@ export function formatReport(r: Report): string {
   );
   for (const n of r.notes) out.push(`# ${n}`);
   const startNs = r.hostCheck?.startNs;
-  const trip = (row: Row) =>
-    row.measured.tripNs === undefined
-      ? '-'
-      : `${row.measured.tripNs.toFixed(1)}${placementMoved(row, startNs) ? '*' : ''}`;
+  const trip = (row: Row) => {
+    const { tripBeforeNs: before, tripNs: after } = row.measured;
+    if (after === undefined) return '-';
+    const both = before === undefined ? after.toFixed(1) : `${before.toFixed(1)}/${after.toFixed(1)}`;
+    return `${both}${placementMoved(row, startNs) ? '*' : ''}`;
+  };
   const header = [
     'set',
     'case',
@@ -154,7 +156,7 @@ export function formatReport(r: Report): string {
     );
   if (s.placement && startNs !== undefined)
     out.push(
-      `# trip(ns): a cache line's one-way trip between the first two cores right after the row's fastest round; * where it moved by more than a factor ${CHANGE_FACTOR} from the ${startNs.toFixed(1)} ns at the start (the host ran the case with its cores placed otherwise than the constants were fitted in): ${s.placement.moved} test rows; the test set without them: ${s.placement.rest.cases} cases, median |error| ${pct(s.placement.rest.medianAbsErrorPct)}, max |error| ${pct(s.placement.rest.maxAbsErrorPct)}`,
+      `# trip(ns): a cache line's one-way trip between the first two cores right before and right after the row's fastest round; * where either moved by more than a factor ${CHANGE_FACTOR} from the ${startNs.toFixed(1)} ns at the start (the host ran the case with its cores placed otherwise than the constants were fitted in): ${s.placement.moved} test rows; the test set without them: ${s.placement.rest.cases} cases, median |error| ${pct(s.placement.rest.medianAbsErrorPct)}, max |error| ${pct(s.placement.rest.maxAbsErrorPct)}`,
     );
   out.push(
     `# Training set (fitted on; not evidence of accuracy): ${s.training.cases} cases, median |error| ${pct(s.training.medianAbsErrorPct)}, max |error| ${pct(s.training.maxAbsErrorPct)}`,

@@ -255,8 +255,8 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     );
   if (s.placement)
     out.push(
-      `The \`trip(ns)\` column is a cache line's one-way trip between the first two cores, measured right after each native case's fastest round (its ranks pass a line of their own back and forth: native-validate/src/measure.c); the Open MPI rows have none. ` +
-        `${s.placement.moved} test rows ran with it moved by more than a factor ${CHANGE_FACTOR} from the start's (marked *): the host had the two cores placed otherwise than when the constants were fitted. ` +
+      `The \`trip(ns)\` column is a cache line's one-way trip between the first two cores, measured right before and right after each native case's fastest round (its ranks pass a line of their own back and forth: native-validate/src/measure.c) and around each Open MPI launch (the same measurement by two native ranks on the same cores). ` +
+        `${s.placement.moved} test rows began or ended with it moved by more than a factor ${CHANGE_FACTOR} from the start's (marked *): the host had the two cores placed otherwise than when the constants were fitted. ` +
         `Without them the test set has ${s.placement.rest.cases} cases, median ${s.placement.rest.medianAbsErrorPct ?? '-'} %, maximum ${s.placement.rest.maxAbsErrorPct ?? '-'} %; the target is judged on all of them, as above.`,
       '',
     );

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { NativeError, type NativeStats } from '../backend.ts';
+import { lineTrip } from '../host-check.ts';
 import { COLLECTIVES } from '../cases.ts';
 import { predictNs } from '../predict.ts';
 import { smBtlCosts, vaderFastBoxBytes } from '../../sim/kernel/shm/costs.ts';
@@ -15,6 +16,10 @@ import { measureInRounds, roundText } from '../rounds.ts';
 import { row, type Row } from '../validate.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
+
+/** Iterations of the line trip around each launch (each a thousand round trips): a few
+ *  milliseconds, against the launch's second or more. */
+const TRIP_ITERATIONS = 5;
 const SOURCE = join(HERE, 'timing.c');
 const BINARY = join(HERE, '..', 'build', 'intranode-mpi-timing');
 
@@ -248,9 +253,17 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
       String(MPI_WARMUP),
       String(llc),
     ];
+    // The native line trip between the first two cores right before and right after the launch,
+    // as every native case measures its own (src/measure.c): where the host placed the two cores.
+    const trip = () => (opts.cores.length >= 2 ? lineTrip(opts.cores, TRIP_ITERATIONS).results[0].medianNs : undefined);
+    const before = trip();
     const out = run('mpirun', args);
     if (!out.ok) throw new NativeError(`mpirun ${args.join(' ')} failed: ${out.stderr.trim().slice(0, 800)}`);
-    return (JSON.parse(out.stdout) as { results: MpiStats[] }).results;
+    const after = trip();
+    const results = (JSON.parse(out.stdout) as { results: MpiStats[] }).results;
+    return before === undefined || after === undefined
+      ? results
+      : results.map((r) => ({ ...r, tripBeforeNs: before, tripNs: after }));
   };
   const rows: Row[] = [];
   // Training: Open MPI's own work per fragment, from two broadcasts none of the test rows repeats.

@@ -70,12 +70,13 @@ void line_pings(struct team *t, volatile uint64_t *line, uint64_t *next, int pin
 }
 
 /* The one-way trip of a cache line between ranks 0 and 1 (ns, the median of TRIP_BLOCKS blocks of
- * TRIP_PINGS round trips), measured right after a case: on a virtual machine the host may move the
- * virtual CPUs between physical cores mid-run, and a trip several times the usual says the case ran
- * with its two cores placed apart. Every rank calls it; only rank 0's answer is meaningful. */
+ * TRIP_PINGS round trips), measured right before and right after a case: on a virtual machine the
+ * host may move the virtual CPUs between physical cores mid-run, and a trip several times the usual
+ * says the case ran with its two cores placed apart, or began or ended so. Every rank calls it;
+ * only rank 0's answer is meaningful. */
 #define TRIP_BLOCKS 5
 #define TRIP_PINGS 200
-static double trip_after_case(struct team *t) {
+static double line_trip(struct team *t) {
   double blocks[TRIP_BLOCKS];
   team_barrier(t);
   for (int b = 0; b < TRIP_BLOCKS; b++) {
@@ -96,6 +97,7 @@ static double trip_after_case(struct team *t) {
 void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops, int first) {
   int total = t->opt->warmup + t->opt->iterations;
   double *samples = calloc((size_t)t->opt->iterations, sizeof *samples);
+  double before = t->size >= 2 ? line_trip(t) : 0;
   for (int it = 0; it < total; it++) {
     team_barrier(t);
     double t0 = now_ns();
@@ -115,11 +117,11 @@ void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops
     if (ops->check) ops->check(t, ops->ctx, it);
     team_barrier(t); /* nobody reuses a buffer another rank is still checking */
   }
-  double trip = t->size >= 2 ? trip_after_case(t) : 0;
+  double after = t->size >= 2 ? line_trip(t) : 0;
   if (t->rank == 0) {
     fprintf(out, "%s{\"bytes\": %zu, ", first ? "" : ",\n    ", bytes);
     print_stats(out, samples, t->opt->iterations);
-    if (t->size >= 2) fprintf(out, ", \"tripNs\": %.1f", trip);
+    if (t->size >= 2) fprintf(out, ", \"tripBeforeNs\": %.1f, \"tripNs\": %.1f", before, after);
     fprintf(out, "}");
   }
   free(samples);

@@ -82,15 +82,19 @@ describe('native benchmarks on two ranks', () => {
     expect(r.minNs).toBeLessThanOrEqual(r.medianNs);
     expect(r.medianNs).toBeLessThanOrEqual(r.maxNs);
   });
-  it('every case of two ranks or more says what a line trip took right after it; one rank, none', () => {
+  it('every case of two ranks or more says what a line trip took right before and after it; one rank, none', () => {
     const two = runNative({ bench: 'bcast', mech: 'shm', cores: [0, 1], sizes: [64, 4096], iterations: 2, warmup: 1 });
-    for (const r of two.results) expect(r.tripNs).toBeGreaterThan(0);
+    for (const r of two.results) {
+      expect(r.tripBeforeNs).toBeGreaterThan(0);
+      expect(r.tripNs).toBeGreaterThan(0);
+    }
     // Its own ping-pong line apart from the benchmark's: the line trip benchmark still passes its
     // line as many times as it counts (its every iteration waits for the other rank's values).
     const trip = runNative({ bench: 'lineping', cores: [0, 1], sizes: [64], iterations: 2, warmup: 1 });
     expect(trip.results[0].tripNs).toBeGreaterThan(0);
     const one = runNative({ bench: 'memcpy', cores: [0], sizes: [4096], iterations: 2, warmup: 1 });
     expect(one.results[0].tripNs).toBeUndefined();
+    expect(one.results[0].tripBeforeNs).toBeUndefined();
   });
   it('stores into the ring another core has just read: timed, checked, and refused beyond the ring', () => {
     const run = runNative({ bench: 'claims', cores: [0, 1], sizes: [4096, 65536], iterations: 3, warmup: 1 });

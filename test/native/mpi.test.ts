@@ -57,6 +57,9 @@ describe.runIf(haveMpi)('validate --mpi', () => {
     ]);
     for (const r of [training, follow, ...tests]) {
       expect(r.measured.medianNs).toBeGreaterThan(0);
+      // The native line trip between the two cores right before and after the row's launch.
+      expect(r.measured.tripBeforeNs).toBeGreaterThan(0);
+      expect(r.measured.tripNs).toBeGreaterThan(0);
       const modelled = r.name.includes(' basic ') || r.name.includes(' tuned ');
       expect(r.predictedNs !== undefined).toBe(modelled);
     }

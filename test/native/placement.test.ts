@@ -1,12 +1,13 @@
-// The line trip measured right after each native case (src/measure.c), set against the start's:
-// rows whose fastest round ran with it moved are marked, and the test set is summarised without them.
+// The line trip measured right before and after each native case (src/measure.c), set against the
+// start's: rows whose fastest round began or ended with it moved are marked, and the test set is
+// summarised without them.
 import { describe, expect, it } from 'vitest';
 import { buildReport, formatReport, placementMoved } from '../../native-validate/report.ts';
 import { compareTrips } from '../../native-validate/host-check.ts';
 import { row } from '../../native-validate/validate.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 
-const testRow = (errorPct: number, tripNs?: number) =>
+const testRow = (errorPct: number, tripNs?: number, tripBeforeNs?: number) =>
   row(
     {
       set: 'test',
@@ -14,7 +15,11 @@ const testRow = (errorPct: number, tripNs?: number) =>
       mechanism: 'shm',
       ranks: 2,
       bytes: 2048,
-      measured: { ...steadyStats(2048, 1000), ...(tripNs === undefined ? {} : { tripNs }) },
+      measured: {
+        ...steadyStats(2048, 1000),
+        ...(tripNs === undefined ? {} : { tripNs }),
+        ...(tripBeforeNs === undefined ? {} : { tripBeforeNs }),
+      },
     },
     1000 * (1 + errorPct / 100),
   );
@@ -36,6 +41,10 @@ describe('the line trip beside each row', () => {
     expect(placementMoved(testRow(0, 158), 31)).toBe(true);
     expect(placementMoved(testRow(0, 14), 31)).toBe(true);
     expect(placementMoved(testRow(0, 40), 31)).toBe(false);
+    // A case that began placed apart and ended back (measured: 787 us against 227 predicted for a
+    // 2 MiB double-copy ping-pong, the trip 159 ns before it and 31 ns after).
+    expect(placementMoved(testRow(0, 31, 159), 31)).toBe(true);
+    expect(placementMoved(testRow(0, 31, 33), 31)).toBe(false);
     expect(placementMoved(testRow(0), 31)).toBeUndefined();
     expect(placementMoved(testRow(0, 31), undefined)).toBeUndefined();
   });
@@ -52,6 +61,7 @@ describe('the line trip beside each row', () => {
     const text = formatReport(r);
     expect(text).toMatch(/ 160\.0\* /);
     expect(text).toMatch(/ 31\.0 /);
+    expect(formatReport(report([testRow(-70, 31, 159)], 31))).toMatch(/ 159\.0\/31\.0\* /);
     expect(text).toMatch(
       /: 2 test rows; the test set without them: 3 cases, median \|error\| 6\.0%, max \|error\| 12\.0%/,
     );
