@@ -16,7 +16,7 @@ import { detectThisHost } from './host.ts';
 import { checkMpiReady, mpiRows } from './mpi/run-mpi.ts';
 import { buildReport, formatReport, worstMechanism, type Report } from './report.ts';
 import { caseRows, coldOrderRows, trainingRows, type Row } from './validate.ts';
-import { checkHost, claimsRing, hostCheckText, lineTrip, type HostCheck } from './host-check.ts';
+import { checkHost, claimsRing, hostCheckText, lineTrip, samePlacement, type HostCheck } from './host-check.ts';
 
 export interface NativeCliEnv {
   stdout: (text: string) => void;
@@ -158,7 +158,10 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   const ranks = args.ranks ?? cores.length;
   const sizes = args.sizes ?? DEFAULT_TEST_SIZES;
   const cases = testCases({ cores, ranks, sizes, cma });
-  const measuring = { iterations: args.iterations, rounds: args.rounds, progress: progress(env) };
+  // Each case's fastest round among those run with the cores placed as at the start (the line trip
+  // the host check compares against: training's, when the run calibrates).
+  const inPlacement = lines ? samePlacement(lines.results[0].medianNs) : undefined;
+  const measuring = { iterations: args.iterations, rounds: args.rounds, inPlacement, progress: progress(env) };
   rows.push(...caseRows(spec, cases, measuring));
   rows.push(...coldOrderRows(spec, cores.slice(0, ranks), sizes, measuring));
   if (args.mpi)
@@ -168,6 +171,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
         sizes,
         iterations: args.iterations,
         rounds: args.rounds,
+        inPlacement,
         llcBytes: Math.max(...host.spec.caches.map((c) => c.sizeBytes)),
         allowRunAsRoot: args.allowRunAsRoot,
         cma,

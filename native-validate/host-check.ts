@@ -11,7 +11,7 @@
 // moving by more than the factor marks the run. Neither catches everything: in some runs the native
 // double-copy test rows ran three to four times slower than predicted in every round while the trip
 // and the ring measured at the end as in training (docs/validation.md, the runs' table).
-import { runNative, type NativeRequest, type NativeRun } from './backend.ts';
+import { runNative, type NativeRequest, type NativeRun, type NativeStats } from './backend.ts';
 
 /** How far the line trip may move before the host counts as changed: well beyond the few percent
  *  the same placement moves between runs, well below the 3-5 times a trip across core complexes
@@ -65,6 +65,15 @@ export function checkHost(start: { lines: NativeRun; ring?: NativeRun }, iterati
 }
 
 const moved = (a: number, b: number) => !(Math.max(a, b) / Math.min(a, b) <= CHANGE_FACTOR);
+
+/** Whether a measurement began and ended with the two cores' line trip within CHANGE_FACTOR of
+ *  `startNs`, the start's: the placement the constants were fitted in. One that measured no trip
+ *  (one rank) counts as in it. */
+export function samePlacement(startNs: number): (s: NativeStats) => boolean {
+  return (s) =>
+    (s.tripBeforeNs === undefined || !moved(s.tripBeforeNs, startNs)) &&
+    (s.tripNs === undefined || !moved(s.tripNs, startNs));
+}
 
 export function compareTrips(
   cores: number[],

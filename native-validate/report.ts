@@ -3,7 +3,7 @@
 // against the target (median |error| at most 10 %, maximum at most 25 % on the test set).
 import type { FittedValue } from './fit/constants.ts';
 import type { Row } from './validate.ts';
-import { CHANGE_FACTOR, type HostCheck } from './host-check.ts';
+import { CHANGE_FACTOR, samePlacement, type HostCheck } from './host-check.ts';
 
 export const TARGET = { medianPct: 10, maxPct: 25 };
 
@@ -44,18 +44,19 @@ export interface Report {
     test: ErrorSummary & { targetMet: boolean | null };
     training: ErrorSummary;
     byMechanism: Record<string, ErrorSummary>;
-    /** Where the rows' line trips can be set against the start's (hostCheck): how many test rows'
-     *  fastest rounds ran with the trip moved beyond CHANGE_FACTOR, and the test set without them. */
+    /** Where the rows' line trips can be set against the start's (hostCheck): how many test rows
+     *  ran with the trip moved beyond CHANGE_FACTOR in every round, and the test set without them. */
     placement?: { moved: number; rest: ErrorSummary };
   };
 }
 
-/** Whether `row`'s fastest round began or ended with the two cores' line trip moved by more than
- *  CHANGE_FACTOR from `startNs`, the start's; undefined where either is unknown. */
+/** Whether `row`'s chosen round began or ended with the two cores' line trip moved by more than
+ *  CHANGE_FACTOR from `startNs`, the start's (no round of it ran in that placement: rounds.ts);
+ *  undefined where either is unknown. */
 export function placementMoved(row: Row, startNs: number | undefined): boolean | undefined {
-  const trips = [row.measured.tripBeforeNs, row.measured.tripNs].filter((t) => t !== undefined);
-  if (trips.length === 0 || startNs === undefined) return undefined;
-  return trips.some((trip) => !(Math.max(trip, startNs) / Math.min(trip, startNs) <= CHANGE_FACTOR));
+  const { tripBeforeNs, tripNs } = row.measured;
+  if ((tripBeforeNs === undefined && tripNs === undefined) || startNs === undefined) return undefined;
+  return !samePlacement(startNs)(row.measured);
 }
 
 export function buildReport(base: Omit<Report, 'summary'>): Report {
@@ -103,7 +104,9 @@ export function formatReport(r: Report): string {
   out.push(`# Load average (1, 5, 15 min): ${r.load.start} when the run began, ${r.load.end} when it ended`);
   out.push(`# Machine: ${r.machine}`);
   const rounds =
-    (r.native.rounds ?? 1) > 1 ? `; test cases in ${r.native.rounds} rounds, each row its fastest round` : '';
+    (r.native.rounds ?? 1) > 1
+      ? `; test cases in ${r.native.rounds} rounds, each row its fastest round among those that began and ended with the cores placed as at the start (its fastest round where none did)`
+      : '';
   out.push(
     `# Native: median of ${r.native.iterations} iterations after ${r.native.warmup} warm-up${rounds}; ${r.native.cache}`,
   );
@@ -156,7 +159,7 @@ export function formatReport(r: Report): string {
     );
   if (s.placement && startNs !== undefined)
     out.push(
-      `# trip(ns): a cache line's one-way trip between the first two cores right before and right after the row's fastest round; * where either moved by more than a factor ${CHANGE_FACTOR} from the ${startNs.toFixed(1)} ns at the start (the host ran the case with its cores placed otherwise than the constants were fitted in): ${s.placement.moved} test rows; the test set without them: ${s.placement.rest.cases} cases, median |error| ${pct(s.placement.rest.medianAbsErrorPct)}, max |error| ${pct(s.placement.rest.maxAbsErrorPct)}`,
+      `# trip(ns): a cache line's one-way trip between the first two cores right before and right after the row's round; * where either moved by more than a factor ${CHANGE_FACTOR} from the ${startNs.toFixed(1)} ns at the start in every round (the host ran the case with its cores placed otherwise than the constants were fitted in): ${s.placement.moved} test rows; the test set without them: ${s.placement.rest.cases} cases, median |error| ${pct(s.placement.rest.medianAbsErrorPct)}, max |error| ${pct(s.placement.rest.maxAbsErrorPct)}`,
     );
   out.push(
     `# Training set (fitted on; not evidence of accuracy): ${s.training.cases} cases, median |error| ${pct(s.training.medianAbsErrorPct)}, max |error| ${pct(s.training.maxAbsErrorPct)}`,

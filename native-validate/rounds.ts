@@ -4,8 +4,12 @@
 // copy barely moved. Its placements take turns every few tens of seconds, so the whole test set runs
 // `rounds` times, one round after the other, and each case reports its fastest round: interference
 // only slows a case down, and the fastest round of each case is the host in one state, its least
-// disturbed one, the state the training copies are taken in too (training.ts). Every round's
-// median stands beside it, so that the spread between rounds shows.
+// disturbed one, the state the training copies are taken in too (training.ts). Each case also
+// measures the line trip between its first two cores before and after it (src/measure.c): where
+// the caller says which trips are the placement the constants were fitted in, the fastest round is
+// taken among the rounds in it, since a placement the training did not see may be faster for some
+// cases (fastestRound). Every round's median stands beside it, so that the spread between rounds
+// shows.
 import type { NativeStats } from './backend.ts';
 
 /** Native statistics of the fastest round, with every round's median in the order they ran (and
@@ -18,10 +22,21 @@ export interface RoundedStats extends NativeStats {
 /** Rounds of a test set by default: three, so that each case is likely seen undisturbed once. */
 export const DEFAULT_ROUNDS = 3;
 
-export function fastestRound(rounds: NativeStats[]): RoundedStats {
+/** Whether a round ran with the host's cores placed as when the constants were fitted (the line trip
+ *  before and after it: host-check.ts, samePlacement). */
+export type InPlacement = (round: NativeStats) => boolean;
+
+/**
+ * The fastest round, of those `inPlacement` accepts where it accepts some: a round in which the
+ * host had moved the two cores apart, or behaving as one, is another machine than the one fitted,
+ * whichever of them is faster (single copies ran faster with the cores apart on the development
+ * host, the double copy slower).
+ */
+export function fastestRound(rounds: NativeStats[], inPlacement?: InPlacement): RoundedStats {
   if (rounds.length === 0) throw new RangeError('fastestRound: no rounds');
   if (rounds.length === 1) return rounds[0];
-  const fastest = rounds.reduce((best, r) => (r.medianNs < best.medianNs ? r : best));
+  const placed = inPlacement ? rounds.filter(inPlacement) : rounds;
+  const fastest = (placed.length > 0 ? placed : rounds).reduce((best, r) => (r.medianNs < best.medianNs ? r : best));
   const trips = rounds.map((r) => r.tripNs);
   return {
     ...fastest,
@@ -32,16 +47,25 @@ export function fastestRound(rounds: NativeStats[]): RoundedStats {
 
 /**
  * Measures every item `rounds` times, item after item within a round, and returns per item the
- * fastest round of each of its results (one per size, in the order `measure` returns them).
+ * fastest round of each of its results (one per size, in the order `measure` returns them), among
+ * the rounds `inPlacement` accepts where it accepts some.
  */
 export function measureInRounds<T>(
   rounds: number,
   items: readonly T[],
   measure: (item: T, round: number) => NativeStats[],
+  inPlacement?: InPlacement,
 ): NativeStats[][] {
   const runs: NativeStats[][][] = items.map(() => []);
   for (let round = 0; round < rounds; round++) items.forEach((item, i) => runs[i].push(measure(item, round)));
-  return runs.map((perRound) => perRound[0].map((_, k) => fastestRound(perRound.map((results) => results[k]))));
+  return runs.map((perRound) =>
+    perRound[0].map((_, k) =>
+      fastestRound(
+        perRound.map((results) => results[k]),
+        inPlacement,
+      ),
+    ),
+  );
 }
 
 /** ", round 2 of 3" in progress lines, nothing when there is one round. */

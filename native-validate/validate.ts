@@ -7,7 +7,7 @@ import type { ValidationCase } from './cases.ts';
 import { modelClaimsNs } from './fit/model-claims.ts';
 import { modelCopyNs } from './fit/model-copy.ts';
 import { modelAlgorithm, predictNs } from './predict.ts';
-import { measureInRounds, roundText, type RoundedStats } from './rounds.ts';
+import { measureInRounds, roundText, type InPlacement, type RoundedStats } from './rounds.ts';
 
 export interface Row {
   /** `probe`: measured beside a test case to show what one library setting does to it; neither
@@ -96,25 +96,33 @@ export interface MeasureOptions {
   iterations: number;
   /** Times the whole list of cases runs; each case reports its fastest round (rounds.ts). */
   rounds: number;
+  /** The rounds that ran with the cores placed as the constants were fitted in, where known: each
+   *  case's fastest round is taken among them (rounds.ts). */
+  inPlacement?: InPlacement;
   progress: (what: string) => void;
 }
 
 export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: MeasureOptions): Row[] {
   const algorithms = cases.map((c) => modelAlgorithm(c.bench, c.mech));
   const labels = cases.map((c, i) => algorithms[i]?.replace(':', ' ') ?? `${c.bench} ${c.mech}`);
-  const measured = measureInRounds(opts.rounds, [...cases.keys()], (i, round) => {
-    const c = cases[i];
-    opts.progress(`${c.set}: ${labels[i]} on ${c.cores.length} ranks, native${roundText(round, opts.rounds)}`);
-    return runNative({
-      bench: c.bench,
-      mech: c.mech,
-      cores: c.cores,
-      sizes: c.sizes,
-      cache: c.cache,
-      iterations: opts.iterations,
-      warmup: 2,
-    }).results;
-  });
+  const measured = measureInRounds(
+    opts.rounds,
+    [...cases.keys()],
+    (i, round) => {
+      const c = cases[i];
+      opts.progress(`${c.set}: ${labels[i]} on ${c.cores.length} ranks, native${roundText(round, opts.rounds)}`);
+      return runNative({
+        bench: c.bench,
+        mech: c.mech,
+        cores: c.cores,
+        sizes: c.sizes,
+        cache: c.cache,
+        iterations: opts.iterations,
+        warmup: 2,
+      }).results;
+    },
+    opts.inPlacement,
+  );
   const rows: Row[] = [];
   cases.forEach((c, i) => {
     const algorithm = algorithms[i];
@@ -151,19 +159,24 @@ const ORDERS = ['sequential', 'shuffled'] as const;
 export function coldOrderRows(spec: MachineSpec, cores: number[], sizes: number[], opts: MeasureOptions): Row[] {
   const probed = [...sizes].sort((a, b) => a - b).slice(0, 2);
   const pair = cores.slice(0, 2);
-  const measured = measureInRounds(opts.rounds, ORDERS, (order, round) => {
-    opts.progress(`probe: bcast basic, cold buffers in ${order} order, native${roundText(round, opts.rounds)}`);
-    return runNative({
-      bench: 'bcast',
-      mech: 'shm',
-      cores: pair,
-      sizes: probed,
-      cache: 'off',
-      order,
-      iterations: opts.iterations,
-      warmup: 2,
-    }).results;
-  });
+  const measured = measureInRounds(
+    opts.rounds,
+    ORDERS,
+    (order, round) => {
+      opts.progress(`probe: bcast basic, cold buffers in ${order} order, native${roundText(round, opts.rounds)}`);
+      return runNative({
+        bench: 'bcast',
+        mech: 'shm',
+        cores: pair,
+        sizes: probed,
+        cache: 'off',
+        order,
+        iterations: opts.iterations,
+        warmup: 2,
+      }).results;
+    },
+    opts.inPlacement,
+  );
   // The model's buffers are cold in no order: one prediction per size serves both orders.
   const predicted = new Map(probed.map((bytes) => [bytes, predictNs(spec, 'bcast:basic', pair, bytes, 'off')]));
   return ORDERS.flatMap((order, i) =>

@@ -209,7 +209,11 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     `  and the chase that finds how much of the last-level cache the process gets are taken in ${DEFAULT_ROUNDS} rounds`,
     '  the same way, so that model and test rows describe the same state; not in `--rounds` rounds: the fastest',
     '  of more rounds more often catches a moment the test rows mostly did not see, such as one in which the',
-    '  two virtual CPUs behave as one core.',
+    '  two virtual CPUs behave as one core. Every native case and Open MPI launch also measures a cache',
+    "  line's trip between its first two cores right before and right after it, and a row's fastest round is",
+    `  taken among the rounds whose trips stayed within a factor ${CHANGE_FACTOR} of the training's (its fastest of all`,
+    '  where none did, then marked): with its two cores moved apart this host runs some single copies faster',
+    '  and the double copy slower, and either is a machine the constants were not fitted on.',
     "- Nothing is left behind: on success, a rank's failure, the timeout, SIGINT, SIGTERM or SIGHUP the parent",
     '  kills and reaps every rank and unlinks the segment; ranks die with a parent killed outright',
     '  (`PR_SET_PDEATHSIG`), whose segment the next run removes; and the parent cleans up as for SIGTERM when the',
@@ -255,8 +259,8 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     );
   if (s.placement)
     out.push(
-      `The \`trip(ns)\` column is a cache line's one-way trip between the first two cores, measured right before and right after each native case's fastest round (its ranks pass a line of their own back and forth: native-validate/src/measure.c) and around each Open MPI launch (the same measurement by two native ranks on the same cores). ` +
-        `${s.placement.moved} test rows began or ended with it moved by more than a factor ${CHANGE_FACTOR} from the start's (marked *): the host had the two cores placed otherwise than when the constants were fitted. ` +
+      `The \`trip(ns)\` column is a cache line's one-way trip between the first two cores, measured right before and right after the row's round (its ranks pass a line of their own back and forth: native-validate/src/measure.c; around each Open MPI launch, the same measurement by two native ranks on the same cores). ` +
+        `${s.placement.moved} test rows began or ended with it moved by more than a factor ${CHANGE_FACTOR} from the start's in every round (marked *): the host had the two cores placed otherwise than when the constants were fitted. ` +
         `Without them the test set has ${s.placement.rest.cases} cases, median ${s.placement.rest.medianAbsErrorPct ?? '-'} %, maximum ${s.placement.rest.maxAbsErrorPct ?? '-'} %; the target is judged on all of them, as above.`,
       '',
     );

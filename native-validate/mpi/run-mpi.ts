@@ -12,7 +12,7 @@ import { lineTrip } from '../host-check.ts';
 import { COLLECTIVES } from '../cases.ts';
 import { predictNs } from '../predict.ts';
 import { smBtlCosts, vaderFastBoxBytes } from '../../sim/kernel/shm/costs.ts';
-import { measureInRounds, roundText } from '../rounds.ts';
+import { measureInRounds, roundText, type InPlacement } from '../rounds.ts';
 import { row, type Row } from '../validate.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -29,6 +29,8 @@ export interface MpiOptions {
   iterations: number;
   /** Times the whole list of runs repeats; each reports its fastest round (../rounds.ts). */
   rounds: number;
+  /** The rounds that ran with the cores placed as the constants were fitted in, where known. */
+  inPlacement?: InPlacement;
   allowRunAsRoot: boolean;
   /** The largest cache's size as the host reports it: cold runs rotate their buffers over twice
    *  that (the calibrated machine may give the model less, what one process gets of it). */
@@ -275,14 +277,19 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
   const runs: MpiRun[] = components.flatMap((component) =>
     (opts.cma ? [true, false] : [false]).map((cma) => ({ component, cma, ops: COLLECTIVES })),
   );
-  const [trained, ...measured] = measureInRounds(opts.rounds, [training, ...runs], (r, round) => {
-    opts.progress(
-      r === training
-        ? `mpi: training, MPI_bcast of ${training.sizes!.join(' and ')} B${roundText(round, opts.rounds)}`
-        : `mpi: ${r.ops.map((op) => `MPI_${op}`).join(', ')} with coll ${r.component}, single copy ${r.cma ? 'cma' : 'none'}${roundText(round, opts.rounds)}`,
-    );
-    return mpirun(r, r.sizes ?? opts.sizes);
-  });
+  const [trained, ...measured] = measureInRounds(
+    opts.rounds,
+    [training, ...runs],
+    (r, round) => {
+      opts.progress(
+        r === training
+          ? `mpi: training, MPI_bcast of ${training.sizes!.join(' and ')} B${roundText(round, opts.rounds)}`
+          : `mpi: ${r.ops.map((op) => `MPI_${op}`).join(', ')} with coll ${r.component}, single copy ${r.cma ? 'cma' : 'none'}${roundText(round, opts.rounds)}`,
+      );
+      return mpirun(r, r.sizes ?? opts.sizes);
+    },
+    opts.inPlacement,
+  );
   const library = fitLibraryWork(spec, opts, ofOperation(trained, 0, SIDE_FITS.length, 'bcast'));
   rows.push(...library.rows);
   opts.notes.push(...library.notes);
@@ -348,12 +355,17 @@ function fragmentProbes(
     },
   ];
   // One launch per setting measures both operations.
-  const measured = measureInRounds(opts.rounds, settings, (setting, round) => {
-    opts.progress(
-      `mpi: probe, ${PROBE_OPS.map((op) => `MPI_${op}`).join(', ')} basic without CMA, ${setting.name}${roundText(round, opts.rounds)}`,
-    );
-    return mpirun({ component: 'basic', cma: false, ops: PROBE_OPS, mca: setting.mca }, [bytes]);
-  });
+  const measured = measureInRounds(
+    opts.rounds,
+    settings,
+    (setting, round) => {
+      opts.progress(
+        `mpi: probe, ${PROBE_OPS.map((op) => `MPI_${op}`).join(', ')} basic without CMA, ${setting.name}${roundText(round, opts.rounds)}`,
+      );
+      return mpirun({ component: 'basic', cma: false, ops: PROBE_OPS, mca: setting.mca }, [bytes]);
+    },
+    opts.inPlacement,
+  );
   return PROBE_OPS.flatMap((op, j) =>
     settings.map((setting, i) =>
       row(

@@ -1,7 +1,8 @@
 // Whether the host stayed the same machine during a validation run (native-validate/host-check.ts):
 // the line trip between two cores at the start against the same trip after the test cases.
 import { describe, expect, it } from 'vitest';
-import { CHANGE_FACTOR, compareTrips, hostCheckText } from '../../native-validate/host-check.ts';
+import { CHANGE_FACTOR, compareTrips, hostCheckText, samePlacement } from '../../native-validate/host-check.ts';
+import { steadyStats } from '../helpers/native-stats.ts';
 
 describe('the host check', () => {
   it('marks the run when the line trip moved by more than the factor, either way', () => {
@@ -33,5 +34,22 @@ describe('the host check', () => {
     expect(hostCheckText(slow)).toMatch(
       /^the host changed during the run: .*took 32\.1 ns .* and 31\.2 ns .*; core 0 storing 64 KiB into ring lines core 1 had just read took 7\.26 us and 28\.10 us \(/,
     );
+  });
+
+  it('a measurement is in the placement of the start when both its trips are within the factor', () => {
+    const placed = samePlacement(31);
+    const at = (tripBeforeNs?: number, tripNs?: number) => ({
+      ...steadyStats(64, 1),
+      ...(tripBeforeNs === undefined ? {} : { tripBeforeNs }),
+      ...(tripNs === undefined ? {} : { tripNs }),
+    });
+    expect(placed(at(31, 33))).toBe(true);
+    expect(placed(at(31, 31 * CHANGE_FACTOR))).toBe(true);
+    expect(placed(at(31, 158))).toBe(false);
+    expect(placed(at(158, 31))).toBe(false);
+    // The two virtual CPUs behaving as one core: a trip of half the usual or less.
+    expect(placed(at(14.7, 31))).toBe(false);
+    expect(placed(at())).toBe(true);
+    expect(placed(at(undefined, 158))).toBe(false);
   });
 });
