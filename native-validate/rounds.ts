@@ -13,9 +13,10 @@
 import type { NativeStats } from './backend.ts';
 
 /** Native statistics of the fastest round, with every round's median in the order they ran (and
- *  the line trip measured after each round, where the case measures one). */
+ *  the line trips measured before and after each round, where the case measures them). */
 export interface RoundedStats extends NativeStats {
   roundMediansNs?: number[];
+  roundTripsBeforeNs?: number[];
   roundTripsNs?: number[];
 }
 
@@ -37,11 +38,13 @@ export function fastestRound(rounds: NativeStats[], inPlacement?: InPlacement): 
   if (rounds.length === 1) return rounds[0];
   const placed = inPlacement ? rounds.filter(inPlacement) : rounds;
   const fastest = (placed.length > 0 ? placed : rounds).reduce((best, r) => (r.medianNs < best.medianNs ? r : best));
-  const trips = rounds.map((r) => r.tripNs);
+  const before = rounds.map((r) => r.tripBeforeNs);
+  const after = rounds.map((r) => r.tripNs);
   return {
     ...fastest,
     roundMediansNs: rounds.map((r) => r.medianNs),
-    ...(trips.every((t) => t !== undefined) ? { roundTripsNs: trips } : {}),
+    ...(before.every((t) => t !== undefined) ? { roundTripsBeforeNs: before } : {}),
+    ...(after.every((t) => t !== undefined) ? { roundTripsNs: after } : {}),
   };
 }
 
