@@ -17,7 +17,7 @@ import { CHANGE_FACTOR, tripText } from './host-check.ts';
 import { repeatedRunsText, runsMeetingTarget } from './repeated-runs.ts';
 import { DEFAULT_ROUNDS } from './rounds.ts';
 import { formatBytes } from '../common/bytes.ts';
-import { smBtlCosts, vaderFastBoxBytes } from '../sim/kernel/shm/costs.ts';
+import { smBtlCosts } from '../sim/kernel/shm/costs.ts';
 
 const DOC = fileURLToPath(new URL('../docs/validation.md', import.meta.url));
 /** The run's whole report, kept beside the doc: its raw figures, and what `--rerender` reads. */
@@ -319,7 +319,7 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     '  constants. A prediction cannot be closer than the measurement is stable.',
     '- **Open MPI rows** (with `--mpi`): `han` has no model counterpart and is measured only; `basic` and',
     "  `tuned` are predicted with the sm BTL model, which is Open MPI's older shared-memory BTL, with vader's",
-    `  per-peer fast box added (\`smFastBox\`: an eager message of at most ${vaderFastBoxBytes} bytes with ob1's header, once 16`,
+    '  per-peer fast box added (`smFastBox`: an eager message of at most 256 bytes of data, once 16',
     '  fragments have gone to the peer, skips the fragment and the FIFO; only the 64-byte training row is',
     '  that small). The rest of what vader does differently is not modelled.',
     '  `tuned` rows follow the fixed rules of the installed release (the notes say which): the per-size',

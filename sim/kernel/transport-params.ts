@@ -7,7 +7,6 @@ import { DEFAULT_REGCACHE_CAPACITY } from './kernel-costs.ts';
 import { nemesisCosts, singleCopyRendezvous, smBtlCosts, vaderFastBoxBytes } from './shm/costs.ts';
 import { SHM_PROTOCOLS, SINGLE_COPY } from './shm/packet.ts';
 import { RAIL_POLICIES } from './net/rails.ts';
-import { formatBytes } from '../../common/bytes.ts';
 
 export const transportParams: readonly ParamInfo[] = [
   {
@@ -85,7 +84,7 @@ export const transportParams: readonly ParamInfo[] = [
     min: 0,
     // At most the whole ring (p2p.ts checks it too, for callers that bypass the scenario loader).
     max: smBtlCosts.fastBoxRingBytes,
-    description: `sm BTL: largest eager message, ob1's ${smBtlCosts.matchHeaderBytes}-byte match header included, sent through a per-peer fast box once ${smBtlCosts.fastBoxThreshold} fragments have gone to that peer; 0 for none (Open MPI 1.x's sm BTL), ${formatBytes(vaderFastBoxBytes)} for Open MPI 1.8-4.1's vader BTL (only with shm: sm)`,
+    description: `sm BTL: largest eager message, ob1's ${smBtlCosts.matchHeaderBytes}-byte match header included, sent through a per-peer fast box once ${smBtlCosts.fastBoxThreshold} fragments have gone to that peer; 0 for none (Open MPI 1.x's sm BTL), ${vaderFastBoxBytes}B for Open MPI 1.8-4.1's vader BTL (only with shm: sm)`,
   },
   { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },
   {

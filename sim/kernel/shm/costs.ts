@@ -149,26 +149,30 @@ export const smBtlCosts = {
    */
   fastBoxesPerReceiver: 32,
   /**
-   * ob1's header on an eager message (the match header): it counts toward the fast box's limit.
-   * Source: Open MPI 4.1 pml_ob1_hdr.h, `OMPI_PML_OB1_MATCH_HDR_LEN 14` without heterogeneous
-   * support, passed as `header_size` to `mca_btl_vader_fbox_sendi` and as the `reserve` of
-   * `vader_prepare_src`.
+   * Data ob1 sends inline at most, through the BTL's `sendi`, the only way into a fast box: a
+   * larger eager message is packed into a fragment (vader sets MCA_BTL_FLAGS_SEND_INPLACE, so ob1's
+   * start_btl takes start_prepare and btl_send). Source: Open MPI 1.8-4.1 pml_ob1_isend.c,
+   * mca_pml_ob1_send_inline: `if ((size * count) > 256) return OMPI_ERR_NOT_AVAILABLE`.
+   */
+  ob1InlineDataBytes: 256,
+  /**
+   * ob1's header on an eager message sent inline (the match header): it counts toward the fast
+   * box's limit. Source: Open MPI 4.1 pml_ob1_hdr.h, `OMPI_PML_OB1_MATCH_HDR_LEN 14` without
+   * heterogeneous support, passed as `header_size` to `mca_btl_vader_fbox_sendi`.
    */
   matchHeaderBytes: 14,
 } as const;
 
 /**
  * The largest eager message, data and match header, that Open MPI's vader BTL (1.8 to 4.1) sends
- * through its fast box: a quarter of the box. ob1 sends a message of up to 256 bytes inline
- * (pml_ob1_isend.c, mca_pml_ob1_send_inline, through vader's sendi and `mca_btl_vader_fbox_sendi`)
- * and a larger eager one through the BTL's prepare_src, which reserves a fast box for it too
- * (btl_vader_module.c, vader_prepare_src: "try to reserve a fast box for this transfer", with
- * `mca_btl_vader_reserve_fbox`); both refuse what would fill more than a quarter of the box
- * (btl_vader_fbox.h: `size > (fbox_size >> 2)`). Measured on the development host (Open MPI 4.1.4,
- * basic MPI_Bcast between two ranks without CMA, fastest of five launches): 512 B and 1 KiB took
- * 0.77 and 0.80 us, as 64 B's 0.78 us did, and 2 KiB, past the box, 1.15 us.
+ * through its fast box: ob1 sends inline only up to 256 bytes of data (`ob1InlineDataBytes`), and
+ * vader takes into the box only what fills at most a quarter of it (btl_vader_fbox.h,
+ * mca_btl_vader_fbox_sendi: `if (... size > (fbox_size >> 2)) return false`), here the looser.
  */
-export const vaderFastBoxBytes = smBtlCosts.fastBoxRingBytes / 4;
+export const vaderFastBoxBytes = Math.min(
+  smBtlCosts.fastBoxRingBytes / 4,
+  smBtlCosts.ob1InlineDataBytes + smBtlCosts.matchHeaderBytes,
+);
 
 /**
  * Where point-to-point switches to the single-copy mechanism by default (`singleThreshold:
