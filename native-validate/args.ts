@@ -12,7 +12,8 @@ export interface NativeArgs {
   ranks?: number;
   sizes?: number[];
   iterations: number;
-  /** Rounds of the test set (validate): each case reports its fastest round (rounds.ts). */
+  /** Rounds of the test set (validate): each case reports its fastest round among those placed as
+   *  at the start (rounds.ts). */
   rounds: number;
   json: boolean;
   mpi: boolean;

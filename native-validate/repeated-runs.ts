@@ -3,7 +3,7 @@
 // left, the memory bandwidth it took), so whether the target is met is read over the runs, not from
 // the one whose table the doc shows.
 import type { FittedValue } from './fit/constants.ts';
-import { TARGET, type Report } from './report.ts';
+import { placementMoved, TARGET, type Report } from './report.ts';
 
 const pct = (x: number | null) => (x === null ? '-' : `${x} %`);
 
@@ -35,7 +35,8 @@ function trainingUs(report: Report, name: string): string {
 function placementMovedText(report: Report): string {
   const p = report.summary.placement;
   if (!p) return '-';
-  const measured = report.rows.filter((r) => r.set === 'test' && r.measured.tripNs !== undefined).length;
+  const startNs = report.hostCheck?.startNs;
+  const measured = report.rows.filter((r) => r.set === 'test' && placementMoved(r, startNs) !== undefined).length;
   return `${p.moved} of ${measured}`;
 }
 

@@ -116,7 +116,8 @@ export function formatReport(r: Report): string {
     const { tripBeforeNs: before, tripNs: after } = row.measured;
     if (after === undefined) return '-';
     const both = before === undefined ? after.toFixed(1) : `${before.toFixed(1)}/${after.toFixed(1)}`;
-    return `${both}${placementMoved(row, startNs) ? '*' : ''}`;
+    // Training rows stand for the start; only the rows chosen by placement are marked.
+    return `${both}${row.set !== 'training' && placementMoved(row, startNs) ? '*' : ''}`;
   };
   const header = [
     'set',

@@ -94,7 +94,8 @@ export function trainingRows(cal: Calibration): Row[] {
 
 export interface MeasureOptions {
   iterations: number;
-  /** Times the whole list of cases runs; each case reports its fastest round (rounds.ts). */
+  /** Times the whole list of cases runs; each case reports its fastest round (rounds.ts), among
+   *  the rounds `inPlacement` accepts where it is given. */
   rounds: number;
   /** The rounds that ran with the cores placed as the constants were fitted in, where known: each
    *  case's fastest round is taken among them (rounds.ts). */

@@ -259,7 +259,7 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     );
   if (s.placement)
     out.push(
-      `The \`trip(ns)\` column is a cache line's one-way trip between the first two cores, measured right before and right after the row's round (its ranks pass a line of their own back and forth: native-validate/src/measure.c; around each Open MPI launch, the same measurement by two native ranks on the same cores). ` +
+      `The \`trip(ns)\` column is a cache line's one-way trip between the first two cores, measured right before and right after the row's round (its ranks pass a line of their own back and forth: native-validate/src/measure.c; around each Open MPI launch, the host check's line ping-pong by two native ranks on the same cores). ` +
         `${s.placement.moved} test rows began or ended with it moved by more than a factor ${CHANGE_FACTOR} from the start's in every round (marked *): the host had the two cores placed otherwise than when the constants were fitted. ` +
         `Without them the test set has ${s.placement.rest.cases} cases, median ${s.placement.rest.medianAbsErrorPct ?? '-'} %, maximum ${s.placement.rest.maxAbsErrorPct ?? '-'} %; the target is judged on all of them, as above.`,
       '',

@@ -60,7 +60,7 @@ struct shared_header {
   char pad2[56];
   volatile uint64_t line_ping; /* the line bench_lineping passes between ranks 0 and 1, alone on it */
   char pad3[56];
-  volatile uint64_t trip_ping; /* the line measure() passes between ranks 0 and 1 after each case */
+  volatile uint64_t trip_ping; /* the line measure() passes between ranks 0 and 1 before and after each case */
   char pad4[56];
   pid_t pids[MAX_RANKS];
   double t_start[MAX_RANKS];

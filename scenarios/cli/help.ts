@@ -63,7 +63,8 @@ Usage:
       --ranks N, --sizes LIST, --cores LIST, --iterations N, --json
                                      (at most 64 sizes of at most 1 GiB; iterations up to 1,000,000)
       --out FILE                     also save the machine it calibrates (not with --machine)
-      --rounds N                     run the test set N times; each case reports its fastest round (3)
+      --rounds N                     run the test set N times; each case reports its fastest round
+                                     among those run with the cores placed as at the start (3)
       --mpi                          also run the collectives through Open MPI (mpicc, mpirun)
       --allow-run-as-root            let mpirun run as root
   intranode --help (-h, or help) | --version (-V)

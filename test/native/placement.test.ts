@@ -3,7 +3,8 @@
 // summarised without them.
 import { describe, expect, it } from 'vitest';
 import { buildReport, formatReport, placementMoved } from '../../native-validate/report.ts';
-import { compareTrips } from '../../native-validate/host-check.ts';
+import { compareTrips, samePlacement } from '../../native-validate/host-check.ts';
+import { fastestRound } from '../../native-validate/rounds.ts';
 import { row } from '../../native-validate/validate.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 
@@ -71,5 +72,41 @@ describe('the line trip beside each row', () => {
     expect(report([testRow(5, 31)]).summary.placement).toBeUndefined();
     expect(report([testRow(5)], 31).summary.placement).toBeUndefined();
     expect(formatReport(report([testRow(5)], 31))).not.toMatch(/trip\(ns\): a cache line/);
+  });
+
+  it('a row chosen among placed rounds is marked exactly when none of its rounds was placed', () => {
+    const inPlacement = samePlacement(31);
+    const round = (medianNs: number, tripBeforeNs: number, tripNs: number) => ({
+      ...steadyStats(2048, medianNs),
+      tripBeforeNs,
+      tripNs,
+    });
+    const placedLater = fastestRound([round(900, 160, 158), round(1000, 31, 32)], inPlacement);
+    const neverPlaced = fastestRound([round(900, 160, 158), round(1000, 31, 159)], inPlacement);
+    expect(placedLater.medianNs).toBe(1000);
+    expect(neverPlaced.medianNs).toBe(900);
+    const rows = [placedLater, neverPlaced].map((measured) =>
+      row({ set: 'test', name: 'pingpong shm', mechanism: 'shm', ranks: 2, bytes: 2048, measured }, 1000),
+    );
+    const training = row(
+      {
+        set: 'training',
+        name: 'claims ring',
+        mechanism: 'shm',
+        ranks: 2,
+        bytes: 65536,
+        measured: round(7000, 160, 31),
+      },
+      7000,
+    );
+    const r = report([training, ...rows], 31);
+    expect(rows.map((x) => placementMoved(x, 31))).toEqual([false, true]);
+    expect(r.summary.placement?.moved).toBe(1);
+    // The training row stands for the start: never marked.
+    const text = formatReport(r);
+    expect(text).toMatch(/ 160\.0\/31\.0 /);
+    // Each row shows its chosen round's trips: the placed one, and the fastest of all, marked.
+    expect(text).toMatch(/ 31\.0\/32\.0 /);
+    expect(text).toMatch(/ 160\.0\/158\.0\* /);
   });
 });
