@@ -85,13 +85,7 @@ static double line_trip(struct team *t) {
     blocks[b] = (now_ns() - t0) / (2.0 * TRIP_PINGS);
   }
   team_barrier(t);
-  for (int i = 1; i < TRIP_BLOCKS; i++)
-    for (int j = i; j > 0 && blocks[j] < blocks[j - 1]; j--) {
-      double x = blocks[j];
-      blocks[j] = blocks[j - 1];
-      blocks[j - 1] = x;
-    }
-  return blocks[TRIP_BLOCKS / 2];
+  return median(blocks, TRIP_BLOCKS);
 }
 
 void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops, int first) {

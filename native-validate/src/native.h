@@ -119,6 +119,7 @@ int check_block(const char *buf, size_t bytes, int src, int block, int rot);
 
 /* stats.c */
 void print_stats(FILE *out, double *samples, int n);
+double median(double *samples, int n); /* sorts samples */
 
 /* measure.c: the iteration loop every benchmark shares */
 struct arena {

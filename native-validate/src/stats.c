@@ -16,6 +16,11 @@ static double quantile(const double *sorted, int n, double q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - lo);
 }
 
+double median(double *samples, int n) {
+  qsort(samples, (size_t)n, sizeof *samples, by_value);
+  return quantile(samples, n, 0.5);
+}
+
 void print_stats(FILE *out, double *samples, int n) {
   qsort(samples, (size_t)n, sizeof *samples, by_value);
   double sum = 0;

@@ -24,7 +24,7 @@
 // QuickPath; AMD's Owned state keeps it dirty): the model leaves the lines dirty with the owner and
 // charges their write-back when it evicts them, as for any dirty line.
 import type { CacheSpec, MachineSpec } from '../../hardware/spec.ts';
-import { highestLevels } from './topology.ts';
+import { outermostAmong } from './topology.ts';
 
 /** The caches that may answer a core's read with a Modified line, in the machine's cache order
  *  (ties between two holding as much go to the earlier one). A core's candidates are the eligible
@@ -44,8 +44,7 @@ export class OwnerCandidates {
     // holds dirty, a probe finds through its L2 in one answer).
     // It is the one no other such cache of its core is above.
     const kept = spec.caches.filter((c) => dirtyPrivate.has(c.id));
-    const highest = highestLevels(kept);
-    const outerPrivate = new Set(kept.filter((c) => c.level >= highest.get(c.cores[0])!).map((c) => c.id));
+    const outerPrivate = new Set(outermostAmong(kept).map((c) => c.id));
     this.eligible = spec.caches.filter((c) => !c.memorySide && (outermost.has(c.id) || outerPrivate.has(c.id)));
   }
 

@@ -177,19 +177,17 @@ export class Topology {
 /** The caches another core's data may sit in: the outermost non-memory-side level of each group of
  *  cores, in the machine's order. */
 export function outermostCaches(caches: readonly CacheSpec[]): CacheSpec[] {
-  const core = caches.filter((c) => !c.memorySide);
-  const highest = highestLevels(core);
-  return core.filter((c) => c.level >= highest.get(c.cores[0])!);
+  return outermostAmong(caches.filter((c) => !c.memorySide));
 }
 
-/** Per core, the highest level among `caches` that serve it: a cache of a core's at that level has
- *  none of them above it. One pass, where asking each cache whether another is above it would take
- *  a pass per cache (a 1,024-core machine has two thousand). */
-export function highestLevels(caches: readonly CacheSpec[]): Map<number, number> {
+/** The caches of `caches` that none of them serving the same (first) core is above, in their order.
+ *  One pass for each core's highest level, where asking each cache whether another is above it
+ *  would take a pass per cache (a 1,024-core machine has two thousand). */
+export function outermostAmong(caches: readonly CacheSpec[]): CacheSpec[] {
   const highest = new Map<number, number>();
   for (const c of caches)
     for (const core of c.cores) highest.set(core, Math.max(highest.get(core) ?? -Infinity, c.level));
-  return highest;
+  return caches.filter((c) => c.level >= highest.get(c.cores[0])!);
 }
 
 /** Whether some cache is a victim cache (AMD's L3 since K10): filled only with what the private
