@@ -15,6 +15,7 @@ import { matcherOf, newMessage } from './shm/delivery.ts';
 import { recvEager, sendEager } from './shm/fragments.ts';
 import { createNemesis, type NemesisCosts } from './shm/nemesis.ts';
 import {
+  messageHeader,
   SHM_PROTOCOLS,
   SINGLE_COPY,
   type MessagePath,
@@ -129,7 +130,7 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     checkPeer(to, 'send to');
     const { seq, id } = newMessage(world, me, to);
     const path = pathFor(data.bytes);
-    return { kind: path === 'eager' ? 'eager' : 'rts', from: me, to, tag, seq, id, total: data.bytes, path };
+    return messageHeader(path === 'eager' ? 'eager' : 'rts', me, to, tag, seq, id, data.bytes, path);
   }
 
   function* sendBody(header: PacketHeader, data: Range): Program<void> {

@@ -133,16 +133,22 @@ export class Content {
     const last = this.indexAt(end - 1);
     const head = this.list[first];
     const tail = this.list[last];
-    const mid: Piece[] = [];
-    if (head.start < at) mid.push(piece(head.start, at - head.start, head.origin, head.offset));
-    mid.push(...repl);
-    const tailEnd = tail.start + tail.length;
-    if (tailEnd > end) mid.push(piece(end, tailEnd - end, tail.origin, advance(tail, end - tail.start)));
-    // Neighbours outside the replaced span may now merge with its ends.
+    // The window to re-merge: the neighbours outside the replaced span (they may now merge with its
+    // ends), what is left of its first and last pieces, and `repl` between. Pushed one by one, not
+    // spread: this runs for every copy's content.
     const from = Math.max(first - 1, 0);
     const to = Math.min(last + 1, this.list.length - 1);
-    const window = [...this.list.slice(from, first), ...mid, ...this.list.slice(last + 1, to + 1)];
-    this.list.splice(from, to - from + 1, ...mergeRun(window));
+    const window: Piece[] = [];
+    for (let k = from; k < first; k++) window.push(this.list[k]);
+    if (head.start < at) window.push(piece(head.start, at - head.start, head.origin, head.offset));
+    for (const p of repl) window.push(p);
+    const tailEnd = tail.start + tail.length;
+    if (tailEnd > end) window.push(piece(end, tailEnd - end, tail.origin, advance(tail, end - tail.start)));
+    for (let k = last + 1; k <= to; k++) window.push(this.list[k]);
+    const merged = mergeRun(window);
+    const count = to - from + 1;
+    if (merged.length === count) for (let k = 0; k < count; k++) this.list[from + k] = merged[k];
+    else this.list.splice(from, count, ...merged);
   }
 
   private checkRange(start: number, length: number): void {

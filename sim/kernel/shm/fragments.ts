@@ -5,7 +5,7 @@ import type { Program } from '../../engine/program.ts';
 import { subRange, type Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
 import { nextPacket } from './delivery.ts';
-import { payloadBytes, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
+import { payloadBytes, withKind, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
 import { traced, type DoubleCopy } from './transport.ts';
 
 /** Posts `data[offset..]` as packets of `firstKind` then 'frag' (through `post`, the transport's
@@ -21,7 +21,7 @@ export function* postPieces(
   let kind = firstKind;
   do {
     const n = Math.min(t.capacity(kind), data.bytes - offset);
-    yield* post({ ...header, kind }, subRange(data, offset, n));
+    yield* post(withKind(header, kind), subRange(data, offset, n));
     offset += n;
     kind = 'frag';
   } while (offset < data.bytes);

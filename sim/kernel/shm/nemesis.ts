@@ -23,7 +23,16 @@ import { LmtTrain, type Side } from './lmt-train.ts';
 import { faultIn } from '../../node/first-touch.ts';
 import { postPieces, unpackPieces } from './fragments.ts';
 import { lineTransfer, QueueLines } from './lines.ts';
-import { payloadBytes, replyTo, traceKind, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
+import {
+  packetOf,
+  payloadBytes,
+  replyTo,
+  traceKind,
+  withKind,
+  type Packet,
+  type PacketHeader,
+  type PacketKind,
+} from './packet.ts';
 import { step, traced, type DoubleCopy } from './transport.ts';
 
 /** The calibration table with its sizes and switches open to the run's transport parameters. */
@@ -152,7 +161,11 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
           box.flagCore = core;
           const slot = range(box.buf, 0, bytes);
           if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in fastbox->${to}` });
-          arrive(world, { ...header, payload: slot, release: () => releaseFastbox(world, box, to) }, seen);
+          arrive(
+            world,
+            packetOf(header, slot, () => releaseFastbox(world, box, to)),
+            seen,
+          );
           return;
         }
       }
@@ -163,7 +176,11 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       const slot = range(mine.cells, cell * costs.cellBytes, bytes);
       if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in cell->${to}` });
       yield* step(world, me, kind, `enqueue->${to}`, procOf(world, costs, to).recvLines.enqueue(core));
-      arrive(world, { ...header, payload: slot, release: () => returnCell(world, costs, me, to, cell) }, seen);
+      arrive(
+        world,
+        packetOf(header, slot, () => returnCell(world, costs, me, to, cell)),
+        seen,
+      );
     },
 
     *unpack(packet: Packet, into?: Range): Program<void> {
@@ -178,7 +195,7 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
 
     *sendLarge(header: PacketHeader, data: Range): Program<void> {
       const to = header.to;
-      yield* transport.post({ ...header, kind: 'rts' });
+      yield* transport.post(withKind(header, 'rts'));
       const cts = yield* traced(world, me, 'wait', `cts<-${to}`, nextPacket(world, header.id, me));
       yield* transport.unpack(cts);
       if (costs.lmt) yield* lmtPush(world, costs, me, header, data);

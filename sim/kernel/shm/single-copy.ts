@@ -13,7 +13,7 @@ import type { SingleCopyDescriptor } from '../../node/single-copy-descriptor.ts'
 import type { World } from '../../node/world.ts';
 import { lazily, RunState } from '../../node/run-state.ts';
 import { nextPacket } from './delivery.ts';
-import { replyTo, type Packet, type PacketHeader } from './packet.ts';
+import { replyTo, withKind, type Packet, type PacketHeader } from './packet.ts';
 import { traced, type DoubleCopy } from './transport.ts';
 
 /** The rank's own mechanism objects, as the rank context exposes them. */
@@ -60,7 +60,7 @@ export function* sendSingleCopy(
     default:
       throw new Error(`single-copy send over ${header.path}`);
   }
-  yield* t.post({ ...header, kind: 'rts', descriptor });
+  yield* t.post(withKind(header, 'rts', descriptor));
   const done = yield* traced(world, me, 'wait', `done<-${to}`, nextPacket(world, header.id, me));
   yield* t.unpack(done);
 }

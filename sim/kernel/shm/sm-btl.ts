@@ -31,7 +31,16 @@ import { arrive, nextPacket } from './delivery.ts';
 import { postPieces, unpackPieces } from './fragments.ts';
 import { countFifoPost, FAST_BOX_HEADER_BYTES, placeInBox } from './fast-box.ts';
 import { lineTransfer } from './lines.ts';
-import { payloadBytes, replyTo, traceKind, type Packet, type PacketHeader, type PacketKind } from './packet.ts';
+import {
+  packetOf,
+  payloadBytes,
+  replyTo,
+  traceKind,
+  withKind,
+  type Packet,
+  type PacketHeader,
+  type PacketKind,
+} from './packet.ts';
 import { step, traced, type DoubleCopy } from './transport.ts';
 
 /** The calibration table with its sizes open to the run's transport parameters. */
@@ -208,7 +217,7 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     if (costs.fastBoxBytes > 0) countFifoPost(world, costs, me, to);
     arrive(
       world,
-      { ...header, payload: slot, release: () => returnFragment(world, taken, me, to, throttle?.completed) },
+      packetOf(header, slot, () => returnFragment(world, taken, me, to, throttle?.completed)),
       lineTransfer(topo, core, coreOf(to)),
     );
   }
@@ -228,7 +237,7 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     const release = function* (): Program<void> {
       place.release();
     };
-    arrive(world, { ...header, payload: place.slot, release }, lineTransfer(topo, core, coreOf(to)));
+    arrive(world, packetOf(header, place.slot, release), lineTransfer(topo, core, coreOf(to)));
     return true;
   }
 
@@ -267,7 +276,7 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     *sendLarge(header: PacketHeader, data: Range): Program<void> {
       const to = header.to;
       const first = Math.min(transport.capacity('rts'), data.bytes);
-      yield* transport.post({ ...header, kind: 'rts' }, subRange(data, 0, first));
+      yield* transport.post(withKind(header, 'rts'), subRange(data, 0, first));
       const ack = yield* traced(world, me, 'wait', `ack<-${to}`, nextPacket(world, header.id, me));
       yield* transport.unpack(ack);
       if (first >= data.bytes) return;
