@@ -4,7 +4,7 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { propRuns } from '../helpers/prop-runs.ts';
-import { MaxMinScratch, solveMaxMinCsr, type CsrFlows } from '../../sim/flow/maxmin.ts';
+import { MaxMinScratch, solveMaxMinCsr, solveMaxMinGeneral, type CsrFlows } from '../../sim/flow/maxmin.ts';
 import { LevelHeap } from '../../sim/flow/level-heap.ts';
 import { scanMaxMinCsr } from './scan-maxmin.ts';
 import type { Problem } from './checks.ts';
@@ -75,6 +75,57 @@ describe('max-min solver with reused scratch and a heap of levels', () => {
         for (const c of cases) expect(solve(c, shared)).toEqual(solve(c, new MaxMinScratch()));
       }),
       { numRuns: propRuns(200) },
+    );
+  });
+
+  it('solves one flow that names each of its resources once, in order, as the general solve does, loads included', () => {
+    // The network's part of one flow lists its resources in the flow's order: solveMaxMinCsr takes
+    // a shortcut there, which must leave what the general solve leaves (rate, bottleneck, and the
+    // frozen loads the network reads back), bit for bit, ties and preferred resources included.
+    const oneFlow = fc.integer({ min: 1, max: 12 }).chain((n) =>
+      fc.record({
+        capacities: fc.array(
+          fc.oneof(fc.integer({ min: 1, max: 6 }), fc.double({ min: 0.01, max: 1000, noNaN: true })),
+          {
+            minLength: n,
+            maxLength: n,
+          },
+        ),
+        weights: fc.array(fc.oneof(fc.constantFrom(1, 2, 0.5, 3), fc.double({ min: 0.1, max: 10, noNaN: true })), {
+          minLength: n,
+          maxLength: n,
+        }),
+        preferred: fc.integer({ min: -1, max: n - 1 }),
+        earlier: caseOf(24, 30),
+      }),
+    );
+    fc.assert(
+      fc.property(oneFlow, ({ capacities, weights, preferred, earlier }) => {
+        const n = capacities.length;
+        const g: CsrFlows = {
+          flowCount: 1,
+          flowStart: Int32Array.from([0, n]),
+          useResource: Int32Array.from(capacities.map((_, k) => k)),
+          useWeight: Float64Array.from(weights),
+        };
+        const run = (solver: typeof solveMaxMinCsr) => {
+          // A scratch that solved something else first, as the network's has.
+          const scratch = new MaxMinScratch();
+          solve(earlier, scratch);
+          const bottleneck = Int32Array.from([preferred]);
+          const rate = solver(capacities, g, bottleneck, scratch)[0];
+          return { rate, bottleneck: bottleneck[0], loads: Array.from(scratch.frozenLoad.subarray(0, n)) };
+        };
+        const c: Case = {
+          capacities,
+          flows: [{ uses: weights.map((weight, resource) => ({ resource, weight })) }],
+          preferred: [preferred],
+        };
+        const shortcut = run(solveMaxMinCsr);
+        expect(shortcut).toEqual(run(solveMaxMinGeneral));
+        expect({ rates: [shortcut.rate], bottlenecks: [shortcut.bottleneck] }).toEqual(scan(c));
+      }),
+      { numRuns: propRuns(1000) },
     );
   });
 
