@@ -331,8 +331,9 @@ function listsEachResourceOnce(useResource: Int32Array, n: number): boolean {
  * solve computes in that case, operation for operation, without its adjacency and heap. Every
  * resource is one use's alone, so the flow's rate is its lowest level, capacity over weight; it is
  * attributed to its preferred resource if that saturates within the threshold, else to the first
- * that does. A part of one flow is the most common re-solve (a copy starting or ending with nothing
- * else on the saturated resources it crosses), so this is most re-solves of most runs.
+ * that does. A part of one flow is a copy starting or ending with nothing else on the saturated
+ * resources it crosses: most re-solves of runs of small messages (tuned's 48-rank broadcast on IG
+ * at 1 MiB, 8 KiB segments, re-solves 1.3 flows on average).
  */
 function solveAlone(
   capacity: ArrayLike<number>,
