@@ -51,7 +51,7 @@ export function opensMessage(kind: PacketKind): boolean {
 // every message, reads them through one object shape. A spread copies through a generic path that
 // took most of a transport's own time in CPU profiles.
 
-/** The header a sender opens a message with. */
+/** A header: the one place its fields are written out (a sender's opening one has no descriptor). */
 export function messageHeader(
   kind: PacketKind,
   from: number,
@@ -61,13 +61,14 @@ export function messageHeader(
   id: number,
   total: number,
   path: MessagePath,
+  descriptor: SingleCopyDescriptor | undefined = undefined,
 ): PacketHeader {
-  return { kind, from, to, tag, seq, id, total, path, descriptor: undefined };
+  return { kind, from, to, tag, seq, id, total, path, descriptor };
 }
 
 /** `h` as a packet of another kind, carrying `descriptor` (a single-copy RTS) or h's own. */
 export function withKind(h: PacketHeader, kind: PacketKind, descriptor = h.descriptor): PacketHeader {
-  return { kind, from: h.from, to: h.to, tag: h.tag, seq: h.seq, id: h.id, total: h.total, path: h.path, descriptor };
+  return messageHeader(kind, h.from, h.to, h.tag, h.seq, h.id, h.total, h.path, descriptor);
 }
 
 /** The packet `h` heads, its payload lying at `payload`, handed back by `release`. */
