@@ -25,7 +25,7 @@ import { nonTemporalThreshold, storeKind, type CopyRoutine, type StoreKind } fro
 import { SharedStreams } from './shared-streams.ts';
 import { PageTable } from './page-table.ts';
 import { faultIn } from './first-touch.ts';
-import { lazily } from './run-state.ts';
+import { PairTable } from './pair-table.ts';
 import { lineExtent } from './cache-lines.ts';
 import type { PassAccess } from './rank-api.ts';
 import { stateRules } from '../../common/state-fingerprint.ts';
@@ -95,7 +95,7 @@ export class Node {
   /** The write lanes of NUMA nodes whose writes have lanes of their own (NumaNodeSpec.writeBandwidth). */
   private readonly memoryWrites = new Map<number, Resource>();
   private readonly linkDirection = new Map<string, Resource>();
-  private readonly routeResourceCache = new Map<VertexId, Map<VertexId, readonly Resource[]>>();
+  private readonly routeResourceCache = new PairTable<VertexId, readonly Resource[]>();
   private readonly cacheState = new Map<string, CacheState>();
   private readonly lastLevel: CacheSpec[];
   /** The last-level caches by the vertex of their socket, in `lastLevel`'s order. */
@@ -273,11 +273,10 @@ export class Node {
   /** Directed link resources along the route between two vertices (kept once worked out: every
    *  copy's planning asks for the routes of its parts). */
   routeResources(from: VertexId, to: VertexId): readonly Resource[] {
-    const kept = this.routeResourceCache.get(from)?.get(to);
+    const kept = this.routeResourceCache.get(from, to);
     if (kept !== undefined) return kept;
     const route = this.topo.route(from, to).map((h) => this.linkDirection.get(`${h.link.name}:${h.from}->${h.to}`)!);
-    lazily(this.routeResourceCache, from, () => new Map()).set(to, route);
-    return route;
+    return this.routeResourceCache.set(from, to, route);
   }
 
   /**

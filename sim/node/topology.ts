@@ -1,7 +1,7 @@
 // Static facts derived once from a MachineSpec: the interconnect graph and its routes, which caches
 // each core uses, and how far apart two cores are. Nothing here changes during a run.
 import { stateRules } from '../../common/state-fingerprint.ts';
-import { lazily } from './run-state.ts';
+import { PairTable } from './pair-table.ts';
 import { packageVertex, type CacheSpec, type LinkSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
 
 /** One direction of one link, as crossed by a route. */
@@ -18,8 +18,8 @@ export class Topology {
   private readonly adjacency = new Map<VertexId, Hop[]>();
   // Asked on every copy's planning (where its bytes come from, what a line costs between two cores),
   // so each answer is kept once worked out; none of them changes during a run.
-  private readonly routeCache = new Map<VertexId, Map<VertexId, readonly Hop[]>>();
-  private readonly routeLatencyCache = new Map<VertexId, Map<VertexId, number>>();
+  private readonly routeCache = new PairTable<VertexId, readonly Hop[]>();
+  private readonly routeLatencyCache = new PairTable<VertexId, number>();
   /** Per core, the line latency to every core by the other's index (NaN until asked): a table of
    *  numbers, which a machine of a thousand cores asked for every pair holds in 8 MB. */
   private readonly lineLatencyCache = new Map<number, Float64Array>();
@@ -89,23 +89,24 @@ export class Topology {
    *  ties broken by total latency, then by link order in the spec (deterministic). */
   route(from: VertexId, to: VertexId): readonly Hop[] {
     if (from === to) return [];
-    const cached = this.routeCache.get(from)?.get(to);
+    const cached = this.routeCache.get(from, to);
     if (cached) return cached;
     const key = `${from}->${to}`;
     const hops =
       this.spec.routing.kind === 'table' && this.spec.routing.routes[key]
         ? this.hopsAlong(this.spec.routing.routes[key])
         : this.shortest(from, to);
-    lazily(this.routeCache, from, () => new Map()).set(to, hops);
-    return hops;
+    return this.routeCache.set(from, to, hops);
   }
 
   routeLatency(from: VertexId, to: VertexId): number {
-    const cached = this.routeLatencyCache.get(from)?.get(to);
+    const cached = this.routeLatencyCache.get(from, to);
     if (cached !== undefined) return cached;
-    const latency = this.route(from, to).reduce((sum, h) => sum + h.link.latencyNs, 0);
-    lazily(this.routeLatencyCache, from, () => new Map()).set(to, latency);
-    return latency;
+    return this.routeLatencyCache.set(
+      from,
+      to,
+      this.route(from, to).reduce((sum, h) => sum + h.link.latencyNs, 0),
+    );
   }
 
   /**
