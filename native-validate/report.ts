@@ -70,14 +70,13 @@ export function buildReport(base: Omit<Report, 'summary'>): Report {
       ? null
       : t.medianAbsErrorPct <= TARGET.medianPct && (t.maxAbsErrorPct ?? 0) <= TARGET.maxPct;
   const startNs = base.hostCheck?.startNs;
-  const tripped = test.filter((r) => placementMoved(r, startNs) !== undefined);
-  const placement =
-    tripped.length === 0
-      ? undefined
-      : {
-          moved: tripped.filter((r) => placementMoved(r, startNs)).length,
-          rest: summarise(test.filter((r) => placementMoved(r, startNs) !== true)),
-        };
+  const moved = test.map((r) => placementMoved(r, startNs));
+  const placement = moved.every((m) => m === undefined)
+    ? undefined
+    : {
+        moved: moved.filter((m) => m === true).length,
+        rest: summarise(test.filter((_, i) => moved[i] !== true)),
+      };
   return {
     ...base,
     summary: {
