@@ -61,7 +61,9 @@ export interface RunRequest {
   buffers?: 'reused' | 'fresh';
   /**
    * Simulate every call, even one that starts in the state an earlier call started in (see
-   * steady-state.ts); a run with a trace, load series, arrival skew or fresh buffers always does.
+   * steady-state.ts); a run with arrival skew or fresh buffers always does. A run that keeps its
+   * trace or load series gets the replayed calls' steps and loads as well: the repeated call's,
+   * shifted in time.
    */
   exact?: boolean;
 }
@@ -106,9 +108,6 @@ function runTyped<Op extends OperationName>(
   const world = new World(node, req.cores, {
     trains: req.trains === true && !req.keepTrace && !req.recordLoads,
   });
-  const loads = req.recordLoads
-    ? new LoadRecorder(node.net, sim.now, { flows: req.recordLoads === 'flows' })
-    : undefined;
   const ranks = req.cores.map((_, id) => new SimRank(world, id, call.params));
   const times: number[] = [];
   // One call per root of each iteration; each root's buffers are set up once, as an application
@@ -126,10 +125,14 @@ function runTyped<Op extends OperationName>(
   const total = extra + (req.warmup + req.iterations) * calls.length;
   const measured = extra + req.warmup * calls.length;
   const transfers = semantics.transfersPerCall ?? 1;
-  const steady =
-    req.exact || req.keepTrace || req.recordLoads || req.startDelays || fresh
-      ? undefined
-      : new SteadyState(calls.length, measured);
+  const steady = req.exact || req.startDelays || fresh ? undefined : new SteadyState(calls.length, measured);
+  // A replayed call's steps and loads are those of the call it repeats, later by the time between
+  // them: the recorder keeps what it noted so it can note it again.
+  const loads = req.recordLoads
+    ? new LoadRecorder(node.net, sim.now, { flows: req.recordLoads === 'flows', log: steady !== undefined })
+    : undefined;
+  // Where each measured call began: its time, and how far the kept steps and the load log stood.
+  const starts: { at: number; events: number; loads: number }[] = [];
   // Per measured call, what each kind of step took: a replay adds the totals of the calls it repeats.
   const callTotals: Record<string, number>[] = [];
   let replayedTotals: Record<string, number> = {};
@@ -147,16 +150,22 @@ function runTyped<Op extends OperationName>(
       node.trace.reset();
       loads?.reset(sim.now);
     }
+    if (k >= measured) starts.push({ at: sim.now, events: node.trace.events.length, loads: loads?.mark() ?? 0 });
     ranks.forEach((rank, i) => semantics.fill(rank, args[i], c));
     // The application wrote its inputs before calling: their pages fault outside the timed call.
     if (fresh) for (const buf of node.pages.absentBuffers()) if (holdsData(buf)) node.pages.present(buf);
     const replay = steady?.check(k, { sim, node, world, ranks, argsOf }, sim.now, eventsOfPrevious, total - k);
     if (replay) {
       const cycle = replay.from - replay.source;
+      // The cycle's simulated length: each pass over it starts this much after the one before.
+      const length = sim.now - starts[replay.source - measured].at;
       for (let m = replay.from; m < total; m++) {
         const src = replay.source + ((m - replay.from) % cycle) - measured;
         times.push(times[src]);
         replayedTotals = addTotals(replayedTotals, callTotals[src]);
+        const shift = (1 + Math.floor((m - replay.from) / cycle)) * length;
+        if (req.keepTrace) node.trace.repeat(starts[src].events, starts[src + 1].events, shift);
+        loads?.repeat(starts[src].loads, starts[src + 1].loads, shift);
       }
       replayed = total - replay.from;
       break;

@@ -18,6 +18,17 @@ export interface LoadSeries {
 export interface LoadRecorderOptions {
   /** Also keep which flows cross each resource at every change (for a viewer; costs memory). */
   flows?: boolean;
+  /** Keep every change noted since the last reset, so a span of them can be noted again later
+   *  (`repeat`): for runs whose later calls replay earlier ones instead of being simulated. */
+  log?: boolean;
+}
+
+/** One change as noted: the resource, when, and what it carried from then on. */
+interface Change {
+  resource: Resource;
+  at: number;
+  load: number;
+  flows: string[] | undefined;
 }
 
 export class LoadRecorder {
@@ -25,10 +36,12 @@ export class LoadRecorder {
   private series: LoadSeries[] = [];
   private startedAt = 0;
   private readonly keepFlows: boolean;
+  private readonly log: Change[] | undefined;
 
   constructor(net: FlowNetwork, now: number, opts: LoadRecorderOptions = {}) {
     this.net = net;
     this.keepFlows = opts.flows ?? false;
+    this.log = opts.log ? [] : undefined;
     this.reset(now);
     net.onLoadChange((resources, at) => {
       for (const r of resources) this.note(r, at);
@@ -38,6 +51,7 @@ export class LoadRecorder {
   /** Forgets what was recorded and starts again at `now` from the loads of this instant. */
   reset(now: number): void {
     this.startedAt = now;
+    if (this.log) this.log.length = 0;
     this.series = this.net.resources.map((r) => ({
       resource: r.name,
       capacity: r.capacity,
@@ -53,7 +67,32 @@ export class LoadRecorder {
     return this.series.filter((s) => s.loads.some((l) => l > 0));
   }
 
+  /** Where the log of changes stands (see `repeat`); 0 without a log. */
+  mark(): number {
+    return this.log?.length ?? 0;
+  }
+
+  /**
+   * Notes again, `shift` ns later, the changes logged from mark `from` to mark `to`: what the
+   * network would report if the span of the run between those marks happened again from a state
+   * the same as at `from` (a replayed call, algorithms/harness/steady-state.ts). The changes go
+   * through the same merging as the network's, so the series are those of simulating the span.
+   */
+  repeat(from: number, to: number, shift: number): void {
+    const log = this.log;
+    if (!log) throw new Error('LoadRecorder.repeat: the recorder keeps no log');
+    for (let i = from; i < to; i++) {
+      const c = log[i];
+      this.apply(c.resource, c.at + shift, c.load, c.flows);
+    }
+  }
+
   private note(r: Resource, at: number): void {
+    this.apply(r, at, r.load, this.keepFlows ? r.flowLabels() : undefined);
+  }
+
+  private apply(r: Resource, at: number, load: number, flows: string[] | undefined): void {
+    this.log?.push({ resource: r, at, load, flows });
     // A resource made after the reset (a DMA engine made on first use) carried nothing before.
     const s = (this.series[r.id] ??= {
       resource: r.name,
@@ -63,14 +102,13 @@ export class LoadRecorder {
       ...(this.keepFlows ? { flows: [[]] } : {}),
     });
     const last = s.loads.length - 1;
-    const flows = s.flows ? r.flowLabels() : undefined;
     // With flows kept, a new set of flows at the same load is a change too.
-    if (s.loads[last] === r.load && (!flows || sameList(flows, s.flows![last]))) return;
+    if (s.loads[last] === load && (!flows || sameList(flows, s.flows![last]))) return;
     // Several re-solves at one instant: only the load that holds after them matters.
     if (s.times[last] === at) {
-      s.loads[last] = r.load;
+      s.loads[last] = load;
       if (flows) s.flows![last] = flows;
-      if (last > 0 && s.loads[last - 1] === r.load && (!flows || sameList(flows, s.flows![last - 1]))) {
+      if (last > 0 && s.loads[last - 1] === load && (!flows || sameList(flows, s.flows![last - 1]))) {
         s.times.pop();
         s.loads.pop();
         s.flows?.pop();
@@ -78,7 +116,7 @@ export class LoadRecorder {
       return;
     }
     s.times.push(at);
-    s.loads.push(r.load);
+    s.loads.push(load);
     if (flows) s.flows!.push(flows);
   }
 }

@@ -37,6 +37,18 @@ export class Trace {
     this.totals.set(kind, (this.totals.get(kind) ?? 0) + ns);
   }
 
+  /**
+   * Appends, `shift` ns later, copies of the kept events from index `from` to `to`: the steps of a
+   * span of the run that happens again from the same state (a replayed call,
+   * algorithms/harness/steady-state.ts). The totals are not touched: the caller adds the span's.
+   */
+  repeat(from: number, to: number, shift: number): void {
+    for (let i = from; i < to; i++) {
+      const e = this.events[i];
+      this.events.push({ ...e, start: e.start + shift, end: e.end + shift });
+    }
+  }
+
   /** Rank-time per kind of step, in ns, sorted by kind for stable output. */
   totalsByKind(): Record<string, number> {
     const out: Record<string, number> = {};

@@ -146,6 +146,8 @@ describe.skipIf(!present)(`visualizer in headless Chromium (needs ${CHROMIUM})`,
     const after = await page.textContent('.point-title');
     expect(after).toContain('knem-linear');
     expect(after).not.toBe(before);
+    // Its calls settle into a steady state, and the title says which were taken from an earlier one.
+    expect(after).toMatch(/; \d+ of its \d+ calls started in an earlier call's state/);
   });
 
   it('shows a YAML error inline at its line', async () => {

@@ -8,6 +8,7 @@ import { describe, expect, it } from 'vitest';
 import { InputError } from '../../common/input-error.ts';
 import { loadPreset } from '../../hardware/presets.ts';
 import { applyEdits } from '../../viz/src/machine-edits.ts';
+import type { RunInput } from '../../viz/src/protocol.ts';
 import { loadInput, locate, runInput, traceJson } from '../../viz/src/simulate.ts';
 import { decodeState, encodeState } from '../../viz/src/url-state.ts';
 import { isPlotted } from '../../viz/src/views/utilisation-view.ts';
@@ -48,6 +49,32 @@ describe('the worker run', () => {
     expect(run.whatIf!.points.some((p, i) => p.meanNs !== run.original.points[i].meanNs)).toBe(true);
     const doc = JSON.parse(traceJson(traces)) as { traceEvents: { name: string }[] };
     expect(doc.traceEvents.filter((e) => e.name === 'process_name')).toHaveLength(8);
+  });
+
+  it('runs only the what-if side when the scenario, machine and uploads are those of the run before', () => {
+    const plain = { scenario: SCENARIO, edits: [], uploads: [] };
+    const first = runInput(plain, sources, () => {});
+    const edited = { ...plain, edits: [{ kind: 'numa' as const, id: '0', value: 2 }] };
+    let calls = 0;
+    const reusing = runInput(edited, sources, () => calls++, first.original);
+    expect(calls).toBe(4);
+    expect(reusing.run.original).toBe(first.run.original);
+    // The same data as a run that simulates both sides.
+    const full = runInput(edited, sources, () => {});
+    expect(JSON.stringify(reusing.run)).toBe(JSON.stringify(full.run));
+    expect(traceJson(reusing.traces)).toBe(traceJson(full.traces));
+    // Another scenario text, machine or upload runs both sides again.
+    // (Zoot without the edits, which name Dancer's NUMA node: its 4 points are the original side's.)
+    const others: [RunInput, number][] = [
+      [{ ...edited, scenario: SCENARIO.replace('iterations: 2', 'iterations: 3') }, 8],
+      [{ ...plain, machine: 'zoot' }, 4],
+      [{ ...edited, uploads: [{ name: 'mine.yaml', text: presets.zoot }] }, 8],
+    ];
+    for (const [other, points] of others) {
+      calls = 0;
+      runInput(other, sources, () => calls++, first.original);
+      expect(calls).toBe(points);
+    }
   });
 
   it('runs a machine-parameter sweep, its tables named by their values, what-if edits on every variant', () => {

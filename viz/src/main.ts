@@ -354,7 +354,10 @@ function showPoint(): void {
     utilisation.clear();
     return;
   }
-  pointTitle.textContent = `${name}: ${formatNs(point.meanNs)} per call, ${point.events.length} steps in the measured iterations`;
+  const replayed = point.replayed
+    ? `; ${point.replayed.calls} of its ${point.replayed.of} calls started in an earlier call's state and repeat it, not simulated again`
+    : '';
+  pointTitle.textContent = `${name}: ${formatNs(point.meanNs)} per call, ${point.events.length} steps in the measured iterations${replayed}`;
   const coreOf = new Map(spec.cores.map((c) => [c.id, c]));
   const labels = point.cores.map((core, rank) => `rank ${rank} · core ${core} · N${coreOf.get(core)?.numa ?? '?'}`);
   timeline.show(point.events, labels);

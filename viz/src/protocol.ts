@@ -49,6 +49,9 @@ export interface PointData {
   /** Why the point could not run (the machine lacks the mechanism). */
   unavailable?: string;
   cores: number[];
+  /** Measured calls that started in an earlier call's state and were taken from it (their steps and
+   *  loads too), not simulated again. */
+  replayed?: { calls: number; of: number };
   events: TraceEvent[];
   loads: LoadSeries[];
 }

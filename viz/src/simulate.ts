@@ -40,12 +40,27 @@ export interface RunOutput {
   run: RunData;
   /** Every point's trace, what-if points after the original ones, for the JSON export. */
   traces: PointTrace[];
+  /** The original machine's side, to give the next run that has the same one (`runInput`'s `earlier`). */
+  original: OriginalSide;
 }
 
+/** A run's side on the machine as it is, with what decides it: the scenario, machine and uploads. */
+export interface OriginalSide {
+  key: string;
+  side: RunSide;
+  traces: PointTrace[];
+}
+
+/**
+ * Runs the scenario on its machine and, given edits, on the edited machine. `earlier`: a previous
+ * run's original side, taken instead of running it again when this run's scenario text, machine
+ * and uploads are the same (the simulator is deterministic: only the what-if edits changed).
+ */
 export function runInput(
   input: RunInput,
   sources: Sources,
   progress: (done: number, total: number) => void,
+  earlier?: OriginalSide,
 ): RunOutput {
   const scenario = loadInput(input, sources);
   const sides: Scenario[] = [scenario];
@@ -53,14 +68,17 @@ export function runInput(
     const machines = scenario.machines.map((m) => ({ ...m, spec: applyEdits(m.spec, input.edits) }));
     sides.push({ ...scenario, machines });
   }
-  const expanded = sides.map((side) => expandScenario(side));
+  const key = JSON.stringify([input.scenario, input.machine ?? '', input.uploads]);
+  const reused = earlier?.key === key ? earlier : undefined;
+  const expanded = sides.map((side, s) => (s === 0 && reused ? [] : expandScenario(side)));
   const total = expanded.reduce(
     (n, tables) => n + tables.reduce((m, t) => m + t.rows.length * scenario.algorithms.length, 0),
     0,
   );
   let done = 0;
-  const traces: PointTrace[] = [];
+  const traces: PointTrace[] = [...(reused?.traces ?? [])];
   const results: RunSide[] = expanded.map((tables, s) => {
+    if (s === 0 && reused) return reused.side;
     const points: PointData[] = [];
     // The edited machine's name already says what-if, and the names name the machine.
     const names = pointNames(sides[s], tables);
@@ -78,7 +96,9 @@ export function runInput(
     });
     return { machines: tables.map((t) => t.machine.spec), points };
   });
+  const originalTraces = reused ? reused.traces : traces.slice(0, results[0].points.length);
   return {
+    original: { key, side: results[0], traces: originalTraces },
     run: {
       name: scenario.name,
       operation: scenario.operation,
@@ -119,7 +139,13 @@ function runPoint(
     const { result, outcome } = simulatePointTraced(point, { flows: true });
     const loads = outcome.loads ?? [];
     return {
-      point: { ...base, meanNs: result.meanNs, events: outcome.events, loads },
+      point: {
+        ...base,
+        meanNs: result.meanNs,
+        ...(result.replayed ? { replayed: result.replayed } : {}),
+        events: outcome.events,
+        loads,
+      },
       trace: { point, label, events: outcome.events, loads },
     };
   } catch (e) {

@@ -4,11 +4,13 @@ import type { PointTrace } from '../../scenarios/trace/chrome-trace.ts';
 import type { Scenario } from '../../scenarios/scenario.ts';
 import { applyEdits } from './machine-edits.ts';
 import type { FromWorker, LocatedError, MachineEdit, ToWorker } from './protocol.ts';
-import { locate, loadInput, runInput, traceJson } from './simulate.ts';
+import { locate, loadInput, runInput, traceJson, type OriginalSide } from './simulate.ts';
 import { PRESETS } from './sources.ts';
 
 const sources = { presets: PRESETS };
 let lastTraces: PointTrace[] = [];
+/** The last run's side on the unedited machine: a run that changes only the what-if edits reuses it. */
+let lastOriginal: OriginalSide | undefined;
 
 function send(message: FromWorker): void {
   postMessage(message);
@@ -35,8 +37,14 @@ onmessage = (ev: MessageEvent<ToWorker>) => {
         break;
       }
       case 'run': {
-        const out = runInput(msg, sources, (done, total) => send({ type: 'progress', id: msg.id, done, total }));
+        const out = runInput(
+          msg,
+          sources,
+          (done, total) => send({ type: 'progress', id: msg.id, done, total }),
+          lastOriginal,
+        );
         lastTraces = out.traces;
+        lastOriginal = out.original;
         send({ type: 'result', id: msg.id, run: out.run });
         break;
       }
