@@ -78,7 +78,8 @@ export interface RunOutcome {
   events: TraceEvent[];
   /** With recordLoads: the load of every resource that carried bytes, over the measured iterations. */
   loads?: LoadSeries[];
-  /** Per-rank argument objects after the last iteration, for data checks. */
+  /** Per-rank argument objects after the last iteration, for data checks (after a replay, their
+   *  buffers hold what the last call would have left: what the call it repeats left). */
   args: unknown[];
   /** What the run cost the simulator: engine events over all iterations, and flow re-solves. */
   cost: { events: number; solves: number };
@@ -131,8 +132,10 @@ function runTyped<Op extends OperationName>(
   const loads = req.recordLoads
     ? new LoadRecorder(node.net, sim.now, { flows: req.recordLoads === 'flows', log: steady !== undefined })
     : undefined;
-  // Where each measured call began: its time, and how far the kept steps and the load log stood.
-  const starts: { at: number; events: number; loads: number }[] = [];
+  // Where each measured call began: its time, how far the kept steps and the load log stood, and
+  // (with replays possible) what the buffers held, before its inputs were filled: what the call
+  // before it left, which the run's last call leaves again when it replays that one.
+  const starts: { at: number; events: number; loads: number; left?: ReturnType<Node['saveContents']> }[] = [];
   // Per measured call, what each kind of step took: a replay adds the totals of the calls it repeats.
   const callTotals: Record<string, number>[] = [];
   let replayedTotals: Record<string, number> = {};
@@ -150,7 +153,13 @@ function runTyped<Op extends OperationName>(
       node.trace.reset();
       loads?.reset(sim.now);
     }
-    if (k >= measured) starts.push({ at: sim.now, events: node.trace.events.length, loads: loads?.mark() ?? 0 });
+    if (k >= measured)
+      starts.push({
+        at: sim.now,
+        events: node.trace.events.length,
+        loads: loads?.mark() ?? 0,
+        ...(steady ? { left: node.saveContents() } : {}),
+      });
     ranks.forEach((rank, i) => semantics.fill(rank, args[i], c));
     // The application wrote its inputs before calling: their pages fault outside the timed call.
     if (fresh) for (const buf of node.pages.absentBuffers()) if (holdsData(buf)) node.pages.present(buf);
@@ -168,6 +177,9 @@ function runTyped<Op extends OperationName>(
         loads?.repeat(starts[src].loads, starts[src + 1].loads, shift);
       }
       replayed = total - replay.from;
+      // The buffers as the last call leaves them: as the call it repeats left them.
+      const lastSource = replay.source + ((total - 1 - replay.from) % cycle) - measured;
+      node.restoreContents(starts[lastSource + 1].left!);
       break;
     }
     const totalsBefore = steady && k >= measured ? node.trace.totalsByKind() : undefined;

@@ -18,7 +18,7 @@ import { CacheHolders } from './cache-holders.ts';
 import { bestSibling, keptDirtyIds, siblingCachesByCore } from './sibling-caches.ts';
 import { bestOwners, OwnerCandidates, type OwnerCandidate } from './dirty-owners.ts';
 import { Buffer, type Range } from './buffer.ts';
-import type { Piece } from './content.ts';
+import type { Content, Piece } from './content.ts';
 import { Trace } from './trace.ts';
 import { MissQueues, add, type Uses } from './miss-queues.ts';
 import { nonTemporalThreshold, storeKind, type CopyRoutine, type StoreKind } from './store-kind.ts';
@@ -243,6 +243,18 @@ export class Node {
     this.buffers.set(buf.id, buf);
     this.pages.allocated(buf);
     return buf;
+  }
+
+  /** A copy of what every buffer holds now, for `restoreContents`. */
+  saveContents(): Map<Buffer, Content> {
+    const saved = new Map<Buffer, Content>();
+    for (const buf of this.buffers.values()) saved.set(buf, buf.content.clone());
+    return saved;
+  }
+
+  /** Puts back what `saveContents` copied: every buffer it saw holds what it held then. */
+  restoreContents(saved: ReadonlyMap<Buffer, Content>): void {
+    for (const [buf, content] of saved) buf.content = content.clone();
   }
 
   coreResource(core: number): Resource {

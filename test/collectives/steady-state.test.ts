@@ -5,8 +5,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runAlgorithm, type RunOutcome, type RunRequest } from '../../algorithms/harness/simulate.ts';
+import { paramDefaults } from '../../algorithms/algorithm.ts';
 import { catalogue } from '../../algorithms/catalogue.ts';
 import { collectiveNames } from '../../algorithms/collectives/ops.ts';
+import type { ArgsOf, OperationName } from '../../algorithms/operations.ts';
 import { loadPreset } from '../../hardware/presets.ts';
 import { propRuns } from '../helpers/prop-runs.ts';
 import { machineByRef } from './driver.ts';
@@ -263,6 +265,11 @@ describe('steady state across calls', () => {
           const outcome = bothOrNeither(req);
           if (!outcome) return;
           expectSameRun(outcome.fast, outcome.exact);
+          // The buffers a replayed run ends with hold what the last call would have left.
+          const call = { ...req.call, params: { ...paramDefaults(info!), ...req.call.params } };
+          expect(() =>
+            catalogue.semanticsOf(info!.operation).verify(outcome.fast.args as ArgsOf<OperationName>[], call),
+          ).not.toThrow();
           cases++;
           if (outcome.fast.replayed > 0) replaying++;
         },
