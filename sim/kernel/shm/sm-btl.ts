@@ -241,6 +241,27 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     return true;
   }
 
+  /** ob1's work on a fragment it has polled: matching a message's first, finding an ACK's or a
+   *  later fragment's request. */
+  function* match(packet: Packet): Program<void> {
+    yield* step(
+      world,
+      me,
+      traceKind(packet.kind),
+      `match ${packet.kind}<-${packet.from}`,
+      sideNs(costs, packet.kind, 'recv'),
+    );
+  }
+
+  /** Copies a polled fragment's data out and hands the fragment back to its sender. */
+  function* unpackData(packet: Packet, into: Range | undefined): Program<void> {
+    const bytes = payloadBytes(packet);
+    if ((into?.bytes ?? 0) !== bytes) throw new RangeError(`sm btl: unpacking ${bytes} bytes into ${into?.bytes ?? 0}`);
+    if (packet.payload && into && bytes > 0)
+      yield* node.copy(core, packet.payload, into, { rank: me, label: `unpack frag<-${packet.from}` });
+    yield* packet.release();
+  }
+
   const transport: DoubleCopy = {
     protocol: 'sm',
     eagerLimit,
@@ -258,19 +279,8 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     },
 
     *unpack(packet: Packet, into?: Range): Program<void> {
-      const bytes = payloadBytes(packet);
-      if ((into?.bytes ?? 0) !== bytes)
-        throw new RangeError(`sm btl: unpacking ${bytes} bytes into ${into?.bytes ?? 0}`);
-      yield* step(
-        world,
-        me,
-        traceKind(packet.kind),
-        `match ${packet.kind}<-${packet.from}`,
-        sideNs(costs, packet.kind, 'recv'),
-      );
-      if (packet.payload && into && bytes > 0)
-        yield* node.copy(core, packet.payload, into, { rank: me, label: `unpack frag<-${packet.from}` });
-      yield* packet.release();
+      yield* match(packet);
+      yield* unpackData(packet, into);
     },
 
     *sendLarge(header: PacketHeader, data: Range): Program<void> {
@@ -298,8 +308,12 @@ export function createSmBtl(world: World, me: number, costs: SmBtlCosts = smBtlC
     *recvLarge(rts: Packet, into: Range): Program<void> {
       const from = rts.from;
       const first = payloadBytes(rts);
-      yield* transport.unpack(rts, subRange(into, 0, first));
+      // ob1 acknowledges a rendezvous as soon as it has matched it, before it unpacks the first
+      // bytes (mca_pml_ob1_recv_request_progress_rndv, pml_ob1_recvreq.c): the sender packs the
+      // next fragments while the receiver unpacks these.
+      yield* match(rts);
       yield* transport.post(replyTo(rts, 'cts'));
+      yield* unpackData(rts, subRange(into, 0, first));
       yield* unpackPieces(world, transport, me, rts.id, from, into, first);
     },
   };
