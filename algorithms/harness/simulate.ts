@@ -136,6 +136,7 @@ function runTyped<Op extends OperationName>(
   // (with replays possible) what the buffers held, before its inputs were filled: what the call
   // before it left, which the run's last call leaves again when it replays that one.
   const starts: { at: number; events: number; loads: number; left?: ReturnType<Node['saveContents']> }[] = [];
+  let forgotten = 0;
   // Per measured call, what each kind of step took: a replay adds the totals of the calls it repeats.
   const callTotals: Record<string, number>[] = [];
   let replayedTotals: Record<string, number> = {};
@@ -182,6 +183,9 @@ function runTyped<Op extends OperationName>(
       node.restoreContents(starts[lastSource + 1].left!);
       break;
     }
+    // What the buffers held is wanted only after a call a later one can still replay.
+    const stale = steady ? Math.min(steady.earliestSource() - measured, starts.length - 1) : 0;
+    for (; forgotten < stale; forgotten++) delete starts[forgotten].left;
     const totalsBefore = steady && k >= measured ? node.trace.totalsByKind() : undefined;
     // Arrival delays are the scenario's calls': none for the calls run before them.
     const delays = k < extra ? undefined : req.startDelays?.[k - extra];

@@ -58,6 +58,11 @@ export class SteadyState {
     if (this.kept.length > KEEP_PERIODS * this.period) this.kept.shift();
     return undefined;
   }
+
+  /** The earliest call a later one can still replay (older fingerprints are dropped). */
+  earliestSource(): number {
+    return this.kept[0]?.call ?? Infinity;
+  }
 }
 
 /** Adds `b`'s totals to `a`'s, kind by kind (for the calls a replay takes instead of simulating). */
