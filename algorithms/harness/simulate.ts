@@ -132,9 +132,9 @@ function runTyped<Op extends OperationName>(
   const loads = req.recordLoads
     ? new LoadRecorder(node.net, sim.now, { flows: req.recordLoads === 'flows', log: steady !== undefined })
     : undefined;
-  // Where each measured call began: its time, how far the kept steps and the load log stood, and
-  // (with replays possible) what the buffers held, before its inputs were filled: what the call
-  // before it left, which the run's last call leaves again when it replays that one.
+  // With replays possible, where each measured call began: its time, how far the kept steps and the
+  // load log stood, and what the buffers held before its inputs were filled: what the call before
+  // it left, which the run's last call leaves again when it replays that one.
   const starts: { at: number; events: number; loads: number; left?: ReturnType<Node['saveContents']> }[] = [];
   let forgotten = 0;
   // Per measured call, what each kind of step took: a replay adds the totals of the calls it repeats.
@@ -154,12 +154,12 @@ function runTyped<Op extends OperationName>(
       node.trace.reset();
       loads?.reset(sim.now);
     }
-    if (k >= measured)
+    if (steady && k >= measured)
       starts.push({
         at: sim.now,
         events: node.trace.events.length,
         loads: loads?.mark() ?? 0,
-        ...(steady ? { left: node.saveContents() } : {}),
+        left: node.saveContents(),
       });
     ranks.forEach((rank, i) => semantics.fill(rank, args[i], c));
     // The application wrote its inputs before calling: their pages fault outside the timed call.
@@ -167,15 +167,21 @@ function runTyped<Op extends OperationName>(
     const replay = steady?.check(k, { sim, node, world, ranks, argsOf }, sim.now, eventsOfPrevious, total - k);
     if (replay) {
       const cycle = replay.from - replay.source;
-      // The cycle's simulated length: each pass over it starts this much after the one before.
-      const length = sim.now - starts[replay.source - measured].at;
+      // Each replayed call starts where the one before ends, and its times are placed from its own
+      // start, the repeated call's end on the next's start exactly: shifting by a multiple of the
+      // cycle instead could round a step's start to before the previous step's end.
+      let begin = sim.now;
       for (let m = replay.from; m < total; m++) {
         const src = replay.source + ((m - replay.from) % cycle) - measured;
         times.push(times[src]);
         replayedTotals = addTotals(replayedTotals, callTotals[src]);
-        const shift = (1 + Math.floor((m - replay.from) / cycle)) * length;
-        if (req.keepTrace) node.trace.repeat(starts[src].events, starts[src + 1].events, shift);
-        loads?.repeat(starts[src].loads, starts[src + 1].loads, shift);
+        const [first, next] = [starts[src], starts[src + 1]];
+        const end = begin + (next.at - first.at);
+        const start = begin;
+        const place = (t: number) => (t === next.at ? end : start + (t - first.at));
+        if (req.keepTrace) node.trace.repeat(first.events, next.events, place);
+        loads?.repeat(first.loads, next.loads, place);
+        begin = end;
       }
       replayed = total - replay.from;
       // The buffers as the last call leaves them: as the call it repeats left them.

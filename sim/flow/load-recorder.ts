@@ -73,26 +73,29 @@ export class LoadRecorder {
   }
 
   /**
-   * Notes again, `shift` ns later, the changes logged from mark `from` to mark `to`: what the
-   * network would report if the span of the run between those marks happened again from a state
-   * the same as at `from` (a replayed call, algorithms/harness/steady-state.ts). The changes go
-   * through the same merging as the network's, so the series are those of simulating the span.
+   * Notes again the changes logged from mark `from` to mark `to`, each time moved by `place`: what
+   * the network would report if the span of the run between those marks happened again, later,
+   * from a state the same as at `from` (a replayed call, algorithms/harness/steady-state.ts). The
+   * changes go through the same merging as the network's, so the series are those of simulating
+   * the span, to the rounding of the times moved. They are not logged again: no span is replayed
+   * from a replay.
    */
-  repeat(from: number, to: number, shift: number): void {
+  repeat(from: number, to: number, place: (t: number) => number): void {
     const log = this.log;
     if (!log) throw new Error('LoadRecorder.repeat: the recorder keeps no log');
     for (let i = from; i < to; i++) {
       const c = log[i];
-      this.apply(c.resource, c.at + shift, c.load, c.flows);
+      this.apply(c.resource, place(c.at), c.load, c.flows);
     }
   }
 
   private note(r: Resource, at: number): void {
-    this.apply(r, at, r.load, this.keepFlows ? r.flowLabels() : undefined);
+    const flows = this.keepFlows ? r.flowLabels() : undefined;
+    this.log?.push({ resource: r, at, load: r.load, flows });
+    this.apply(r, at, r.load, flows);
   }
 
   private apply(r: Resource, at: number, load: number, flows: string[] | undefined): void {
-    this.log?.push({ resource: r, at, load, flows });
     // A resource made after the reset (a DMA engine made on first use) carried nothing before.
     const s = (this.series[r.id] ??= {
       resource: r.name,

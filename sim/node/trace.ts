@@ -38,14 +38,14 @@ export class Trace {
   }
 
   /**
-   * Appends, `shift` ns later, copies of the kept events from index `from` to `to`: the steps of a
-   * span of the run that happens again from the same state (a replayed call,
+   * Appends copies of the kept events from index `from` to `to`, each time moved by `place`: the
+   * steps of a span of the run that happens again from the same state, later (a replayed call,
    * algorithms/harness/steady-state.ts). The totals are not touched: the caller adds the span's.
    */
-  repeat(from: number, to: number, shift: number): void {
+  repeat(from: number, to: number, place: (t: number) => number): void {
     for (let i = from; i < to; i++) {
       const e = this.events[i];
-      this.events.push({ ...e, start: e.start + shift, end: e.end + shift });
+      this.events.push({ ...e, start: place(e.start), end: place(e.end) });
     }
   }
 
