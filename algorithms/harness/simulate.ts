@@ -175,9 +175,10 @@ function runTyped<Op extends OperationName>(
         const src = replay.source + ((m - replay.from) % cycle) - measured;
         times.push(times[src]);
         replayedTotals = addTotals(replayedTotals, callTotals[src]);
-        const [first, next] = [starts[src], starts[src + 1]];
-        const end = begin + (next.at - first.at);
+        const first = starts[src];
+        const next = starts[src + 1];
         const start = begin;
+        const end = start + (next.at - first.at);
         const place = (t: number) => (t === next.at ? end : start + (t - first.at));
         if (req.keepTrace) node.trace.repeat(first.events, next.events, place);
         loads?.repeat(first.loads, next.loads, place);

@@ -44,7 +44,11 @@ const unnumbered = (label: string) => label.replace(/0x[0-9a-f]+/g, '0x');
 function expectSameSteps(fast: RunOutcome, exact: RunOutcome): void {
   const byRank = (o: RunOutcome) => {
     const out = new Map<number, RunOutcome['events']>();
-    for (const e of o.events) out.set(e.rank, [...(out.get(e.rank) ?? []), e]);
+    for (const e of o.events) {
+      const steps = out.get(e.rank);
+      if (steps) steps.push(e);
+      else out.set(e.rank, [e]);
+    }
     return out;
   };
   const f = byRank(fast);
