@@ -190,9 +190,11 @@ function runTyped<Op extends OperationName>(
       node.restoreContents(starts[lastSource + 1].left!);
       break;
     }
-    // What the buffers held is wanted only after a call a later one can still replay.
+    // What the buffers held, and the loads logged, are wanted only from a call a later one can
+    // still replay.
     const stale = steady ? Math.min(steady.earliestSource() - measured, starts.length - 1) : 0;
     for (; forgotten < stale; forgotten++) delete starts[forgotten].left;
+    if (stale > 0) loads?.forget(starts[stale].loads);
     const totalsBefore = steady && k >= measured ? node.trace.totalsByKind() : undefined;
     // Arrival delays are the scenario's calls': none for the calls run before them.
     const delays = k < extra ? undefined : req.startDelays?.[k - extra];

@@ -7,8 +7,8 @@
 // Fingerprints cost a walk of the whole state, so a call is fingerprinted only when the calls still
 // to run, at the previous call's events each, could outweigh that walk (a count of events against a
 // count of tokens, both deterministic, so whether a run replays never depends on the host's speed).
-// Only the last KEEP_PERIODS periods' fingerprints are kept, bounding memory; a longer cycle is
-// simulated in full.
+// Only the fingerprints of the last KEEP_PERIODS periods' calls are kept, bounding memory; a longer
+// cycle is simulated in full.
 import { sameState, stateFingerprint } from '../../common/state-fingerprint.ts';
 
 /**
@@ -47,6 +47,9 @@ export class SteadyState {
    * state repeats a kept earlier one.
    */
   check(call: number, roots: unknown, now: number, eventsOfPrevious: number, callsLeft: number): Replay | undefined {
+    // Kept by distance, not by count: calls not fingerprinted (too few left to be worth a walk)
+    // must not hold older sources, and with them their saved buffers and loads, to the run's end.
+    while (this.kept.length > 0 && this.kept[0].call < call - KEEP_PERIODS * this.period) this.kept.shift();
     if (this.lastTokens > 0 && eventsOfPrevious * callsLeft * TOKENS_PER_EVENT < this.lastTokens) return undefined;
     const tokens = stateFingerprint(roots, now);
     this.lastTokens = tokens.length;
@@ -55,7 +58,6 @@ export class SteadyState {
         return { from: call, source: k.call };
     }
     this.kept.push({ call, tokens });
-    if (this.kept.length > KEEP_PERIODS * this.period) this.kept.shift();
     return undefined;
   }
 

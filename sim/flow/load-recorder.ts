@@ -37,6 +37,8 @@ export class LoadRecorder {
   private startedAt = 0;
   private readonly keepFlows: boolean;
   private readonly log: Change[] | undefined;
+  /** Changes dropped from the front of the log (`forget`): marks count from the reset, not the log. */
+  private logDropped = 0;
 
   constructor(net: FlowNetwork, now: number, opts: LoadRecorderOptions = {}) {
     this.net = net;
@@ -52,6 +54,7 @@ export class LoadRecorder {
   reset(now: number): void {
     this.startedAt = now;
     if (this.log) this.log.length = 0;
+    this.logDropped = 0;
     this.series = this.net.resources.map((r) => ({
       resource: r.name,
       capacity: r.capacity,
@@ -69,7 +72,16 @@ export class LoadRecorder {
 
   /** Where the log of changes stands (see `repeat`); 0 without a log. */
   mark(): number {
-    return this.log?.length ?? 0;
+    return this.log ? this.logDropped + this.log.length : 0;
+  }
+
+  /** Drops the logged changes before mark `before`: no span starting before it will be repeated. */
+  forget(before: number): void {
+    const log = this.log;
+    const n = log ? Math.min(before - this.logDropped, log.length) : 0;
+    if (n <= 0) return;
+    log!.splice(0, n);
+    this.logDropped += n;
   }
 
   /**
@@ -83,8 +95,9 @@ export class LoadRecorder {
   repeat(from: number, to: number, place: (t: number) => number): void {
     const log = this.log;
     if (!log) throw new Error('LoadRecorder.repeat: the recorder keeps no log');
+    if (from < this.logDropped) throw new Error(`LoadRecorder.repeat: mark ${from} was forgotten`);
     for (let i = from; i < to; i++) {
-      const c = log[i];
+      const c = log[i - this.logDropped];
       this.apply(c.resource, place(c.at), c.load, c.flows);
     }
   }

@@ -5,6 +5,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { runAlgorithm, type RunOutcome, type RunRequest } from '../../algorithms/harness/simulate.ts';
+import { SteadyState } from '../../algorithms/harness/steady-state.ts';
 import { paramDefaults } from '../../algorithms/algorithm.ts';
 import { catalogue } from '../../algorithms/catalogue.ts';
 import { collectiveNames } from '../../algorithms/collectives/ops.ts';
@@ -113,6 +114,33 @@ function bothOrNeither(req: RunRequest): { fast: RunOutcome; exact: RunOutcome }
     return undefined;
   }
 }
+
+describe('SteadyState', () => {
+  // Each call's state is its number: nothing repeats, so every fingerprint taken is kept a while.
+  const states = (n: number) => ({ n });
+
+  it('keeps sources only the last eight periods back, fingerprinting or not', () => {
+    const steady = new SteadyState(2, 0);
+    for (let call = 0; call < 40; call++) {
+      expect(steady.check(call, states(call), 0, 1000, 1000)).toBeUndefined();
+      expect(steady.earliestSource()).toBe(Math.max(0, call - 16));
+    }
+    // Too few calls left to be worth a walk: nothing is fingerprinted, and old sources still go.
+    for (let call = 40; call < 60; call++) {
+      expect(steady.check(call, states(call), 0, 0, 1)).toBeUndefined();
+      expect(steady.earliestSource()).toBe(call - 16 > 39 ? Infinity : call - 16);
+    }
+  });
+
+  it('replays a call in a kept state of the same root, and only a measured one', () => {
+    const steady = new SteadyState(2, 2);
+    // Calls alternate between two states; call 2 is in call 0's, which was not measured.
+    for (let call = 0; call < 4; call++) expect(steady.check(call, states(call % 2), 0, 1000, 1000)).toBeUndefined();
+    expect(steady.check(4, states(0), 0, 1000, 1000)).toEqual({ from: 4, source: 2 });
+    // Call 5 in call 4's state: one root after it, so not a repeat of it.
+    expect(steady.check(5, states(0), 0, 1000, 1000)).toBeUndefined();
+  });
+});
 
 describe('steady state across calls', () => {
   it('stops simulating once a call starts where an earlier one did, with the same results', () => {

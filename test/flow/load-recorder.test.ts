@@ -38,6 +38,29 @@ describe('LoadRecorder', () => {
     expect(rec.used()).toEqual([{ resource: 'link', capacity: 4, times: [10, 20, 22], loads: [0, 4, 0] }]);
   });
 
+  it('repeats a logged span by its marks after the changes before it are forgotten, and refuses a forgotten one', () => {
+    const sched = new FakeScheduler();
+    const net = new FlowNetwork(sched);
+    const r = net.addResource('link', 4);
+    const rec = new LoadRecorder(net, 0, { log: true });
+    net.start({ bytes: 8, uses: [{ resource: r }] });
+    sched.runAll();
+    const from = rec.mark();
+    sched.runUntil(10);
+    net.start({ bytes: 4, uses: [{ resource: r }] });
+    sched.runAll();
+    const to = rec.mark();
+    expect([from, to]).toEqual([2, 4]);
+    rec.forget(from);
+    // The marks still count from the reset: the span is the 4-byte flow's, 10 to 11.
+    expect(rec.mark()).toBe(to);
+    rec.repeat(from, to, (t) => t + 20);
+    expect(rec.used()[0].times).toEqual([0, 2, 10, 11, 30, 31]);
+    expect(rec.used()[0].loads).toEqual([4, 0, 4, 0, 4, 0]);
+    rec.forget(to);
+    expect(() => rec.repeat(from, to, (t) => t)).toThrow(/forgotten/);
+  });
+
   it('names the flows crossing a resource at each change when asked', () => {
     const sched = new FakeScheduler();
     const net = new FlowNetwork(sched);
