@@ -200,10 +200,13 @@ function recordSends(
   bytes: number,
   root: number,
   params: Record<string, ParamValue> = {},
+  kinds?: string[],
 ): Array<[number, number]> {
   const found = catalogue.findAlgorithm(algorithm);
   if (!found) throw new Error(`${algorithm} is not catalogued`);
-  return found.open((info) => recordTypedSends(info, catalogue.semanticsOf(info.operation), n, bytes, root, params));
+  return found.open((info) =>
+    recordTypedSends(info, catalogue.semanticsOf(info.operation), n, bytes, root, params, kinds ?? []),
+  );
 }
 
 function recordTypedSends<Op extends OperationName>(
@@ -213,6 +216,7 @@ function recordTypedSends<Op extends OperationName>(
   bytes: number,
   root: number,
   params: Record<string, ParamValue>,
+  kinds: string[],
 ): Array<[number, number]> {
   const sim = new Simulation({ seed: 'sends' });
   const node = new Node(sim, tinyMachine({ packages: 2, coresPerPackage: 32 }));
@@ -225,14 +229,33 @@ function recordTypedSends<Op extends OperationName>(
   const ranks = Array.from({ length: n }, (_, id) => {
     const rank = new SimRank(world, id, params);
     const p2p: PointToPoint = {
-      send: (to: number, data: Range, tag?: number) => (sends.push([id, to]), rank.p2p.send(to, data, tag)),
-      isend: (to: number, data: Range, tag?: number) => (sends.push([id, to]), rank.p2p.isend(to, data, tag)),
+      send: (to: number, data: Range, tag?: number) => (
+        sends.push([id, to]),
+        kinds.push(`${id} send ${to}`),
+        rank.p2p.send(to, data, tag)
+      ),
+      isend: (to: number, data: Range, tag?: number) => (
+        sends.push([id, to]),
+        kinds.push(`${id} isend ${to}`),
+        rank.p2p.isend(to, data, tag)
+      ),
       sendrecv: (to: number, data: Range, from: number, into: Range, tag?: number) => (
         sends.push([id, to]),
+        kinds.push(`${id} sendrecv ${to} ${from}`),
         rank.p2p.sendrecv(to, data, from, into, tag)
       ),
-      recv: (from: number, into: Range, tag?: number) => rank.p2p.recv(from, into, tag),
-      irecv: (from: number, into: Range, tag?: number) => rank.p2p.irecv(from, into, tag),
+      recv: (from: number, into: Range, tag?: number) => (
+        kinds.push(`${id} recv ${from}`),
+        rank.p2p.recv(from, into, tag)
+      ),
+      irecv: function* (from: number, into: Range, tag?: number) {
+        kinds.push(`${id} irecv ${from}`);
+        const wait = yield* rank.p2p.irecv(from, into, tag);
+        return function* () {
+          yield* wait();
+          kinds.push(`${id} waited ${from}`);
+        };
+      },
     };
     return new Proxy(rank, {
       get: (target, prop): unknown => (prop === 'p2p' ? p2p : Reflect.get(target, prop, target)),
@@ -299,6 +322,53 @@ describe('tuned: structure counted by hand', () => {
   it('ring allreduce: 2(N-1) sends per rank', () => {
     expect(recordSends('allreduce:ring', 7, 7000, 0).length).toBe(7 * 2 * 6);
   });
+
+  it("binomial reduce sends each rank's result to its parent in the in-order binomial tree, not the broadcast's", () => {
+    for (const [n, root] of [
+      [8, 0],
+      [13, 5],
+    ]) {
+      const sends = recordSends('reduce:binomial', n, 64, root);
+      const expected = Array.from({ length: n }, (_, r) => r)
+        .filter((r) => r !== root)
+        .map((r) => [r, inOrderBinomialTree(r, root, n).parent]);
+      expect([...sends].sort((a, b) => a[0] - b[0])).toEqual(expected);
+      // The two trees differ, so the check tells them apart.
+      expect(expected).not.toEqual(expected.map(([r]) => [r, binomialTree(r, root, n).parent]));
+    }
+  });
+
+  it('split-binary bcast: inner nodes forward each segment with blocking sends, leaves receive each with a blocking receive', () => {
+    const kinds: string[] = [];
+    recordSends('bcast:split-binary', 7, 8 * 1024, 0, { segsize: 1024 }, kinds);
+    const halvesDown = kinds.filter((k) => !k.includes('sendrecv'));
+    // Rank 1 heads the left subtree (children 3 and 5), rank 3 is a leaf under it: the first half's
+    // four segments reach it one blocking receive at a time, forwarded by blocking sends.
+    expect(halvesDown.filter((k) => k.startsWith('1 ') && k.includes('send'))).toEqual(
+      Array.from({ length: 4 }, () => ['1 send 3', '1 send 5']).flat(),
+    );
+    expect(halvesDown.filter((k) => k.startsWith('3 ') && !k.includes('waited'))).toEqual(
+      Array.from({ length: 4 }, () => '3 recv 1'),
+    );
+    expect(halvesDown.some((k) => k.includes('isend'))).toBe(false);
+  });
+
+  it('linear-sync gather: the root posts the rest of a rank before waiting for its first segment', () => {
+    const kinds: string[] = [];
+    recordSends('gather:linear-sync', 3, 4096, 0, { segsize: 1024 }, kinds);
+    expect(kinds.filter((k) => k.startsWith('0 '))).toEqual([
+      '0 irecv 1',
+      '0 send 1',
+      '0 irecv 1',
+      '0 waited 1',
+      '0 irecv 2',
+      '0 send 2',
+      '0 irecv 2',
+      '0 waited 2',
+      '0 waited 1',
+      '0 waited 2',
+    ]);
+  });
 });
 
 describe('tuned: the fixed decision rules (coll_tuned_decision_fixed.c, v4.0)', () => {
@@ -328,18 +398,22 @@ describe('tuned: the fixed decision rules (coll_tuned_decision_fixed.c, v4.0)', 
     ['allreduce', 9999, 64, 'allreduce:recursive-doubling', {}],
     ['allreduce', 10000, 64, 'allreduce:ring', {}],
     ['allreduce', 64 << 20, 4, 'allreduce:ring', {}],
-    // allgather: total < 50000: power of two -> recursive doubling, else Bruck; above: odd -> ring, even -> neighbour exchange.
-    ['allgather', 1000, 2, 'allgather:recursive-doubling', {}],
+    // allgather: two processes -> two_procs; total < 50000: power of two -> recursive doubling, else
+    // Bruck; above: odd -> ring, even -> neighbour exchange.
+    ['allgather', 1000, 2, 'allgather:two-procs', {}],
+    ['allgather', 1 << 20, 2, 'allgather:two-procs', {}],
     ['allgather', 1000, 16, 'allgather:recursive-doubling', {}],
     ['allgather', 1000, 12, 'allgather:bruck', {}],
     ['allgather', 5000, 12, 'allgather:neighbor-exchange', {}],
     ['allgather', 5000, 13, 'allgather:ring', {}],
-    // alltoall: Bruck for tiny blocks on more than 12 ranks, linear below 3000 B, pairwise above.
+    // alltoall: two processes -> two_procs; Bruck for tiny blocks on more than 12 ranks, linear below
+    // 3000 B, pairwise above.
     ['alltoall', 100, 16, 'alltoall:bruck', {}],
     ['alltoall', 100, 12, 'alltoall:linear', {}],
     ['alltoall', 2999, 64, 'alltoall:linear', {}],
     ['alltoall', 3000, 64, 'alltoall:pairwise', {}],
-    ['alltoall', 10, 2, 'alltoall:pairwise', {}],
+    ['alltoall', 10, 2, 'alltoall:two-procs', {}],
+    ['alltoall', 1 << 20, 2, 'alltoall:two-procs', {}],
     // gather / scatter
     ['gather', 100000, 8, 'gather:linear-sync', { segsize: 32768 }],
     ['gather', 6001, 8, 'gather:linear-sync', { segsize: 1024 }],

@@ -1,6 +1,7 @@
-// Pairwise-exchange alltoall (ompi_coll_base_alltoall_intra_pairwise, coll_base_alltoall.c): after
-// the local block, N-1 steps; at step s a rank sends its block for rank+s and receives from rank-s,
-// so every step is a permutation and no rank receives from two at once.
+// Pairwise-exchange alltoall (ompi_coll_base_alltoall_intra_pairwise, coll_base_alltoall.c): N-1
+// steps; at step s a rank sends its block for rank+s and receives from rank-s, so every step is a
+// permutation and no rank receives from two at once. The loop runs `step = 1 .. size` ("so the local
+// copy is last"): its last step is the rank's own block, copied.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import { collBase } from './coll-base.ts';
@@ -10,7 +11,6 @@ import { TAG } from '../tags.ts';
 export function* pairwiseAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArgs): Program<void> {
   const size = rank.size;
   const me = rank.id;
-  yield* rank.copy(subRange(send, me * bytes, bytes), subRange(recv, me * bytes, bytes));
   for (let step = 1; step < size; step++) {
     const sendTo = (me + step) % size;
     const recvFrom = (me + size - step) % size;
@@ -22,6 +22,7 @@ export function* pairwiseAlltoall(rank: Rank, { send, recv, bytes }: AlltoallArg
       TAG.alltoall,
     );
   }
+  yield* rank.copy(subRange(send, me * bytes, bytes), subRange(recv, me * bytes, bytes));
 }
 
 export const alltoallPairwise = collBase(

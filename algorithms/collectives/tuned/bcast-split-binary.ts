@@ -3,6 +3,9 @@
 // shifted ranks) and the second down its right one (even shifted ranks), segment by segment; then
 // every rank swaps halves with its twin in the other subtree (rank+1 on the left, rank-1 on the
 // right; with an even N the last rank, which has no twin, gets the second half from the root).
+// Unlike the generic tree broadcast, every send of the halves' pipeline is blocking, to one child
+// after the other, and a leaf receives each segment with a blocking receive, none posted ahead
+// (coll_base_bcast.c, and coll_tuned_bcast.c in 1.3-1.6).
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import type { ParamInfo } from '../../algorithm.ts';
@@ -12,7 +15,7 @@ import { bcastOnTree } from './bcast-generic.ts';
 import { TAG } from '../tags.ts';
 import { intParam } from '../params.ts';
 import { segments } from './common.ts';
-import { chainTree, kAryTree } from './trees.ts';
+import { chainTree, kAryTree, type Tree } from './trees.ts';
 
 const segsize: ParamInfo = {
   name: 'segsize',
@@ -50,7 +53,7 @@ export function* splitBinaryBcast(rank: Rank, args: BcastArgs): Program<void> {
       }
     }
   } else {
-    yield* bcastOnTree(rank, half[lr], tree, seg);
+    yield* halfDownTheTree(rank, half[lr], tree, seg);
   }
 
   // Step 2: swap halves with the twin in the other subtree.
@@ -64,6 +67,23 @@ export function* splitBinaryBcast(rank: Rank, args: BcastArgs): Program<void> {
     yield* rank.p2p.recv(root, half[1], TAG.bcast);
   } else {
     yield* rank.p2p.sendrecv(pair, half[lr], pair, half[1 - lr], TAG.bcast);
+  }
+}
+
+/** A non-root rank's half: an inner node posts the next segment's receive, waits for the current one
+ *  and forwards it with a blocking send to each child in turn; a leaf receives segment by segment. */
+function* halfDownTheTree(rank: Rank, half: Range, tree: Tree, seg: number): Program<void> {
+  const segs = segments(half.bytes, seg).map(([at, n]) => subRange(half, at, n));
+  if (tree.children.length === 0) {
+    for (const s of segs) yield* rank.p2p.recv(tree.parent, s, TAG.bcast);
+    return;
+  }
+  let current = yield* rank.p2p.irecv(tree.parent, segs[0], TAG.bcast);
+  for (let i = 0; i < segs.length; i++) {
+    const next = i + 1 < segs.length ? yield* rank.p2p.irecv(tree.parent, segs[i + 1], TAG.bcast) : undefined;
+    yield* current();
+    for (const child of tree.children) yield* rank.p2p.send(child, segs[i], TAG.bcast);
+    if (next) current = next;
   }
 }
 

@@ -67,9 +67,9 @@ export function allreduceDecision(bytes: number, n: number): Choice {
   return pick('allreduce:nonoverlapping');
 }
 
-/** ompi_coll_tuned_allgather_intra_dec_fixed; the two-process special case is one swap, as recursive doubling does it. */
+/** ompi_coll_tuned_allgather_intra_dec_fixed; two processes: ompi_coll_tuned_allgather_intra_two_procs (1.3-4.0). */
 export function allgatherDecision(bytes: number, n: number): Choice {
-  if (n === 2) return pick('allgather:recursive-doubling');
+  if (n === 2) return pick('allgather:two-procs');
   const total = bytes * n;
   if (total < 50000) return pick(isPow2(n) ? 'allgather:recursive-doubling' : 'allgather:bruck');
   return pick(n % 2 !== 0 ? 'allgather:ring' : 'allgather:neighbor-exchange');
@@ -77,11 +77,11 @@ export function allgatherDecision(bytes: number, n: number): Choice {
 
 /**
  * ompi_coll_tuned_alltoall_intra_dec_fixed with the MCA defaults coll_tuned_alltoall_small_msg = 200
- * and coll_tuned_alltoall_intermediate_msg = 3000 (per-block bytes); two processes: one swap, which
- * is what pairwise does for N = 2.
+ * and coll_tuned_alltoall_intermediate_msg = 3000 (per-block bytes); two processes:
+ * ompi_coll_tuned_alltoall_intra_two_procs (1.3-4.0), which swaps first and copies its own block after.
  */
 export function alltoallDecision(bytes: number, n: number): Choice {
-  if (n === 2) return pick('alltoall:pairwise');
+  if (n === 2) return pick('alltoall:two-procs');
   if (bytes < 200 && n > 12) return pick('alltoall:bruck');
   if (bytes < 3000) return pick('alltoall:linear');
   return pick('alltoall:pairwise');

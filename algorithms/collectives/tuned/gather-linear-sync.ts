@@ -1,8 +1,8 @@
 // Synchronised linear gather (ompi_coll_base_gather_intra_linear_sync, coll_base_gather.c): for
-// each rank in turn the root posts the receive of the first segment, then sends a zero-byte "go";
-// the rank sends its first segment on the go and the rest right after. The root posts the rest's
-// receive as soon as the first segment is in, so at most one rank streams a large remainder at a
-// time while the handshakes of the next ones proceed.
+// each rank in turn the root posts the receive of the first segment, sends a zero-byte "go", posts
+// the receive of the rest and waits for the first segment before the next rank; the rank sends its
+// first segment on the go and the rest right after. The remainders are waited for at the end, after
+// the root's own block is copied.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Rank } from '../../../sim/node/rank-api.ts';
 import type { ParamInfo } from '../../algorithm.ts';
@@ -35,8 +35,8 @@ export function* linearSyncGather(rank: Rank, args: GatherArgs): Program<void> {
     const block = subRange(recv!, i * bytes, bytes);
     const head = yield* rank.p2p.irecv(i, subRange(block, 0, first), TAG.gather);
     yield* rank.p2p.send(i, empty(rank), TAG.gather);
-    yield* head();
     rest.push(yield* rank.p2p.irecv(i, subRange(block, first, bytes - first), TAG.gather));
+    yield* head();
   }
   yield* rank.copy(send, subRange(recv!, root * bytes, bytes));
   yield* waitAll(rest);

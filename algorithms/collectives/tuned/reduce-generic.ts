@@ -1,8 +1,12 @@
 // The segmented tree reduction every tree-shaped tuned reduce runs
-// (ompi_coll_base_reduce_intra_generic, ompi/mca/coll/base/coll_base_reduce.c). For each segment a
-// node combines its own contribution with each child's, receiving the next child's segment into a
-// second buffer while it reduces the current one, then sends the partial result to its parent; a
-// leaf only sends its segments. The root accumulates straight into its receive buffer.
+// (ompi_coll_base_reduce_intra_generic, coll_base_reduce.c; coll_tuned_reduce.c in 1.3-1.6), for
+// the commutative operations every ReduceOp is. A node steps over (segment, child), one receive
+// always posted ahead of the reduction: the first child's segment lands straight in the
+// accumulator, the node's own data is reduced into it when the second child's is posted, each later
+// child's from one of two incoming buffers; the last child's segment is reduced when the next
+// segment's first receive is posted, and only then is the segment sent to the parent. With one
+// child the node's own data is reduced at that point instead. A leaf sends its segments with
+// blocking sends. The root accumulates straight into its receive buffer.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank, ReduceOp } from '../../../sim/node/rank-api.ts';
 import { TAG } from '../tags.ts';
@@ -31,20 +35,31 @@ export function* reduceOnTree(rank: Rank, { send, recv, op }: ReduceCall, tree: 
   const accum = tree.parent < 0 ? recv! : scratch(rank, 'reduce-accum', bytes);
   const segBytes = segs[0][1];
   const inbuf = [scratch(rank, 'reduce-in0', segBytes), scratch(rank, 'reduce-in1', segBytes)];
-  // One receive always in flight ahead of the reduction, over (segment, child) in order.
-  const steps = segs.flatMap(([at, n]) => tree.children.map((child) => ({ at, n, child })));
-  const post = (k: number) => rank.p2p.irecv(steps[k].child, subRange(inbuf[k % 2], 0, steps[k].n), TAG.reduce);
-  let pending = yield* post(0);
-  for (let k = 0; k < steps.length; k++) {
-    const { at, n, child } = steps[k];
-    const next = k + 1 < steps.length ? yield* post(k + 1) : undefined;
-    const acc = subRange(accum, at, n);
-    if (child === tree.children[0]) yield* rank.copy(subRange(send, at, n), acc);
-    yield* pending();
-    yield* rank.reduce(op, subRange(inbuf[k % 2], 0, n), acc);
-    if (child === tree.children[tree.children.length - 1] && tree.parent >= 0) {
-      yield* rank.p2p.send(tree.parent, acc, TAG.reduce);
+  const children = tree.children;
+  const reqs: ((() => Program<void>) | undefined)[] = [undefined, undefined];
+  const acc = (s: number) => subRange(accum, segs[s][0], segs[s][1]);
+  const mine = (s: number) => subRange(send, segs[s][0], segs[s][1]);
+  const incoming = (b: number, s: number) => subRange(inbuf[b], 0, segs[s][1]);
+  let inbi = 0;
+  // One step past the last segment, to reduce and send it.
+  for (let s = 0; s <= segs.length; s++) {
+    for (let i = 0; i < children.length; i++) {
+      if (s < segs.length) {
+        const into = i === 0 ? acc(s) : incoming(inbi, s);
+        reqs[inbi] = yield* rank.p2p.irecv(children[i], into, TAG.reduce);
+      }
+      // The previous step's receive: child i-1 of this segment, or the last child of the previous.
+      const previous = reqs[inbi ^ 1];
+      reqs[inbi ^ 1] = undefined;
+      if (previous) yield* previous();
+      if (i > 0) {
+        yield* rank.reduce(op, i === 1 ? mine(s) : incoming(inbi ^ 1, s), acc(s));
+      } else if (s > 0) {
+        yield* rank.reduce(op, children.length <= 1 ? mine(s - 1) : incoming(inbi ^ 1, s - 1), acc(s - 1));
+        if (tree.parent >= 0) yield* rank.p2p.send(tree.parent, acc(s - 1), TAG.reduce);
+        if (s === segs.length) break;
+      }
+      inbi ^= 1;
     }
-    if (next) pending = next;
   }
 }

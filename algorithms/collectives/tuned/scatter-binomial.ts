@@ -1,6 +1,7 @@
 // Binomial scatter (ompi_coll_base_scatter_intra_binomial, coll_base_scatter.c) on the in-order
 // binomial tree: every node receives the blocks of its whole subtree (contiguous in shifted-rank
-// order) from its parent, keeps its own and forwards each child its subtree's share, largest first.
+// order) from its parent, copies its own out, then forwards each child its subtree's share, largest
+// first as 4.0 onwards do (1.3-3.x sent the smallest first).
 // A root other than 0 first rotates its send buffer into shifted-rank order.
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
@@ -33,6 +34,7 @@ export function* binomialScatter(rank: Rank, { send, recv, bytes, root }: Scatte
     yield* rank.p2p.recv(tree.parent, recv, TAG.scatter);
     return;
   }
+  yield* rank.copy(subRange(held, 0, bytes), recv);
   for (let i = tree.children.length - 1; i >= 0; i--) {
     const cv = (tree.children[i] - root + size) % size;
     yield* rank.p2p.send(
@@ -41,7 +43,6 @@ export function* binomialScatter(rank: Rank, { send, recv, bytes, root }: Scatte
       TAG.scatter,
     );
   }
-  yield* rank.copy(subRange(held, 0, bytes), recv);
 }
 
 export const scatterBinomial = collBase(
