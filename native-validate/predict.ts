@@ -26,8 +26,15 @@ export function modelAlgorithm(bench: NativeBench, mech: NativeMech): string | u
 }
 
 /** Transport parameters matching the native double copy (native-validate/src/channel.c): Nemesis's
- *  eager cells and MPICH2's LMT chunks, no single copy. */
-export const NATIVE_TRANSPORT: Record<string, ParamValue> = { shm: 'nemesis', single: 'none' };
+ *  eager cells and MPICH2's LMT chunks, no single copy; a message of up to one 64 KiB slot goes as
+ *  one fragment, and each direction of a pair has its own ring (MPICH2 shares one LMT buffer per pair
+ *  and sends 64 KiB by its LMT). */
+export const NATIVE_TRANSPORT: Record<string, ParamValue> = {
+  shm: 'nemesis',
+  single: 'none',
+  eagerLimit: 64 * 1024,
+  lmtBuffer: 'direction',
+};
 
 export function predictNs(
   spec: MachineSpec,

@@ -10,7 +10,14 @@ import { InputError, didYouMean, type InputLocation } from '../../common/input-e
 import { subRange, type Range } from '../node/buffer.ts';
 import type { PointToPoint } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';
-import { nemesisCosts, singleCopyRendezvous, smBtlCosts, smParamDefaults } from './shm/costs.ts';
+import {
+  LMT_BUFFERS,
+  nemesisCosts,
+  singleCopyRendezvous,
+  smBtlCosts,
+  smParamDefaults,
+  type LmtBuffer,
+} from './shm/costs.ts';
 import { matcherOf, newMessage } from './shm/delivery.ts';
 import { recvEager, sendEager } from './shm/fragments.ts';
 import { createNemesis, type NemesisCosts } from './shm/nemesis.ts';
@@ -53,6 +60,8 @@ export interface PointToPointOptions {
   lmtChunk?: number;
   /** Nemesis only: slots of the LMT copy buffer (MPICH2's NUM_BUFS); default 8. */
   lmtSlots?: number;
+  /** Nemesis only: one LMT copy buffer per pair of processes (MPICH2) or per direction; default 'pair'. */
+  lmtBuffer?: LmtBuffer;
   /** sm BTL only: max fragment of the rendezvous pipeline (btl_sm_max_send_size); default 32 KiB. */
   smFragment?: number;
   /** sm BTL only: fragments of a copy-in/out rendezvous in flight (pml_ob1_send_pipeline_depth); default 3. */
@@ -65,7 +74,7 @@ export interface PointToPointOptions {
 }
 
 /** The options that configure Nemesis alone: given with the sm BTL, they would change nothing. */
-export const NEMESIS_OPTIONS = ['eagerLimit', 'lmt', 'lmtChunk', 'lmtSlots'] as const;
+export const NEMESIS_OPTIONS = ['eagerLimit', 'lmt', 'lmtChunk', 'lmtSlots', 'lmtBuffer'] as const;
 
 /** The options that configure the sm BTL alone: given with Nemesis, they would change nothing. */
 export const SM_OPTIONS = ['smFragment', 'smPipelineDepth', 'smFastBox'] as const;
@@ -78,6 +87,8 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     throw new RangeError(`point-to-point: unknown shm protocol ${String(protocol)}`);
   if (!SINGLE_COPY.includes(single))
     throw new RangeError(`point-to-point: unknown single-copy mechanism ${String(single)}`);
+  if (options.lmtBuffer !== undefined && !LMT_BUFFERS.includes(options.lmtBuffer))
+    throw new RangeError(`point-to-point: unknown lmtBuffer ${String(options.lmtBuffer)}`);
   if (threshold !== singleCopyRendezvous && !(Number.isInteger(threshold) && threshold >= 0))
     throw new RangeError(
       `point-to-point: singleThreshold must be a non-negative integer or 'rendezvous', got ${threshold}`,
@@ -205,13 +216,14 @@ function nemesisCostsFor(options: PointToPointOptions): NemesisCosts {
     lmt: options.lmt ?? costs.lmt,
     lmtChunkBytes: options.lmtChunk ?? costs.lmtChunkBytes,
     lmtSlots: options.lmtSlots ?? costs.lmtSlots,
+    lmtBuffer: options.lmtBuffer ?? costs.lmtBuffer,
   };
 }
 
 /**
  * Reads the point-to-point choices from a run's free-form parameters (`shm`, `single`,
  * `singleThreshold`, `rails`, `railShare`, and Nemesis's and the sm BTL's own: `eagerLimit`, `lmt`,
- * `lmtChunk`, `lmtSlots`, `smFragment`, `smPipelineDepth`, `smFastBox`), ignoring every other key. `where` locates the parameters in
+ * `lmtChunk`, `lmtSlots`, `lmtBuffer`, `smFragment`, `smPipelineDepth`, `smFastBox`), ignoring every other key. `where` locates the parameters in
  * the user's file.
  */
 export function parsePointToPointOptions(
@@ -244,6 +256,8 @@ export function parsePointToPointOptions(
   if (params.eagerLimit !== undefined)
     out.eagerLimit = wholeBytes('eagerLimit', params.eagerLimit, 0, field('eagerLimit'));
   if (params.lmtChunk !== undefined) out.lmtChunk = wholeBytes('lmtChunk', params.lmtChunk, 1, field('lmtChunk'));
+  if (params.lmtBuffer !== undefined)
+    out.lmtBuffer = oneOf('lmtBuffer', params.lmtBuffer, LMT_BUFFERS, field('lmtBuffer'));
   for (const name of ['lmtSlots', 'smPipelineDepth'] as const) {
     const v = params[name];
     if (v === undefined) continue;
@@ -294,7 +308,7 @@ export function transportConflict(params: Record<string, unknown>): { param: str
       param: smOption,
       message: `${smOption} configures Open MPI's sm BTL, but shm is ${JSON.stringify(params.shm ?? 'nemesis')}; add shm: sm`,
     };
-  for (const param of ['lmtChunk', 'lmtSlots'])
+  for (const param of ['lmtChunk', 'lmtSlots', 'lmtBuffer'])
     if (params.lmt === false && params[param] !== undefined)
       return { param, message: `${param} sizes the LMT pipeline, but lmt is false` };
   if (params.lmt === false && params.single !== undefined && params.single !== 'none')

@@ -4,7 +4,7 @@
 // `intranode algorithms`; a run that leaves one out gets the transport's default.
 import type { ParamInfo } from '../node/params.ts';
 import { DEFAULT_REGCACHE_CAPACITY } from './kernel-costs.ts';
-import { nemesisCosts, singleCopyRendezvous, smBtlCosts, vaderFastBoxBytes } from './shm/costs.ts';
+import { LMT_BUFFERS, nemesisCosts, singleCopyRendezvous, smBtlCosts, vaderFastBoxBytes } from './shm/costs.ts';
 import { SHM_PROTOCOLS, SINGLE_COPY } from './shm/packet.ts';
 import { RAIL_POLICIES } from './net/rails.ts';
 
@@ -61,6 +61,14 @@ export const transportParams: readonly ParamInfo[] = [
     default: nemesisCosts.lmtSlots,
     min: 1,
     description: 'Nemesis: slots of the LMT copy buffer, how far the sender may run ahead (MPICH2 NUM_BUFS)',
+  },
+  {
+    name: 'lmtBuffer',
+    kind: 'choice',
+    default: nemesisCosts.lmtBuffer,
+    choices: [...LMT_BUFFERS],
+    description:
+      "Nemesis: one LMT copy buffer per pair of processes, one transfer at a time either way ('pair', MPICH2's), or one per direction ('direction', the native backend's double copy)",
   },
   {
     name: 'smFragment',

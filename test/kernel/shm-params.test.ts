@@ -47,7 +47,7 @@ describe('shared-memory transport parameters', () => {
     expect(under.copyBuffers).toEqual([]);
     const over = send(200_000, { eagerLimit: 100_000 });
     expect(over.delivered).toBe(true);
-    expect(over.copyBuffers).toEqual(['0>1']);
+    expect(over.copyBuffers).toEqual(['0-1']);
   });
 
   it('with eagerLimit 0, every non-empty message takes the rendezvous', () => {

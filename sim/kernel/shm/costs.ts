@@ -3,6 +3,10 @@
 // transfers and copy times are not here: the node model derives them from the machine.
 import { softwareCosts } from '../../node/software-costs.ts';
 
+/** Whose Nemesis's LMT copy buffer is (nemesisCosts.lmtBuffer). */
+export type LmtBuffer = 'pair' | 'direction';
+export const LMT_BUFFERS: readonly LmtBuffer[] = ['pair', 'direction'];
+
 export const nemesisCosts = {
   /**
    * Bytes of one queue cell. Source: MPICH2 mpid_nem_datatypes.h, `MPID_NEM_CELL_LEN (64*1024)`.
@@ -24,13 +28,18 @@ export const nemesisCosts = {
   /** Cells each process owns in its free queue. Source: MPICH2 mpid_nem_datatypes.h, `MPID_NEM_NUM_CELLS 64`. */
   cellsPerProcess: 64,
   /**
-   * Largest message sent eagerly through cells; larger ones use the large-message transfer (LMT).
-   * Source: Goglin & Moreaud, JPDC 2013, §4.4: "NEMESIS uses two different code paths for small
-   * (up to 64 KiB) and large messages". MPICH exposes it as MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ
-   * ("the message size at which Nemesis switches from eager to rendezvous mode for shared memory",
-   * mpid_nem_init.c); the transport parameter `eagerLimit` sets it per run.
+   * Largest message sent eagerly, its ch3 eager header and the data in one cell; larger ones use the
+   * large-message transfer (LMT). Source: MPICH2 1.3.1 mpid_nem_init.c, `vc->eager_max_msg_sz =
+   * MPID_NEM_MPICH2_DATA_LEN - sizeof(MPIDI_CH3_Pkt_t)`, and mpid_send.c / mpid_isend.c, eager when
+   * `data_sz + sizeof(MPIDI_CH3_Pkt_eager_send_t) <= vc->eager_max_msg_sz` (the same rule in
+   * MPICH 3 and 4 while MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ keeps its default, -1): just under
+   * 64 KiB, so a message of 64 KiB already takes the LMT (Goglin & Moreaud, JPDC 2013, §4.4, round it
+   * to "up to 64 KiB"). The two header sizes are estimates from mpidpkt.h's structs on LP64 without
+   * sequence numbers: the eager header 32 bytes (type, match, sender_req_id, data_sz, padded), the
+   * packet union 40 (its largest members, the RMA packets and Nemesis's LMT RTS). The transport
+   * parameter `eagerLimit` sets the limit per run.
    */
-  eagerLimitBytes: 64 * 1024,
+  eagerLimitBytes: 64 * 1024 - 8 - 16 - 40 - 32,
   /**
    * Whether messages above the eager limit take the shared-memory LMT (copy-buffer pipeline). Off,
    * they take ch3's generic rendezvous instead: RTS, CTS, then the body as packets through the
@@ -60,6 +69,15 @@ export const nemesisCosts = {
   lmtSmallChunkBytes: 16 * 1024,
   /** Source: MPICH2 1.1-1.4 mpid_nem_lmt_shm.c, `#define PIPELINE_THRESHOLD (128 * 1024)`. */
   lmtPipelineThresholdBytes: 128 * 1024,
+  /**
+   * Whose the LMT copy buffer is. 'pair': one per pair of processes, one transfer at a time in
+   * either direction, freed by the receiver once drained. Source: MPICH2 1.1-1.4 (and every later
+   * ch3) mpid_nem_lmt_shm.c, `vc_ch->lmt_copy_buf` per virtual connection, claimed in
+   * get_next_req, freed at the end of lmt_shm_recv_progress. 'direction': one per ordered pair, a
+   * transfer's sender filling it as soon as the previous transfer's chunks leave room, as the
+   * native backend's double copy does (native-validate/src/channel.c).
+   */
+  lmtBuffer: 'pair' as LmtBuffer,
   /** Library work to build and post one packet (matching info, sequence number, request). Source:
    *  the shared per-side figure of software-costs.ts (Goglin & Moreaud, JPDC 2013, ~200 ns optimised
    *  intra-node latency on Westmere, half of it line transfers). */

@@ -1,10 +1,12 @@
 // MPICH2 Nemesis shared-memory transport (Buntinas, Mercier & Gropp; seed 003 slides 4-9; seed 004
 // §4.4). Each process owns one lock-free receive queue and one free queue of cells; each ordered
-// pair has a one-cell fastbox the sender tries first. Eager messages (up to 64 KiB by default, the
-// run's `eagerLimit`) are copied into a fastbox or cells and out again; larger ones take the
+// pair has a one-cell fastbox the sender tries first. Eager messages (up to a cell's data less ch3's
+// headers, just under 64 KiB, by default; the run's `eagerLimit`) are copied into a fastbox or cells and out again; larger ones take the
 // shared-memory LMT: RTS, CTS, then a pipeline through a per-pair copy buffer of eight 32 KiB slots
 // (`lmtSlots`, `lmtChunk`), the sender filling slots ahead of the receiver draining them, 16 KiB at
-// a time for messages up to 128 KiB (MPICH2 mpid_nem_lmt_shm.c). With the LMT off
+// a time for messages up to 128 KiB (MPICH2 mpid_nem_lmt_shm.c). The copy buffer belongs to the
+// pair of processes, not to a direction: one LMT at a time moves through it, whichever way it goes
+// (`lmtBuffer: direction` gives each direction its own instead, as the native backend's channel). With the LMT off
 // (`lmt: false`) they take ch3's generic rendezvous: RTS, CTS, then the body through cells.
 //
 // Cells, fastboxes and copy buffers are real buffers of the node model: nobody owns them, their
@@ -14,6 +16,7 @@ import { Channel } from '../../engine/channel.ts';
 import { Mutex } from '../../engine/mutex.ts';
 import type { Program } from '../../engine/program.ts';
 import { Semaphore } from '../../engine/semaphore.ts';
+import { Signal } from '../../engine/signal.ts';
 import { range, type Buffer, type Range } from '../../node/buffer.ts';
 import type { World } from '../../node/world.ts';
 import { lazily, RunState } from '../../node/run-state.ts';
@@ -61,8 +64,19 @@ interface Fastbox {
 
 interface CopyBuffer {
   buf: Buffer;
-  /** One LMT at a time per pair, in the order their CTS arrived. */
+  /**
+   * One LMT at a time per pair of processes, in either direction. MPICH2's copy buffer belongs to
+   * the pair's virtual connection (`vc_ch->lmt_copy_buf`, one region both processes attach); a
+   * transfer takes it when its first side claims it (`get_next_req`: a compare-and-swap of the
+   * owner from NO_OWNER, the other side then follows the owner's choice) and the receiver frees it
+   * once it has drained the last chunk (end of `lmt_shm_recv_progress`). The receiver, which
+   * reaches the buffer first (it sends the CTS, then starts), takes it here, in the order the
+   * receivers come. With a buffer per direction (`lmtBuffer: direction`) the sender takes it and
+   * frees it once it has filled its last chunk, the next transfer's chunks following the last's.
+   */
   inUse: Mutex;
+  /** The transfers holding the buffer, by id: a transfer's sender waits for its own. */
+  granted: Map<number, Signal>;
   /** Per chunk slot: empty (1) or full (0). */
   empty: Semaphore[];
 }
@@ -79,7 +93,7 @@ const NEMESIS = new RunState('nemesis', () => ({
   copyBuffers: new Map<string, CopyBuffer>(),
 }));
 
-/** How many LMT copy buffers the run has made (one per sending pair that needed one). */
+/** The LMT copy buffers the run has made (one per pair of processes that needed one). */
 export function nemesisCopyBuffers(world: World): string[] {
   return world.hasState(NEMESIS) ? [...world.stateOf(NEMESIS).copyBuffers.keys()] : [];
 }
@@ -104,11 +118,18 @@ function fastboxOf(world: World, costs: NemesisCosts, from: number, to: number):
 }
 
 function copyBufferOf(world: World, costs: NemesisCosts, from: number, to: number): CopyBuffer {
-  return lazily(world.stateOf(NEMESIS).copyBuffers, `${from}>${to}`, () => ({
-    buf: world.node.allocate(`nemesis lmt buffer ${from}>${to}`, costs.lmtSlots * costs.lmtChunkBytes, -1),
-    inUse: new Mutex(world.sim, `nemesis lmt buffer ${from}>${to}`),
-    empty: Array.from({ length: costs.lmtSlots }, (_, i) => new Semaphore(world.sim, `lmt slot ${i} ${from}>${to}`, 1)),
+  const pair = costs.lmtBuffer === 'pair' ? `${Math.min(from, to)}-${Math.max(from, to)}` : `${from}>${to}`;
+  return lazily(world.stateOf(NEMESIS).copyBuffers, pair, () => ({
+    buf: world.node.allocate(`nemesis lmt buffer ${pair}`, costs.lmtSlots * costs.lmtChunkBytes, -1),
+    inUse: new Mutex(world.sim, `nemesis lmt buffer ${pair}`),
+    granted: new Map(),
+    empty: Array.from({ length: costs.lmtSlots }, (_, i) => new Semaphore(world.sim, `lmt slot ${i} ${pair}`, 1)),
   }));
+}
+
+/** The signal transfer `id` is given the pair's copy buffer by. */
+function grantOf(ring: CopyBuffer, id: number): Signal {
+  return lazily(ring.granted, id, () => new Signal(`nemesis lmt buffer for transfer ${id}`));
 }
 
 function* releaseFastbox(world: World, box: Fastbox, receiver: number): Program<void> {
@@ -149,11 +170,12 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       yield* step(world, me, kind, `post ${header.kind}->${to}`, costs.sendSideNs);
       const seen = lineTransfer(topo, core, coreOf(to));
       // The fastbox first, for a packet that carries a whole message: MPICH2 1.3.1's
-      // MPID_nem_mpich2_sendv_header tries it when `*n_iov == 2` and the payload fits
-      // MPID_NEM_FBOX_DATALEN; MPID_nem_mpich2_sendv, which sends the rest of a message that did
-      // not fit one packet (ch3's rendezvous body), goes straight to a cell (mpid_nem_inline.h).
-      // Reading the fastbox's flag pulls the line from whoever wrote it last.
-      if (header.kind !== 'frag') {
+      // MPID_nem_mpich2_send_header tries it for every header alone, MPID_nem_mpich2_sendv_header
+      // when `*n_iov == 2` and the whole payload fits MPID_NEM_FBOX_DATALEN; the first cell of an
+      // eager message larger than that, and MPID_nem_mpich2_sendv, which sends the rest of a
+      // message that did not fit one packet, go straight to a cell (mpid_nem_inline.h). Reading the
+      // fastbox's flag pulls the line from whoever wrote it last.
+      if (header.kind !== 'frag' && (header.kind !== 'eager' || bytes === header.total)) {
         const box = fastboxOf(world, costs, me, to);
         yield* step(world, me, kind, `fastbox check->${to}`, lineTransfer(topo, box.flagCore, core));
         if (!box.full && bytes <= costs.fastboxDataBytes) {
@@ -251,30 +273,29 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
   const to = header.to;
   const coreOf = (rank: number) => world.cores[rank];
   const ring = copyBufferOf(world, costs, me, to);
-  yield* traced(world, me, 'wait', `lmt buffer->${to}`, ring.inUse.lock());
+  const perPair = costs.lmtBuffer === 'pair';
+  // Per pair the receiver takes the buffer for this transfer and the sender follows (get_next_req).
+  yield* traced(world, me, 'wait', `lmt buffer->${to}`, perPair ? grantOf(ring, header.id).wait() : ring.inUse.lock());
   const train = trainOf(world, costs, header.id, ring, data.bytes);
   train.joinSender({ rank: me, core, user: data, label: `lmt copy-in ->${to}` });
-  try {
-    while (train.next[0] < train.chunks) {
-      const slot = train.slotOf(train.next[0]);
-      const empty = ring.empty[slot];
-      if (empty.available > 0) yield* empty.acquire();
-      else yield* train.step(0, 'wait', `lmt slot ${slot}->${to}`, empty.acquire(), 'slot');
-      const skip = train.boundary(0);
-      if (skip > 0) yield* world.sim.sleep(skip);
-      const j = train.next[0]++;
-      const bytes = train.bytesOf(j, data.bytes);
-      yield* node.onRankThread(me, lazyCopy(world, train, 0, j, me, core));
-      // Setting the slot's flag: the polling receiver sees it one line transfer later.
-      const chunk: LmtChunk = { slot, bytes };
-      train.timer(lineTransfer(topo, core, coreOf(to)), 'notice', () => {
-        train.noticeDelivered();
-        putNotice(world, header.id, to, 'lmt', chunk);
-      });
-    }
-  } finally {
-    ring.inUse.unlock();
+  while (train.next[0] < train.chunks) {
+    const slot = train.slotOf(train.next[0]);
+    const empty = ring.empty[slot];
+    if (empty.available > 0) yield* empty.acquire();
+    else yield* train.step(0, 'wait', `lmt slot ${slot}->${to}`, empty.acquire(), 'slot');
+    const skip = train.boundary(0);
+    if (skip > 0) yield* world.sim.sleep(skip);
+    const j = train.next[0]++;
+    const bytes = train.bytesOf(j, data.bytes);
+    yield* node.onRankThread(me, lazyCopy(world, train, 0, j, me, core));
+    // Setting the slot's flag: the polling receiver sees it one line transfer later.
+    const chunk: LmtChunk = { slot, bytes };
+    train.timer(lineTransfer(topo, core, coreOf(to)), 'notice', () => {
+      train.noticeDelivered();
+      putNotice(world, header.id, to, 'lmt', chunk);
+    });
   }
+  if (!perPair) ring.inUse.unlock();
 }
 
 /** LMT, receiver side: each chunk copied out of the ring as its flag is seen, the slot then freed. */
@@ -285,6 +306,11 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
   const from = rts.from;
   const coreOf = (rank: number) => world.cores[rank];
   const ring = copyBufferOf(world, costs, from, me);
+  const perPair = costs.lmtBuffer === 'pair';
+  if (perPair) {
+    yield* traced(world, me, 'wait', `lmt buffer<-${from}`, ring.inUse.lock());
+    grantOf(ring, rts.id).fire();
+  }
   const train = trainOf(world, costs, rts.id, ring, into.bytes);
   train.joinReceiver({ rank: me, core, user: into, label: `lmt copy-out <-${from}` });
   while (train.next[1] < train.chunks) {
@@ -307,6 +333,11 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
     train.timer(lineTransfer(topo, core, coreOf(from)), 'release', () => empty.release());
   }
   world.stateOf(LMT_TRAINS).delete(rts.id);
+  if (perPair) {
+    // Drained: the buffer is free for the pair's next transfer, either way (lmt_shm_recv_progress).
+    ring.granted.delete(rts.id);
+    ring.inUse.unlock();
+  }
 }
 
 /** Chunk `j`'s copy by `side`, run on its rank's thread: its absent pages faulted in first (the
