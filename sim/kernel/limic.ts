@@ -1,8 +1,10 @@
-// LiMIC (Jin et al., ICPP 2005; used by MVAPICH2): the sender's kernel call pins its send buffer
-// and returns a descriptor; the receiver hands that descriptor to its own kernel call, which copies
-// the pages into the receive buffer with the receiver's core. There is no cookie and no permission
-// check: the module trusts whatever descriptor it is given (seed 004 §6), so pinning is paid on
-// every message, as with CMA.
+// LiMIC (Jin et al., ICPP 2005; used by MVAPICH2): the sender's kernel call records where its send
+// buffer is (its address, length, mm and task; limic_get_info) and returns a descriptor; the
+// receiver hands that descriptor to its own kernel call, which pins the sender's pages under the
+// sender's mmap_sem (limic_get_pages: down_read, get_user_pages), copies them into the receive buffer
+// with the receiver's core and releases them (LiMIC2 limic.c, LIMIC_TX and LIMIC_RX). There is no
+// cookie and no permission check: the module trusts whatever descriptor it is given (seed 004 §6),
+// so pinning is paid on every message, by the receiver, as with CMA.
 import type { Program } from '../engine/program.ts';
 import { describeRange, withinBuffer, type Range } from '../node/buffer.ts';
 import { MechanismError } from '../node/errors.ts';
@@ -46,10 +48,6 @@ export function createLimic(world: World, me: number): Limic {
         );
       }
       yield* syscall(world, me, 'limic_tx_init');
-      const space = addressSpace(world, me);
-      const address = space.addressOf(data.buf) + data.offset;
-      const pages = pagesSpanned(address, data.bytes, spec.kernel.pageBytes);
-      if (pages > 0) yield* pinUnderLock(world, me, space, address, pages);
       const descriptor: LimicDescriptor = { id: table.next++, owner: me, data };
       table.live.set(descriptor.id, descriptor);
       return descriptor;
@@ -76,6 +74,11 @@ export function createLimic(world: World, me: number): Limic {
       }
       // The copy moves what both sides have room for, as the module copies min(send, receive) bytes.
       const bytes = Math.min(data.bytes, into.bytes);
+      // The sender's whole buffer is pinned (the descriptor's nr_pages), even a zero-byte receive's.
+      const space = addressSpace(world, d.owner!);
+      const address = space.addressOf(data.buf) + data.offset;
+      const pages = pagesSpanned(address, data.bytes, spec.kernel.pageBytes);
+      if (pages > 0) yield* pinUnderLock(world, me, space, address, pages);
       if (bytes === 0) return;
       yield* world.node.copy(
         world.cores[me],
