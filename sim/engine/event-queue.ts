@@ -111,6 +111,34 @@ export class EventQueue implements HasCanonicalState {
     entries[i] = entry;
   }
 
+  /**
+   * Drops every entry that would do nothing when it fires (a cancelled callback), keeping the
+   * others' (time, sequence) keys, so they pop in the same order as before. The flow network
+   * cancels and reschedules its completion wakeup at every re-solve; a cancelled one stays queued
+   * until its time, far in the future while a long flow runs, and would otherwise pile up.
+   */
+  dropDead(): void {
+    const keep: number[] = [];
+    for (let i = 0; i < this.count; i++) {
+      const e = this.entries[i] as QueueEntry;
+      if (e.live === undefined || e.live()) keep.push(i);
+    }
+    // Sorted by (time, seq), the kept entries form a heap as they stand.
+    keep.sort((a, b) => this.times[a] - this.times[b] || this.seqs[a] - this.seqs[b]);
+    const times = new Float64Array(this.times.length);
+    const seqs = new Float64Array(this.seqs.length);
+    const entries = new Array<QueueEntry | undefined>(this.entries.length);
+    keep.forEach((from, to) => {
+      times[to] = this.times[from];
+      seqs[to] = this.seqs[from];
+      entries[to] = this.entries[from];
+    });
+    this.times = times;
+    this.seqs = seqs;
+    this.entries = entries;
+    this.count = keep.length;
+  }
+
   private grow(): void {
     const capacity = this.times.length * 2;
     const times = new Float64Array(capacity);

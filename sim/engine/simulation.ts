@@ -34,6 +34,8 @@ export class Simulation implements Scheduler, EngineHost {
   private running = false;
   private popped = 0;
   private cancelledPopped = 0;
+  /** Cancelled callbacks still queued: when they outnumber the live entries, they are dropped. */
+  private cancelledQueued = 0;
   private draws = 0;
   /** What runs when the current instant has no event left (atEndOfInstant), and its spare list. */
   private instantEnds: (() => void)[] = [];
@@ -60,7 +62,7 @@ export class Simulation implements Scheduler, EngineHost {
     return this.popped - this.cancelledPopped;
   }
 
-  /** Events still queued, cancelled ones included until their time comes. */
+  /** Events still queued, cancelled ones included until their time comes or they are dropped. */
   get pendingEvents(): number {
     return this.queue.size;
   }
@@ -188,8 +190,21 @@ export class Simulation implements Scheduler, EngineHost {
   /** @internal */
   noteCancelledPopped(): void {
     this.cancelledPopped++;
+    this.cancelledQueued--;
+  }
+
+  /** @internal A queued callback was cancelled. Dropping the dead entries changes no pop order,
+   *  and they count in no statistic (`eventsProcessed` leaves cancelled callbacks out). */
+  noteCancelled(): void {
+    if (++this.cancelledQueued > DROP_DEAD_AT && 2 * this.cancelledQueued > this.queue.size) {
+      this.queue.dropDead();
+      this.cancelledQueued = 0;
+    }
   }
 }
+
+/** Cancelled callbacks queued before they are dropped at once: below it, popping them is cheaper. */
+const DROP_DEAD_AT = 4096;
 
 class ScheduledCall implements QueueEntry, Cancellable {
   private cancelled = false;
@@ -200,7 +215,9 @@ class ScheduledCall implements QueueEntry, Cancellable {
   ) {}
 
   cancel(): void {
+    if (this.cancelled) return;
     this.cancelled = true;
+    this.sim.noteCancelled();
   }
 
   live(): boolean {
@@ -208,8 +225,13 @@ class ScheduledCall implements QueueEntry, Cancellable {
   }
 
   fireEvent(): void {
-    if (this.cancelled) this.sim.noteCancelledPopped();
-    else this.fn();
+    if (this.cancelled) {
+      this.sim.noteCancelledPopped();
+      return;
+    }
+    // Fired: a later cancel() has nothing left to cancel, nor a queued entry to count.
+    this.cancelled = true;
+    this.fn();
   }
 }
 
@@ -219,6 +241,6 @@ function checkDelay(what: string, delay: number): void {
   }
 }
 
-// The clock is now itself; popped and cancelledPopped are statistics. The seeded generator's state is
+// The clock is now itself; popped, cancelledPopped and cancelledQueued are statistics. The seeded generator's state is
 // a closure: `draws` stands for it (a call that draws changes it, so its state is never taken as a repeat).
-stateRules(Simulation, { clock: 'ignore', popped: 'ignore', cancelledPopped: 'ignore' });
+stateRules(Simulation, { clock: 'ignore', popped: 'ignore', cancelledPopped: 'ignore', cancelledQueued: 'ignore' });

@@ -65,6 +65,30 @@ describe('Simulation clock and scheduling', () => {
     expect(sim.eventsProcessed).toBe(1);
   });
 
+  it('drops cancelled callbacks once they outnumber the live ones, running the rest in the same order', () => {
+    // Each step reschedules a far-off callback, cancelling the one before, as the flow network
+    // reschedules its wakeup at every re-solve: without the drop, the queue would hold them all.
+    const sim = new Simulation();
+    const fired: string[] = [];
+    let pending = sim.schedule(1e9, () => fired.push('far 0'));
+    let steps = 0;
+    let mostQueued = 0;
+    const step = () => {
+      steps++;
+      fired.push(`step ${steps}`);
+      pending.cancel();
+      const k = steps;
+      pending = sim.schedule(1e9, () => fired.push(`far ${k}`));
+      mostQueued = Math.max(mostQueued, sim.pendingEvents);
+      if (steps < 20_000) sim.schedule(1, step);
+    };
+    sim.schedule(0, step);
+    sim.run();
+    expect(mostQueued).toBeLessThan(2 * 4096 + 4);
+    expect(fired).toEqual([...Array.from({ length: 20_000 }, (_, i) => `step ${i + 1}`), 'far 20000']);
+    expect(sim.eventsProcessed).toBe(20_001);
+  });
+
   it('run({until}) stops there, keeps later events, and resumes from them', () => {
     const sim = new Simulation();
     const seen: number[] = [];
