@@ -1,8 +1,8 @@
 // Writing a file a user named (Node only: the CLI's edge), the counterpart of read-input-file.ts:
 // a path that cannot take the file is the user's to fix, said in their terms and never with a stack
 // trace, and a command that measures or simulates for minutes checks it before it starts.
-import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { existsSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
 import { fileErrorReason } from './file-error-reason.ts';
 import { InputError } from './input-error.ts';
 
@@ -19,6 +19,19 @@ export function checkOutputPath(path: string, what: string, field: string): void
           ? 'ENOTDIR'
           : undefined;
   if (code) throw cannotWrite(path, what, field, { code });
+}
+
+/** Throws when `path` is one of the files the command reads (its scenario, a machine file): writing
+ *  it would destroy the input, and the same command run again would then read its own output. */
+export function refuseInputAsOutput(path: string, inputs: readonly string[], what: string, field: string): void {
+  const real = (p: string) => (existsSync(p) ? realpathSync(p) : resolve(p));
+  const out = real(path);
+  const input = inputs.find((i) => existsSync(i) && real(i) === out);
+  if (input !== undefined)
+    throw new InputError(`${what} would overwrite ${input}, which this command reads; name another file`, {
+      file: path,
+      field,
+    });
 }
 
 /** Runs `write` (a write of `path`), turning its failure into an InputError naming the file. */

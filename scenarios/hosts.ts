@@ -24,6 +24,17 @@ export interface HostsRequest {
   field: YamlValue;
 }
 
+/** Most hosts a scenario may ask for. Every host is a whole copy of the machine's model (its cores,
+ *  caches, memories, links and NICs), so ten thousand exhaust the memory of a run; a count past
+ *  this is far more likely a typo than a cluster one node's simulator is meant for. */
+export const MAX_HOSTS = 1024;
+
+function hostCount(field: YamlValue, what: string): number {
+  const n = field.integer(1, what);
+  if (n > MAX_HOSTS) field.fail(`${what} must be at most ${MAX_HOSTS}, got ${n}`);
+  return n;
+}
+
 /** `hosts: 2` or `hosts: { count: 2, wire: { latency: 100ns }, nics: { ib0: myri-10g } }`. */
 export function readHosts(
   field: YamlValue | undefined,
@@ -35,7 +46,7 @@ export function readHosts(
     ? undefined
     : field.kind() === 'map'
       ? readMapping(field)
-      : { count: field.integer(1, 'hosts'), wireLatencyNs: 0, nics: new Map(), field };
+      : { count: hostCount(field, 'hosts'), wireLatencyNs: 0, nics: new Map(), field };
   const entries = algorithmsField.items('algorithms');
   entries.forEach((entry) => checkRailParams(entry, request?.count ?? 1));
   if (!request || !field || request.count === 1) return request;
@@ -81,7 +92,7 @@ function checkRailParams(entry: YamlValue, hosts: number): void {
 
 function readMapping(field: YamlValue): HostsRequest {
   const m = field.map(HOSTS_KEYS, 'hosts');
-  const count = m.req('count').integer(1, 'hosts.count');
+  const count = hostCount(m.req('count'), 'hosts.count');
   let wireLatencyNs = 0;
   const wire = m.get('wire');
   if (wire) {

@@ -93,6 +93,9 @@ export function buildKernel(root: MapReader, origins: Origins): KernelSpec {
       );
     }
     params[key] = value.number();
+    // Every parameter is a cost, a count or a speed: checked here, at its line, and not first where
+    // a run reads it, perhaps after other points have run.
+    if (!(params[key] >= 0)) value.fail(`kernel parameter '${key}' must be a non-negative number, got ${params[key]}`);
     if (KERNEL_FLAGS.has(key) && params[key] !== 0 && params[key] !== 1)
       value.fail(`kernel parameter '${key}' is 0 or 1, got ${params[key]}`);
     origins.set(`kernel.params.${key}`, value);

@@ -1,6 +1,9 @@
 // `intranode reproduce`: runs the seeds' claims and prints one row per claim. Takes options that
 // are already parsed; a wrong claims file or `--only` throws InputError, as the other commands do.
-import { relative } from 'node:path';
+import { existsSync, statSync } from 'node:fs';
+import { join, relative } from 'node:path';
+import { InputError } from '../../common/input-error.ts';
+import { writeOutput } from '../../common/write-output-file.ts';
 import { formatClaimsJson, formatClaimsTable } from '../reproduce/claims-table.ts';
 import { writeReport } from '../reproduce/report/write-report.ts';
 import { regressions, runClaims, type ScenarioRunner } from '../reproduce/run-claims.ts';
@@ -55,6 +58,8 @@ export async function reproduceCommand(
   io: ReproduceIO = defaultReproduceIO(),
 ): Promise<number> {
   const papers = loadSuite(io.papersDir);
+  // The report's folder is checked before the claims run for minutes, not when it is written.
+  if (opts.report !== undefined) checkReportFolder(opts.report);
   const claims = selectClaims(papers, { only: opts.only, fastOnly: opts.fastOnly, skip: opts.skip });
   const jobs = opts.jobs ?? io.defaultJobs;
   // Scenarios run one after another and each one's points on the pool, so the output is that of one job.
@@ -77,7 +82,14 @@ export async function reproduceCommand(
   // The wall time is for a person watching; piped output stays the same from run to run.
   if (io.stderrIsTTY) io.stderr(`reproduce: ${run.scenarios.length} scenarios in ${run.seconds.toFixed(1)} s\n`);
   if (opts.report !== undefined) {
-    const written = writeReport(opts.report, papers, run, { papersDir: io.papersDir });
+    const dir = opts.report;
+    let written = '';
+    writeOutput(
+      dir,
+      'the report',
+      '--report',
+      () => (written = writeReport(dir, papers, run, { papersDir: io.papersDir })),
+    );
     io.stderr(`reproduce: wrote ${written}\n`);
   }
   if (opts.strict && regressions(run.results).length > 0) {
@@ -90,4 +102,19 @@ export async function reproduceCommand(
     return EXIT_REGRESSION;
   }
   return 0;
+}
+
+/** Throws now what writing the report into `dir` would: a file where the folder, its plots folder or
+ *  its README.md goes, a folder in place of README.md. (Permissions are only known by writing.) */
+function checkReportFolder(dir: string): void {
+  const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
+  const blocked = (p: string, folder: boolean) =>
+    existsSync(p) && isDir(p) !== folder
+      ? new InputError(
+          `cannot write the report: ${p} is ${folder ? 'a file, where a folder goes' : 'a folder, where the README goes'}`,
+          { file: dir, field: '--report' },
+        )
+      : undefined;
+  const problem = blocked(dir, true) ?? blocked(join(dir, 'plots'), true) ?? blocked(join(dir, 'README.md'), false);
+  if (problem) throw problem;
 }

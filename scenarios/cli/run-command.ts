@@ -22,6 +22,7 @@ import { formatShardFile, SHARD_FORMAT, SHARD_VERSION } from '../shard/shard-fil
 import { shardIndices, type ShardSpec } from '../shard/select.ts';
 import type { Point } from '../point.ts';
 import { UsageError, type Format, type RunArgs, type SimulationArgs } from './args.ts';
+import { refuseInputAsOutput } from '../../common/write-output-file.ts';
 import { hwlocChoice, type CliEnv } from './env.ts';
 
 export const DEFAULT_SCENARIO = fileURLToPath(new URL('../files/default.yaml', import.meta.url));
@@ -68,12 +69,24 @@ async function tracedRun(
 ): Promise<ScenarioResult> {
   const { TraceFile } = await import('../trace/trace-file.ts');
   const { pointNames } = await import('../trace/point-names.ts');
-  const trace = new TraceFile(resolve(env.cwd, file), pointNames(scenario, expandScenario(scenario)));
+  const path = resolve(env.cwd, file);
+  refuseInputAsOutput(path, inputFiles(scenario, env.cwd), 'the trace', '--trace');
+  const trace = new TraceFile(path, pointNames(scenario, expandScenario(scenario)));
+  let result: ScenarioResult;
   try {
-    return runScenario(scenario, trace.runner(await env.loadTracer()), onProgress, opts);
-  } finally {
-    trace.close();
+    result = runScenario(scenario, trace.runner(await env.loadTracer()), onProgress, opts);
+  } catch (e) {
+    trace.abandon();
+    throw e;
   }
+  trace.close();
+  return result;
+}
+
+/** The files a run reads: its scenario file and every machine file among its machines. */
+export function inputFiles(scenario: Scenario, cwd: string): string[] {
+  const machines = scenario.machines.map((m) => m.spec.origin).filter((o) => !/^(preset:|sysfs |host)/.test(o));
+  return [...(scenario.file ? [scenario.file] : []), ...machines].map((f) => resolve(cwd, f));
 }
 
 /** How `file` is loaded with the command line's `args`, relative to `cwd` (a shard records it for merge). */

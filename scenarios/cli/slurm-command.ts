@@ -5,12 +5,12 @@
 import { existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { InputError } from '../../common/input-error.ts';
-import { writeOutput, writeOutputFile } from '../../common/write-output-file.ts';
+import { refuseInputAsOutput, writeOutput, writeOutputFile } from '../../common/write-output-file.ts';
 import { countPoints, expandScenario } from '../expand.ts';
 import { slurmScript } from '../shard/slurm-script.ts';
 import { UsageError, type SlurmArgs } from './args.ts';
 import type { CliEnv } from './env.ts';
-import { loadOptions, loadRunScenario } from './run-command.ts';
+import { inputFiles, loadOptions, loadRunScenario } from './run-command.ts';
 
 /** Names a results folder may hold only after a run of the script. */
 const RESULT_FILE = /^(shard-\d+\.json(\.part)?|report\.(txt|json|csv)(\.part)?|merge\.lock|slurm-.*\.out)$/;
@@ -38,6 +38,7 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
       { file: dir },
     );
   const out = args.out === undefined ? undefined : resolve(env.cwd, args.out);
+  if (out !== undefined) refuseInputAsOutput(out, inputFiles(scenario, env.cwd), 'the script', '--out');
   const report = args.format === 'json' ? 'report.json' : args.format === 'csv' ? 'report.csv' : 'report.txt';
   const script = slurmScript({
     jobName,

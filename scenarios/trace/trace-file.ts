@@ -1,7 +1,9 @@
 // `intranode run --trace FILE`: the sweep's points run one after another in this process, each
-// with every step and load kept, and each point's events go to FILE as soon as it has run, so
-// only one point's trace is in memory at a time.
-import { closeSync, openSync, writeSync } from 'node:fs';
+// with every step and load kept, and each point's events are written as soon as it has run, so
+// only one point's trace is in memory at a time. They go to a hidden file beside FILE, renamed to
+// FILE when the run completes: a run that fails or is stopped leaves FILE as it was.
+import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { InputError } from '../../common/input-error.ts';
 import { UnavailableError, type Point, type PointResult, type PointRunner } from '../point.ts';
 import type { RunOutcome } from '../../algorithms/harness/simulate.ts';
@@ -15,6 +17,7 @@ const FLUSH_CHARS = 1 << 16;
 
 export class TraceFile {
   private readonly fd: number;
+  private readonly partial: string;
   private readonly writer: ChromeTraceWriter;
   private pending: string[] = [];
   private pendingChars = 0;
@@ -22,11 +25,12 @@ export class TraceFile {
 
   /** `names`: every point's name in sweep order (point-names.ts). */
   constructor(
-    path: string,
+    private readonly path: string,
     private readonly names: readonly string[],
   ) {
+    this.partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
     try {
-      this.fd = openSync(path, 'w');
+      this.fd = openSync(this.partial, 'w');
     } catch (e) {
       throw new InputError(`cannot write the trace: ${(e as Error).message}`, { file: path, field: '--trace' });
     }
@@ -49,10 +53,23 @@ export class TraceFile {
     };
   }
 
+  /** Ends the trace and puts it in place of FILE. */
   close(): void {
     this.writer.end();
     this.flush();
     closeSync(this.fd);
+    try {
+      renameSync(this.partial, this.path);
+    } catch (e) {
+      rmSync(this.partial, { force: true });
+      throw new InputError(`cannot write the trace: ${(e as Error).message}`, { file: this.path, field: '--trace' });
+    }
+  }
+
+  /** Drops what was written: the run failed, and FILE stays as it was. */
+  abandon(): void {
+    closeSync(this.fd);
+    rmSync(this.partial, { force: true });
   }
 
   private add(text: string): void {

@@ -42,6 +42,16 @@ describe('kernel parameters', () => {
     );
   });
 
+  it('a negative parameter is an error at its line, when the file is read', () => {
+    const text = readFileSync(presetPath('westmere'), 'utf8').replace(
+      '  cmaLock: exclusive',
+      '  cmaLock: exclusive\n  params:\n    knemCreateNs: -1000000',
+    );
+    expect(() => parseMachineYaml(text, 'm.yaml')).toThrow(
+      /m\.yaml:\d+:\d+.*kernel parameter 'knemCreateNs' must be a non-negative number, got -1000000/,
+    );
+  });
+
   it('a known parameter overrides the model default', () => {
     const text = readFileSync(presetPath('westmere'), 'utf8').replace(
       '  cmaLock: exclusive',

@@ -66,11 +66,13 @@ describe('reproduction report', () => {
     const full = await runClaims(papers[0].claims, synthetic, clock);
     writeReport(out, papers, full, { papersDir: dir, commit: 'abc1234' });
     expect(readdirSync(join(out, 'plots'))).toEqual(['000-s-m-4.svg', '000-t-m-4.svg']);
+    // A figure of the user's own in the plots folder is not the report's to remove.
+    writeFileSync(join(out, 'plots', 'my-figure-2.svg'), '<svg/>');
     const once = await runClaims([papers[0].claims[0]], synthetic, clock);
     const text = readFileSync(writeReport(out, papers, once, { papersDir: dir, commit: 'abc1234' }), 'utf8');
     expect(text).not.toMatch(/\d s\b/);
     expect(text).toMatch(/^Not run for this report \(1, .*\): `r2` \(t\.yaml\)\.$/m);
-    expect(readdirSync(join(out, 'plots'))).toEqual(['000-s-m-4.svg']);
+    expect(readdirSync(join(out, 'plots'))).toEqual(['000-s-m-4.svg', 'my-figure-2.svg']);
     // Another run of the same claims, slower or faster, writes the same file.
     const again = await runClaims([papers[0].claims[0]], synthetic, () => (t += 99999));
     expect(readFileSync(writeReport(out, papers, again, { papersDir: dir, commit: 'abc1234' }), 'utf8')).toBe(text);

@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { defaultEnv } from '../../scenarios/cli/env.ts';
@@ -73,6 +74,17 @@ const run: ScenarioRunner = (_file, onProgress) => {
 };
 
 describe('reproduce command', () => {
+  it('refuses a report folder it could not write before running any claim', async () => {
+    const dir = papersDir(CLAIMS, { 's.yaml': '', 't.yaml': '' });
+    const file = join(mkdtempSync(join(tmpdir(), 'report-')), 'a-file');
+    writeFileSync(file, '');
+    const x = io(run, dir);
+    await expect(reproduceCommand({ json: false, strict: false, report: file }, x)).rejects.toThrow(
+      /cannot write the report: .*a-file is a file, where a folder goes/,
+    );
+    expect(x.runs).toEqual([]);
+  });
+
   it('prints one row per claim with status and, for a FAIL, the missing mechanism; each scenario runs once', async () => {
     const dir = papersDir(CLAIMS, { 's.yaml': '', 't.yaml': '' });
     const env = io(run, dir);

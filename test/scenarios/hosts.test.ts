@@ -40,6 +40,8 @@ describe('scenarios on several hosts', () => {
 
   it.each([
     [BASE.replace('hosts: 2', 'hosts: 0'), 'hosts', /at least 1/],
+    [BASE.replace('hosts: 2', 'hosts: 100000'), 'hosts', /at most 1024, got 100000/],
+    [BASE.replace('hosts: 2', 'hosts: { count: 1025 }'), 'hosts.count', /at most 1024/],
     [
       BASE.replace('hosts: 2', 'hosts: { count: 2, wires: 1 }'),
       'hosts.wires',

@@ -122,6 +122,13 @@ describe('intranode slurm: the command line', () => {
       stderr: `intranode: ${dir} (--out): cannot write the script: it is a folder, not a file\n`,
     });
     expect(existsSync(join(dir, 'out-2'))).toBe(false);
+    // Nor over the scenario it reads: the tasks would then run the script as their scenario.
+    const before = readFileSync(file, 'utf8');
+    const onInput = await cli(['slurm', file, '--shards', '2', '--out', file, '--dir', 'out-3']);
+    expect(onInput.code).toBe(1);
+    expect(onInput.stderr).toContain('(--out): the script would overwrite');
+    expect(readFileSync(file, 'utf8')).toBe(before);
+    expect(existsSync(join(dir, 'out-3'))).toBe(false);
   });
 
   it('quotes words for bash only where they need it', () => {

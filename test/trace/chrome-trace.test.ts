@@ -1,7 +1,7 @@
 // The trace `intranode run --trace` writes: valid JSON in the Trace Event Format, every event with
 // the fields its phase needs, the complete events of one thread nested or apart, and the steps
 // and their durations those of the run itself.
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -192,5 +192,20 @@ describe('intranode run --trace', () => {
     const bad = await runCli(['run', 's.yaml', '--trace', join(dir, 'no', 'such', 'dir.json')], { cwd: dir });
     expect(bad.code).toBe(1);
     expect(bad.stderr).toContain('cannot write the trace');
+  });
+
+  it('never writes over the scenario it runs, and leaves an earlier trace whole when the run fails', async () => {
+    const scenario = readFileSync(join(dir, 's.yaml'), 'utf8');
+    const onInput = await runCli(['run', 's.yaml', '--trace', 's.yaml'], { cwd: dir });
+    expect(onInput.code).toBe(1);
+    expect(onInput.stderr).toContain('(--trace): the trace would overwrite');
+    expect(readFileSync(join(dir, 's.yaml'), 'utf8')).toBe(scenario);
+    // A run that fails part-way (--strict, an algorithm the machine cannot run) leaves FILE as it was.
+    writeFileSync(join(dir, 'keep.json'), '{"kept": true}');
+    writeFileSync(join(dir, 'na.yaml'), scenario.replace(/algorithms:.*/, 'algorithms: [basic, cma-linear]'));
+    const failed = await runCli(['run', 'na.yaml', '--strict', '--trace', 'keep.json'], { cwd: dir });
+    expect(failed.code).toBe(1);
+    expect(readFileSync(join(dir, 'keep.json'), 'utf8')).toBe('{"kept": true}');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 });

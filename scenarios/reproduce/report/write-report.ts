@@ -78,8 +78,11 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
     ...figures,
   ].join('\n');
   // A plot of an earlier report whose scenario did not run this time would show results this one lacks.
-  for (const old of readdirSync(join(dir, 'plots')))
-    if (old.endsWith('.svg') && !plots.has(old)) rmSync(join(dir, 'plots', old));
+  // Only names a report writes (a seed's folder, its scenario, machine and ranks) go: other files a
+  // user keeps there are theirs.
+  const seeds = papers.map((p) => basename(dirname(p.file)));
+  const ours = (f: string) => /-\d+\.svg$/.test(f) && seeds.some((s) => f.startsWith(`${s}-`));
+  for (const old of readdirSync(join(dir, 'plots'))) if (ours(old) && !plots.has(old)) rmSync(join(dir, 'plots', old));
   const readme = join(dir, 'README.md');
   writeFileSync(readme, text);
   return readme;
