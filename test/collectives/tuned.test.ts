@@ -257,8 +257,10 @@ function recordTypedSends<Op extends OperationName>(
         };
       },
     };
+    const copy = (src: Range, dst: Range) => (kinds.push(`${id} copy`), rank.copy(src, dst));
     return new Proxy(rank, {
-      get: (target, prop): unknown => (prop === 'p2p' ? p2p : Reflect.get(target, prop, target)),
+      get: (target, prop): unknown =>
+        prop === 'p2p' ? p2p : prop === 'copy' ? copy : Reflect.get(target, prop, target),
     });
   });
   const args = ranks.map((rank) => semantics.setup(rank, call));
@@ -353,6 +355,33 @@ describe('tuned: structure counted by hand', () => {
     expect(halvesDown.some((k) => k.includes('isend'))).toBe(false);
   });
 
+  it("generic reduce copies nothing: a segment's first child lands in the accumulator, the rank's own data is reduced in", () => {
+    for (const [algorithm, params] of [
+      ['reduce:binomial', { segsize: 1024 }],
+      ['reduce:pipeline', { segsize: 1024 }],
+      ['reduce:binary', { segsize: 4096 }],
+    ] as const) {
+      const kinds: string[] = [];
+      recordSends(algorithm, 7, 4096, 2, params, kinds);
+      expect(kinds.filter((k) => k.endsWith(' copy'))).toEqual([]);
+    }
+  });
+
+  it('pairwise alltoall copies its own block last; binomial scatter copies its own before forwarding', () => {
+    const kinds: string[] = [];
+    recordSends('alltoall:pairwise', 5, 4096, 0, {}, kinds);
+    for (let r = 0; r < 5; r++) expect(kinds.filter((k) => k.startsWith(`${r} `)).at(-1)).toBe(`${r} copy`);
+    const scatter: string[] = [];
+    recordSends('scatter:binomial', 8, 64, 0, {}, scatter);
+    // Rank 4 heads a subtree of 4 (in-order binomial tree from 0): it receives, copies its own, forwards.
+    expect(scatter.filter((k) => k.startsWith('4 ') && !k.includes('waited'))).toEqual([
+      '4 recv 0',
+      '4 copy',
+      '4 send 6',
+      '4 send 5',
+    ]);
+  });
+
   it('linear-sync gather: the root posts the rest of a rank before waiting for its first segment', () => {
     const kinds: string[] = [];
     recordSends('gather:linear-sync', 3, 4096, 0, { segsize: 1024 }, kinds);
@@ -365,6 +394,7 @@ describe('tuned: structure counted by hand', () => {
       '0 send 2',
       '0 irecv 2',
       '0 waited 2',
+      '0 copy',
       '0 waited 1',
       '0 waited 2',
     ]);
