@@ -26,6 +26,35 @@ import { LevelHeap } from './level-heap.ts';
  */
 export const SATURATION_REL_EPS = 1e-9;
 
+/**
+ * A resource's unfrozen weight is kept as a running difference (its total less each frozen flow's
+ * weight), which keeps only about 2.2e-16 times the total of accuracy: where weights on one resource
+ * span many orders of magnitude, the remainder can lose most of its bits, even round to zero or
+ * below. Once it falls to this share of the total it is summed again from the unfrozen flows. Node
+ * model weights never span that much, so in practice this never runs; it is a numerical guard.
+ */
+export const REMAINDER_RESUM_SHARE = 2 ** -20;
+
+/** The weight the unfrozen flows put on resource `r`, summed afresh (see REMAINDER_RESUM_SHARE). */
+export function unfrozenWeightOf(
+  r: number,
+  g: Pick<CsrFlows, 'flowStart' | 'useResource' | 'useWeight'>,
+  resStart: ArrayLike<number>,
+  resFlow: ArrayLike<number>,
+  frozen: ArrayLike<number>,
+): number {
+  let sum = 0;
+  for (let j = resStart[r]; j < resStart[r + 1]; j++) {
+    const f = resFlow[j];
+    if (frozen[f]) continue;
+    // A flow crossing r twice appears twice in r's list: take each of its uses of r once per entry.
+    const first = j === resStart[r] || resFlow[j - 1] !== f;
+    if (!first) continue;
+    for (let k = g.flowStart[f]; k < g.flowStart[f + 1]; k++) if (g.useResource[k] === r) sum += g.useWeight[k];
+  }
+  return sum;
+}
+
 /** A flow graph in compressed rows: flow f uses `useResource[k]` with `useWeight[k]` for k in
  *  `flowStart[f] .. flowStart[f+1]-1`. */
 export interface CsrFlows {
@@ -108,6 +137,8 @@ export class MaxMinScratch {
   resFill = new Int32Array(16);
   resFlow = new Int32Array(64);
   unfrozenWeight = new Float64Array(16);
+  /** Per resource, the weight of all its uses at the start (REMAINDER_RESUM_SHARE). */
+  totalWeight = new Float64Array(16);
   unfrozenUses = new Int32Array(16);
   frozenLoad = new Float64Array(16);
   /** Per resource, its saturation level; then, at nRes + f, the level of flow f's cap (below). */
@@ -130,6 +161,7 @@ export class MaxMinScratch {
       this.resStart = new Int32Array(n + 1);
       this.resFill = new Int32Array(n);
       this.unfrozenWeight = new Float64Array(n);
+      this.totalWeight = new Float64Array(n);
       this.unfrozenUses = new Int32Array(n);
       this.frozenLoad = new Float64Array(n);
       this.alone = new Uint8Array(n);
@@ -223,6 +255,8 @@ export function solveMaxMinGeneral(
   // and freezing the flow moves no other entry.
   const alone = scratch.alone;
   heap.reset(nRes + nFlows, levelAt);
+  const totalWeight = scratch.totalWeight;
+  totalWeight.set(unfrozenWeight.subarray(0, nRes));
   for (let r = 0; r < nRes; r++) {
     alone[r] = unfrozenUses[r] === 1 ? 1 : 0;
     if (unfrozenUses[r] === 0) continue;
@@ -311,6 +345,8 @@ export function solveMaxMinGeneral(
       if (unfrozenUses[r] === 0) {
         heap.remove(r);
       } else {
+        if (unfrozenWeight[r] <= totalWeight[r] * REMAINDER_RESUM_SHARE)
+          unfrozenWeight[r] = unfrozenWeightOf(r, g, resStart, resFlow, frozen);
         levelAt[r] = (capacity[r] - frozenLoad[r]) / unfrozenWeight[r];
         heap.update(r);
       }

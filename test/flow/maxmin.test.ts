@@ -8,6 +8,48 @@ import { problemOf } from './problems.ts';
 const problem = problemOf(8, 25);
 
 describe('maxMinRates by hand', () => {
+  it('weights of very different sizes on one resource: the small one gets what is left, exactly', () => {
+    // R (capacity 1) carries A (weight 1), held to 0.5 by S, and B of weight w: B = 0.5 / w. The
+    // running difference of R's unfrozen weight, 1 + w - 1, keeps few of w's bits (none at 1e-17).
+    for (const w of [1e-9, 1e-13, 1e-17]) {
+      const rates = maxMinRates(
+        [1, 0.5],
+        [
+          {
+            uses: [
+              { resource: 0, weight: 1 },
+              { resource: 1, weight: 1 },
+            ],
+          },
+          { uses: [{ resource: 0, weight: w }] },
+        ],
+      );
+      expect(rates[0]).toBe(0.5);
+      expect(Math.abs(rates[1] * w - 0.5)).toBeLessThan(1e-12);
+    }
+    // Two flows frozen first, leaving a remainder that the difference would take below zero.
+    const three = maxMinRates(
+      [1, 0.5],
+      [
+        {
+          uses: [
+            { resource: 0, weight: 0.3 },
+            { resource: 1, weight: 1 },
+          ],
+        },
+        {
+          uses: [
+            { resource: 0, weight: 0.6 },
+            { resource: 1, weight: 1 },
+          ],
+        },
+        { uses: [{ resource: 0, weight: 1e-17 }] },
+      ],
+    );
+    expect(three.slice(0, 2)).toEqual([0.25, 0.25]);
+    expect(Math.abs(three[2] * 1e-17 - (1 - 0.25 * 0.9))).toBeLessThan(1e-12);
+  });
+
   it('gives a lone flow the smallest capacity on its path', () => {
     expect(maxMinRates([10, 4, 7], [{ uses: [0, 1, 2].map((resource) => ({ resource, weight: 1 })) }])).toEqual([4]);
   });

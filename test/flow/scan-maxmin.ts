@@ -3,7 +3,7 @@
 // match bit for bit (same rates, same bottlenecks), since reordering the arithmetic would move
 // simulated times in their last bits.
 
-import { SATURATION_REL_EPS, type CsrFlows } from '../../sim/flow/maxmin.ts';
+import { REMAINDER_RESUM_SHARE, SATURATION_REL_EPS, unfrozenWeightOf, type CsrFlows } from '../../sim/flow/maxmin.ts';
 
 export function scanMaxMinCsr(capacity: ArrayLike<number>, g: CsrFlows, bottleneck: Int32Array): Float64Array {
   const nRes = capacity.length;
@@ -30,6 +30,7 @@ export function scanMaxMinCsr(capacity: ArrayLike<number>, g: CsrFlows, bottlene
   }
   const frozenLoad = new Float64Array(nRes);
   const frozen = new Uint8Array(nFlows);
+  const totalWeight = unfrozenWeight.slice();
 
   // Resources that still carry an unfrozen flow, compacted as they drop out.
   const active = new Int32Array(nRes);
@@ -73,6 +74,8 @@ export function scanMaxMinCsr(capacity: ArrayLike<number>, g: CsrFlows, bottlene
     let kept = 0;
     for (let i = 0; i < activeCount; i++) {
       const r = active[i];
+      if (unfrozenUses[r] > 0 && unfrozenWeight[r] <= totalWeight[r] * REMAINDER_RESUM_SHARE)
+        unfrozenWeight[r] = unfrozenWeightOf(r, g, resStart, resFlow, frozen);
       if (unfrozenUses[r] > 0) active[kept++] = r;
     }
     activeCount = kept;
