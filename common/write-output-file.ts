@@ -34,10 +34,11 @@ export function refuseInputAsOutput(path: string, inputs: readonly string[], wha
     });
 }
 
-/** Runs `write` (a write of `path`), turning its failure into an InputError naming the file. */
-export function writeOutput(path: string, what: string, field: string, write: () => void): void {
+/** Runs `write` (a write of `path`) and returns what it returns, turning its failure into an
+ *  InputError naming the file. */
+export function writeOutput<T>(path: string, what: string, field: string, write: () => T): T {
   try {
-    write();
+    return write();
   } catch (e) {
     throw cannotWrite(path, what, field, e);
   }

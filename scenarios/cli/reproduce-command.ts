@@ -83,12 +83,8 @@ export async function reproduceCommand(
   if (io.stderrIsTTY) io.stderr(`reproduce: ${run.scenarios.length} scenarios in ${run.seconds.toFixed(1)} s\n`);
   if (opts.report !== undefined) {
     const dir = opts.report;
-    let written = '';
-    writeOutput(
-      dir,
-      'the report',
-      '--report',
-      () => (written = writeReport(dir, papers, run, { papersDir: io.papersDir })),
+    const written = writeOutput(dir, 'the report', '--report', () =>
+      writeReport(dir, papers, run, { papersDir: io.papersDir }),
     );
     io.stderr(`reproduce: wrote ${written}\n`);
   }

@@ -83,10 +83,11 @@ async function tracedRun(
   return result;
 }
 
-/** The files a run reads: its scenario file and every machine file among its machines. */
+/** The files a run may read: its scenario file and its machines' origins (a preset's or an import's
+ *  names no file, and refuseInputAsOutput passes over what does not exist). */
 export function inputFiles(scenario: Scenario, cwd: string): string[] {
-  const machines = scenario.machines.map((m) => m.spec.origin).filter((o) => !/^(preset:|sysfs |host)/.test(o));
-  return [...(scenario.file ? [scenario.file] : []), ...machines].map((f) => resolve(cwd, f));
+  const origins = scenario.machines.map((m) => m.spec.origin);
+  return [...(scenario.file ? [scenario.file] : []), ...origins].map((f) => resolve(cwd, f));
 }
 
 /** How `file` is loaded with the command line's `args`, relative to `cwd` (a shard records it for merge). */

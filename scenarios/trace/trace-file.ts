@@ -4,7 +4,7 @@
 // FILE when the run completes: a run that fails or is stopped leaves FILE as it was.
 import { closeSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { InputError } from '../../common/input-error.ts';
+import { writeOutput } from '../../common/write-output-file.ts';
 import { UnavailableError, type Point, type PointResult, type PointRunner } from '../point.ts';
 import type { RunOutcome } from '../../algorithms/harness/simulate.ts';
 import { ChromeTraceWriter } from './chrome-trace.ts';
@@ -29,11 +29,7 @@ export class TraceFile {
     private readonly names: readonly string[],
   ) {
     this.partial = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
-    try {
-      this.fd = openSync(this.partial, 'w');
-    } catch (e) {
-      throw new InputError(`cannot write the trace: ${(e as Error).message}`, { file: path, field: '--trace' });
-    }
+    this.fd = writeOutput(path, 'the trace', '--trace', () => openSync(this.partial, 'w'));
     this.writer = new ChromeTraceWriter((text) => this.add(text));
   }
 
@@ -59,10 +55,10 @@ export class TraceFile {
     this.flush();
     closeSync(this.fd);
     try {
-      renameSync(this.partial, this.path);
+      writeOutput(this.path, 'the trace', '--trace', () => renameSync(this.partial, this.path));
     } catch (e) {
       rmSync(this.partial, { force: true });
-      throw new InputError(`cannot write the trace: ${(e as Error).message}`, { file: this.path, field: '--trace' });
+      throw e;
     }
   }
 
