@@ -2,7 +2,8 @@
 // breakdown shows where the time went: entering the kernel, queueing on a lock, pinning pages.
 import type { Program } from '../engine/program.ts';
 import type { World } from '../node/world.ts';
-import type { AddressSpace } from './address-space.ts';
+import type { Range } from '../node/buffer.ts';
+import { pagesSpanned, type AddressSpace } from './address-space.ts';
 import { pinPages } from './page-table-locks.ts';
 
 /**
@@ -94,4 +95,12 @@ export function* pinUnderLock(
   if (handoff > 0) yield* step(world, rank, 'lock-wait', `hand-off ${space.lockName}`, handoff, space.lockName);
   yield* pinPages(world, rank, space, address, pages, perPageNs, kind);
   space.unlockForPinning();
+}
+
+/** pinUnderLock on the pages of `space` that range `r` of one of its buffers spans (none pinned
+ *  for an empty range). */
+export function* pinRangeUnderLock(world: World, rank: number, space: AddressSpace, r: Range): Program<void> {
+  const address = space.addressOf(r.buf) + r.offset;
+  const pages = pagesSpanned(address, r.bytes, world.node.spec.kernel.pageBytes);
+  if (pages > 0) yield* pinUnderLock(world, rank, space, address, pages);
 }

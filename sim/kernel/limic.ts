@@ -11,9 +11,9 @@ import { MechanismError } from '../node/errors.ts';
 import type { Limic } from '../node/rank-api.ts';
 import type { World } from '../node/world.ts';
 import { RunState } from '../node/run-state.ts';
-import { addressSpace, pagesSpanned } from './address-space.ts';
+import { addressSpace } from './address-space.ts';
 import { kernelCosts } from './kernel-costs.ts';
-import { kernelCall, pinUnderLock, syscall } from './kernel-steps.ts';
+import { kernelCall, pinRangeUnderLock, syscall } from './kernel-steps.ts';
 
 /** What limic_tx_init hands back: in the real module a user-space copy of the page list. */
 export interface LimicDescriptor {
@@ -75,10 +75,7 @@ export function createLimic(world: World, me: number): Limic {
       // The copy moves what both sides have room for, as the module copies min(send, receive) bytes.
       const bytes = Math.min(data.bytes, into.bytes);
       // The sender's whole buffer is pinned (the descriptor's nr_pages), even a zero-byte receive's.
-      const space = addressSpace(world, d.owner!);
-      const address = space.addressOf(data.buf) + data.offset;
-      const pages = pagesSpanned(address, data.bytes, spec.kernel.pageBytes);
-      if (pages > 0) yield* pinUnderLock(world, me, space, address, pages);
+      yield* pinRangeUnderLock(world, me, addressSpace(world, d.owner!), data);
       if (bytes === 0) return;
       yield* world.node.copy(
         world.cores[me],

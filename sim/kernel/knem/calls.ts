@@ -9,9 +9,9 @@ import type { Node } from '../../node/node.ts';
 import type { CopyDirection, KnemCopyHandle, OffloadMode } from '../../node/rank-api.ts';
 import type { World } from '../../node/world.ts';
 import type { MachineSpec } from '../../../hardware/spec.ts';
-import { addressSpace, pagesSpanned } from '../address-space.ts';
+import { addressSpace } from '../address-space.ts';
 import { ioatCopy } from '../ioat.ts';
-import { pinUnderLock, step } from '../kernel-steps.ts';
+import { pinRangeUnderLock, step } from '../kernel-steps.ts';
 import { knemParam } from './costs.ts';
 import { knemDriver, type KnemDriver } from './driver.ts';
 import { AsyncCopy, completedCopy } from './handle.ts';
@@ -83,13 +83,9 @@ export function ownSegments(c: KnemCaller, call: string, segments: Range | Range
 /** get_user_pages on the caller's own pages of `segments`, under its address-space lock (shared
  *  with CMA and LiMIC pinners of this rank) and its page-table locks. */
 export function* pin(c: KnemCaller, segments: Range[]): Program<void> {
-  const { world, me, spec } = c;
+  const { world, me } = c;
   const space = addressSpace(world, me);
-  for (const s of segments) {
-    const address = space.addressOf(s.buf) + s.offset;
-    const pages = pagesSpanned(address, s.bytes, spec.kernel.pageBytes);
-    if (pages > 0) yield* pinUnderLock(world, me, space, address, pages);
-  }
+  for (const s of segments) yield* pinRangeUnderLock(world, me, space, s);
 }
 
 export function efficiency(c: KnemCaller, direction: CopyDirection, mode: OffloadMode): number {
