@@ -1,13 +1,14 @@
 // MPICH2 Nemesis shared-memory transport (Buntinas, Mercier & Gropp; seed 003 slides 4-9; seed 004
 // §4.4). Each process owns one lock-free receive queue and one free queue of cells; each ordered
 // pair has a one-cell fastbox the sender tries first. Eager messages (up to a cell's data less ch3's
-// headers, just under 64 KiB, by default; the run's `eagerLimit`) are copied into a fastbox or cells and out again; larger ones take the
-// shared-memory LMT: RTS, CTS, then a pipeline through a per-pair copy buffer of eight 32 KiB slots
-// (`lmtSlots`, `lmtChunk`), the sender filling slots ahead of the receiver draining them, 16 KiB at
-// a time for messages up to 128 KiB (MPICH2 mpid_nem_lmt_shm.c). The copy buffer belongs to the
-// pair of processes, not to a direction: one LMT at a time moves through it, whichever way it goes
-// (`lmtBuffer: direction` gives each direction its own instead, as the native backend's channel). With the LMT off
-// (`lmt: false`) they take ch3's generic rendezvous: RTS, CTS, then the body through cells.
+// headers, just under 64 KiB, by default; the run's `eagerLimit`) are copied into a fastbox or cells
+// and out again; larger ones take the shared-memory LMT: RTS, CTS, then a pipeline through a
+// per-pair copy buffer of eight 32 KiB slots (`lmtSlots`, `lmtChunk`), the sender filling slots
+// ahead of the receiver draining them, 16 KiB at a time for messages up to 128 KiB (MPICH2
+// mpid_nem_lmt_shm.c). The copy buffer belongs to the pair of processes, not to a direction: one LMT
+// at a time moves through it, whichever way it goes (`lmtBuffer: direction` gives each direction
+// its own instead, as the native backend's channel). With the LMT off (`lmt: false`) they take
+// ch3's generic rendezvous: RTS, CTS, then the body through cells.
 //
 // Cells, fastboxes and copy buffers are real buffers of the node model: nobody owns them, their
 // pages land where they are first written, and copies through them take cache space and memory
@@ -75,6 +76,8 @@ interface CopyBuffer {
    * frees it once it has filled its last chunk, the next transfer's chunks following the last's.
    */
   inUse: Mutex;
+  /** Whether the buffer is the pair's (`lmtBuffer: pair`) rather than one direction's. */
+  perPair: boolean;
   /** The transfers holding the buffer, by id: a transfer's sender waits for its own. */
   granted: Map<number, Signal>;
   /** Per chunk slot: empty (1) or full (0). */
@@ -118,10 +121,12 @@ function fastboxOf(world: World, costs: NemesisCosts, from: number, to: number):
 }
 
 function copyBufferOf(world: World, costs: NemesisCosts, from: number, to: number): CopyBuffer {
-  const pair = costs.lmtBuffer === 'pair' ? `${Math.min(from, to)}-${Math.max(from, to)}` : `${from}>${to}`;
+  const perPair = costs.lmtBuffer === 'pair';
+  const pair = perPair ? `${Math.min(from, to)}-${Math.max(from, to)}` : `${from}>${to}`;
   return lazily(world.stateOf(NEMESIS).copyBuffers, pair, () => ({
     buf: world.node.allocate(`nemesis lmt buffer ${pair}`, costs.lmtSlots * costs.lmtChunkBytes, -1),
     inUse: new Mutex(world.sim, `nemesis lmt buffer ${pair}`),
+    perPair,
     granted: new Map(),
     empty: Array.from({ length: costs.lmtSlots }, (_, i) => new Semaphore(world.sim, `lmt slot ${i} ${pair}`, 1)),
   }));
@@ -273,9 +278,9 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
   const to = header.to;
   const coreOf = (rank: number) => world.cores[rank];
   const ring = copyBufferOf(world, costs, me, to);
-  const perPair = costs.lmtBuffer === 'pair';
   // Per pair the receiver takes the buffer for this transfer and the sender follows (get_next_req).
-  yield* traced(world, me, 'wait', `lmt buffer->${to}`, perPair ? grantOf(ring, header.id).wait() : ring.inUse.lock());
+  const take = ring.perPair ? grantOf(ring, header.id).wait() : ring.inUse.lock();
+  yield* traced(world, me, 'wait', `lmt buffer->${to}`, take);
   const train = trainOf(world, costs, header.id, ring, data.bytes);
   train.joinSender({ rank: me, core, user: data, label: `lmt copy-in ->${to}` });
   while (train.next[0] < train.chunks) {
@@ -295,7 +300,7 @@ function* lmtPush(world: World, costs: NemesisCosts, me: number, header: PacketH
       putNotice(world, header.id, to, 'lmt', chunk);
     });
   }
-  if (!perPair) ring.inUse.unlock();
+  if (!ring.perPair) ring.inUse.unlock();
 }
 
 /** LMT, receiver side: each chunk copied out of the ring as its flag is seen, the slot then freed. */
@@ -306,8 +311,7 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
   const from = rts.from;
   const coreOf = (rank: number) => world.cores[rank];
   const ring = copyBufferOf(world, costs, from, me);
-  const perPair = costs.lmtBuffer === 'pair';
-  if (perPair) {
+  if (ring.perPair) {
     yield* traced(world, me, 'wait', `lmt buffer<-${from}`, ring.inUse.lock());
     grantOf(ring, rts.id).fire();
   }
@@ -333,7 +337,7 @@ function* lmtPull(world: World, costs: NemesisCosts, rts: Packet, me: number, in
     train.timer(lineTransfer(topo, core, coreOf(from)), 'release', () => empty.release());
   }
   world.stateOf(LMT_TRAINS).delete(rts.id);
-  if (perPair) {
+  if (ring.perPair) {
     // Drained: the buffer is free for the pair's next transfer, either way (lmt_shm_recv_progress).
     ring.granted.delete(rts.id);
     ring.inUse.unlock();
