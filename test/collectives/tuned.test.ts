@@ -382,6 +382,20 @@ describe('tuned: structure counted by hand', () => {
     ]);
   });
 
+  it('binomial gather and scatter tell leaves by parity: the childless last even rank of 7 copies through a temporary', () => {
+    // In-order binomial tree of 7 from root 2: shifted rank 6 (rank 1) has no child (7 is beyond).
+    expect(inOrderBinomialTree(1, 2, 7).children).toEqual([]);
+    const gather: string[] = [];
+    recordSends('gather:binomial', 7, 64, 2, {}, gather);
+    expect(gather.filter((k) => k.startsWith('1 ') && !k.includes('waited'))).toEqual(['1 copy', '1 send 6']);
+    const scatter: string[] = [];
+    recordSends('scatter:binomial', 7, 64, 2, {}, scatter);
+    expect(scatter.filter((k) => k.startsWith('1 ') && !k.includes('waited'))).toEqual(['1 recv 6', '1 copy']);
+    // An odd shifted rank (rank 3, shifted 1) is a leaf: no copy either way.
+    expect(gather.filter((k) => k.startsWith('3 ') && !k.includes('waited'))).toEqual(['3 send 2']);
+    expect(scatter.filter((k) => k.startsWith('3 ') && !k.includes('waited'))).toEqual(['3 recv 2']);
+  });
+
   it('linear-sync gather: the root posts the rest of a rank before waiting for its first segment', () => {
     const kinds: string[] = [];
     recordSends('gather:linear-sync', 3, 4096, 0, { segsize: 1024 }, kinds);

@@ -1,7 +1,9 @@
 // Binomial gather (ompi_coll_base_gather_intra_binomial, coll_base_gather.c) on the in-order
 // binomial tree: a node collects its own block and its children's subtrees contiguously in
 // shifted-rank order and sends the lot to its parent; the root, if not rank 0, rotates the result
-// into rank order.
+// into rank order. Open MPI tells leaves by parity, not by children: every even shifted rank copies
+// its block into a temporary buffer and sends from there, the last one of an odd-sized tree too,
+// which has no children (1.5.1's coll_tuned_gather.c and 4.1's coll_base_gather.c alike).
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import { collBase } from './coll-base.ts';
@@ -15,7 +17,7 @@ export function* binomialGather(rank: Rank, { send, recv, bytes, root }: GatherA
   const me = rank.id;
   const v = (me - root + size) % size;
   const tree = inOrderBinomialTree(me, root, size);
-  if (tree.children.length === 0 && me !== root) {
+  if (v % 2 === 1) {
     yield* rank.p2p.send(tree.parent, send, TAG.gather);
     return;
   }

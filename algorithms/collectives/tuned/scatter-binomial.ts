@@ -2,7 +2,10 @@
 // binomial tree: every node receives the blocks of its whole subtree (contiguous in shifted-rank
 // order) from its parent, copies its own out, then forwards each child its subtree's share, largest
 // first as 4.0 onwards do (1.3-3.x sent the smallest first).
-// A root other than 0 first rotates its send buffer into shifted-rank order.
+// A root other than 0 first rotates its send buffer into shifted-rank order. Leaves are told by
+// parity, not by children: every even shifted rank receives into a temporary buffer and copies its
+// block out, the last one of an odd-sized tree too, which has no children (1.5.1's
+// coll_tuned_scatter.c and 4.1's coll_base_scatter.c alike).
 import { subRange } from '../../../sim/node/buffer.ts';
 import type { Program, Range, Rank } from '../../../sim/node/rank-api.ts';
 import { collBase } from './coll-base.ts';
@@ -27,7 +30,7 @@ export function* binomialScatter(rank: Rank, { send, recv, bytes, root }: Scatte
       yield* rank.copy(subRange(send!, root * bytes, (size - root) * bytes), subRange(held, 0, (size - root) * bytes));
       yield* rank.copy(subRange(send!, 0, root * bytes), subRange(held, (size - root) * bytes, root * bytes));
     }
-  } else if (tree.children.length > 0) {
+  } else if (v % 2 === 0) {
     held = scratch(rank, 'scatter-tmp', span * bytes);
     yield* rank.p2p.recv(tree.parent, held, TAG.scatter);
   } else {
