@@ -4,7 +4,7 @@
 
 import { didYouMean, InputError, type InputLocation } from '../common/input-error.ts';
 import { describeNumber } from '../common/yaml/value.ts';
-import { packageVertex, type MachineSpec, type VertexId } from './spec.ts';
+import { DEFAULT_LINE_BYTES, packageVertex, type MachineSpec, type VertexId } from './spec.ts';
 
 export type Locator = (specField: string) => InputLocation;
 
@@ -17,6 +17,7 @@ export function validateMachine(spec: MachineSpec, locate?: Locator): void {
   check.packagesAndHubs();
   check.numaNodes();
   check.cores();
+  check.lineSize();
   check.caches();
   check.links();
   check.routing();
@@ -123,7 +124,23 @@ class Checker {
     });
   }
 
+  /** Lines are what caches hold and pages are made of: a power of two no larger than a page. */
+  lineSize(): void {
+    const line = this.spec.costs.lineBytes;
+    if (line === undefined) return;
+    if (!(Number.isInteger(line) && line >= 8 && (line & (line - 1)) === 0))
+      this.fail(
+        'costs.lineBytes',
+        `cache line size must be a power of two of at least 8 bytes, got ${describeNumber(line)}`,
+      );
+    if (Number.isInteger(this.spec.kernel.pageBytes) && line > this.spec.kernel.pageBytes)
+      this.fail('costs.lineBytes', `a cache line of ${line} B is larger than a page (${this.spec.kernel.pageBytes} B)`);
+  }
+
   caches(): void {
+    const line = this.spec.costs.lineBytes ?? DEFAULT_LINE_BYTES;
+    // Per core, the cache it has at each level: a core looks up one cache per level.
+    const byCoreLevel = new Map<string, string>();
     const cacheIds = new Set<string>();
     const firstMemorySide = this.spec.caches.findIndex((c) => c.memorySide);
     this.spec.caches.forEach((c, i) => {
@@ -133,6 +150,11 @@ class Checker {
       if (!Number.isInteger(c.level) || c.level < 1)
         this.fail(`${f}.level`, `cache level must be an integer >= 1, got ${c.level}`);
       this.positive(`${f}.sizeBytes`, c.sizeBytes, 'cache size');
+      if (c.sizeBytes % line !== 0)
+        this.fail(
+          `${f}.sizeBytes`,
+          `cache ${c.id} holds ${c.sizeBytes} B, not a whole number of ${line} B cache lines (costs.lineSize)`,
+        );
       this.positive(`${f}.bandwidth`, c.bandwidth, 'cache bandwidth');
       this.nonNegative(`${f}.latencyNs`, c.latencyNs, 'cache latency');
       if (c.peerLatencyNs !== undefined) {
@@ -147,6 +169,14 @@ class Checker {
           this.fail(`${f}.cores`, `cache ${c.id} is shared by core ${core}, which does not exist`);
         if (seen.has(core)) this.fail(`${f}.cores`, `cache ${c.id} lists core ${core} twice`);
         seen.add(core);
+        if (c.memorySide) continue;
+        const other = byCoreLevel.get(`${core}/${c.level}`);
+        if (other !== undefined)
+          this.fail(
+            `${f}.level`,
+            `core ${core} has two level-${c.level} caches, ${other} and ${c.id}: a core has one cache per level (data caches only; merge them or give one another level)`,
+          );
+        byCoreLevel.set(`${core}/${c.level}`, c.id);
       }
       if (c.memorySide && c.cores.length !== this.coreIds.size) {
         this.fail(`${f}.cores`, `memory-side cache ${c.id} must list every core of the machine`);

@@ -361,6 +361,31 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     expect(e.location.field).toBe('caches[1]');
   });
 
+  it('cache lines and caches the model cannot hold: an odd line, a cache of part of a line, two L1s', () => {
+    const line = (v: string) => edit('  reduceBandwidth: 5\n', `  reduceBandwidth: 5\n  lineSize: ${v}\n`);
+    for (const v of ['3B', '48B', '4B']) {
+      const text = line(v);
+      const e = inputError(text);
+      expect(e.detail).toMatch(/^cache line size must be a power of two of at least 8 bytes, got \d+$/);
+      expect(e.location).toMatchObject({ line: lineOf(text, 'lineSize'), field: 'costs.lineSize' });
+    }
+    expect(parseMachineYaml(line('128B'), FILE).costs.lineBytes).toBe(128);
+    expect(inputError(line('8KiB')).detail).toBe('a cache line of 8192 B is larger than a page (4096 B)');
+
+    const part = edit('size: 32KiB', 'size: 100B');
+    const e = inputError(part);
+    expect(e.detail).toBe('cache L1#0 holds 100 B, not a whole number of 64 B cache lines (costs.lineSize)');
+    expect(e.location).toMatchObject({ line: lineOf(part, '100B'), field: 'packages[0].caches[0].size' });
+
+    const twice = edit(
+      '      - level: 2\n',
+      '      - level: 1\n        size: 16KiB\n        bandwidth: 9\n        latency: 1\n      - level: 2\n',
+    );
+    const d = inputError(twice);
+    expect(d.detail).toMatch(/^core 0 has two level-1 caches, L1#0 and L1#\d+: a core has one cache per level/);
+    expect(d.location.field).toBe('packages[0].caches[1].level');
+  });
+
   it('a cache group that does not divide the package', () => {
     const e = inputError(edit('sharedBy: 2', 'sharedBy: 3'));
     expect(e.detail).toMatch(/shared by 3 cores does not divide a package of 4 cores/);
