@@ -31,7 +31,7 @@ export function readAlgorithms(field: YamlValue, operation: string, catalogue: L
       );
     }
     labels.set(entry.label, item.path);
-    out.push(entry);
+    out.push({ ...entry, at: item.location() });
   }
   return out;
 }

@@ -81,6 +81,7 @@ function table(
         cores: [...cores],
         operation: s.operation,
         algorithm: algorithm.name,
+        ...(algorithm.at ? { algorithmAt: algorithm.at } : {}),
         params:
           railShare !== undefined && algorithm.params.rails === 'share'
             ? { ...algorithm.params, railShare }

@@ -1,7 +1,7 @@
 // One point of a sweep: everything needed to simulate one algorithm at one size on one machine.
 import type { MachineSpec } from '../hardware/spec.ts';
 import type { ParamValue } from '../algorithms/algorithm.ts';
-import { InputError } from '../common/input-error.ts';
+import { InputError, type InputLocation } from '../common/input-error.ts';
 import type { RootChoice } from './scenario.ts';
 
 export interface Point {
@@ -14,6 +14,8 @@ export interface Point {
   operation: string;
   /** Full algorithm name, "<operation>:<algorithm>". */
   algorithm: string;
+  /** Where the scenario file names the algorithm; absent for one it does not name. */
+  algorithmAt?: InputLocation;
   params: Record<string, ParamValue>;
   bytes: number;
   /** v-variants: per-rank (or per-pair) counts in units of `bytes`; absent: the operation's rule. */

@@ -2,6 +2,7 @@
 // machine a MachineSpec. Expansion and reporters read only this.
 import type { MachineSpec } from '../hardware/spec.ts';
 import type { ParamValue } from '../algorithms/algorithm.ts';
+import type { InputLocation } from '../common/input-error.ts';
 
 /**
  * `compact`, `scatter`, `random` (a seeded shuffle), or rank i on list[i]: a core (OS index; its
@@ -24,6 +25,8 @@ export interface ScenarioAlgorithm {
   label: string;
   /** Every parameter of the algorithm: the scenario's values over the catalogue defaults. */
   params: Record<string, ParamValue>;
+  /** Where the scenario file names it, for errors about it that only a run finds (`--strict`). */
+  at?: InputLocation;
 }
 
 export interface MachineChoice {

@@ -77,10 +77,10 @@ function explainUnavailable<T>(point: Point, run: () => T): T {
     const cause = err instanceof ProcessError ? err.cause : err;
     if (cause instanceof InputError) throw cause;
     if (cause instanceof MechanismError && (cause.errno === 'ENODEV' || cause.errno === 'ENOSYS')) {
-      throw new UnavailableError(`${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`, {
-        file: point.file,
-        field: 'algorithms',
-      });
+      throw new UnavailableError(
+        `${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`,
+        point.algorithmAt ?? { file: point.file, field: 'algorithms' },
+      );
     }
     throw err;
   }

@@ -113,6 +113,7 @@ describe('expansion', () => {
       cores: [0, 2, 4, 6],
       operation: 'test-op',
       algorithm: 'test-op:linear',
+      algorithmAt: { file: 'sweep.yaml', line: 3, column: 14, field: 'algorithms[0]' },
       params: { segment: 65536, depth: 2, direction: 'read', async: false, factor: 1.5 },
       bytes: 2048,
       root: 1,

@@ -37,7 +37,9 @@ describe('intranode run --jobs', () => {
     const one = await run(['run', file, '--strict', '--jobs', '1']);
     const two = await run(['run', file, '--strict', '--jobs', '2']);
     expect(one).toMatchObject({ code: 1, stdout: '' });
-    expect(one.stderr).toMatch(new RegExp(`^intranode: ${file} \\(algorithms\\): bcast:knem-linear cannot run`));
+    expect(one.stderr).toMatch(
+      new RegExp(`^intranode: ${file}:5:31 \\(algorithms\\[2\\]\\): bcast:knem-linear cannot run`),
+    );
     expect(two).toEqual(one);
   }, 60_000);
 

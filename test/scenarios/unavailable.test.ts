@@ -62,8 +62,10 @@ describe('an algorithm the machine cannot run', () => {
     expect(csv[1].endsWith(',1,')).toBe(true);
   });
 
-  it('fails the run with --strict, naming file, field and reason', async () => {
+  it('fails the run with --strict, naming file, the line of the algorithm, field and reason', async () => {
     const r = await run(['run', file, '--machine', 'broadwell', '--strict']);
-    expect(r).toEqual({ code: 1, stdout: '', stderr: `intranode: ${file} (algorithms): ${REASON}\n` });
+    expect(r).toEqual({ code: 1, stdout: '', stderr: `intranode: ${file}:5:21 (algorithms[1]): ${REASON}\n` });
+    const one = await run(['run', file, '--machine', 'broadwell', '--strict', '--jobs', '1']);
+    expect(one.stderr).toBe(r.stderr);
   });
 });
