@@ -61,8 +61,10 @@ export function defaultEnv(): CliEnv {
     loadTracer: async () => (await import('../simulate-point.ts')).simulatePointTraced,
     defaultJobs: availableParallelism(),
     loadWorkers: async (jobs) => {
-      const { runPointsInWorkers } = await import('../workers/point-pool.ts');
-      return (points, settle) => runPointsInWorkers(points, jobs, settle);
+      // One pool for the command: its workers load and warm up once, however many sweeps it runs.
+      const { PointPool } = await import('../workers/point-pool.ts');
+      const pool = new PointPool(jobs);
+      return (points, settle) => pool.run(points, settle);
     },
     loadHardware: async () => await import('../../hardware/index.ts'),
     launcher: launcherPath(),

@@ -12,8 +12,8 @@ Usage:
       --strict                       fail when an algorithm cannot run on the machine (default: n/a)
       --trains                       let a steady pipeline that nothing else disturbs advance many
                                      chunks at once (same results to rounding; default: one by one)
-      --jobs N                       run N points at once on worker threads (default: the number of
-                                     cores; 1 runs them one after another in this process)
+      --jobs N                       run N points at once, here and on N-1 worker threads (default:
+                                     the number of cores; 1 runs them one after another here)
       --shard I/N                    run only shard I of N (from 1: the points whose index, from 0,
                                      is I-1 modulo N) and print its partial results as JSON
       --exact                        simulate every call, also those that start in the state of an
@@ -48,8 +48,8 @@ Usage:
       --report DIR                   also write DIR/README.md with the table and one plot per figure
       --skip ID|FILE[,...]           leave out these claims, or the claims of these scenario files
                                      (slow ones); the report lists them as not run
-      --jobs N                       run N points at once on worker threads (default: the number of
-                                     cores; 1 runs them one after another in this process)
+      --jobs N                       run N points at once, here and on N-1 worker threads (default:
+                                     the number of cores; 1 runs them one after another here)
   intranode viz [--port N] [--host ADDRESS]
                                      build the browser visualizer if needed and serve it on
                                      localhost (port 5183 by default); prints the address, opens nothing

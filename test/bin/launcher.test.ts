@@ -103,5 +103,25 @@ describe('the intranode launcher', () => {
     const one = intranode('run', file, '--json', '--jobs', '1');
     expect(JSON.parse(one).tables[0].rows).toHaveLength(2);
     expect(intranode('run', file, '--json', '--jobs', '2')).toBe(one);
+    // A sweep this small ends before the command starts a worker (scenarios/workers/point-pool.ts):
+    // the build's own CLI again, with every point left to the build's worker threads.
+    const dist = join(copy, 'dist', builds()[0]);
+    const script = `
+      const { main } = await import(${JSON.stringify(pathToFileURL(join(dist, 'scenarios/cli/main.js')).href)});
+      const { PointPool } = await import(${JSON.stringify(pathToFileURL(join(dist, 'scenarios/workers/point-pool.js')).href)});
+      const loadWorkers = async (jobs) => {
+        const pool = new PointPool(jobs, { runHere: false, startWorkersAfterMs: 0 });
+        return (points, settle) => pool.run(points, settle).finally(() => pool.close());
+      };
+      let out = '';
+      process.exitCode = await main(['run', ${JSON.stringify(file)}, '--json', '--jobs', '2'], {
+        stdout: (t) => void (out += t),
+        loadWorkers,
+      });
+      process.stdout.write(out);`;
+    // A file, not `-e`: worker threads inherit the process's flags, and `--input-type` is for -e only.
+    writeFileSync(join(copy, 'in-workers.mjs'), script);
+    const inWorkers = execFileSync(process.execPath, [join(copy, 'in-workers.mjs')], { cwd: copy, encoding: 'utf8' });
+    expect(inWorkers).toBe(one);
   }, 60_000);
 });

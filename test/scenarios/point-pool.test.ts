@@ -1,5 +1,7 @@
 // The worker pool on its own: points cross to the workers as plain data, outcomes come back in the
 // points' order, and an internal error thrown in a worker keeps its class name, message and stack.
+// Most cases leave every point to the workers (runHere: false), so that the workers do run them:
+// on a sweep this small this thread would otherwise take them all before a worker has loaded.
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
@@ -8,7 +10,7 @@ import { loadScenarioText } from '../../scenarios/loader.ts';
 import type { Point } from '../../scenarios/point.ts';
 import type { PointOutcome } from '../../scenarios/run.ts';
 import { simulatePoint } from '../../scenarios/simulate-point.ts';
-import { runPointsInWorkers } from '../../scenarios/workers/point-pool.ts';
+import { PointPool, runPointsInWorkers, type PoolOptions } from '../../scenarios/workers/point-pool.ts';
 
 const scenario = loadScenarioText(
   `name: pool
@@ -23,13 +25,24 @@ sizes: [1KiB, 8KiB]
 );
 const points: Point[] = expandScenario(scenario).flatMap((t) => t.rows.flatMap((r) => r.cells.map((c) => c.point)));
 
-async function inWorkers(list: Point[], jobs: number): Promise<{ order: number[]; outcomes: PointOutcome[] }> {
+const WORKERS_ONLY: PoolOptions = { runHere: false, startWorkersAfterMs: 0 };
+
+async function inWorkers(
+  list: Point[],
+  jobs: number,
+  options = WORKERS_ONLY,
+): Promise<{ order: number[]; outcomes: PointOutcome[] }> {
   const order: number[] = [];
   const outcomes: PointOutcome[] = [];
-  await runPointsInWorkers(list, jobs, (index, outcome) => {
-    order.push(index);
-    outcomes.push(outcome);
-  });
+  await runPointsInWorkers(
+    list,
+    jobs,
+    (index, outcome) => {
+      order.push(index);
+      outcomes.push(outcome);
+    },
+    options,
+  );
   return { order, outcomes };
 }
 
@@ -43,6 +56,29 @@ describe('runPointsInWorkers', () => {
     const { order, outcomes } = await inWorkers(points, 3);
     expect(order).toEqual(points.map((_, i) => i));
     expect(outcomes).toStrictEqual(points.map((p) => ({ ok: true, result: simulatePoint(p) })));
+  }, 60_000);
+
+  it('settles the same outcomes in order when this thread takes points beside the workers', async () => {
+    const { order, outcomes } = await inWorkers(points, 2, { startWorkersAfterMs: 0 });
+    expect(order).toEqual(points.map((_, i) => i));
+    expect(outcomes).toStrictEqual(points.map((p) => ({ ok: true, result: simulatePoint(p) })));
+  }, 60_000);
+
+  it('keeps its workers from one sweep to the next, and they run the second as they ran the first', async () => {
+    const pool = new PointPool(2, WORKERS_ONLY);
+    try {
+      const ids: number[][] = [];
+      for (const list of [points.slice(0, 3), points.slice(3)]) {
+        const outcomes: PointOutcome[] = [];
+        await pool.run(list, (_, outcome) => outcomes.push(outcome));
+        expect(outcomes).toStrictEqual(list.map((p) => ({ ok: true, result: simulatePoint(p) })));
+        ids.push(pool.workerIds());
+      }
+      expect(ids[0]).toHaveLength(2);
+      expect(ids[1]).toEqual(ids[0]);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 
   it('passes on an internal error with its name, message and stack', async () => {
@@ -64,10 +100,15 @@ describe('runPointsInWorkers', () => {
 
   it("stops at the first error settle throws, in the points' order", async () => {
     const seen: number[] = [];
-    const run = runPointsInWorkers(points, 2, (index) => {
-      seen.push(index);
-      if (index === 2) throw new Error('stop at 2');
-    });
+    const run = runPointsInWorkers(
+      points,
+      2,
+      (index) => {
+        seen.push(index);
+        if (index === 2) throw new Error('stop at 2');
+      },
+      WORKERS_ONLY,
+    );
     await expect(run).rejects.toThrow('stop at 2');
     expect(seen).toEqual([0, 1, 2]);
   }, 60_000);
