@@ -2,7 +2,7 @@
 // every entry of kernel.params, kernel.mechanisms), a number for one element. Resolved against a
 // machine's actual structure into the concrete places it names.
 import { didYouMean } from '../../common/input-error.ts';
-import { childPlace, optionalKeys, PARAMETERS, parametersUnder } from './parameters.ts';
+import { childPlace, DESCRIPTIVE, optionalKeys, PARAMETERS, parametersUnder } from './parameters.ts';
 
 export type PathStep = string | number;
 
@@ -52,6 +52,8 @@ function walk(node: unknown, segments: Segment[], i: number, steps: PathStep[], 
   const here = steps.length ? formatSteps(steps) : 'the machine';
   if (i === segments.length) {
     if (PARAMETERS[place]) return void out.push({ steps, place });
+    if (DESCRIPTIVE[place])
+      throw new ParameterPathError(`${here} is not a parameter a sweep may change: ${DESCRIPTIVE[place]}`);
     const under = parametersUnder(place);
     throw new ParameterPathError(
       under.length

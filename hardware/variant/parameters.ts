@@ -4,7 +4,7 @@
 import type { YamlValue } from '../../common/yaml/value.ts';
 import { KERNEL_PARAMS } from '../kernel-params.ts';
 import { KERNEL_STORES } from '../spec.ts';
-import { readBandwidth, readFrequency, readSize, readTime } from '../machine-file/units.ts';
+import { readBandwidth, readSize, readTime } from '../machine-file/units.ts';
 
 export type ParameterValue = number | string | boolean;
 
@@ -17,7 +17,6 @@ export interface ParameterKind {
 const bandwidth: ParameterKind = { what: 'a bandwidth', read: readBandwidth };
 const duration: ParameterKind = { what: 'a duration', read: readTime };
 const size: ParameterKind = { what: 'a size', read: readSize };
-const frequency: ParameterKind = { what: 'a frequency', read: readFrequency };
 const count: ParameterKind = { what: 'an integer >= 1', read: (node) => node.integer(1) };
 const flag: ParameterKind = { what: 'true or false', read: (node) => node.boolean() };
 const positiveNumber: ParameterKind = {
@@ -48,12 +47,10 @@ const oneOf = (choices: readonly string[]): ParameterKind => ({
  * parameter sweep keeps: a different structure is a different machine file.
  */
 export const PARAMETERS: Readonly<Record<string, ParameterKind>> = {
-  'numaNodes.memoryBytes': size,
   'numaNodes.bandwidth': bandwidth,
   'numaNodes.latencyNs': duration,
   'numaNodes.writeCost': positiveNumber,
   'numaNodes.writeBandwidth': bandwidth,
-  'cores.frequencyGHz': frequency,
   'caches.sizeBytes': size,
   'caches.bandwidth': bandwidth,
   'caches.latencyNs': duration,
@@ -79,6 +76,16 @@ export const PARAMETERS: Readonly<Record<string, ParameterKind>> = {
   'kernel.pinPerPageNs': duration,
   'kernel.cmaLockMode': oneOf(['exclusive', 'shared']),
   'kernel.params.*': nonNegativeNumber,
+};
+
+/**
+ * Fields a machine file gives that the simulator does not read: they describe the machine. A sweep
+ * of one would print the same row for every value, so it is refused with what to sweep instead.
+ */
+export const DESCRIPTIVE: Readonly<Record<string, string>> = {
+  'cores.frequencyGHz':
+    "the simulator does not read a core's frequency; it reads the rates the frequency sets: costs.copyBandwidth, costs.reduceBandwidth, caches.*.bandwidth and caches.*.latencyNs",
+  'numaNodes.memoryBytes': 'the simulator does not read how much memory a NUMA node has (no run is limited by it)',
 };
 
 /** Maps whose entries are named by the user, not by the spec's shape: a `*` stands for each name. */
