@@ -26,6 +26,8 @@ export interface PoolOptions {
   startWorkersAfterMs?: number;
   /** Whether this thread simulates points too (default true); false leaves them all to workers. */
   runHere?: boolean;
+  /** How a worker thread is made (default: one running point-worker.ts); tests give their own. */
+  newWorker?: () => Worker;
 }
 
 export class PointPool {
@@ -34,6 +36,12 @@ export class PointPool {
   private sweeps = 0;
   private readonly startAfterMs: number;
   private readonly runHere: boolean;
+  private readonly newWorker: () => Worker;
+  /** How many points of the last sweep ran on this thread and on the workers. */
+  private counts = { here: 0, workers: 0 };
+  /** A worker that failed between sweeps fails the next one: whether a command succeeds must not
+   *  depend on whether the failure came before or after its sweep ended. */
+  private broken: unknown;
 
   constructor(
     private readonly jobs: number,
@@ -41,6 +49,7 @@ export class PointPool {
   ) {
     this.startAfterMs = options.startWorkersAfterMs ?? ENLIST_AFTER_MS;
     this.runHere = options.runHere ?? true;
+    this.newWorker = options.newWorker ?? workerThread;
   }
 
   /**
@@ -50,9 +59,20 @@ export class PointPool {
    */
   async run(points: Point[], settle: SettleOutcome): Promise<void> {
     if (this.current) throw new Error('PointPool.run: a sweep is already running');
+    if (this.broken !== undefined) {
+      const error = this.broken;
+      this.broken = undefined;
+      throw error;
+    }
+    this.counts = { here: 0, workers: 0 };
     const failure = await this.sweep(points, settle);
     // Exactly what settle threw, as runScenario would throw it.
     if (failure !== undefined) throw failure.error;
+  }
+
+  /** How many points of the last sweep this thread and the workers ran. */
+  lastSweep(): { here: number; workers: number } {
+    return { ...this.counts };
   }
 
   /** The thread ids of the workers the pool keeps. */
@@ -126,6 +146,7 @@ export class PointPool {
         if (!this.runHere) return;
         const index = Atomics.add(next, 0, 1);
         if (index >= points.length) return;
+        this.counts.here++;
         sweep.record(index, outcomeOf(simulatePoint, points[index]));
         setImmediate(takeHere);
       };
@@ -134,21 +155,27 @@ export class PointPool {
   }
 
   private startWorker(): Worker {
-    const w = workerThread();
+    const w = this.newWorker();
     w.on('message', (reply: PointReply) => {
       if (reply.sweep !== this.current?.id) return;
+      this.counts.workers++;
       this.current.record(
         reply.index,
         'result' in reply ? { ok: true, result: reply.result } : { ok: false, error: fromWire(reply.error) },
       );
     });
-    w.on('error', (error) => this.current?.finish({ error }));
-    w.on('exit', (code) => {
+    // A worker that fails (an error, or an exit the pool did not ask for) leaves the pool and fails
+    // the sweep under way, or the next one if none is.
+    // ('error' comes before 'exit': the first of the two reports.)
+    const leave = (error: unknown) => {
       const i = this.workers.indexOf(w);
-      if (i < 0) return; // closed by the pool
+      if (i < 0) return; // closed by the pool, or gone already
       this.workers.splice(i, 1);
-      this.current?.finish({ error: new Error(`a worker thread exited (code ${code}) before the sweep ended`) });
-    });
+      if (this.current) this.current.finish({ error });
+      else this.broken ??= error;
+    };
+    w.on('error', leave);
+    w.on('exit', (code) => leave(new Error(`a worker thread exited (code ${code}) before the sweep ended`)));
     return w;
   }
 }

@@ -2,11 +2,11 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultEnv } from '../../scenarios/cli/env.ts';
 import { EXIT_REGRESSION, reproduceCommand, type ReproduceIO } from '../../scenarios/cli/reproduce-command.ts';
 import type { ScenarioRunner } from '../../scenarios/reproduce/run-claims.ts';
 import { formatSize, simulateScenarioFile } from '../../scenarios/reproduce/scenario-adapter.ts';
 import { PAPERS_DIR } from '../../scenarios/reproduce/suite.ts';
+import { loadWorkersOnly } from '../helpers/workers-only.ts';
 import { KiB, papersDir, syntheticRun } from './fixtures.ts';
 
 const CLAIMS = `seed: 000_x.txt
@@ -59,7 +59,7 @@ function io(
     stderrIsTTY: tty,
     now: () => (t += 1000),
     defaultJobs: 1,
-    loadWorkers: defaultEnv().loadWorkers,
+    loadWorkers: loadWorkersOnly,
     papersDir: dir,
     runScenario: async (file, onProgress, runBatch) => {
       runs.push(file);

@@ -2,21 +2,14 @@
 // is byte for byte what one thread prints, n/a cells included, and an error raised in a worker
 // reaches the user as it does in-process. Runs the real simulator on small sweeps.
 import { describe, expect, it } from 'vitest';
-import type { Point } from '../../scenarios/point.ts';
-import type { SettleOutcome } from '../../scenarios/run.ts';
-import { PointPool } from '../../scenarios/workers/point-pool.ts';
+import { loadWorkersOnly } from '../helpers/workers-only.ts';
 import { runCli } from './run-cli.ts';
 import { writeSmallSweep } from './small-sweep.ts';
 
 // knem-linear cannot run on broadwell: its cells are n/a.
 const { dir, file } = writeSmallSweep('jobs.yaml');
 
-// Every point on a worker thread: on sweeps this small the command's own thread would otherwise
-// take them all before a worker has loaded (scenarios/workers/point-pool.ts).
-const loadWorkers = async (jobs: number) => {
-  const pool = new PointPool(jobs, { runHere: false, startWorkersAfterMs: 0 });
-  return (points: Point[], settle: SettleOutcome) => pool.run(points, settle).finally(() => pool.close());
-};
+const loadWorkers = loadWorkersOnly;
 const run = (argv: string[]) => runCli(argv, { cwd: dir, loadWorkers });
 
 describe('intranode run --jobs', () => {

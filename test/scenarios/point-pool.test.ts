@@ -2,6 +2,7 @@
 // points' order, and an internal error thrown in a worker keeps its class name, message and stack.
 // Most cases leave every point to the workers (runHere: false), so that the workers do run them:
 // on a sweep this small this thread would otherwise take them all before a worker has loaded.
+import { Worker } from 'node:worker_threads';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
@@ -58,10 +59,54 @@ describe('runPointsInWorkers', () => {
     expect(outcomes).toStrictEqual(points.map((p) => ({ ok: true, result: simulatePoint(p) })));
   }, 60_000);
 
-  it('settles the same outcomes in order when this thread takes points beside the workers', async () => {
-    const { order, outcomes } = await inWorkers(points, 2, { startWorkersAfterMs: 0 });
-    expect(order).toEqual(points.map((_, i) => i));
-    expect(outcomes).toStrictEqual(points.map((p) => ({ ok: true, result: simulatePoint(p) })));
+  it('settles the same outcomes in order when this thread takes points beside a worker', async () => {
+    const pool = new PointPool(2, { startWorkersAfterMs: 0 });
+    try {
+      // A first sweep starts the worker (this thread may well run all of it alone while the worker
+      // loads); the second, ten times longer, begins a second later, and the worker, loaded by then
+      // or soon after, takes its share while this thread takes the rest.
+      await pool.run(points, () => undefined);
+      await new Promise((done) => setTimeout(done, 1000));
+      const many = Array.from({ length: 10 }, () => points).flat();
+      const order: number[] = [];
+      const outcomes: PointOutcome[] = [];
+      await pool.run(many, (index, outcome) => {
+        order.push(index);
+        outcomes.push(outcome);
+      });
+      expect(order).toEqual(many.map((_, i) => i));
+      const expected = points.map((p) => ({ ok: true, result: simulatePoint(p) }));
+      expect(outcomes).toStrictEqual(Array.from({ length: 10 }, () => expected).flat());
+      const { here, workers } = pool.lastSweep();
+      expect(here + workers).toBe(many.length);
+      expect(here).toBeGreaterThan(0);
+      expect(workers).toBeGreaterThan(0);
+    } finally {
+      await pool.close();
+    }
+  }, 60_000);
+
+  it('fails the next sweep when a worker dies between sweeps, once', async () => {
+    // Workers that take no point and exit 2 s after they start: this thread runs each short sweep
+    // alone, and the worker started for the first dies after it has ended.
+    const pool = new PointPool(2, {
+      startWorkersAfterMs: 0,
+      newWorker: () => new Worker('setTimeout(() => process.exit(3), 2000)', { eval: true }),
+    });
+    try {
+      await pool.run(points.slice(0, 2), () => undefined);
+      expect(pool.workerIds()).toHaveLength(1);
+      await new Promise((done) => setTimeout(done, 3000));
+      expect(pool.workerIds()).toHaveLength(0);
+      await expect(pool.run(points.slice(0, 2), () => undefined)).rejects.toThrow(
+        'a worker thread exited (code 3) before the sweep ended',
+      );
+      const outcomes: PointOutcome[] = [];
+      await pool.run(points.slice(0, 2), (_, o) => outcomes.push(o));
+      expect(outcomes.map((o) => o.ok)).toEqual([true, true]);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 
   it('keeps its workers from one sweep to the next, and they run the second as they ran the first', async () => {

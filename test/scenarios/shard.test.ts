@@ -4,13 +4,14 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { loadWorkersOnly } from '../helpers/workers-only.ts';
 import { runCli } from './run-cli.ts';
 import { SMALL_SWEEP, writeSmallSweep } from './small-sweep.ts';
 
 // knem-linear cannot run on broadwell: its cells are n/a. 3 sizes × 3 algorithms: 9 points.
 const { dir, file } = writeSmallSweep('shard.yaml');
 
-const run = (argv: string[]) => runCli(argv, { cwd: dir });
+const run = (argv: string[]) => runCli(argv, { cwd: dir, loadWorkers: loadWorkersOnly });
 
 /** Runs shard I/N of `scenario` and writes its partial results to `name` in the test folder. */
 async function shard(i: number, n: number, name: string, extra: string[] = [], scenario = file): Promise<string> {
