@@ -60,7 +60,7 @@ export class PointPool {
   async run(points: Point[], settle: SettleOutcome): Promise<void> {
     if (this.current) throw new Error('PointPool.run: a sweep is already running');
     if (this.broken !== undefined) {
-      const error = this.broken;
+      const error: unknown = this.broken;
       this.broken = undefined;
       throw error;
     }
