@@ -39,8 +39,8 @@ export class PointPool {
   private readonly newWorker: () => Worker;
   /** How many points of the last sweep ran on this thread and on the workers. */
   private counts = { here: 0, workers: 0 };
-  /** A worker that failed between sweeps fails the next one: whether a command succeeds must not
-   *  depend on whether the failure came before or after its sweep ended. */
+  /** A worker that failed between sweeps fails the next one, as it would have failed the sweep it
+   *  came too late for: a failure is not lost because no sweep was running. */
   private broken: unknown;
 
   constructor(
