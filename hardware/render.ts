@@ -3,7 +3,7 @@
 // deterministic: the same spec always gives the same text.
 
 import { formatBytes } from '../common/bytes.ts';
-import { DEFAULT_LINE_BYTES, packageVertex, type CacheSpec, type CoreSpec, type MachineSpec } from './spec.ts';
+import { lineBytesOf, packageVertex, type CacheSpec, type CoreSpec, type MachineSpec } from './spec.ts';
 
 export function renderMachine(spec: MachineSpec): string {
   const out: string[] = [];
@@ -84,7 +84,7 @@ export function renderMachine(spec: MachineSpec): string {
   const misses =
     spec.costs.missConcurrency === undefined
       ? ''
-      : `, ${spec.costs.missConcurrency} misses in flight of ${spec.costs.lineBytes ?? DEFAULT_LINE_BYTES} B`;
+      : `, ${spec.costs.missConcurrency} misses in flight of ${lineBytesOf(spec)} B`;
   const streams =
     spec.costs.streamConcurrency === undefined ? '' : `, ${spec.costs.streamConcurrency} prefetched in a stream`;
   const stores = `; kernel copies store ${spec.costs.kernelStores ?? 'rfo'}, memcpy ${spec.costs.memcpyNonTemporalShare === undefined ? 'stores through the cache' : `goes non-temporal above ${num(spec.costs.memcpyNonTemporalShare)} of a thread's last-level cache share`}`;

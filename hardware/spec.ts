@@ -238,3 +238,8 @@ export const packageVertex = (pkg: number): VertexId => `pkg${pkg}`;
  * 0Fh-19h optimization guides). POWER8's 128-byte lines are given in its preset.
  */
 export const DEFAULT_LINE_BYTES = 64;
+
+/** The cache line of `spec`: its own, or DEFAULT_LINE_BYTES. */
+export function lineBytesOf(spec: MachineSpec): number {
+  return spec.costs.lineBytes ?? DEFAULT_LINE_BYTES;
+}

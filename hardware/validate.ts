@@ -4,7 +4,7 @@
 
 import { didYouMean, InputError, type InputLocation } from '../common/input-error.ts';
 import { describeNumber } from '../common/yaml/value.ts';
-import { DEFAULT_LINE_BYTES, packageVertex, type MachineSpec, type VertexId } from './spec.ts';
+import { lineBytesOf, packageVertex, type MachineSpec, type VertexId } from './spec.ts';
 
 export type Locator = (specField: string) => InputLocation;
 
@@ -138,7 +138,7 @@ class Checker {
   }
 
   caches(): void {
-    const line = this.spec.costs.lineBytes ?? DEFAULT_LINE_BYTES;
+    const line = lineBytesOf(this.spec);
     // Per core, the cache it has at each level: a core looks up one cache per level.
     const byCoreLevel = new Map<string, string>();
     const cacheIds = new Set<string>();
@@ -282,8 +282,6 @@ class Checker {
         this.spec.costs.memcpyNonTemporalShare,
         'non-temporal threshold share',
       );
-    if (this.spec.costs.lineBytes !== undefined)
-      this.positive('costs.lineBytes', this.spec.costs.lineBytes, 'cache line size');
   }
 
   kernel(): void {

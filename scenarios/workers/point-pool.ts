@@ -123,7 +123,8 @@ export class PointPool {
       };
       this.current = sweep;
       if (points.length === 0) return sweep.finish();
-      const helpers = this.runHere ? Math.min(this.jobs, points.length) - 1 : Math.min(this.jobs, points.length);
+      // Workers besides this thread, when it takes points too.
+      const helpers = Math.min(this.jobs, points.length) - (this.runHere ? 1 : 0);
       const enlist = () => {
         if (this.current !== sweep || Atomics.load(next, 0) >= points.length) return;
         try {

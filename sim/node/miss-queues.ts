@@ -13,7 +13,7 @@
 // fetched from `latency` away occupies latency / (entries x L) of it.
 import type { Resource } from '../flow/network.ts';
 import type { FlowNetwork } from '../flow/network.ts';
-import { DEFAULT_LINE_BYTES, type MachineSpec } from '../../hardware/spec.ts';
+import { lineBytesOf, type MachineSpec } from '../../hardware/spec.ts';
 import type { Topology } from './topology.ts';
 
 /**
@@ -45,8 +45,8 @@ export class MissQueues {
   private readonly claims: number;
 
   constructor(spec: MachineSpec, topo: Topology, net: FlowNetwork) {
-    const { missConcurrency, streamConcurrency, claimConcurrency, lineBytes = DEFAULT_LINE_BYTES } = spec.costs;
-    this.lineBytes = lineBytes;
+    const { missConcurrency, streamConcurrency, claimConcurrency } = spec.costs;
+    this.lineBytes = lineBytesOf(spec);
     this.fill = missConcurrency ?? 0;
     this.stream = streamConcurrency ?? 0;
     this.claims = claimConcurrency ?? 0;

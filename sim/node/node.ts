@@ -11,7 +11,7 @@ import type { Program } from '../engine/program.ts';
 import { wait } from '../engine/program.ts';
 import { Mutex } from '../engine/mutex.ts';
 import { FlowNetwork, type Flow, type FlowUse, type Resource } from '../flow/network.ts';
-import { DEFAULT_LINE_BYTES, type CacheSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
+import { lineBytesOf, type CacheSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
 import { hasVictimCache, outermostCaches, peerLatency, Topology } from './topology.ts';
 import { CacheState, type EvictionSink, type SavedCache } from './cache.ts';
 import { CacheHolders } from './cache-holders.ts';
@@ -156,7 +156,7 @@ export class Node {
       this.coreEngine.set(core.id, this.net.addResource(`core${core.id}`, spec.costs.copyBandwidth));
     }
     this.queues = new MissQueues(spec, this.topo, this.net);
-    this.lineBytes = spec.costs.lineBytes ?? DEFAULT_LINE_BYTES;
+    this.lineBytes = lineBytesOf(spec);
     this.siblings = siblingCachesByCore(spec);
     this.dirtyPrivate = keptDirtyIds(this.siblings);
     this.hasVictimCaches = hasVictimCache(spec.caches);

@@ -9,8 +9,7 @@ import { writeSmallSweep } from './small-sweep.ts';
 // knem-linear cannot run on broadwell: its cells are n/a.
 const { dir, file } = writeSmallSweep('jobs.yaml');
 
-const loadWorkers = loadWorkersOnly;
-const run = (argv: string[]) => runCli(argv, { cwd: dir, loadWorkers });
+const run = (argv: string[]) => runCli(argv, { cwd: dir, loadWorkers: loadWorkersOnly });
 
 describe('intranode run --jobs', () => {
   it('prints the same table, JSON, CSV and IMB report with one job and with two', async () => {
@@ -30,7 +29,7 @@ describe('intranode run --jobs', () => {
       let ms = 0;
       return runCli(['run', file, '--jobs', jobs], {
         cwd: dir,
-        loadWorkers,
+        loadWorkers: loadWorkersOnly,
         stderrIsTTY: true,
         now: () => (ms += 2000),
       });
