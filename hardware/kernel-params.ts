@@ -1,6 +1,7 @@
 // The names a machine file may give under `kernel.params`: the mechanism constants the kernel
 // models read (their defaults and sources live beside each model in sim/kernel/). Listing them here
 // lets the machine-file loader reject a misspelt name instead of silently keeping the default.
+import { describeNumber } from '../common/yaml/value.ts';
 
 export const KERNEL_PARAMS: Readonly<Record<string, string>> = {
   knemCreateNs: 'KNEM region creation, base cost besides pinning (ns)',
@@ -29,5 +30,31 @@ export const KERNEL_PARAMS: Readonly<Record<string, string>> = {
     "Open MPI sm BTL: the library's work on each side of a fragment of a message already matched (ob1's ACK and later fragments), besides line transfers (ns); absent: smSideNs",
 };
 
-/** The parameters that are a yes or a no: 0 or 1, checked where the machine file gives them. */
-export const KERNEL_FLAGS: ReadonlySet<string> = new Set(['knemMarksDirty']);
+/**
+ * What a parameter must be beyond a finite number of at least 0 (every one is a time, a size, a
+ * count, a bandwidth or a relative speed): `positive`, a divisor (a relative speed, a bandwidth);
+ * `count`, a whole number of at least 1; `flag`, 0 or 1. Checked where a machine file or a sweep
+ * gives the value (hardware/validate.ts), and again where a model reads it.
+ */
+const RULES: Readonly<Record<string, 'positive' | 'count' | 'flag'>> = {
+  knemReadEfficiency: 'positive',
+  knemWriteEfficiency: 'positive',
+  knemThreadEfficiency: 'positive',
+  ioatBandwidth: 'positive',
+  kernelCopyEfficiency: 'positive',
+  cmaPagesPerBatch: 'count',
+  regcacheCapacity: 'count',
+  knemMarksDirty: 'flag',
+};
+
+/** What is wrong with `value` for parameter `name`, or undefined when it is a value it may take. */
+export function kernelParamProblem(name: string, value: number): string | undefined {
+  if (!Number.isFinite(value) || value < 0)
+    return `${name} must be a non-negative number, got ${describeNumber(value)}`;
+  const rule = Object.hasOwn(RULES, name) ? RULES[name] : undefined;
+  if (rule === undefined) return undefined;
+  if (rule !== 'flag' && value === 0) return `${name} must be greater than zero`;
+  if (rule !== 'positive' && !Number.isInteger(value)) return `${name} must be a whole number, got ${value}`;
+  if (rule === 'flag' && value > 1) return `${name} must be 0 or 1, got ${value}`;
+  return undefined;
+}

@@ -4,6 +4,7 @@
 
 import { didYouMean, InputError, type InputLocation } from '../common/input-error.ts';
 import { describeNumber } from '../common/yaml/value.ts';
+import { kernelParamProblem } from './kernel-params.ts';
 import { lineBytesOf, packageVertex, type MachineSpec, type VertexId } from './spec.ts';
 
 export type Locator = (specField: string) => InputLocation;
@@ -263,7 +264,7 @@ class Checker {
       if (!busIds.has(n.bus)) this.fail(`${f}.bus`, `NIC '${n.id}' sits on I/O bus '${n.bus}', which does not exist`);
       this.positive(`${f}.bandwidth`, n.bandwidth, 'NIC bandwidth');
       if (n.dmaBytes !== undefined) this.positive(`${f}.dmaBytes`, n.dmaBytes, 'NIC DMA size');
-      if (n.latencyNs !== undefined) this.positive(`${f}.latencyNs`, n.latencyNs, 'NIC latency');
+      if (n.latencyNs !== undefined) this.nonNegative(`${f}.latencyNs`, n.latencyNs, 'NIC latency');
     });
   }
 
@@ -299,12 +300,10 @@ class Checker {
     this.nonNegative('kernel.pinPerPageNs', k.pinPerPageNs, 'page pin cost');
     if (k.cmaLockMode !== 'exclusive' && k.cmaLockMode !== 'shared')
       this.fail('kernel.cmaLockMode', `CMA lock mode must be exclusive or shared, got '${String(k.cmaLockMode)}'`);
+    // Checked here, at the value's line, and not first where a run reads it, after other points ran.
     for (const [name, v] of Object.entries(k.params)) {
-      if (!Number.isFinite(v))
-        this.fail(
-          `kernel.params.${name}`,
-          `kernel parameter ${name} must be a finite number, got ${describeNumber(v)}`,
-        );
+      const problem = kernelParamProblem(name, v);
+      if (problem !== undefined) this.fail(`kernel.params.${name}`, `kernel parameter ${problem}`);
     }
   }
 

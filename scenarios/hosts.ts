@@ -137,9 +137,13 @@ export function machineOnHosts(spec: MachineSpec, request: HostsRequest, machine
     }
   }
   const plugged = Object.fromEntries([...request.nics].map(([id, { model }]) => [id, model]));
-  if (spec.nics.length === 0)
+  // One host sends nothing over a wire: it needs neither NICs nor their latencies.
+  const wired = request.count > 1;
+  if (wired && spec.nics.length === 0)
     throw request.field.error(`machine '${machineRef}' has no NIC, so its hosts cannot reach each other`);
-  const withoutLatency = spec.nics.find((n) => plugged[n.id] === undefined && n.latencyNs === undefined);
+  const withoutLatency = wired
+    ? spec.nics.find((n) => plugged[n.id] === undefined && n.latencyNs === undefined)
+    : undefined;
   if (withoutLatency) {
     throw request.field.error(
       `NIC '${withoutLatency.id}' of machine '${machineRef}' has no latency: give it 'latency' in the machine file or plug a model in its slot (hosts.nics)`,

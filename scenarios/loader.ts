@@ -163,9 +163,13 @@ function readBaseline(field: YamlValue | undefined, algorithms: ScenarioAlgorith
   const labels = algorithms.map((a) => a.label);
   if (!field) return labels[0];
   const wanted = field.text('baseline');
-  const match =
-    algorithms.find((a) => a.label === wanted) ??
-    algorithms.find((a) => a.name === wanted || a.name === `${operation}:${wanted}`);
+  const byName = algorithms.filter((a) => a.name === wanted || a.name === `${operation}:${wanted}`);
+  const match = algorithms.find((a) => a.label === wanted) ?? (byName.length === 1 ? byName[0] : undefined);
+  if (!match && byName.length > 1) {
+    throw field.error(
+      `baseline '${wanted}' names ${byName.length} algorithms (${byName.map((a) => a.label).join(', ')}): give one's label`,
+    );
+  }
   if (!match) {
     const hint = didYouMean(wanted, labels);
     throw field.error(

@@ -2,7 +2,7 @@
 
 import { KERNEL_STORES, type CoreCosts, type KernelSpec } from '../spec.ts';
 import { MECHANISMS } from '../validate.ts';
-import { KERNEL_FLAGS, KERNEL_PARAMS } from '../kernel-params.ts';
+import { KERNEL_PARAMS } from '../kernel-params.ts';
 import { didYouMean } from '../../common/input-error.ts';
 import { ownEntry } from '../../common/own-key.ts';
 import type { Origins } from './origins.ts';
@@ -92,12 +92,8 @@ export function buildKernel(root: MapReader, origins: Origins): KernelSpec {
         `unknown kernel parameter '${key}'${hint ? ` (did you mean '${hint}'?)` : ''}; known: ${known.join(', ')}`,
       );
     }
+    // Its rule (kernel-params.ts) is checked with the rest of the machine, at this line.
     params[key] = value.number();
-    // Every parameter is a cost, a count or a speed: checked here, at its line, and not first where
-    // a run reads it, perhaps after other points have run.
-    if (!(params[key] >= 0)) value.fail(`kernel parameter '${key}' must be a non-negative number, got ${params[key]}`);
-    if (KERNEL_FLAGS.has(key) && params[key] !== 0 && params[key] !== 1)
-      value.fail(`kernel parameter '${key}' is 0 or 1, got ${params[key]}`);
     origins.set(`kernel.params.${key}`, value);
   }
 

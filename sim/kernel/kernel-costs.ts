@@ -5,6 +5,7 @@
 // `kernel.params` with the same name.
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { InputError } from '../../common/input-error.ts';
+import { kernelParamProblem } from '../../hardware/kernel-params.ts';
 
 export interface KernelCosts {
   /**
@@ -74,8 +75,6 @@ export interface KernelCosts {
 export const DEFAULT_REGCACHE_CAPACITY = 4096;
 
 type Param = keyof KernelCosts;
-const INTEGER_PARAMS: readonly Param[] = ['cmaPagesPerBatch', 'regcacheCapacity'];
-const POSITIVE_PARAMS: readonly Param[] = ['cmaPagesPerBatch', 'regcacheCapacity', 'kernelCopyEfficiency'];
 
 /** Size of a page pointer on the 64-bit kernels every preset assumes. */
 const POINTER_BYTES = 8;
@@ -104,33 +103,19 @@ export function kernelCosts(spec: MachineSpec): KernelCosts {
   for (const name of Object.keys(costs) as Param[]) {
     const value = spec.kernel.params[name];
     if (value === undefined) continue;
-    checkKernelParam(spec, name, value, {
-      positive: POSITIVE_PARAMS.includes(name),
-      integer: INTEGER_PARAMS.includes(name),
-    });
-    costs[name] = value;
+    costs[name] = checkKernelParam(spec, name, value);
   }
   memo.set(spec, costs);
   return costs;
 }
 
 /**
- * A machine's `kernel.params.<name>`, checked: every mechanism constant is a time, a size, a count,
- * a bandwidth or a relative speed, so never negative; `positive` ones (divisors) never zero; a
- * `flag` (hardware/kernel-params.ts, KERNEL_FLAGS) is 0 or 1.
+ * A machine's `kernel.params.<name>`, checked by the rule the machine-file loader applies
+ * (hardware/kernel-params.ts): a machine built in code, not loaded, is checked here first.
  */
-export function checkKernelParam(
-  spec: MachineSpec,
-  name: string,
-  value: number,
-  opts: { positive?: boolean; integer?: boolean; flag?: boolean } = {},
-): number {
-  const where = { file: spec.origin || undefined, field: `kernel.params.${name}` };
-  if (!Number.isFinite(value) || value < 0)
-    throw new InputError(`${name} must be a non-negative number, got ${value}`, where);
-  if (opts.positive && value === 0) throw new InputError(`${name} must be greater than zero`, where);
-  if ((opts.integer || opts.flag) && !Number.isInteger(value))
-    throw new InputError(`${name} must be a whole number, got ${value}`, where);
-  if (opts.flag && value > 1) throw new InputError(`${name} must be 0 or 1, got ${value}`, where);
+export function checkKernelParam(spec: MachineSpec, name: string, value: number): number {
+  const problem = kernelParamProblem(name, value);
+  if (problem !== undefined)
+    throw new InputError(problem, { file: spec.origin || undefined, field: `kernel.params.${name}` });
   return value;
 }

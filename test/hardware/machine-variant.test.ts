@@ -95,6 +95,16 @@ describe('variants', () => {
     expect({ ...spec, links: dancer.links }).toEqual(dancer);
   });
 
+  it('may give a NIC no latency, as any duration (machine-format.md: zero is a cost that does not exist)', () => {
+    const nuioa = loadPreset('opteron-nuioa');
+    const variants = new MachineVariants(nuioa);
+    const spec = toSpec(variants.variant([{ steps: ['nics', 0, 'latencyNs'], value: 0 }]));
+    expect(() => validateMachine(spec)).not.toThrow();
+    expect(spec.nics[0].latencyNs).toBe(0);
+    const negative = toSpec(variants.variant([{ steps: ['nics', 0, 'latencyNs'], value: -1 }]));
+    expect(() => validateMachine(negative)).toThrow(/NIC latency must not be negative, got -1/);
+  });
+
   it('cut a list to its first entries, sharing the rest', () => {
     const variants = new MachineVariants(dancer);
     const spec = toSpec(variants.variant([{ steps: ['numaNodes'], keep: 1 }]));

@@ -93,4 +93,21 @@ describe('scenarios on several hosts', () => {
     expect(e.location.field).toBe('hosts');
     expect(e.message).toMatch(/NIC 'ib0' of machine 'opteron-nuioa' has no latency/);
   });
+
+  it('take one host, the default, on a machine without NICs or without NIC latencies', () => {
+    const one = BASE.replace('hosts: 2', 'hosts: 1').replace(
+      '  - { name: shm, params: { rails: share, railShare: 0.6 }, label: split-60 }',
+      '  - shm',
+    );
+    const dancer = load(one.replace('machine: opteron-nuioa', 'machine: dancer').replace('[0, 8]', '[0, 1]'));
+    expect(dancer.machines[0].spec.hosts).toBe(1);
+    expect(dancer.machines[0].spec.nics).toEqual([]);
+    const nuioa = resolveMachine('opteron-nuioa', {});
+    const s = loadScenarioText(one.replace('[0, 8]', '[0, 1]'), {
+      file: 'hosts.yaml',
+      resolveMachine: () => ({ ...nuioa, nics: nuioa.nics.map(({ latencyNs: _, ...n }) => n) }),
+      catalogue,
+    });
+    expect(s.machines[0].spec.hosts).toBe(1);
+  });
 });

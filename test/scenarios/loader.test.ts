@@ -273,6 +273,11 @@ describe('loader errors name file, line:column and field', () => {
       `${BASE}baseline: binomal\n`,
       "study.yaml:9:11 (baseline): baseline 'binomal' is not one of the algorithms (did you mean 'binomial'?)",
     ],
+    [
+      'a baseline naming an algorithm listed twice',
+      `${BASE.replace('  - linear\n', '  - { name: tree, label: tree-a }\n')}baseline: tree\n`,
+      "study.yaml:9:11 (baseline): baseline 'tree' names 2 algorithms (tree-a, binomial): give one's label",
+    ],
     ['a bad cache mode', `${BASE}cache: cold\n`, "(cache): cache must be 'on' or 'off', got 'cold'"],
     [
       'a value both fixed and swept',

@@ -105,6 +105,15 @@ describe('machine-parameter axes', () => {
       /machine 'dancer' with numaNodes\.\*\.writeCost = 0\.5 is not a valid machine \(numaNodes\[0\]\.writeCost\): a written byte costs at least one read byte/,
     );
 
+    // A kernel parameter's rule (a relative speed divides, a flag is 0 or 1) is the machine file's,
+    // checked when the scenario loads, not where a run first reads the parameter.
+    const divisor = errorOf(withSweep('  machine.kernel.params.kernelCopyEfficiency: [1, 0]\n'));
+    expect(divisor.location).toMatchObject({ field: 'sweep.machine.kernel.params.kernelCopyEfficiency[1]' });
+    expect(divisor.detail).toMatch(/kernelCopyEfficiency = 0 is not a valid machine .*must be greater than zero/);
+    const flag = errorOf(withSweep('  machine.kernel.params.knemMarksDirty: [0, 7]\n'));
+    expect(flag.location).toMatchObject({ field: 'sweep.machine.kernel.params.knemMarksDirty[1]' });
+    expect(flag.detail).toMatch(/knemMarksDirty must be 0 or 1, got 7/);
+
     const first = errorOf(
       withSweep('  machine.numaNodes.1.writeCost: [0.5, 1.5]\n  machine.links.*.latencyNs: [10, 20]\n'),
     );

@@ -9,7 +9,6 @@
 // Moreaud (JPDC 2013, §6) attribute ~2 µs of LiMIC's 3-6 µs per ping-pong advantage to exactly
 // these KNEM security checks, region declaration and lookup.
 import type { MachineSpec } from '../../../hardware/spec.ts';
-import { KERNEL_FLAGS } from '../../../hardware/kernel-params.ts';
 import { checkKernelParam } from '../kernel-costs.ts';
 
 export const knemDefaults = {
@@ -85,20 +84,9 @@ export const knemDefaults = {
 
 export type KnemParam = keyof typeof knemDefaults;
 
-/** Relative speeds and the engine's bandwidth divide: zero is no value for them. */
-const POSITIVE: readonly KnemParam[] = [
-  'knemReadEfficiency',
-  'knemWriteEfficiency',
-  'knemThreadEfficiency',
-  'ioatBandwidth',
-];
-
 /** The constant for this machine: its `kernel.params` entry when given (checked), else the default above. */
 export function knemParam(spec: MachineSpec, name: KnemParam): number {
   const given = spec.kernel.params[name];
   if (given === undefined) return knemDefaults[name];
-  return checkKernelParam(spec, name, given, {
-    positive: POSITIVE.includes(name),
-    flag: KERNEL_FLAGS.has(name),
-  });
+  return checkKernelParam(spec, name, given);
 }
