@@ -85,9 +85,11 @@ export const IMPORT_DEFAULTS = {
     pageBytesPower: 65536,
     // get_user_pages per page: KNEM paper (Goglin & Moreaud, JPDC 2013) measures 30-180 ns; middle.
     pinPerPageNs: 100,
-    // Readers of one address space serialise while pinning its pages (Chakraborty et al.,
-    // "Contention-aware kernel-assisted MPI collectives", 2017): model the lock as exclusive.
-    cmaLockMode: 'exclusive' as const,
+    // process_vm_readv/writev take the target's address-space lock for read (mm/process_vm_access.c:
+    // down_read of mmap_sem, mmap_lock from 5.8), so readers hold it together; what serialises them
+    // is the page-table locks, modelled beside it (docs/model.md, "Contended kernel locks").
+    // `intranode calibrate` measures which mode fits the host better.
+    cmaLockMode: 'shared' as const,
     // CMA (process_vm_readv/writev) appeared in Linux 3.2 (KNEM paper, section 2).
     cmaSinceMajor: 3,
     cmaSinceMinor: 2,
