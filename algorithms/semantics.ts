@@ -23,6 +23,9 @@ export interface OperationSemantics<Args> {
   fill(rank: Rank, args: Args, call: OperationCall): void;
   /** Throws an Error describing the first difference if any rank's buffers are wrong. */
   verify(args: Args[], call: OperationCall): void;
+  /** Whether the library returns from the call before any algorithm runs (a call that moves
+   *  nothing: collectives/semantics/mpi-entry.ts); never when absent. */
+  returnsAtOnce?: (args: Args) => boolean;
   /** Transfers one iteration carries, each reported as its share of the iteration's span: IMB's
    *  PingPong reports half a round trip. One when absent. */
   transfersPerCall?: number;

@@ -3,6 +3,7 @@
 // and returns time per iteration and where it went. (A scenario's sweep points run through
 // scenarios/simulate-point.ts.)
 import { Simulation } from '../../sim/engine/simulation.ts';
+import type { Program } from '../../sim/engine/program.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { SimRank } from '../../sim/kernel/rank.ts';
@@ -200,7 +201,7 @@ function runTyped<Op extends OperationName>(
     const delays = k < extra ? undefined : req.startDelays?.[k - extra];
     const own: number[] = [];
     const procs = ranks.map((rank, i) => {
-      const program = info.program(rank, args[i]);
+      const program = semantics.returnsAtOnce?.(args[i]) ? returnAtOnce() : info.program(rank, args[i]);
       return sim.spawn(
         `rank ${rank.id} ${info.name}`,
         afterDelay(sim, delays?.[i] ?? 0, program, (ns) => (own[i] = ns)),
@@ -233,3 +234,6 @@ function runTyped<Op extends OperationName>(
 function holdsData(buf: Buffer): boolean {
   return buf.content.pieces().some((p) => p.origin !== null);
 }
+
+/** A rank's call that the library ends before any algorithm runs (semantics' `returnsAtOnce`). */
+function* returnAtOnce(): Program<void> {}

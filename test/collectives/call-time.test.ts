@@ -5,6 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
 import { loadPreset } from '../../hardware/presets.ts';
+import { collectiveSemantics } from '../../algorithms/collectives/semantics/index.ts';
 
 describe("a call's time", () => {
   for (const algorithm of ['bcast:basic', 'bcast:binomial', 'gather:basic']) {
@@ -29,4 +30,43 @@ describe("a call's time", () => {
       }
     });
   }
+
+  // Open MPI's bindings return before the component for a call that moves nothing (ompi/mpi/c/*.c;
+  // algorithms/collectives/semantics/mpi-entry.ts); MPI_Gatherv, MPI_Scatterv, MPI_Alltoallv and
+  // MPI_Barrier call it whatever the counts.
+  const zeroCall = (algorithm: string, counts?: number[]) => {
+    const machine = loadPreset('dancer');
+    return runAlgorithm({
+      machine,
+      cores: [0, 1, 4, 5],
+      algorithm,
+      call: { bytes: 0, root: 1, params: {}, counts },
+      cache: 'on',
+      iterations: 2,
+      warmup: 1,
+      seed: 'zero',
+      keepTrace: true,
+    });
+  };
+  it.each([
+    'bcast:binomial',
+    'bcast:knem-linear',
+    'gather:basic',
+    'scatter:binomial',
+    'alltoall:pairwise',
+    'allgather:ring',
+    'reduce:binomial',
+    'allreduce:ring',
+    'allgatherv:basic',
+  ])('ends in the library for a call that moves nothing (%s)', (algorithm) => {
+    const outcome = zeroCall(algorithm, algorithm.includes('v:') ? [0, 0, 0, 0] : undefined);
+    expect(outcome.times).toEqual([0, 0]);
+    expect(outcome.events).toEqual([]);
+  });
+  it('leaves the v-calls but allgatherv, and the barrier, to the algorithm', () => {
+    for (const op of ['gatherv', 'scatterv', 'alltoallv', 'barrier'] as const)
+      expect(collectiveSemantics[op].returnsAtOnce).toBeUndefined();
+    const barrier = zeroCall('barrier:basic');
+    expect(barrier.times.every((t) => t > 0)).toBe(true);
+  });
 });

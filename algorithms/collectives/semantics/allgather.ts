@@ -8,9 +8,11 @@ import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
 import { vLayout } from './vcounts.ts';
+import { noBytes, noCounts } from './mpi-entry.ts';
 
 export const allgatherSemantics: OperationSemantics<AllgatherArgs> = {
   operation: 'allgather',
+  returnsAtOnce: noBytes,
   setup(rank: Rank, call: OperationCall): AllgatherArgs {
     const bytes = checkSize('allgather', call.bytes);
     return {
@@ -40,6 +42,7 @@ const layout = (call: OperationCall, n: number) => vLayout('allgatherv', call, n
 
 export const allgathervSemantics: OperationSemantics<AllgathervArgs> = {
   operation: 'allgatherv',
+  returnsAtOnce: noCounts,
   setup(rank: Rank, call: OperationCall): AllgathervArgs {
     checkSize('allgatherv', call.bytes);
     const { counts, displs, bytes: recvBytes } = layout(call, rank.size);

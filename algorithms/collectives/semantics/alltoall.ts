@@ -8,6 +8,7 @@ import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
 import { checkDisjoint, displsParam, extent, packed, pairCounts } from './vcounts.ts';
+import { noBytes } from './mpi-entry.ts';
 
 /**
  * Equal-block all-to-all: block j of rank i's send buffer lands as block i of rank j's receive
@@ -42,7 +43,10 @@ export function equalBlockAlltoall(operation: string): OperationSemantics<Alltoa
   };
 }
 
-export const alltoallSemantics = equalBlockAlltoall('alltoall');
+export const alltoallSemantics: OperationSemantics<AlltoallArgs> = {
+  ...equalBlockAlltoall('alltoall'),
+  returnsAtOnce: noBytes,
+};
 
 /**
  * counts[i][j]: bytes rank i sends to rank j. sendDispls[i][j]: where that block starts in rank i's

@@ -6,9 +6,11 @@ import type { BcastArgs } from '../args.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { checkRoot, paramsOf } from './checks.ts';
 import { expectBlocks, freshBlock } from './expect.ts';
+import { noBytes } from './mpi-entry.ts';
 
 export const bcastSemantics: OperationSemantics<BcastArgs> = {
   operation: 'bcast',
+  returnsAtOnce: noBytes,
   setup(rank: Rank, call: OperationCall): BcastArgs {
     const bytes = checkSize('bcast', call.bytes);
     const root = checkRoot('bcast', call, rank.size);

@@ -7,9 +7,11 @@ import { fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
 import { rootedLayout, setupRooted, setupRootedV } from './rooted.ts';
+import { noBytes } from './mpi-entry.ts';
 
 export const gatherSemantics: OperationSemantics<GatherArgs> = {
   operation: 'gather',
+  returnsAtOnce: noBytes,
   setup(rank: Rank, call: OperationCall): GatherArgs {
     const { bytes, root, rooted: recv } = setupRooted(rank, call, 'gather');
     return { send: range(rank.alloc('send', bytes)), recv, bytes, root, params: paramsOf(call) };

@@ -7,11 +7,13 @@ import type { AllreduceArgs, ReduceArgs } from '../args.ts';
 import { checkSize, fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { checkRoot, paramsOf, reduceOpOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, reducedBlock } from './expect.ts';
+import { noBytes } from './mpi-entry.ts';
 
 const sources = (n: number) => Array.from({ length: n }, (_, r) => source(r, 'send'));
 
 export const reduceSemantics: OperationSemantics<ReduceArgs> = {
   operation: 'reduce',
+  returnsAtOnce: noBytes,
   setup(rank: Rank, call: OperationCall): ReduceArgs {
     const bytes = checkSize('reduce', call.bytes);
     const root = checkRoot('reduce', call, rank.size);
@@ -35,6 +37,7 @@ export const reduceSemantics: OperationSemantics<ReduceArgs> = {
 
 export const allreduceSemantics: OperationSemantics<AllreduceArgs> = {
   operation: 'allreduce',
+  returnsAtOnce: noBytes,
   setup(rank: Rank, call: OperationCall): AllreduceArgs {
     const bytes = checkSize('allreduce', call.bytes);
     const op = reduceOpOf('allreduce', call);

@@ -7,9 +7,11 @@ import { fillFresh, fillUninitialised, source } from '../../fill.ts';
 import { paramsOf } from './checks.ts';
 import { expectBlocks, expectUnchanged, freshBlock } from './expect.ts';
 import { rootedLayout, setupRooted, setupRootedV } from './rooted.ts';
+import { noBytes } from './mpi-entry.ts';
 
 export const scatterSemantics: OperationSemantics<ScatterArgs> = {
   operation: 'scatter',
+  returnsAtOnce: noBytes,
   setup(rank: Rank, call: OperationCall): ScatterArgs {
     const { bytes, root, rooted: send } = setupRooted(rank, call, 'scatter');
     return { send, recv: range(rank.alloc('recv', bytes)), bytes, root, params: paramsOf(call) };
