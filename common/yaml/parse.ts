@@ -20,6 +20,16 @@ export function parseYaml(text: string, file?: string): YamlValue {
     const { line, col } = lines.linePos(found.at);
     throw new InputError(`YAML syntax error: ${found.detail}`, { file, line, column: col, field: found.field });
   }
+  // A %YAML 1.1 directive would make 010 octal, 1:30 sexagesimal and yes a boolean.
+  const version = doc.directives?.yaml;
+  if (version?.explicit && version.version !== '1.2') {
+    const { line, col } = lines.linePos(Math.max(0, text.search(/^%YAML/m)));
+    throw new InputError(`the %YAML ${version.version} directive is not supported: files are read as YAML 1.2`, {
+      file,
+      line,
+      column: col,
+    });
+  }
   const source: YamlSource = { file, lines, doc };
   const root = doc.contents ?? undefined;
   return new YamlValue(source, root, '', root?.range?.[0] ?? 0);

@@ -64,6 +64,10 @@ export class YamlValue {
       node = node.resolve(this.source.doc);
       if (node === undefined) throw this.error('alias refers to an unknown anchor');
     }
+    // Tags (!custom, !!float, !!binary...) are part of neither format: a tag the parser does not
+    // know is dropped with a warning, one it knows changes what the value means.
+    const tag = (node as Node | undefined)?.tag;
+    if (tag !== undefined) throw this.error(`YAML tags are not supported (found ${shortTag(tag)})`);
     return node as Node | undefined;
   }
 
@@ -100,6 +104,9 @@ export class YamlValue {
       const keyField = this.child(keyNode, path, keyAt);
       if (known && !known.includes(name)) keyField.fail(unknownKey(name, known, what));
       if (out.has(name)) keyField.fail(`key '${name}' appears twice`);
+      // `{ ranks }` or `? ranks` gives a key no value at all, not even an empty one (`ranks:`).
+      if (pair.value === null || pair.value === undefined)
+        keyField.fail(`'${name}' has no value: write '${name}: VALUE'`);
       out.set(name, this.child(pair.value, path, keyAt));
     }
     return out;
@@ -124,8 +131,7 @@ export class YamlValue {
     if (!isScalar(n)) this.fail(`expected a single value, got ${this.describe()}`);
     const v = n.value;
     if (v === null || typeof v === 'string' || typeof v === 'number' || typeof v === 'boolean') return v;
-    // Custom tags (!!binary, !!timestamp...) are not part of either format.
-    this.fail('values with YAML tags such as !!binary or !!timestamp are not supported');
+    this.fail(`expected a single value, got ${this.describe()}`);
   }
 
   /** A scalar that must be there; `expected` says what would have been right. */
@@ -255,4 +261,9 @@ export class MapReader {
     if (required && present.length === 0) this.owner.fail(`give one of ${keys.join(', ')}`);
     return present[0];
   }
+}
+
+/** A tag as written: the YAML core tags by their `!!` shorthand. */
+function shortTag(tag: string): string {
+  return tag.startsWith('tag:yaml.org,2002:') ? `!!${tag.slice('tag:yaml.org,2002:'.length)}` : tag;
 }

@@ -79,4 +79,33 @@ describe('YamlValue: one reader for both formats', () => {
     const m = parseYaml('base: &b { x: 1 }\ncopy: *b\n', 'f.yaml').map(['base', 'copy']);
     expect(m.req('copy').map(['x']).req('x').integer(0)).toBe(1);
   });
+
+  it('refuses a key written with no value at all, in flow style or as a complex key', () => {
+    for (const [text, field, line] of [
+      ['sweep: { ranks }\n', 'sweep.ranks', 1],
+      ['name: x\n? iterations\n', 'iterations', 2],
+      ['algorithms: [{ name: basic, label }]\n', 'algorithms[0].label', 1],
+    ] as const) {
+      const walk = (v: ReturnType<typeof parseYaml>): void => {
+        if (v.kind() === 'map') for (const child of v.entries().values()) walk(child);
+        if (v.kind() === 'seq') for (const child of v.items()) walk(child);
+      };
+      const e = inputErrorOf(() => walk(parseYaml(text, 'f.yaml')));
+      expect(e.location).toMatchObject({ line, field });
+      expect(e.detail).toMatch(/has no value: write '\w+: VALUE'/);
+    }
+  });
+
+  it('refuses tags, known or not, where a value is read', () => {
+    const doc = parseYaml('a: !custom [1]\nb: !!float 3\nc: !!binary aGk=\n', 'f.yaml').map(['a', 'b', 'c']);
+    expect(inputErrorOf(() => doc.req('a').items()).detail).toBe('YAML tags are not supported (found !custom)');
+    expect(inputErrorOf(() => doc.req('b').number()).detail).toBe('YAML tags are not supported (found !!float)');
+    expect(inputErrorOf(() => doc.req('c').scalar()).detail).toBe('YAML tags are not supported (found !!binary)');
+  });
+
+  it('refuses a %YAML directive other than 1.2, at its line', () => {
+    const e = inputErrorOf(() => parseYaml('# a comment\n%YAML 1.1\n---\nranks: 010\n', 'f.yaml'));
+    expect(e.message).toBe('f.yaml:2:1: the %YAML 1.1 directive is not supported: files are read as YAML 1.2');
+    expect(parseYaml('%YAML 1.2\n---\nranks: 010\n', 'f.yaml').map(['ranks']).req('ranks').number()).toBe(10);
+  });
 });
