@@ -102,6 +102,8 @@ const COMMANDS = ['run', 'merge', 'slurm', 'machines', 'machine', 'algorithms', 
 
 interface FlagSpec {
   type: 'string' | 'boolean';
+  /** Each use adds to the last (`--skip A --skip B`); any other flag may be given once. */
+  repeats?: true;
 }
 
 const HWLOC_MACHINE: Record<string, FlagSpec> = { 'hwloc-machine': { type: 'string' } };
@@ -145,7 +147,7 @@ const REPRODUCE_FLAGS: Record<string, FlagSpec> = {
   strict: { type: 'boolean' },
   report: { type: 'string' },
   fast: { type: 'boolean' },
-  skip: { type: 'string' },
+  skip: { type: 'string', repeats: true },
   jobs: { type: 'string' },
 };
 
@@ -203,6 +205,7 @@ export function parseArgs(argv: string[]): Command {
 function tokens(args: string[], known: Record<string, FlagSpec>): Parsed {
   const { tokens: list } = splitArgs({ args, options: known, strict: false, allowPositionals: true, tokens: true });
   const out: Parsed = { positionals: [], flags: [] };
+  const seen = new Set<string>();
   for (const token of list) {
     if (token.kind === 'positional') out.positionals.push(token.value);
     if (token.kind !== 'option') continue;
@@ -210,8 +213,15 @@ function tokens(args: string[], known: Record<string, FlagSpec>): Parsed {
     if (!spec || !token.rawName.startsWith('--')) {
       throw unknownFlag(token.rawName, [...Object.keys(known).map((k) => `--${k}`), '--help']);
     }
+    // A flag given twice would keep one of its values and drop the other without a word.
+    if (seen.has(token.name) && !spec.repeats) throw new UsageError(`${token.rawName} is given twice`);
+    seen.add(token.name);
     if (spec.type === 'string') {
-      if (token.value === undefined || token.value === '') throw new UsageError(`${token.rawName} needs a value`);
+      // `--trace --json`: the next flag is not this one's value (a value starting with '-' is given
+      // as --flag=VALUE).
+      const next = token.inlineValue === false && token.value?.startsWith('-');
+      if (token.value === undefined || token.value === '' || next)
+        throw new UsageError(`${token.rawName} needs a value`);
       out.flags.push([token.name, token.value]);
     } else {
       if (token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`);

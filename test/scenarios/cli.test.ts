@@ -142,6 +142,12 @@ describe('command-line errors exit 2', () => {
     [['run', file, '--json', '--csv'], '--json and --csv cannot be used together'],
     [['run', file, '--machine'], '--machine needs a value'],
     [['run', file, '--breakdown=yes'], '--breakdown takes no value'],
+    // The next flag is not a value: `--trace --json` would write a file named --json.
+    [['run', file, '--trace', '--json'], '--trace needs a value'],
+    [['run', file, '--seed', '--strict', '--json'], '--seed needs a value'],
+    [['run', file, '--machine', 'dancer', '--machine', 'zoot'], '--machine is given twice'],
+    [['run', file, '--json', '--json'], '--json is given twice'],
+    [['slurm', file, '--shards', '2', '--shards', '3'], '--shards is given twice'],
     [['run', file, file], "'run' takes one scenario file"],
     [['machine'], "'machine' needs a subcommand"],
     [['machine', 'list'], "unknown subcommand 'machine list'"],
