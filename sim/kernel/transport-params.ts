@@ -60,6 +60,8 @@ export const transportParams: readonly ParamInfo[] = [
     kind: 'integer',
     default: nemesisCosts.lmtSlots,
     min: 1,
+    // The ring's slots are simulated one by one: a count beyond this is refused as the typo it is.
+    max: 65536,
     description: 'Nemesis: slots of the LMT copy buffer, how far the sender may run ahead (MPICH2 NUM_BUFS)',
   },
   {

@@ -11,7 +11,7 @@ export interface ParamInfo {
   description: string;
   /** Smallest accepted value for numeric kinds (inclusive). */
   min?: number;
-  /** Largest accepted value of a `number` parameter (inclusive). */
+  /** Largest accepted value of a numeric parameter (inclusive). */
   max?: number;
   choices?: string[];
   /** Words a `bytes` parameter accepts besides sizes, each meaning what its description says. */

@@ -180,6 +180,9 @@ describe('tuned: trees of coll_base_topo.c', () => {
     expect(knomialTree(4, 0, 0, 16).children).toEqual([4, 8, 12, 1, 2, 3]);
     expect(knomialTree(4, 6, 0, 16)).toEqual({ parent: 4, children: [] });
     expect(knomialTree(4, 8, 0, 16)).toEqual({ parent: 0, children: [9, 10, 11] });
+    // A radix at or beyond the size is a flat tree, whatever its value (and as cheap to build).
+    for (const radix of [16, 17, 1e12])
+      expect(knomialTree(radix, 5, 5, 16).children).toEqual(Array.from({ length: 15 }, (_, i) => (6 + i) % 16));
   });
 
   it('chain: N-1 hops from the root', () => {

@@ -208,7 +208,7 @@ every algorithm also takes the transport parameters:
     eagerLimit (bytes, default 65440B, min 0B): Nemesis: largest message sent eagerly through cells, as MPICH's MPIR_CVAR_NEMESIS_SHM_EAGER_MAX_SZ (not with shm: sm)
     lmt (boolean, default true): Nemesis: larger messages through the shared-memory LMT pipeline (true) or ch3's rendezvous through cells (false; not with a single-copy mechanism)
     lmtChunk (bytes, default 32KiB, min 1B): Nemesis: slot of the LMT copy buffer, what one pipeline step copies (16 KiB for messages up to 128 KiB) (MPICH2 MPID_NEM_COPY_BUF_LEN)
-    lmtSlots (integer, default 8, min 1): Nemesis: slots of the LMT copy buffer, how far the sender may run ahead (MPICH2 NUM_BUFS)
+    lmtSlots (integer, default 8, min 1, max 65536): Nemesis: slots of the LMT copy buffer, how far the sender may run ahead (MPICH2 NUM_BUFS)
     lmtBuffer (choice, default pair, one of pair|direction): Nemesis: one LMT copy buffer per pair of processes, one transfer at a time either way ('pair', MPICH2's), or one per direction ('direction', the native backend's double copy)
     smFragment (bytes, default 32KiB, min 1B): sm BTL: fragment of the rendezvous pipeline, as Open MPI's btl_sm_max_send_size (only with shm: sm)
     smPipelineDepth (integer, default 3, min 1): sm BTL: fragments of a copy-in/out rendezvous in flight, as Open MPI's pml_ob1_send_pipeline_depth (only with shm: sm)

@@ -111,10 +111,8 @@ export function knomialTree(radix: number, rank: number, root: number, size: num
   }
   const children: number[] = [];
   for (mask = Math.floor(mask / radix); mask > 0; mask = Math.floor(mask / radix)) {
-    for (let j = 1; j < radix; j++) {
-      const c = v + mask * j;
-      if (c < size) children.push(unshift(c, root, size));
-    }
+    // Children past the communicator's end are none: a radix beyond the size costs no more.
+    for (let j = 1; j < radix && v + mask * j < size; j++) children.push(unshift(v + mask * j, root, size));
   }
   return { parent, children };
 }
