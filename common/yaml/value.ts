@@ -154,7 +154,13 @@ export class YamlValue {
   text(what?: string): string {
     const v = what ? this.scalar() : this.required('a string');
     if (typeof v === 'string') return v;
-    if (typeof v === 'number' && Number.isFinite(v)) return String(v);
+    if (typeof v === 'number' && Number.isFinite(v)) {
+      // A name is its text: `1.10`, `010` or `1e3` unquoted would read as 1.1, 10 or 1000.
+      const written = (this.resolved() as { source?: unknown } | undefined)?.source;
+      if (typeof written === 'string' && written !== String(v))
+        this.fail(`write '${written}' in quotes: unquoted, it reads as the number ${v}`);
+      return String(v);
+    }
     this.fail(
       what
         ? `${what} must be a string or a number, got ${this.describe()}`

@@ -108,4 +108,15 @@ describe('YamlValue: one reader for both formats', () => {
     expect(e.message).toBe('f.yaml:2:1: the %YAML 1.1 directive is not supported: files are read as YAML 1.2');
     expect(parseYaml('%YAML 1.2\n---\nranks: 010\n', 'f.yaml').map(['ranks']).req('ranks').number()).toBe(10);
   });
+
+  it('reads a name written as a number as its text, and refuses one the number would change', () => {
+    const doc = parseYaml('a: 7742\nb: 1.10\nc: 010\nd: 1e3\ne: "1.10"\n', 'f.yaml').map(['a', 'b', 'c', 'd', 'e']);
+    expect(doc.req('a').text()).toBe('7742');
+    expect(doc.req('e').text()).toBe('1.10');
+    expect(inputErrorOf(() => doc.req('b').text('name')).message).toBe(
+      "f.yaml:2:4 (b): write '1.10' in quotes: unquoted, it reads as the number 1.1",
+    );
+    expect(inputErrorOf(() => doc.req('c').text()).detail).toMatch(/write '010' in quotes/);
+    expect(inputErrorOf(() => doc.req('d').text()).detail).toMatch(/reads as the number 1000/);
+  });
 });
