@@ -18,4 +18,6 @@ export interface OperationInfo {
   counts?: 'per-rank' | 'per-pair';
   /** The fewest ranks it is defined for (a ping-pong needs a peer); any number if absent. */
   minRanks?: number;
+  /** It moves no data (a barrier): a scenario gives it no sizes, or only 0. */
+  sizeless?: boolean;
 }

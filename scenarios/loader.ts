@@ -72,7 +72,7 @@ export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const { operation, info } = readOperation(doc.required('operation'), opts.catalogue);
   const algorithmsField = doc.required('algorithms');
   const algorithms = readAlgorithms(algorithmsField, operation, opts.catalogue);
-  const sizes = readSizes(doc.required('sizes'));
+  const sizes = info.sizeless ? readNoSizes(doc.get('sizes'), operation) : readSizes(doc.required('sizes'));
   const roots = readRoots(doc.values('root'), operation, info);
   const countsField = doc.get('counts');
   const counts = countsField && readCounts(countsField, operation, info, opts.catalogue);
@@ -301,6 +301,13 @@ function readRoots(fields: YamlValue[] | undefined, operation: string, info: Ope
   });
   noRepeats(roots, 'root');
   return roots;
+}
+
+/** An operation that moves no data runs once per point, at size 0: other sizes would repeat its row. */
+function readNoSizes(field: YamlValue | undefined, operation: string): number[] {
+  if (field && readSizes(field).some((b) => b !== 0))
+    throw field.error(`operation '${operation}' moves no data: give sizes: 0, or no sizes`);
+  return [0];
 }
 
 function readSizes(field: YamlValue): number[] {

@@ -27,5 +27,11 @@ const V_COUNTS: Record<string, 'per-rank' | 'per-pair'> = {
 };
 
 export const collectiveOperations: readonly OperationInfo[] = COLLECTIVE_OPERATIONS.map(
-  ([name, rooted, description]) => ({ name, rooted, description, counts: V_COUNTS[name] }),
+  ([name, rooted, description]) => ({
+    name,
+    rooted,
+    description,
+    counts: V_COUNTS[name],
+    ...(name === 'barrier' ? { sizeless: true } : {}),
+  }),
 );

@@ -64,3 +64,16 @@ describe('transport parameters against the real catalogue', () => {
     );
   });
 });
+
+describe('a barrier moves no data', () => {
+  const barrier = 'name: b\nmachine: dancer\nranks: 4\noperation: barrier\nalgorithms: [basic, sm]\n';
+  const load = (text: string) => loadScenarioText(text, { file: 'b.yaml', resolveMachine: resolve, catalogue });
+  it('so its scenario needs no sizes, and gives one row, at 0', () => {
+    expect(load(barrier).sizes).toEqual([0]);
+    expect(load(`${barrier}sizes: 0\n`).sizes).toEqual([0]);
+  });
+  it('and refuses sizes that would repeat that row', () => {
+    const e = inputErrorOf(() => load(`${barrier}sizes: [0, 1KiB]\n`));
+    expect(e.message).toBe("b.yaml:6:8 (sizes): operation 'barrier' moves no data: give sizes: 0, or no sizes");
+  });
+});
