@@ -311,6 +311,11 @@ export function transportConflict(params: Record<string, unknown>): { param: str
   for (const param of ['lmtChunk', 'lmtSlots', 'lmtBuffer'])
     if (params.lmt === false && params[param] !== undefined)
       return { param, message: `${param} sizes the LMT pipeline, but lmt is false` };
+  if (params.singleThreshold !== undefined && (params.single ?? 'none') === 'none')
+    return {
+      param: 'singleThreshold',
+      message: `singleThreshold says where point-to-point switches to its single-copy mechanism, but single is 'none'; name one (single: cma, knem, ...)`,
+    };
   if (params.lmt === false && params.single !== undefined && params.single !== 'none')
     return {
       param: 'lmt',

@@ -460,7 +460,14 @@ describe("point-to-point options from a run's parameters", () => {
     expect(() => parsePointToPointOptions({ single: 'knm' })).toThrow(
       /^single: single must be one of none, knem, cma, xpmem, limic, got "knm" \(did you mean knem\?\)/,
     );
-    expect(parsePointToPointOptions({ singleThreshold: 'rendezvous' })).toEqual({ singleThreshold: 'rendezvous' });
+    expect(parsePointToPointOptions({ single: 'cma', singleThreshold: 'rendezvous' })).toEqual({
+      single: 'cma',
+      singleThreshold: 'rendezvous',
+    });
+    // Without a single-copy mechanism the threshold would change nothing.
+    expect(() => parsePointToPointOptions({ singleThreshold: 4096 })).toThrow(
+      /singleThreshold says where point-to-point switches to its single-copy mechanism, but single is 'none'/,
+    );
     expect(() => parsePointToPointOptions({ singleThreshold: -1 })).toThrow(InputError);
     expect(() => parsePointToPointOptions({ singleThreshold: '16k' })).toThrow(
       /singleThreshold must be a non-negative whole number of bytes or 'rendezvous', got "16k"/,
