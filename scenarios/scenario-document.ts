@@ -84,6 +84,8 @@ export class ScenarioDocument {
     const parameters = sweep?.kind() === 'map' ? [...sweep.entries('sweep').keys()].filter(isParameterKey) : [];
     this.swept =
       sweep?.entries('sweep', [...SWEEP_KEYS, ...SWEEP_ONLY_KEYS, ...parameters]) ?? new Map<string, YamlValue>();
+    if (sweep && this.swept.size === 0)
+      sweep.fail('sweep names no axis: give a key with its list of values, or leave sweep out');
     return this.swept;
   }
 

@@ -76,6 +76,7 @@ describe('parseSizeRange', () => {
     ['..1MiB', /not a size range/],
     ['1KiB..', /not a size range/],
     ['1KiB..2KiB ^2', /not a size range/],
+    ['1KiB...4KiB', /'1KiB...4KiB' is not a size range/],
     ['-1KiB..1MiB', /negative/],
     ['1..1GiB +1', /more than/],
   ])('rejects %s', (input, message) => {
