@@ -16,10 +16,9 @@ export function mergeShards(shards: NamedShard[]): PointOutcome[] {
   const byIndex = new Map<number, string>();
   for (const { path, file } of shards) {
     if (file.identity !== first.file.identity || file.points !== first.file.points)
-      throw new InputError(
-        `is a shard of another sweep than ${first.path} (different scenario, or different --machine, --seed or --hwloc-machine)`,
-        { file: path },
-      );
+      throw new InputError(`is a shard of another sweep than ${first.path} (${howTheyDiffer(first.file, file)})`, {
+        file: path,
+      });
     if (file.shard.count !== first.file.shard.count)
       throw new InputError(`is one of ${file.shard.count} shards, ${first.path} one of ${first.file.shard.count}`, {
         file: path,
@@ -48,4 +47,17 @@ export function mergeShards(shards: NamedShard[]): PointOutcome[] {
     }
   }
   return outcomes;
+}
+
+/** The run options two shards of different sweeps were run with that differ, or what else can. */
+function howTheyDiffer(a: ShardFile, b: ShardFile): string {
+  const flags: [keyof ShardFile['run'], string][] = [
+    ['machine', '--machine'],
+    ['seed', '--seed'],
+    ['hwlocMachine', '--hwloc-machine'],
+    ['exact', '--exact'],
+  ];
+  const differ = flags.filter(([key]) => (a.run[key] ?? false) !== (b.run[key] ?? false)).map(([, flag]) => flag);
+  if (differ.length > 0) return `run with different ${differ.join(', ')}`;
+  return 'a different scenario or machine file, or another version of intranode';
 }

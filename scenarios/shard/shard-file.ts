@@ -41,6 +41,8 @@ export function parseShardFile(text: string, path: string): ShardFile {
       `shard file version ${String(data.version)} is not supported (this intranode reads version ${SHARD_VERSION})`,
       'version',
     );
+  const unknown = Object.keys(data).find((k) => !SHARD_KEYS.includes(k));
+  if (unknown !== undefined) throw fail(`unknown key '${unknown}' in a shard file`, unknown);
   if (typeof data.identity !== 'string') throw fail('missing the sweep identity', 'identity');
   const shard = data.shard;
   if (!isRecord(shard) || !isCount(shard.count) || !isCount(shard.index) || shard.index > shard.count)
@@ -57,22 +59,39 @@ export function parseShardFile(text: string, path: string): ShardFile {
       'results',
     );
   results.forEach((r: unknown, k) => {
-    const ok = isRecord(r) && r.point === expected[k] && (typeof r.unavailable === 'string' || isPointResult(r.result));
-    if (!ok) throw fail(`expected the result of point ${expected[k]}`, `results[${k}]`);
+    if (!isRecord(r) || r.point !== expected[k])
+      throw fail(`expected the result of point ${expected[k]}`, `results[${k}]`);
+    if (typeof r.unavailable === 'string') return;
+    const problem = resultProblem(r.result);
+    if (problem) throw fail(problem.detail, `results[${k}].result${problem.field}`);
   });
   return data as unknown as ShardFile;
 }
 
-/** JSON has no NaN: a ran point's times are finite durations, never negative, and its breakdown
- *  shares numbers. */
-function isPointResult(x: unknown): boolean {
-  const times = isRecord(x) ? [x.minNs, x.meanNs, x.maxNs, x.rankTimeNs] : [];
-  return (
-    isRecord(x) &&
-    times.every((t) => typeof t === 'number' && Number.isFinite(t) && t >= 0) &&
-    isRecord(x.breakdown) &&
-    Object.values(x.breakdown).every((v) => typeof v === 'number')
-  );
+const SHARD_KEYS: readonly string[] = ['format', 'version', 'identity', 'shard', 'points', 'run', 'results'];
+const TIMES = ['minNs', 'meanNs', 'maxNs', 'rankTimeNs'] as const;
+
+/** What is wrong with a ran point's result, if anything. JSON has no NaN: its times are finite
+ *  durations, never negative; its breakdown gives each kind of step its share of the rank-time, from
+ *  0 to 1, the shares adding up to at most 1. */
+function resultProblem(x: unknown): { field: string; detail: string } | undefined {
+  if (!isRecord(x)) return { field: '', detail: 'expected a point result: times and a breakdown' };
+  for (const t of TIMES) {
+    const v = x[t];
+    if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
+      return { field: `.${t}`, detail: `expected a duration in ns of at least 0, got ${JSON.stringify(v)}` };
+  }
+  if (!isRecord(x.breakdown)) return { field: '.breakdown', detail: 'expected the shares of each kind of step' };
+  let sum = 0;
+  for (const [kind, v] of Object.entries(x.breakdown)) {
+    if (typeof v !== 'number' || !(v >= 0 && v <= 1))
+      return { field: `.breakdown.${kind}`, detail: `expected a share from 0 to 1, got ${JSON.stringify(v)}` };
+    sum += v;
+  }
+  // Shares are quotients of one sum, so they add up to 1 within the rounding of a few divisions.
+  if (sum > 1 + 1e-9)
+    return { field: '.breakdown', detail: `the shares add up to ${sum}, more than the whole rank-time` };
+  return undefined;
 }
 
 function isRecord(x: unknown): x is Record<string, unknown> {

@@ -86,7 +86,12 @@ describe('intranode run --shard and merge', () => {
     const seeded = await shard(1, 3, 'seeded.json', ['--seed', 'other']);
     expect(await run(['merge', parts[0], parts[1], seeded])).toMatchObject({
       code: 1,
-      stderr: `intranode: ${seeded}: is a shard of another sweep than ${parts[0]} (different scenario, or different --machine, --seed or --hwloc-machine)\n`,
+      stderr: `intranode: ${seeded}: is a shard of another sweep than ${parts[0]} (run with different --seed)\n`,
+    });
+    const exact = await shard(2, 3, 'exact.json', ['--exact']);
+    expect(await run(['merge', parts[0], exact, parts[2]])).toMatchObject({
+      code: 1,
+      stderr: `intranode: ${exact}: is a shard of another sweep than ${parts[0]} (run with different --exact)\n`,
     });
     const half = await shard(2, 2, 'half.json');
     expect(await run(['merge', parts[0], half])).toMatchObject({
@@ -122,6 +127,11 @@ describe('intranode run --shard and merge', () => {
       join(dir, 'negative.json'),
       readFileSync(join(dir, parts[0]), 'utf8').replace(/"meanNs": [^,]*/, '"meanNs": -5'),
     );
+    // A breakdown kind no run has, whose share makes the whole more than the rank-time.
+    const shard0 = readFileSync(join(dir, parts[0]), 'utf8');
+    writeFileSync(join(dir, 'bogus.json'), shard0.replace(/"breakdown": \{/, '"breakdown": {\n    "bogus": 0.9,'));
+    writeFileSync(join(dir, 'text-time.json'), shard0.replace(/"meanNs": [^,]*/, '"meanNs": "abc"'));
+    writeFileSync(join(dir, 'extra.json'), shard0.replace(/^\{/, '{\n "note": "mine",'));
     const cases: [string, string][] = [
       [
         'report.json',
@@ -132,8 +142,14 @@ describe('intranode run --shard and merge', () => {
         "text.txt: not a shard file (not JSON); shard files are written by 'intranode run FILE --shard I/N'",
       ],
       ['short.json', 'short.json (results): shard 1/3 of 9 points needs 3 results'],
-      ['nan.json', 'nan.json (results[0]): expected the result of point 0'],
-      ['negative.json', 'negative.json (results[0]): expected the result of point 0'],
+      ['nan.json', 'nan.json (results[0].result.meanNs): expected a duration in ns of at least 0, got null'],
+      ['negative.json', 'negative.json (results[0].result.meanNs): expected a duration in ns of at least 0, got -5'],
+      [
+        'text-time.json',
+        'text-time.json (results[0].result.meanNs): expected a duration in ns of at least 0, got "abc"',
+      ],
+      ['bogus.json', 'bogus.json (results[0].result.breakdown): the shares add up to'],
+      ['extra.json', "extra.json (note): unknown key 'note' in a shard file"],
       ['absent.json', 'absent.json: cannot read the shard file: no such file'],
     ];
     for (const [name, message] of cases) {
