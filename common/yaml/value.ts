@@ -102,6 +102,9 @@ export class YamlValue {
       const name = String(key);
       const path = this.path ? `${this.path}.${name}` : name;
       const keyField = this.child(keyNode, path, keyAt);
+      // YAML 1.1's merge key; in YAML 1.2, which both formats are, `<<` is a key like any other.
+      if (name === '<<')
+        keyField.fail('merge keys (<<: *anchor) are not supported: write the keys out, or alias a whole value');
       if (known && !known.includes(name)) keyField.fail(unknownKey(name, known, what));
       if (out.has(name)) keyField.fail(`key '${name}' appears twice`);
       // `{ ranks }` or `? ranks` gives a key no value at all, not even an empty one (`ranks:`).

@@ -119,4 +119,11 @@ describe('YamlValue: one reader for both formats', () => {
     expect(inputErrorOf(() => doc.req('c').text()).detail).toMatch(/write '010' in quotes/);
     expect(inputErrorOf(() => doc.req('d').text()).detail).toMatch(/reads as the number 1000/);
   });
+
+  it('refuses a merge key, which YAML 1.2 does not have', () => {
+    const doc = parseYaml('base: &b { x: 1 }\ncopy: { <<: *b, y: 2 }\n', 'f.yaml').map(['base', 'copy']);
+    expect(inputErrorOf(() => doc.req('copy').map(['x', 'y'])).message).toBe(
+      'f.yaml:2:9 (copy.<<): merge keys (<<: *anchor) are not supported: write the keys out, or alias a whole value',
+    );
+  });
 });
