@@ -47,8 +47,12 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
     mpi: false,
     allowRunAsRoot: false,
   };
+  const seen = new Set<string>();
   for (let i = 1; i < argv.length; i++) {
     const flag = argv[i];
+    // A flag given twice would keep one value and drop the other without a word.
+    if (seen.has(flag)) throw new UsageError(`${flag} is given twice`);
+    if (flag.startsWith('--')) seen.add(flag);
     if (command === 'calibrate' && VALIDATE_ONLY.includes(flag))
       throw new UsageError(`${flag} belongs to validate, not calibrate`);
     if (BOOLEAN_FLAGS.includes(flag)) {
@@ -59,7 +63,8 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
     }
     if (!VALUE_FLAGS.includes(flag)) throw new UsageError(`unknown option '${flag}' for ${command}`);
     const value = argv[++i];
-    if (value === undefined) throw new UsageError(`${flag} needs a value`);
+    // `--out --json`: the next flag is not this one's value.
+    if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
     switch (flag) {
       case '--out':
         args.out = value;

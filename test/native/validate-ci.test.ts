@@ -129,6 +129,9 @@ describe('intranode validate on two ranks', () => {
     expect((await outcome(['validate', '--sizes', '8GiB'])).err).toMatch(
       /^intranode: --sizes: at most 1 GiB a message/,
     );
+    // The next flag is not a value, and a flag given twice would lose one of its values.
+    expect(await outcome(['calibrate', '--out', '--json'])).toEqual(usage('--out needs a value'));
+    expect(await outcome(['validate', '--ranks', '2', '--ranks', '3'])).toEqual(usage('--ranks is given twice'));
     expect(await outcome(['validate', '--machine', 'host', '--out', 'x.yaml'])).toEqual(
       usage(
         '--out saves the machine validate calibrates; with --machine nothing is calibrated, so there is nothing to save',
