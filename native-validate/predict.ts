@@ -36,14 +36,22 @@ export const NATIVE_TRANSPORT: Record<string, ParamValue> = {
   lmtBuffer: 'direction',
 };
 
+/** How a case runs: the native backend's own programs (the default: its double copy, no MPI library
+ *  in between), or Open MPI's (`mpi`, with the transport parameters of its run). */
+export interface PredictOptions {
+  params?: Record<string, ParamValue>;
+  warmup?: number;
+  /** The call goes through Open MPI's binding, which ends a call that moves nothing at once. */
+  mpi?: boolean;
+}
+
 export function predictNs(
   spec: MachineSpec,
   algorithm: string,
   cores: number[],
   bytes: number,
   cache: 'on' | 'off',
-  params: Record<string, ParamValue> = NATIVE_TRANSPORT,
-  warmup = 1,
+  { params = NATIVE_TRANSPORT, warmup = 1, mpi = false }: PredictOptions = {},
 ): number {
   const out = runAlgorithm({
     machine: spec,
@@ -54,6 +62,7 @@ export function predictNs(
     iterations: 2,
     warmup,
     seed: 'validate',
+    mpiBinding: mpi,
   });
   return out.times.reduce((a, b) => a + b, 0) / out.times.length;
 }

@@ -67,6 +67,12 @@ export interface RunRequest {
    * shifted in time.
    */
   exact?: boolean;
+  /**
+   * The calls go through an MPI library's binding, which ends a call that moves nothing before any
+   * algorithm runs (semantics' `returnsAtOnce`); false for a program that runs its algorithm
+   * directly, as the native backend's do. Default true.
+   */
+  mpiBinding?: boolean;
 }
 
 export interface RunOutcome {
@@ -201,7 +207,8 @@ function runTyped<Op extends OperationName>(
     const delays = k < extra ? undefined : req.startDelays?.[k - extra];
     const own: number[] = [];
     const procs = ranks.map((rank, i) => {
-      const program = semantics.returnsAtOnce?.(args[i]) ? returnAtOnce() : info.program(rank, args[i]);
+      const ends = req.mpiBinding !== false && semantics.returnsAtOnce?.(args[i]) === true;
+      const program = ends ? returnAtOnce() : info.program(rank, args[i]);
       return sim.spawn(
         `rank ${rank.id} ${info.name}`,
         afterDelay(sim, delays?.[i] ?? 0, program, (ns) => (own[i] = ns)),

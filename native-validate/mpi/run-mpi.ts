@@ -166,7 +166,11 @@ function fitLibraryWork(
     // so the fit's calls run after as many calls as the fast box's threshold.
     const at = (ns: number) => {
       spec.kernel.params[fit.param] = ns;
-      return predictNs(spec, 'bcast:basic', opts.cores, m.bytes, 'off', params, smBtlCosts.fastBoxThreshold);
+      return predictNs(spec, 'bcast:basic', opts.cores, m.bytes, 'off', {
+        params,
+        warmup: smBtlCosts.fastBoxThreshold,
+        mpi: true,
+      });
     };
     let lo = 0;
     let hi = 100_000;
@@ -313,7 +317,7 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
               bytes: m.bytes,
               measured: m,
             },
-            algorithm ? predictNs(spec, algorithm, opts.cores, m.bytes, 'off', params) : undefined,
+            algorithm ? predictNs(spec, algorithm, opts.cores, m.bytes, 'off', { params, mpi: true }) : undefined,
           ),
         );
       }
@@ -380,9 +384,8 @@ function fragmentProbes(
         setting.depth === undefined
           ? undefined
           : predictNs(spec, `${op}:basic`, opts.cores, bytes, 'off', {
-              ...VADER,
-              single: 'none',
-              smPipelineDepth: setting.depth,
+              params: { ...VADER, single: 'none', smPipelineDepth: setting.depth },
+              mpi: true,
             }),
       ),
     ),

@@ -63,6 +63,22 @@ describe("a call's time", () => {
     expect(outcome.times).toEqual([0, 0]);
     expect(outcome.events).toEqual([]);
   });
+  it('runs the algorithm for a call that moves nothing when no MPI binding is in between (the native programs)', () => {
+    const machine = loadPreset('dancer');
+    const outcome = runAlgorithm({
+      machine,
+      cores: [0, 1, 4, 5],
+      algorithm: 'bcast:basic',
+      call: { bytes: 0, root: 0, params: {} },
+      cache: 'on',
+      iterations: 1,
+      warmup: 0,
+      seed: 'zero',
+      mpiBinding: false,
+    });
+    expect(outcome.times[0]).toBeGreaterThan(0);
+  });
+
   it('leaves the v-calls but allgatherv, and the barrier, to the algorithm', () => {
     for (const op of ['gatherv', 'scatterv', 'alltoallv', 'barrier'] as const)
       expect(collectiveSemantics[op].returnsAtOnce).toBeUndefined();
