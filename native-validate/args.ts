@@ -49,22 +49,27 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
   };
   const seen = new Set<string>();
   for (let i = 1; i < argv.length; i++) {
-    const flag = argv[i];
+    // --flag=VALUE as --flag VALUE, as the other commands take it.
+    const eq = argv[i].startsWith('--') ? argv[i].indexOf('=') : -1;
+    const flag = eq > 0 ? argv[i].slice(0, eq) : argv[i];
+    const inline = eq > 0 ? argv[i].slice(eq + 1) : undefined;
     // A flag given twice would keep one value and drop the other without a word.
     if (seen.has(flag)) throw new UsageError(`${flag} is given twice`);
     if (flag.startsWith('--')) seen.add(flag);
     if (command === 'calibrate' && VALIDATE_ONLY.includes(flag))
       throw new UsageError(`${flag} belongs to validate, not calibrate`);
     if (BOOLEAN_FLAGS.includes(flag)) {
+      if (inline !== undefined) throw new UsageError(`${flag} takes no value`);
       if (flag === '--json') args.json = true;
       if (flag === '--mpi') args.mpi = true;
       if (flag === '--allow-run-as-root') args.allowRunAsRoot = true;
       continue;
     }
     if (!VALUE_FLAGS.includes(flag)) throw new UsageError(`unknown option '${flag}' for ${command}`);
-    const value = argv[++i];
+    const value = inline ?? argv[++i];
     // `--out --json`: the next flag is not this one's value.
-    if (value === undefined || value.startsWith('--')) throw new UsageError(`${flag} needs a value`);
+    if (value === undefined || value === '' || (inline === undefined && value.startsWith('--')))
+      throw new UsageError(`${flag} needs a value`);
     switch (flag) {
       case '--out':
         args.out = value;

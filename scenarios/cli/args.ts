@@ -219,9 +219,13 @@ function tokens(args: string[], known: Record<string, FlagSpec>): Parsed {
     if (spec.type === 'string') {
       // `--trace --json`: the next flag is not this one's value (a value starting with '-' is given
       // as --flag=VALUE).
-      const next = token.inlineValue === false && token.value?.startsWith('-');
-      if (token.value === undefined || token.value === '' || next)
+      const dashed = token.inlineValue === false && token.value?.startsWith('-');
+      if (token.value === undefined || token.value === '' || (dashed && token.value.startsWith('--')))
         throw new UsageError(`${token.rawName} needs a value`);
+      if (dashed)
+        throw new UsageError(
+          `${token.rawName} ${token.value}: a value starting with '-' is written ${token.rawName}=${token.value}`,
+        );
       out.flags.push([token.name, token.value]);
     } else {
       if (token.value !== undefined) throw new UsageError(`${token.rawName} takes no value`);

@@ -69,6 +69,9 @@ Usage:
       --allow-run-as-root            let mpirun run as root
   intranode --help (-h, or help) | --version (-V)
 
+Each option is given once (reproduce's --skip may repeat). A value starting with '-' is written
+--option=VALUE (--seed=-5).
+
 Exit codes: 0 success, 1 invalid input (scenario, machine file), 2 invalid command line,
 3 internal error, 4 a claim expected to pass failed (reproduce --strict), 5 the native backend
 failed (calibrate, validate: no C compiler, a rank failed, Open MPI missing for --mpi). The scenario format is described in docs/scenario-format.md.

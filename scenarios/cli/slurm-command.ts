@@ -47,16 +47,17 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
     cwd: env.cwd,
     launcher: env.launcher,
     file: args.file,
+    // Values as --flag=VALUE, so that one starting with '-' (a seed of -5) reads as a value.
     runFlags: [
-      ...(args.machine !== undefined ? ['--machine', args.machine] : []),
-      ...(args.seed !== undefined ? ['--seed', args.seed] : []),
-      ...(args.hwlocMachine !== undefined ? ['--hwloc-machine', String(args.hwlocMachine)] : []),
+      ...(args.machine !== undefined ? [`--machine=${args.machine}`] : []),
+      ...(args.seed !== undefined ? [`--seed=${args.seed}`] : []),
+      ...(args.hwlocMachine !== undefined ? [`--hwloc-machine=${args.hwlocMachine}`] : []),
       ...(args.strict ? ['--strict'] : []),
       ...(args.exact ? ['--exact'] : []),
       ...(args.trains ? ['--trains'] : []),
     ],
     mergeFlags: [
-      ...(args.format !== 'table' ? ['--format', args.format] : []),
+      ...(args.format !== 'table' ? [`--format=${args.format}`] : []),
       ...(args.breakdown ? ['--breakdown'] : []),
     ],
     report,

@@ -132,6 +132,11 @@ describe('intranode validate on two ranks', () => {
     // The next flag is not a value, and a flag given twice would lose one of its values.
     expect(await outcome(['calibrate', '--out', '--json'])).toEqual(usage('--out needs a value'));
     expect(await outcome(['validate', '--ranks', '2', '--ranks', '3'])).toEqual(usage('--ranks is given twice'));
+    expect(await outcome(['validate', '--ranks=2', '--ranks', '3'])).toEqual(usage('--ranks is given twice'));
+    expect(await outcome(['validate', '--ranks=1'])).toEqual(
+      usage("--ranks takes a whole number from 2 to 8,192, got '1'"),
+    );
+    expect(await outcome(['validate', '--json=yes'])).toEqual(usage('--json takes no value'));
     expect(await outcome(['validate', '--machine', 'host', '--out', 'x.yaml'])).toEqual(
       usage(
         '--out saves the machine validate calibrates; with --machine nothing is calibrated, so there is nothing to save',

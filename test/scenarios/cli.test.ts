@@ -145,6 +145,7 @@ describe('command-line errors exit 2', () => {
     // The next flag is not a value: `--trace --json` would write a file named --json.
     [['run', file, '--trace', '--json'], '--trace needs a value'],
     [['run', file, '--seed', '--strict', '--json'], '--seed needs a value'],
+    [['run', file, '--seed', '-5'], "--seed -5: a value starting with '-' is written --seed=-5"],
     [['run', file, '--machine', 'dancer', '--machine', 'zoot'], '--machine is given twice'],
     [['run', file, '--json', '--json'], '--json is given twice'],
     [['slurm', file, '--shards', '2', '--shards', '3'], '--shards is given twice'],

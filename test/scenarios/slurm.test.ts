@@ -89,6 +89,13 @@ describe('intranode slurm: the command line', () => {
     );
   });
 
+  it('passes a run option whose value starts with a dash as --flag=VALUE, which its tasks read back', async () => {
+    const r = await cli(['slurm', file, '--shards', '2', '--seed=-5', '--dir', join(dir, 'dashed')]);
+    expect(r.code).toBe(0);
+    expect(r.stdout).toContain(' --seed=-5 ');
+    expect(r.stdout).not.toContain('--seed -5');
+  });
+
   it('refuses a results folder that holds an earlier run, and a folder SLURM cannot name unquoted', async () => {
     mkdirSync(join(dir, 'used'));
     writeFileSync(join(dir, 'used', 'shard-1.json'), '{}');
