@@ -41,11 +41,12 @@ export function expandScenario(s: Scenario): Table[] {
   const tables: Table[] = [];
   for (const machine of s.machines) {
     for (const placement of s.placements) {
-      for (const count of s.ranks) {
+      // Rank values that come to one count on this machine (`all` and 8 on 8 cores) give one table.
+      const counts = [...new Set(s.ranks.map((count) => rankCount(count, machine.spec, s.smt)))];
+      for (const ranks of counts) {
         for (const root of s.rootSweep ?? [s.root]) {
           for (const railShare of s.railShareSweep ?? [undefined]) {
             for (const seed of s.seedSweep ?? [s.seed]) {
-              const ranks = rankCount(count, machine.spec, s.smt);
               tables.push(table(s, machine, placement, ranks, root, seed, railShare));
             }
           }

@@ -246,16 +246,8 @@ interface RankChecks {
 /** What depends on the communicator size holds for every machine and rank count of the sweep. */
 function checkCombinations(doc: ScenarioDocument, axes: Axes, c: RankChecks): void {
   for (const m of axes.machines) {
-    // `all` is a count once the machine is known: [all, 8] on an 8-core machine is 8 twice.
-    const counted = new Map<number, RankCount>();
     for (const r of axes.ranks) {
       const n = rankCount(r.value, m.choice.spec, c.smt);
-      const same = counted.get(n);
-      if (same !== undefined)
-        throw (r.field ?? doc.root).error(
-          `ranks ${String(same)} and ${String(r.value)} are both ${n} ranks on machine '${m.choice.ref}': the tables would repeat`,
-        );
-      counted.set(n, r.value);
       if (c.info.minRanks !== undefined && n < c.info.minRanks)
         throw (r.field ?? doc.root).error(`${c.operation} needs at least ${c.info.minRanks} ranks, got ${n}`);
       for (const fixed of c.fixedRanks)

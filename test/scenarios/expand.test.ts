@@ -103,6 +103,21 @@ describe('expansion', () => {
     ]);
   });
 
+  it("gives one table where 'all' and a number are the same count on a machine, and both elsewhere", () => {
+    const both = loadScenarioText(
+      'operation: test-op\nalgorithms: [tree]\nsizes: 1\nsweep:\n  machine: [two-socket, small]\n  ranks: [3, all]\n',
+      {
+        resolveMachine: (ref) => (ref === 'small' ? fakeMachine('small', 1, 3) : MACHINES[ref]),
+        catalogue: fakeCatalogue,
+      },
+    );
+    expect(expandScenario(both).map((t) => [t.machine.ref, t.ranks])).toEqual([
+      ['two-socket', 3],
+      ['two-socket', 8],
+      ['small', 3],
+    ]);
+  });
+
   it('fills every point from the scenario', () => {
     const cell = tables[1].rows[1].cells[0];
     expect(cell.algorithm.label).toBe('linear');

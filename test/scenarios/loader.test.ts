@@ -279,11 +279,6 @@ describe('loader errors name file, line:column and field', () => {
       'study.yaml:9:8 (sweep): sweep names no axis: give a key with its list of values, or leave sweep out',
     ],
     [
-      "'all' and the machine's core count in one ranks sweep",
-      `${BASE.replace('ranks: 4\n', '')}sweep:\n  ranks: [all, 8]\n`,
-      "study.yaml:9:16 (sweep.ranks[1]): ranks all and 8 are both 8 ranks on machine 'two-socket': the tables would repeat",
-    ],
-    [
       'a baseline naming an algorithm listed twice',
       `${BASE.replace('  - linear\n', '  - { name: tree, label: tree-a }\n')}baseline: tree\n`,
       "study.yaml:9:11 (baseline): baseline 'tree' names 2 algorithms (tree-a, binomial): give one's label",
