@@ -157,9 +157,22 @@ interface Parsed {
   flags: [string, string | true][];
 }
 
+/** Flags that take the next word as their value, in any command. */
+const VALUE_FLAGS: ReadonlySet<string> = new Set(
+  Object.entries({ ...RUN_FLAGS, ...SLURM_FLAGS, ...REPRODUCE_FLAGS })
+    .filter(([, spec]) => spec.type === 'string')
+    .map(([name]) => `--${name}`),
+);
+
+/** One of `words` given as an option of its own anywhere, not where a flag's value goes: `--machine
+ *  -h` is a flag without its value (refused below), not a request for help. */
+function asks(argv: string[], words: readonly string[]): boolean {
+  return argv.some((a, i) => words.includes(a) && !(i > 0 && VALUE_FLAGS.has(argv[i - 1])));
+}
+
 export function parseArgs(argv: string[]): Command {
-  if (argv.includes('--help') || argv.includes('-h')) return { command: 'help' };
-  if (argv.includes('--version') || argv.includes('-V')) return { command: 'version' };
+  if (asks(argv, ['--help', '-h'])) return { command: 'help' };
+  if (asks(argv, ['--version', '-V'])) return { command: 'version' };
   const [command, ...rest] = argv;
   if (command === undefined) throw new UsageError('missing command');
   if (command.startsWith('-')) throw unknownFlag(command, ['--help', '--version']);

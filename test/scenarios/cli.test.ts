@@ -146,6 +146,8 @@ describe('command-line errors exit 2', () => {
     [['run', file, '--trace', '--json'], '--trace needs a value'],
     [['run', file, '--seed', '--strict', '--json'], '--seed needs a value'],
     [['run', file, '--seed', '-5'], "--seed -5: a value starting with '-' is written --seed=-5"],
+    // Where a flag's value goes, -h is that flag without its value, not a request for help.
+    [['run', file, '--machine', '-h'], "--machine -h: a value starting with '-' is written --machine=-h"],
     [['run', file, '--machine', 'dancer', '--machine', 'zoot'], '--machine is given twice'],
     [['run', file, '--json', '--json'], '--json is given twice'],
     [['slurm', file, '--shards', '2', '--shards', '3'], '--shards is given twice'],
