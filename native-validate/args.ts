@@ -1,5 +1,5 @@
 // Command line of `intranode calibrate` and `intranode validate`.
-import { UsageError } from '../scenarios/cli/args.ts';
+import { tokens, UsageError, type FlagSpec } from '../scenarios/cli/args.ts';
 import { MAX_CALLS } from '../scenarios/loader.ts';
 import { parseSizeSpec, SizeError } from '../scenarios/sizes.ts';
 import { DEFAULT_ROUNDS } from './rounds.ts';
@@ -20,9 +20,21 @@ export interface NativeArgs {
   allowRunAsRoot: boolean;
 }
 
-const VALUE_FLAGS = ['--out', '--machine', '--cores', '--ranks', '--sizes', '--iterations', '--rounds'];
-const BOOLEAN_FLAGS = ['--json', '--mpi', '--allow-run-as-root'];
-const VALIDATE_ONLY = ['--machine', '--ranks', '--sizes', '--rounds', '--mpi', '--allow-run-as-root'];
+const value: FlagSpec = { type: 'string' };
+const onOff: FlagSpec = { type: 'boolean' };
+const FLAGS: Record<string, FlagSpec> = {
+  out: value,
+  machine: value,
+  cores: value,
+  ranks: value,
+  sizes: value,
+  iterations: value,
+  rounds: value,
+  json: onOff,
+  mpi: onOff,
+  'allow-run-as-root': onOff,
+};
+const VALIDATE_ONLY = ['machine', 'ranks', 'sizes', 'rounds', 'mpi', 'allow-run-as-root'];
 
 /** Native iterations per size by default: enough for a stable median on a quiet host. */
 export const DEFAULT_ITERATIONS = 20;
@@ -47,29 +59,19 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
     mpi: false,
     allowRunAsRoot: false,
   };
-  const seen = new Set<string>();
-  for (let i = 1; i < argv.length; i++) {
-    // --flag=VALUE as --flag VALUE, as the other commands take it.
-    const eq = argv[i].startsWith('--') ? argv[i].indexOf('=') : -1;
-    const flag = eq > 0 ? argv[i].slice(0, eq) : argv[i];
-    const inline = eq > 0 ? argv[i].slice(eq + 1) : undefined;
-    // A flag given twice would keep one value and drop the other without a word.
-    if (seen.has(flag)) throw new UsageError(`${flag} is given twice`);
-    if (flag.startsWith('--')) seen.add(flag);
-    if (command === 'calibrate' && VALIDATE_ONLY.includes(flag))
+  const parsed = tokens(argv.slice(1), FLAGS);
+  if (parsed.positionals.length > 0)
+    throw new UsageError(`'${command}' takes options only, got: ${parsed.positionals.join(' ')}`);
+  for (const [name, value] of parsed.flags) {
+    const flag = `--${name}`;
+    if (command === 'calibrate' && VALIDATE_ONLY.includes(name))
       throw new UsageError(`${flag} belongs to validate, not calibrate`);
-    if (BOOLEAN_FLAGS.includes(flag)) {
-      if (inline !== undefined) throw new UsageError(`${flag} takes no value`);
-      if (flag === '--json') args.json = true;
-      if (flag === '--mpi') args.mpi = true;
-      if (flag === '--allow-run-as-root') args.allowRunAsRoot = true;
+    if (value === true) {
+      if (name === 'json') args.json = true;
+      if (name === 'mpi') args.mpi = true;
+      if (name === 'allow-run-as-root') args.allowRunAsRoot = true;
       continue;
     }
-    if (!VALUE_FLAGS.includes(flag)) throw new UsageError(`unknown option '${flag}' for ${command}`);
-    const value = inline ?? argv[++i];
-    // `--out --json`: the next flag is not this one's value.
-    if (value === undefined || value === '' || (inline === undefined && value.startsWith('--')))
-      throw new UsageError(`${flag} needs a value`);
     switch (flag) {
       case '--out':
         args.out = value;

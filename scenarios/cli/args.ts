@@ -100,7 +100,7 @@ export type Command =
 
 const COMMANDS = ['run', 'merge', 'slurm', 'machines', 'machine', 'algorithms', 'reproduce', 'help'];
 
-interface FlagSpec {
+export interface FlagSpec {
   type: 'string' | 'boolean';
   /** Each use adds to the last (`--skip A --skip B`); any other flag may be given once. */
   repeats?: true;
@@ -151,7 +151,7 @@ const REPRODUCE_FLAGS: Record<string, FlagSpec> = {
   jobs: { type: 'string' },
 };
 
-interface Parsed {
+export interface Parsed {
   positionals: string[];
   /** Flag name → value (true for a boolean flag), in command-line order. */
   flags: [string, string | true][];
@@ -214,8 +214,9 @@ export function parseArgs(argv: string[]): Command {
   }
 }
 
-/** Splits `args` into positionals and known flags; an unknown flag or a missing value is a UsageError. */
-function tokens(args: string[], known: Record<string, FlagSpec>): Parsed {
+/** Splits `args` into positionals and known flags; an unknown flag or a missing value is a UsageError.
+ *  Every command's flags are read here (calibrate and validate's too: native-validate/args.ts). */
+export function tokens(args: string[], known: Record<string, FlagSpec>): Parsed {
   const { tokens: list } = splitArgs({ args, options: known, strict: false, allowPositionals: true, tokens: true });
   const out: Parsed = { positionals: [], flags: [] };
   const seen = new Set<string>();
