@@ -65,17 +65,10 @@ export function isRange(text: string): boolean {
 export function parseSizeRange(input: string): number[] {
   const dots = input.indexOf('..');
   const fromText = input.slice(0, dots).trim();
-  const m = /^(\S+?)\s*(?:([x+])\s*(\S+))?$/.exec(input.slice(dots + 2).trim());
+  const rest = input.slice(dots + 2).trim();
+  const m = /^(\S+?)\s*(?:([x+])\s*(\S+))?$/.exec(rest);
   // `1KiB...4KiB` would otherwise read as 1KiB up to '.4KiB'.
-  if (
-    dots < 0 ||
-    !fromText ||
-    !m ||
-    input
-      .slice(dots + 2)
-      .trimStart()
-      .startsWith('.')
-  ) {
+  if (dots < 0 || !fromText || !m || rest.startsWith('.')) {
     throw new SizeError(`'${input}' is not a size range (expected e.g. 16KiB..16MiB x2 or 1KiB..1MiB +4KiB)`);
   }
   const [, toText, op, stepText] = m;
