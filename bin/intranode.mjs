@@ -38,8 +38,8 @@ if (argv[0] === 'viz') {
   const code = await vizCommand(argv.slice(1));
   if (code !== undefined) process.exitCode = code;
 } else {
-  // Help and version are the main CLI's, whatever command they follow (`calibrate --help`).
-  const asksHelp = argv.some((a) => ['--help', '-h', '--version', '-V'].includes(a));
-  const main = await loadMain(NATIVE_COMMANDS.includes(argv[0]) && !asksHelp);
+  // The native commands answer --help and --version as the main CLI does, reading their own flags
+  // to tell `--cores -h` (a flag without its value) from a request for help.
+  const main = await loadMain(NATIVE_COMMANDS.includes(argv[0]));
   process.exitCode = await main(argv);
 }

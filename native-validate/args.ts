@@ -1,5 +1,5 @@
 // Command line of `intranode calibrate` and `intranode validate`.
-import { tokens, UsageError, type FlagSpec } from '../scenarios/cli/args.ts';
+import { asksHelpOrVersion, tokens, UsageError, type FlagSpec } from '../scenarios/cli/args.ts';
 import { MAX_CALLS } from '../scenarios/loader.ts';
 import { parseSizeSpec, SizeError } from '../scenarios/sizes.ts';
 import { DEFAULT_ROUNDS } from './rounds.ts';
@@ -47,6 +47,12 @@ const MAX_CORE_ID = 8191;
  *  cold): a message above this is a typo more often than a test. */
 const MAX_SIZE_BYTES = 1 << 30;
 const MAX_ROUNDS = 100;
+
+/** Whether the command line asks for help or the version, as the other commands read it
+ *  (`--cores -h` is --cores without its value, not a request for help). */
+export function asksNativeHelpOrVersion(argv: string[]): 'help' | 'version' | undefined {
+  return asksHelpOrVersion(argv, FLAGS);
+}
 
 export function parseNativeArgs(argv: string[]): NativeArgs {
   const command = argv[0];

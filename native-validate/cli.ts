@@ -7,8 +7,9 @@ import { InputError } from '../common/input-error.ts';
 import { checkOutputPath, writeOutputFile } from '../common/write-output-file.ts';
 import { resolveMachine } from '../hardware/index.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
-import { reportError } from '../scenarios/cli/main.ts';
-import { DEFAULT_ITERATIONS, parseNativeArgs, type NativeArgs } from './args.ts';
+import { HELP } from '../scenarios/cli/help.ts';
+import { reportError, version } from '../scenarios/cli/main.ts';
+import { asksNativeHelpOrVersion, DEFAULT_ITERATIONS, parseNativeArgs, type NativeArgs } from './args.ts';
 import { NativeError, probeNative, type NativeRun } from './backend.ts';
 import { calibrate, calibrationFile, type Calibration } from './calibrate.ts';
 import { DEFAULT_TEST_SIZES, testCases } from './cases.ts';
@@ -40,6 +41,11 @@ export function nativeMain(argv: string[], overrides: Partial<NativeCliEnv> = {}
 function nativeCommand(argv: string[], overrides: Partial<NativeCliEnv>): number {
   const env = { ...defaultEnv(), ...overrides };
   try {
+    const asked = asksNativeHelpOrVersion(argv);
+    if (asked !== undefined) {
+      env.stdout(asked === 'help' ? HELP : `intranode ${version()}\n`);
+      return 0;
+    }
     const args = parseNativeArgs(argv);
     return args.command === 'calibrate' ? calibrateCommand(args, env) : validateCommand(args, env, argv);
   } catch (e) {

@@ -157,22 +157,26 @@ export interface Parsed {
   flags: [string, string | true][];
 }
 
-/** Flags that take the next word as their value, in any command. */
-const VALUE_FLAGS: ReadonlySet<string> = new Set(
-  Object.entries({ ...RUN_FLAGS, ...SLURM_FLAGS, ...REPRODUCE_FLAGS })
-    .filter(([, spec]) => spec.type === 'string')
-    .map(([name]) => `--${name}`),
-);
+/** Every flag of this module's commands. */
+const ALL_FLAGS: Record<string, FlagSpec> = { ...RUN_FLAGS, ...SLURM_FLAGS, ...REPRODUCE_FLAGS };
 
-/** One of `words` given as an option of its own anywhere, not where a flag's value goes: `--machine
- *  -h` is a flag without its value (refused below), not a request for help. */
-function asks(argv: string[], words: readonly string[]): boolean {
-  return argv.some((a, i) => words.includes(a) && !(i > 0 && VALUE_FLAGS.has(argv[i - 1])));
+/**
+ * Whether `argv` asks for help or the version: `--help`/`-h` or `--version`/`-V` given as an option
+ * of its own anywhere, not where a flag of `known` takes its value (`--machine -h` is a flag without
+ * its value, refused when the flags are read, not a request for help).
+ */
+export function asksHelpOrVersion(argv: string[], known: Record<string, FlagSpec>): 'help' | 'version' | undefined {
+  const takesValue = (a: string) => a.startsWith('--') && known[a.slice(2)]?.type === 'string';
+  const asks = (words: readonly string[]) =>
+    argv.some((a, i) => words.includes(a) && !(i > 0 && takesValue(argv[i - 1])));
+  if (asks(['--help', '-h'])) return 'help';
+  if (asks(['--version', '-V'])) return 'version';
+  return undefined;
 }
 
 export function parseArgs(argv: string[]): Command {
-  if (asks(argv, ['--help', '-h'])) return { command: 'help' };
-  if (asks(argv, ['--version', '-V'])) return { command: 'version' };
+  const asked = asksHelpOrVersion(argv, ALL_FLAGS);
+  if (asked !== undefined) return { command: asked };
   const [command, ...rest] = argv;
   if (command === undefined) throw new UsageError('missing command');
   if (command.startsWith('-')) throw unknownFlag(command, ['--help', '--version']);

@@ -5,6 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { nativeMain } from '../../native-validate/cli.ts';
+import { HELP } from '../../scenarios/cli/help.ts';
+import { version } from '../../scenarios/cli/main.ts';
 import { orphanSegments } from './leftovers.ts';
 import { samePlacement } from '../../native-validate/host-check.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
@@ -131,6 +133,10 @@ describe('intranode validate on two ranks', () => {
     );
     // The next flag is not a value, and a flag given twice would lose one of its values.
     expect(await outcome(['calibrate', '--out', '--json'])).toEqual(usage('--out needs a value'));
+    // Where a value goes, -h is that value, not a request for help (which the flag after it would be).
+    expect(await outcome(['calibrate', '--cores', '-h'])).toEqual(
+      usage("--cores -h: a value starting with '-' is written --cores=-h"),
+    );
     expect(await outcome(['validate', '--ranks', '2', '--ranks', '3'])).toEqual(usage('--ranks is given twice'));
     expect(await outcome(['validate', '--ranks=2', '--ranks', '3'])).toEqual(usage('--ranks is given twice'));
     expect(await outcome(['validate', '--ranks=1'])).toEqual(
@@ -152,6 +158,17 @@ describe('intranode validate on two ranks', () => {
       code: 1,
       err: `intranode: ${missing} (--out): cannot write the machine file: no such folder\n`,
     });
+  });
+
+  it('answers help and the version as the other commands do', async () => {
+    const out = async (argv: string[]) => {
+      let text = '';
+      const code = await nativeMain(argv, { stdout: (t) => (text += t), stderr: () => {}, cwd: tmpdir() });
+      return { code, text };
+    };
+    expect(await out(['calibrate', '--cores', '0', '-h'])).toEqual({ code: 0, text: HELP });
+    expect(await out(['validate', '--help'])).toEqual({ code: 0, text: HELP });
+    expect(await out(['validate', '--ranks', '2', '-V'])).toEqual({ code: 0, text: `intranode ${version()}\n` });
   });
 
   it('rejects an unknown option with the usage status', async () => {
