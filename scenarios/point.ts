@@ -50,6 +50,9 @@ export interface PointResult {
   rankTimeNs: number;
   /** Measured calls that started in an earlier call's state and were taken from it, of all measured calls. */
   replayed?: { calls: number; of: number };
+  /** Memory the library allocated by the end of the first call beyond the operation's own buffers
+   *  (bytes): the transports' shared segments and the algorithm's temporaries (harness/simulate.ts). */
+  libraryBytes: number;
 }
 
 export type PointRunner = (point: Point) => PointResult;

@@ -25,7 +25,14 @@ export interface RunOptions {
   strict?: boolean;
 }
 
-const UNAVAILABLE: PointResult = { meanNs: NaN, minNs: NaN, maxNs: NaN, breakdown: {}, rankTimeNs: NaN };
+const UNAVAILABLE: PointResult = {
+  meanNs: NaN,
+  minNs: NaN,
+  maxNs: NaN,
+  breakdown: {},
+  rankTimeNs: NaN,
+  libraryBytes: NaN,
+};
 
 /** What running one point gave: its result, or what it threw. */
 export type PointOutcome = { ok: true; result: PointResult } | { ok: false; error: unknown };

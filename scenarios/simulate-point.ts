@@ -61,6 +61,7 @@ function summarise(outcome: RunOutcome): PointResult {
     rankTimeNs:
       Object.values(outcome.totals).reduce((a, b) => a + b, 0) / (outcome.times.length * outcome.transfersPerCall),
     ...(outcome.replayed > 0 ? { replayed: { calls: outcome.replayed, of: outcome.times.length } } : {}),
+    libraryBytes: outcome.libraryBytes,
   };
 }
 

@@ -92,6 +92,12 @@ export interface RunOutcome {
   cost: { events: number; solves: number };
   /** Measured calls taken from an earlier call in the same state instead of simulated (steady-state.ts). */
   replayed: number;
+  /**
+   * Memory the library allocated by the end of the first call, beyond the operation's own buffers:
+   * the transports' shared segments (cells, fragments, copy buffers, as the first call grew them)
+   * and the algorithm's temporaries (bytes).
+   */
+  libraryBytes: number;
 }
 
 /** Runs an algorithm and checks every rank's buffers afterwards; throws on wrong data or deadlock. */
@@ -123,7 +129,14 @@ function runTyped<Op extends OperationName>(
   const calls = (req.roots ?? [call.root]).map((root) => ({ ...call, root }));
   const fresh = req.buffers === 'fresh';
   if (fresh) node.pages.trackNewBuffers();
-  const setup = (c: OperationCall) => ranks.map((rank) => semantics.setup(rank, c));
+  // What the operation's own buffers take, so that the rest of what is allocated is the library's.
+  let argumentBytes = 0;
+  const setup = (c: OperationCall) => {
+    const before = node.allocatedBytes;
+    const args = ranks.map((rank) => semantics.setup(rank, c));
+    argumentBytes += node.allocatedBytes - before;
+    return args;
+  };
   const argsOf = fresh ? [] : calls.map(setup);
   // Cold caches are those of a benchmark that has run a while: full of its earlier calls' writes.
   // The warm-up runs at least the calls that start takes to pass (cold-warmup.ts), the ones the
@@ -150,6 +163,7 @@ function runTyped<Op extends OperationName>(
   let replayed = 0;
   let eventsBefore = sim.eventsProcessed;
   let eventsOfPrevious = 0;
+  let libraryBytes = 0;
   for (let k = 0; k < total; k++) {
     const c = calls[k % calls.length];
     if (fresh) argsOf[k % calls.length] = setup(c);
@@ -223,6 +237,7 @@ function runTyped<Op extends OperationName>(
     if (k >= measured) times.push(span / transfers);
     if (totalsBefore) callTotals.push(totalsBetween(totalsBefore, node.trace.totalsByKind()));
     semantics.verify(args, c);
+    if (k === 0) libraryBytes = node.allocatedBytes - argumentBytes;
     eventsOfPrevious = sim.eventsProcessed - eventsBefore;
     eventsBefore = sim.eventsProcessed;
   }
@@ -235,6 +250,7 @@ function runTyped<Op extends OperationName>(
     ...(loads ? { loads: loads.used() } : {}),
     args: argsOf[argsOf.length - 1],
     cost: { events: sim.eventsProcessed, solves: node.net.stats.solves },
+    libraryBytes,
   };
 }
 

@@ -64,6 +64,7 @@ export function formatJsonReport(result: ScenarioResult): string {
                 maxNs: null,
                 normalized: null,
                 breakdown: null,
+                libraryBytes: null,
                 unavailable: c.unavailable,
               }
             : {
@@ -74,6 +75,7 @@ export function formatJsonReport(result: ScenarioResult): string {
                 maxNs: c.result.maxNs,
                 normalized: normalised(c, row.cells, s.baseline) ?? null,
                 breakdown: sorted(c.result.breakdown),
+                libraryBytes: c.result.libraryBytes,
                 ...(c.result.replayed ? { replayedCalls: c.result.replayed.calls } : {}),
               },
         ),

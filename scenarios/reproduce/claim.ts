@@ -30,7 +30,11 @@ export type SizeChoice = { at: number } | { over: SizeSpan };
  * - spread: the slowest of `among` over the fastest, worst size of the span.
  * - share: the share of `of`'s rank-time in the breakdown categories `category` (summed).
  * - growth: how time grows with the rank count across the scenario's tables (a ranks sweep):
- *   log(t(Nmax) / t(Nmin)) / log(Nmax / Nmin); 0 for O(T), 1 for O(NT).
+ *   log(t(Nmax) / t(Nmin)) / log(Nmax / Nmin); 0 for O(T), 1 for O(NT). With `quantity: memory`,
+ *   how the memory the library allocates grows instead; with `over` instead of `at`, how it grows
+ *   with the message size from the span's first size to its last, in one table.
+ * - memory: the most memory the library allocates, beyond the operation's own buffers, in any
+ *   table of the scenario at one size (bytes).
  * - difference: time(of) - time(to) at one size, in ns.
  * - ratio-gap: the same reduced ratio in two scenarios, `against`'s minus this claim's ("scatter
  *   gains more than gather": the gather ratio minus the scatter ratio), on the same machine and ranks.
@@ -44,7 +48,8 @@ export type Measure =
   | ({ kind: 'best-param'; among: string[] } & SizeChoice)
   | { kind: 'spread'; among: string[]; over: SizeSpan }
   | ({ kind: 'share'; of: string; category: string[]; reduce: 'min' | 'max' } & SizeChoice)
-  | { kind: 'growth'; of: string; at: number }
+  | ({ kind: 'growth'; of: string; quantity: 'time' | 'memory' } & SizeChoice)
+  | { kind: 'memory'; of: string; at: number }
   | { kind: 'difference'; of: string; to: string; at: number }
   | ({ kind: 'ratio-gap'; of: string; to: string; reduce: 'min' | 'max'; against: string } & SizeChoice)
   | { kind: 'unsupported' };

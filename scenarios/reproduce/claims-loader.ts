@@ -43,7 +43,8 @@ const MEASURE_KEYS: Record<MeasureKind, { required: string[]; optional: string[]
   'best-param': { required: ['among'], optional: ['at', 'over'] },
   spread: { required: ['among', 'over'], optional: [] },
   share: { required: ['of', 'category'], optional: ['at', 'over', 'reduce'] },
-  growth: { required: ['of', 'at'], optional: [] },
+  growth: { required: ['of'], optional: ['at', 'over', 'quantity'] },
+  memory: { required: ['of', 'at'], optional: [] },
   difference: { required: ['of', 'to', 'at'], optional: [] },
   'ratio-gap': { required: ['of', 'to', 'against'], optional: ['at', 'over', 'reduce'] },
   unsupported: { required: [], optional: [] },
@@ -111,9 +112,12 @@ function readClaim(item: YamlValue, seed: string, file: string): Claim {
     throw get('missing')!.error("a claim expected to pass has no 'missing': remove it, or set expect to fail");
   if (missing?.includes('\n')) throw get('missing')!.error('missing must be one line');
   const missingParts = missing === undefined ? undefined : parseMissing(missing, (d) => get('missing')!.error(d));
-  if (missingParts?.some((p) => typeof p !== 'string') && (measure.kind === 'unsupported' || measure.kind === 'growth'))
+  if (
+    missingParts?.some((p) => typeof p !== 'string') &&
+    (measure.kind === 'unsupported' || measure.kind === 'growth' || measure.kind === 'memory')
+  )
     throw get('missing')!.error(
-      `a figure is computed from one table of the claim's scenario, and a${measure.kind === 'growth' ? ' growth' : 'n unsupported'} claim has none`,
+      `a figure is computed from one table of the claim's scenario, and a${measure.kind === 'unsupported' ? 'n unsupported' : ` ${measure.kind}`} claim has none`,
     );
   if (measure.kind === 'unsupported' && expect !== 'fail')
     throw expectField.error("a claim the model cannot express ('unsupported') is expected to fail");
@@ -207,7 +211,17 @@ function readMeasure(field: YamlValue, dir: string): Measure {
         ...sizes(),
         reduce: reduce(),
       };
-    case 'growth':
+    case 'growth': {
+      const q = m.get('quantity');
+      const quantity = q?.present ? q.string('quantity') : 'time';
+      if (quantity !== 'time' && quantity !== 'memory')
+        throw q!.error(`quantity must be 'time' or 'memory', got ${q!.describe()}`);
+      const choice = sizes();
+      if ('over' in choice && quantity === 'time')
+        throw field.error("a growth measure over sizes takes 'quantity: memory' (time's growth with size is a ratio)");
+      return { kind, of: label('of'), quantity, ...choice };
+    }
+    case 'memory':
       return { kind, of: label('of'), at: at() };
     case 'difference':
       return { kind, of: label('of'), to: label('to'), at: at() };
@@ -271,6 +285,7 @@ const TOLERANCE_FORM: Record<MeasureKind, Tolerance['kind'] | undefined> = {
   spread: 'absolute',
   share: 'absolute',
   growth: 'absolute',
+  memory: 'absolute',
   difference: 'absolute',
   'ratio-gap': 'absolute',
   unsupported: undefined,

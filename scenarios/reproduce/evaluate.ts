@@ -1,6 +1,7 @@
 // A claim's simulated value, computed from its scenario's run, and its verdict against the
 // published value widened by the tolerance. One function per measure kind; no claim has its own.
 import { basename } from 'node:path';
+import { formatBytes } from '../../common/bytes.ts';
 import type { Claim, Measure, Published, SizeChoice, SizeSpan, Tolerance } from './claim.ts';
 import type { RunCell, RunResult, RunRow, RunTable } from './run-result.ts';
 import { renderMissing, type MissingParts } from './missing-figures.ts';
@@ -62,6 +63,7 @@ function verdict(claim: Claim, run: RunResult | undefined, againstRun: RunResult
   if (m.kind === 'unsupported') return { holds: false, simulated: 'not expressible' };
   if (!run) throw fail('the claim has no scenario to compute it from');
   if (m.kind === 'growth') return growth(claim, m, run, fail);
+  if (m.kind === 'memory') return memory(claim, m, run, fail);
   const table = pickTable(claim, run, fail);
   const time = (row: RunRow, label: string): number => timeOf(row, label, fail);
   const rows = (choice: SizeChoice): RunRow[] => pickRows(table, choice, fail);
@@ -190,20 +192,67 @@ function growth(
   run: RunResult,
   fail: (d: string) => InputError,
 ): Verdict {
-  const tables = run.tables.filter((t) => claim.machine === undefined || t.machine === claim.machine);
-  if (tables.length < 2)
-    throw fail('a growth measure needs a scenario that sweeps ranks (at least two tables on the machine)');
-  const point = (t: RunTable): { n: number; t: number } => {
-    const [row] = pickRows(t, { at: m.at }, fail);
-    const cell = row.cells[m.of];
-    if (!cell) throw fail(`the scenario has no algorithm labelled '${m.of}'`);
-    return { n: t.ranks, t: cell.meanNs };
-  };
-  const pts = tables.map(point).sort((a, b) => a.n - b.n);
+  const value = (cell: RunCell): number => (m.quantity === 'memory' ? cell.libraryBytes : cell.meanNs);
+  let pts: { n: number; q: number }[];
+  let unit: string;
+  if ('over' in m) {
+    // Across the sizes of one table: the span's first and last size must both be there.
+    const rows = pickRows(pickTable(claim, run, fail), m, fail);
+    pts = rows.map((row) => ({ n: row.bytes, q: value(cellOf(row, m.of, fail)) }));
+    unit = 'B';
+  } else {
+    const tables = run.tables.filter((t) => claim.machine === undefined || t.machine === claim.machine);
+    if (tables.length < 2)
+      throw fail('a growth measure needs a scenario that sweeps ranks (at least two tables on the machine)');
+    pts = tables
+      .map((t) => {
+        const [row] = pickRows(t, { at: m.at }, fail);
+        return { n: t.ranks, q: value(cellOf(row, m.of, fail)) };
+      })
+      .sort((a, b) => a.n - b.n);
+    unit = ' ranks';
+  }
   const first = pts[0];
   const last = pts[pts.length - 1];
-  const exponent = Math.log(last.t / first.t) / Math.log(last.n / first.n);
-  return inInterval(exponent, claim.published, claim.tolerance, `${fix(exponent)} (${first.n}→${last.n} ranks)`);
+  const span = `${'over' in m ? formatSize(first.n) : first.n}→${'over' in m ? formatSize(last.n) : last.n}${'over' in m ? '' : unit}`;
+  // Memory the library never allocated has no rate of growth; memory that appears from none has no
+  // finite one.
+  if (first.q === 0)
+    return {
+      holds: false,
+      simulated:
+        last.q === 0 ? `none allocated (${span})` : `from none to ${formatBytes(last.q, { space: true })} (${span})`,
+    };
+  const exponent = Math.log(last.q / first.q) / Math.log(last.n / first.n);
+  return inInterval(exponent, claim.published, claim.tolerance, `${fix(exponent)} (${span})`);
+}
+
+/** The most the library allocates at one size in any table of the claim's machine. */
+function memory(
+  claim: Claim,
+  m: Extract<Measure, { kind: 'memory' }>,
+  run: RunResult,
+  fail: (d: string) => InputError,
+): Verdict {
+  const tables = run.tables.filter(
+    (t) =>
+      (claim.machine === undefined || t.machine === claim.machine) &&
+      (claim.ranks === undefined || t.ranks === claim.ranks),
+  );
+  if (tables.length === 0) throw fail(`no table of the scenario is on ${claim.machine ?? 'any machine'}`);
+  let most = { bytes: -1, ranks: 0 };
+  for (const t of tables) {
+    const [row] = pickRows(t, { at: m.at }, fail);
+    const bytes = cellOf(row, m.of, fail).libraryBytes;
+    if (bytes > most.bytes || (bytes === most.bytes && t.ranks > most.ranks)) most = { bytes, ranks: t.ranks };
+  }
+  const where = tables.length > 1 ? ` (${most.ranks} ranks)` : '';
+  return inInterval(
+    most.bytes,
+    claim.published,
+    claim.tolerance,
+    `${formatBytes(most.bytes, { space: true })}${where}`,
+  );
 }
 
 function pickTable(claim: Claim, run: RunResult, fail: (d: string) => InputError): RunTable {

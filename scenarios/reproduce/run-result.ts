@@ -10,6 +10,8 @@ export interface RunCell {
   /** Rank-time behind one reported time (ns, one call or one ping-pong transfer), summed over
    *  ranks: the whole the shares divide. */
   rankTimeNs: number;
+  /** Memory the library allocated beyond the operation's own buffers (bytes; scenarios/point.ts). */
+  libraryBytes: number;
 }
 
 export interface RunRow {

@@ -58,6 +58,7 @@ function toRunResult({ scenario, tables }: ScenarioResult): RunResult {
               meanNs: c.result.meanNs,
               breakdown: c.result.breakdown,
               rankTimeNs: c.result.rankTimeNs,
+              libraryBytes: c.result.libraryBytes,
             },
           ]),
         ),

@@ -8,7 +8,8 @@ import { shardIndices, type ShardSpec } from './select.ts';
 
 export const SHARD_FORMAT = 'intranode-shard';
 // 2: a point's result carries its rank-time per reported time (`rankTimeNs`).
-export const SHARD_VERSION = 2;
+// 3: and the memory the library allocated (`libraryBytes`).
+export const SHARD_VERSION = 3;
 
 export interface ShardFile {
   format: typeof SHARD_FORMAT;
@@ -81,6 +82,12 @@ function resultProblem(x: unknown): { field: string; detail: string } | undefine
     if (typeof v !== 'number' || !Number.isFinite(v) || v < 0)
       return { field: `.${t}`, detail: `expected a duration in ns of at least 0, got ${JSON.stringify(v)}` };
   }
+  const lib = x.libraryBytes;
+  if (typeof lib !== 'number' || !Number.isInteger(lib) || lib < 0)
+    return {
+      field: '.libraryBytes',
+      detail: `expected a whole number of bytes of at least 0, got ${lib === undefined ? 'nothing' : JSON.stringify(lib)}`,
+    };
   if (!isRecord(x.breakdown)) return { field: '.breakdown', detail: 'expected the shares of each kind of step' };
   let sum = 0;
   for (const [kind, v] of Object.entries(x.breakdown)) {

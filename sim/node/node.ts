@@ -111,6 +111,8 @@ export class Node {
   private readonly memorySideStates: CacheState[];
   private readonly memorySideIds: Set<string>;
   private nextBufferId = 0;
+  /** Bytes of every buffer `allocate` has made (the caches' filler of earlier writes is not one). */
+  private allocated = 0;
   private readonly userBuffers = new Set<number>();
   private readonly clearListeners: (() => void)[] = [];
   /** Per rank, the lock its copies and steps take in turn (onRankThread). */
@@ -239,10 +241,17 @@ export class Node {
 
   allocate(name: string, bytes: number, owner: number, home?: number): Buffer {
     const buf = new Buffer(this.nextBufferId++, name, bytes, owner, home);
+    this.allocated += bytes;
     if (owner >= 0) this.userBuffers.add(buf.id);
     this.buffers.set(buf.id, buf);
     this.pages.allocated(buf);
     return buf;
+  }
+
+  /** Bytes allocated so far: the ranks' buffers and the shared segments the transports set up. The
+   *  model never frees a buffer, so this is what the run has asked of memory by now. */
+  get allocatedBytes(): number {
+    return this.allocated;
   }
 
   /** A copy of what every buffer holds now, for `restoreContents`. */
@@ -1017,4 +1026,11 @@ export class Node {
 // whether a core's list is built yet never changes what the simulation does.
 // The siblings' table and the kept routes are the spec's, whenever built: they never change what a
 // run does.
-stateRules(Node, { owners: 'ignore', ownerCandidates: 'ignore', routeResourceCache: 'ignore', siblings: 'ignore' });
+// allocated sums the sizes of the buffers the state holds.
+stateRules(Node, {
+  allocated: 'ignore',
+  owners: 'ignore',
+  ownerCandidates: 'ignore',
+  routeResourceCache: 'ignore',
+  siblings: 'ignore',
+});

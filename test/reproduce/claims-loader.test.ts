@@ -57,6 +57,37 @@ describe('claims loader', () => {
     expect(c[3].tolerance).toEqual({ kind: 'relative', value: 0.05 });
   });
 
+  it('reads growth of time or of the library memory, over ranks or over sizes, and memory', () => {
+    const text = `${head}${[
+      ['time', '{ kind: growth, of: a, at: 1MiB }', '1'],
+      ['ranks', '{ kind: growth, of: a, quantity: memory, at: 1MiB }', '2'],
+      ['sizes', '{ kind: growth, of: a, quantity: memory, over: 64KiB..1MiB }', '1'],
+      ['none', '{ kind: memory, of: a, at: 1MiB }', '0'],
+    ]
+      .map(
+        ([id, m, p]) =>
+          `  - { id: ${id}, source: s, statement: st, scenario: s.yaml, measure: ${m}, published: ${p}, tolerance: 0.5, expect: pass }\n`,
+      )
+      .join('')}`;
+    expect(load(text).claims.map((c) => c.measure)).toEqual([
+      { kind: 'growth', of: 'a', quantity: 'time', at: 1048576 },
+      { kind: 'growth', of: 'a', quantity: 'memory', at: 1048576 },
+      { kind: 'growth', of: 'a', quantity: 'memory', over: { from: 65536, to: 1048576 } },
+      { kind: 'memory', of: 'a', at: 1048576 },
+    ]);
+    const fails = (measure: string) =>
+      inputErrorOf(() =>
+        load(claim(`    measure: ${measure}\n    published: 1\n    tolerance: 0.5\n    expect: pass\n`)),
+      );
+    expect(fails('{ kind: growth, of: a, quantity: bytes, at: 1MiB }')).toMatchObject({
+      detail: "quantity must be 'time' or 'memory', got 'bytes'",
+      location: { field: 'claims[0].measure.quantity' },
+    });
+    expect(fails('{ kind: growth, of: a, over: 64KiB..1MiB }').detail).toContain("takes 'quantity: memory'");
+    expect(fails('{ kind: growth, of: a }').detail).toContain("exactly one of 'at' (one size) and 'over'");
+    expect(fails('{ kind: memory, of: a }').detail).toBe("a memory measure needs 'at'");
+  });
+
   it('names file, line and field of a misspelt measure kind, with a suggestion', () => {
     const dir = papersDir(
       claim(

@@ -183,22 +183,76 @@ describe('measures', () => {
           {
             bytes: MiB,
             cells: {
-              x: { meanNs: 100, breakdown: {}, rankTimeNs: 100 * n },
-              y: { meanNs: 50 * n, breakdown: {}, rankTimeNs: 50 * n * n },
+              x: { meanNs: 100, breakdown: {}, rankTimeNs: 100 * n, libraryBytes: 0 },
+              y: { meanNs: 50 * n, breakdown: {}, rankTimeNs: 50 * n * n, libraryBytes: 4096 * n * n },
             },
           },
         ],
       })),
     };
-    expect(evaluateClaim(claim({ kind: 'growth', of: 'x', at: MiB }, value(0), abs(0.01)), sweep)).toMatchObject({
+    expect(
+      evaluateClaim(claim({ kind: 'growth', of: 'x', quantity: 'time', at: MiB }, value(0), abs(0.01)), sweep),
+    ).toMatchObject({
       status: 'PASS',
       value: 0,
     });
-    expect(evaluateClaim(claim({ kind: 'growth', of: 'y', at: MiB }, value(1), abs(0.01)), sweep)).toMatchObject({
+    expect(
+      evaluateClaim(claim({ kind: 'growth', of: 'y', quantity: 'time', at: MiB }, value(1), abs(0.01)), sweep),
+    ).toMatchObject({
       status: 'PASS',
       value: 1,
     });
-    expect(evaluateClaim(claim({ kind: 'growth', of: 'y', at: MiB }, value(0), abs(0.5)), sweep).status).toBe('FAIL');
+    expect(
+      evaluateClaim(claim({ kind: 'growth', of: 'y', quantity: 'time', at: MiB }, value(0), abs(0.5)), sweep).status,
+    ).toBe('FAIL');
+    // The library's memory: y's grows as N squared; x allocates none, which has no rate of growth.
+    const memoryOf = (of: string) => claim({ kind: 'growth', of, quantity: 'memory', at: MiB }, value(2), abs(0.01));
+    expect(evaluateClaim(memoryOf('y'), sweep)).toMatchObject({
+      status: 'PASS',
+      value: 2,
+      simulated: '2.00 (2→8 ranks)',
+    });
+    expect(evaluateClaim(memoryOf('x'), sweep)).toMatchObject({
+      status: 'FAIL',
+      simulated: 'none allocated (2→8 ranks)',
+    });
+    // The most memory in any table: none for x at every rank count; y's at 8 ranks.
+    expect(evaluateClaim(claim({ kind: 'memory', of: 'x', at: MiB }, value(0), abs(0)), sweep)).toMatchObject({
+      status: 'PASS',
+      value: 0,
+      simulated: '0 B (8 ranks)',
+    });
+    expect(evaluateClaim(claim({ kind: 'memory', of: 'y', at: MiB }, value(0), abs(0)), sweep)).toMatchObject({
+      status: 'FAIL',
+      value: 4096 * 64,
+      simulated: '256 KiB (8 ranks)',
+    });
+  });
+
+  it('growth of the library memory with the message size, in one table', () => {
+    const table: RunResult = {
+      baseline: 'x',
+      labels: ['x'],
+      tables: [
+        {
+          machine: 'm',
+          ranks: 4,
+          rows: [64 * KiB, 256 * KiB, MiB].map((bytes) => ({
+            bytes,
+            cells: { x: { meanNs: 1, breakdown: {}, rankTimeNs: 4, libraryBytes: 3 * bytes } },
+          })),
+        },
+      ],
+    };
+    const over = (from: number, to: number) =>
+      claim({ kind: 'growth', of: 'x', quantity: 'memory', over: { from, to } }, value(1), abs(0.01));
+    expect(evaluateClaim(over(64 * KiB, MiB), table)).toMatchObject({
+      status: 'PASS',
+      value: 1,
+      simulated: '1.00 (64KiB→1MiB)',
+    });
+    // The span is checked end to end: a size the table lacks is an error in the claim.
+    expect(() => evaluateClaim(over(64 * KiB, 4 * MiB), table)).toThrow(/4MiB/);
   });
 
   it('an input claim is shown but never counted, and an unsupported one fails', () => {

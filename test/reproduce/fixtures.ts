@@ -19,7 +19,12 @@ export function syntheticRun(sizes: number[], times: Record<string, number[]>, m
           cells: Object.fromEntries(
             labels.map((l) => [
               l,
-              { meanNs: times[l][i], breakdown: { copy: 0.75, syscall: 0.25 }, rankTimeNs: ranks * times[l][i] },
+              {
+                meanNs: times[l][i],
+                breakdown: { copy: 0.75, syscall: 0.25 },
+                rankTimeNs: ranks * times[l][i],
+                libraryBytes: 4096 * ranks,
+              },
             ]),
           ),
         })),

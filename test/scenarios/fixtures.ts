@@ -106,5 +106,6 @@ export function fakeRunner(point: Point): PointResult {
     maxNs: meanNs * 1.1,
     breakdown: point.algorithm.endsWith(':linear') ? { copy: 0.75, syscall: 0.25 } : { copy: 0.5, 'lock-wait': 0.5 },
     rankTimeNs: meanNs * point.cores.length,
+    libraryBytes: point.algorithm.endsWith(':linear') ? 0 : 4096 * point.cores.length,
   };
 }

@@ -138,7 +138,9 @@ describe('JSON report', () => {
       maxNs: 3048 * 1.1,
       normalized: 3048 / 2024,
       breakdown: { copy: 0.75, syscall: 0.25 },
+      libraryBytes: 0,
     });
+    expect(doc.tables[0].rows[0].results[1].libraryBytes).toBe(4096 * 4);
   });
 
   it('writes keys in a stable order whatever order the runner used', () => {
@@ -150,6 +152,7 @@ describe('JSON report', () => {
         minNs: r.minNs,
         meanNs: r.meanNs,
         rankTimeNs: r.rankTimeNs,
+        libraryBytes: r.libraryBytes,
       };
     });
     expect(formatJsonReport(shuffled)).toBe(formatJsonReport(result));

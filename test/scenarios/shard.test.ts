@@ -132,6 +132,8 @@ describe('intranode run --shard and merge', () => {
     writeFileSync(join(dir, 'bogus.json'), shard0.replace(/"breakdown": \{/, '"breakdown": {\n    "bogus": 0.9,'));
     writeFileSync(join(dir, 'text-time.json'), shard0.replace(/"meanNs": [^,]*/, '"meanNs": "abc"'));
     writeFileSync(join(dir, 'extra.json'), shard0.replace(/^\{/, '{\n "note": "mine",'));
+    // A result edited without the library's memory.
+    writeFileSync(join(dir, 'no-memory.json'), shard0.replace(/,\s*"libraryBytes": \d+/, ''));
     const cases: [string, string][] = [
       [
         'report.json',
@@ -150,6 +152,10 @@ describe('intranode run --shard and merge', () => {
       ],
       ['bogus.json', 'bogus.json (results[0].result.breakdown): the shares add up to'],
       ['extra.json', "extra.json (note): unknown key 'note' in a shard file"],
+      [
+        'no-memory.json',
+        'no-memory.json (results[0].result.libraryBytes): expected a whole number of bytes of at least 0, got nothing',
+      ],
       ['absent.json', 'absent.json: cannot read the shard file: no such file'],
     ];
     for (const [name, message] of cases) {

@@ -54,6 +54,7 @@ describe('an algorithm the machine cannot run', () => {
       maxNs: null,
       normalized: null,
       breakdown: null,
+      libraryBytes: null,
       unavailable: REASON,
     });
     const csv = (await run(['run', file, '--machine', 'broadwell', '--csv'])).stdout.trimEnd().split('\n');

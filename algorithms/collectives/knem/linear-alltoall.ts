@@ -14,7 +14,8 @@ import type { AlltoallArgs, AlltoallvArgs } from '../args.ts';
 import { defineAlgorithm } from '../../algorithm.ts';
 import { pull } from './copy.ts';
 
-/** Bytes of one entry of the cookie (and offset) arrays: a 64-bit integer. */
+/** Bytes of one entry of the cookie (and offset) arrays: a 64-bit integer, KNEM's cookie type
+ *  (knem_io.h, `knem_cookie_t`, a u64 as knem_main.c builds it). */
 const ENTRY_BYTES = 8;
 
 interface Blocks {
