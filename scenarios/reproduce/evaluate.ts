@@ -194,12 +194,13 @@ function growth(
 ): Verdict {
   const value = (cell: RunCell): number => (m.quantity === 'memory' ? cell.libraryBytes : cell.meanNs);
   let pts: { n: number; q: number }[];
-  let unit: string;
+  let shown: (n: number) => string;
+  let unit = '';
   if ('over' in m) {
     // Across the sizes of one table: the span's first and last size must both be there.
     const rows = pickRows(pickTable(claim, run, fail), m, fail);
     pts = rows.map((row) => ({ n: row.bytes, q: value(cellOf(row, m.of, fail)) }));
-    unit = 'B';
+    shown = formatSize;
   } else {
     const tables = run.tables.filter((t) => claim.machine === undefined || t.machine === claim.machine);
     if (tables.length < 2)
@@ -210,11 +211,12 @@ function growth(
         return { n: t.ranks, q: value(cellOf(row, m.of, fail)) };
       })
       .sort((a, b) => a.n - b.n);
+    shown = String;
     unit = ' ranks';
   }
   const first = pts[0];
   const last = pts[pts.length - 1];
-  const span = `${'over' in m ? formatSize(first.n) : first.n}→${'over' in m ? formatSize(last.n) : last.n}${'over' in m ? '' : unit}`;
+  const span = `${shown(first.n)}→${shown(last.n)}${unit}`;
   // Memory the library never allocated has no rate of growth; memory that appears from none has no
   // finite one.
   if (first.q === 0)
@@ -234,11 +236,7 @@ function memory(
   run: RunResult,
   fail: (d: string) => InputError,
 ): Verdict {
-  const tables = run.tables.filter(
-    (t) =>
-      (claim.machine === undefined || t.machine === claim.machine) &&
-      (claim.ranks === undefined || t.ranks === claim.ranks),
-  );
+  const tables = claimTables(claim, run);
   if (tables.length === 0) throw fail(`no table of the scenario is on ${claim.machine ?? 'any machine'}`);
   let most = { bytes: -1, ranks: 0 };
   for (const t of tables) {
@@ -255,12 +253,17 @@ function memory(
   );
 }
 
-function pickTable(claim: Claim, run: RunResult, fail: (d: string) => InputError): RunTable {
-  const matches = run.tables.filter(
+/** The tables of the claim's machine and rank count, where it names them. */
+function claimTables(claim: Claim, run: RunResult): RunTable[] {
+  return run.tables.filter(
     (t) =>
       (claim.machine === undefined || t.machine === claim.machine) &&
       (claim.ranks === undefined || t.ranks === claim.ranks),
   );
+}
+
+function pickTable(claim: Claim, run: RunResult, fail: (d: string) => InputError): RunTable {
+  const matches = claimTables(claim, run);
   if (matches.length === 1) return matches[0];
   const known = run.tables.map((t) => `${t.machine}/${t.ranks} ranks`).join(', ');
   if (matches.length === 0)
