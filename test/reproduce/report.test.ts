@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { loadClaimsFile } from '../../scenarios/reproduce/claims-loader.ts';
-import { plotNormalised } from '../../scenarios/reproduce/report/plot-svg.ts';
+import { plotBySize } from '../../scenarios/reproduce/report/plot-svg.ts';
 import { recordedHash, suiteHash } from '../../scenarios/reproduce/report/suite-hash.ts';
 import { writeReport } from '../../scenarios/reproduce/report/write-report.ts';
 import { runClaims } from '../../scenarios/reproduce/run-claims.ts';
@@ -78,10 +78,41 @@ describe('reproduction report', () => {
     expect(readFileSync(writeReport(out, papers, again, { papersDir: dir, commit: 'abc1234' }), 'utf8')).toBe(text);
   });
 
+  it("plots the library's memory, not the time, for a scenario whose claims are all about memory", async () => {
+    const memory = CLAIMS.replace(
+      'measure: { kind: ratio, of: a, to: base, at: 64KiB }, published: 0.5, tolerance: 0.05',
+      'measure: { kind: memory, of: a, at: 64KiB }, published: 4096, tolerance: 0',
+    );
+    const dir = papersDir(memory);
+    const papers = [loadClaimsFile(join(dir, '000', 'claims.yaml'))];
+    const sizes = [16 * KiB, 64 * KiB, 256 * KiB];
+    const run = await runClaims(
+      papers[0].claims,
+      () => Promise.resolve(syntheticRun(sizes, { base: [10, 10, 10], a: [8, 5, 4] })),
+      () => 0,
+    );
+    const out = mkdtempSync(join(tmpdir(), 'report-'));
+    writeReport(out, papers, run, { papersDir: dir, commit: 'abc1234' });
+    const svg = readFileSync(join(out, 'plots', '000-s-m-4.svg'), 'utf8');
+    expect(svg).toContain('>library memory (KiB)<');
+    expect(svg).not.toContain('time / base');
+    // Both modules allocate the fixture's 16 KiB at every size: one flat line each at that height,
+    // where the normalised times would put them at 1 and below.
+    const heights = (label: string) => {
+      const element = new RegExp(`<path [^>]*data-series="${label}"[^>]*>`).exec(svg)?.[0] ?? '';
+      const d = / d="([^"]+)"/.exec(element)?.[1] ?? '';
+      return [...d.matchAll(/,([-0-9.]+)/g)].map((m) => m[1]);
+    };
+    expect(new Set(heights('a')).size).toBe(1);
+    expect(heights('a')).toEqual(heights('base'));
+    expect(svg).toContain('>16<');
+  });
+
   it('plots one line per module on a log-size axis, with the published values overlaid', () => {
-    const svg = plotNormalised({
+    const svg = plotBySize({
       title: 't',
-      baseline: 'base',
+      yLabel: 'time / base',
+      reference: 1,
       sizes: [16 * KiB, 64 * KiB, 256 * KiB],
       series: [
         { label: 'base', values: [1, 1, 1] },

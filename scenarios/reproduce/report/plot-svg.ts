@@ -1,6 +1,7 @@
-// The one plot of the reproduction report, drawn with d3 on a server-side DOM (linkedom): time
-// normalised to the paper's baseline per message size, log-scale size axis, one line per module,
-// and the paper's published values overlaid where it gives numbers.
+// The one plot of the reproduction report, drawn with d3 on a server-side DOM (linkedom): one value
+// per message size on a log-scale size axis (time normalised to the paper's baseline, or the
+// library's memory), one line per module, and the paper's published values overlaid where it gives
+// numbers.
 // d3's and linkedom's types are written against the DOM's, which only this module needs.
 /// <reference lib="dom" />
 import {
@@ -21,7 +22,8 @@ import { formatSize } from '../scenario-adapter.ts';
 
 export interface PlotSeries {
   label: string;
-  /** Normalised time at each of the plot's sizes; undefined where the baseline took no time. */
+  /** The value at each of the plot's sizes; undefined where there is none (a normalised time whose
+   *  baseline took no time). */
   values: (number | undefined)[];
 }
 
@@ -36,7 +38,10 @@ export interface PublishedMark {
 
 export interface PlotSpec {
   title: string;
-  baseline: string;
+  /** What the vertical axis shows, with its unit. */
+  yLabel: string;
+  /** A value the vertical axis always includes (1 for a time normalised to a baseline). */
+  reference?: number;
   sizes: number[];
   series: PlotSeries[];
   published: PublishedMark[];
@@ -46,7 +51,7 @@ const WIDTH = 640;
 const HEIGHT = 360;
 const MARGIN = { top: 28, right: 170, bottom: 40, left: 52 };
 
-export function plotNormalised(spec: PlotSpec): string {
+export function plotBySize(spec: PlotSpec): string {
   const { document } = parseHTML('<!doctype html><html><body></body></html>');
   const svg = select(document.body)
     .append('svg')
@@ -61,7 +66,7 @@ export function plotNormalised(spec: PlotSpec): string {
   const values = [
     ...spec.series.flatMap((s) => s.values.filter((v): v is number => v !== undefined)),
     ...spec.published.map((p) => p.value),
-    1,
+    ...(spec.reference === undefined ? [] : [spec.reference]),
   ];
   const [xLo, xHi] = extent(spec.sizes) as [number, number];
   const x = scaleLog()
@@ -94,7 +99,7 @@ export function plotNormalised(spec: PlotSpec): string {
     .append('text')
     .attr('transform', `translate(12,${(HEIGHT - MARGIN.bottom + MARGIN.top) / 2}) rotate(-90)`)
     .attr('text-anchor', 'middle')
-    .text(`time / ${spec.baseline}`);
+    .text(spec.yLabel);
 
   const path = line<[number, number]>()
     .x((d) => x(d[0]))

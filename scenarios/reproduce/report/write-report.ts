@@ -9,7 +9,7 @@ import { formatClaimsMarkdown, summary } from '../claims-table.ts';
 import type { ScenarioRun, SuiteRun } from '../run-claims.ts';
 import type { RunTable } from '../run-result.ts';
 import { PAPERS_DIR } from '../suite.ts';
-import { plotNormalised, type PublishedMark } from './plot-svg.ts';
+import { plotBySize, type PublishedMark } from './plot-svg.ts';
 import { HASH_MARK, suiteHash } from './suite-hash.ts';
 
 export interface ReportOptions {
@@ -73,7 +73,8 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
     '## Figures',
     '',
     "Time normalised to the paper's baseline per message size, one line per module; squares and dashed lines are the",
-    "paper's published values (a dashed line spans the size range a claim is about).",
+    "paper's published values (a dashed line spans the size range a claim is about). A scenario whose claims are all",
+    "about memory plots the library's memory instead.",
     '',
     ...figures,
   ].join('\n');
@@ -94,6 +95,24 @@ function plotName(scenarioFile: string): string {
 
 function plotTable(scenario: ScenarioRun, table: RunTable, claims: Claim[]): string {
   const { baseline, labels } = scenario.result;
+  const title = `${plotName(scenario.file)}: ${table.machine}, ${table.ranks} ranks`;
+  const sizes = table.rows.map((r) => r.bytes);
+  if (claims.length > 0 && claims.every(aboutMemory)) {
+    // Claims about the library's memory are read from its bytes, not its time: plot what they read.
+    return plotBySize({
+      title,
+      yLabel: 'library memory (KiB)',
+      sizes,
+      series: labels.map((label) => ({
+        label,
+        values: table.rows.map((row) => {
+          const bytes = row.cells[label]?.libraryBytes;
+          return bytes === undefined || Number.isNaN(bytes) ? undefined : bytes / 1024;
+        }),
+      })),
+      published: [],
+    });
+  }
   const series = labels.map((label) => ({
     label,
     values: table.rows.map((row) => {
@@ -102,13 +121,19 @@ function plotTable(scenario: ScenarioRun, table: RunTable, claims: Claim[]): str
       return base && t !== undefined ? t / base : undefined;
     }),
   }));
-  return plotNormalised({
-    title: `${plotName(scenario.file)}: ${table.machine}, ${table.ranks} ranks`,
-    baseline,
-    sizes: table.rows.map((r) => r.bytes),
+  return plotBySize({
+    title,
+    yLabel: `time / ${baseline}`,
+    reference: 1,
+    sizes,
     series,
     published: claims.flatMap((c) => marks(c, baseline)),
   });
+}
+
+function aboutMemory(c: Claim): boolean {
+  const m = c.measure;
+  return m.kind === 'memory' || (m.kind === 'growth' && m.quantity === 'memory');
 }
 
 /** The paper's numbers that can be drawn on a plot normalised to `baseline`. */
