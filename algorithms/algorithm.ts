@@ -4,6 +4,7 @@
 import type { Program } from '../sim/engine/program.ts';
 import type { ParamInfo, ParamValue } from '../sim/node/params.ts';
 import type { Rank } from '../sim/node/rank-api.ts';
+import type { SingleCopyMechanism } from '../sim/node/single-copy-descriptor.ts';
 import type { ArgsOf, OperationName } from './operations.ts';
 import type { PropertyHints } from './property-hints.ts';
 
@@ -21,6 +22,12 @@ export interface AlgorithmMeta {
   ranks?: number;
   /** How the property tests draw cases for it, when the defaults do not fit. */
   test?: PropertyHints;
+  /** The kernel mechanisms its program calls itself with these parameters (each at least once in
+   *  a call with bytes to move between ranks), besides the one point-to-point may take through
+   *  `single`; none when absent. A
+   *  mechanism's own parameters (XPMEM's `regcache`) are refused for an algorithm that calls it
+   *  neither way, where they would change nothing. */
+  mechanisms?: (params: Record<string, ParamValue>) => readonly SingleCopyMechanism[];
 }
 
 export type AlgorithmProgram<Op extends OperationName> = (rank: Rank, args: ArgsOf<Op>) => Program<void>;
@@ -48,6 +55,12 @@ export function defineAlgorithm<Op extends OperationName>(info: AlgorithmInfo<Op
   if (!info.name.startsWith(`${info.operation}:`))
     throw new Error(`algorithm ${info.name} must be named ${info.operation}:<name>`);
   return { ...info, open: (use) => use(info) };
+}
+
+/** The algorithms of a family all of which call `mechanism` themselves, so declared. */
+export function calling(mechanism: SingleCopyMechanism, algorithms: readonly Algorithm[]): Algorithm[] {
+  const mechanisms = () => [mechanism];
+  return algorithms.map((alg) => alg.open((info): Algorithm => defineAlgorithm({ ...info, mechanisms })));
 }
 
 /** The algorithm's name within its operation: "binomial" for "bcast:binomial". */

@@ -8,7 +8,7 @@ import {
   type ParamValue,
 } from '../algorithms/algorithm.ts';
 import type { Listing } from '../algorithms/listing.ts';
-import { withTransportParams } from '../sim/kernel/transport-params.ts';
+import { MECHANISM_PARAMS, withTransportParams } from '../sim/kernel/transport-params.ts';
 import { transportConflict } from '../sim/kernel/p2p.ts';
 import { didYouMean } from '../common/input-error.ts';
 import type { ScenarioAlgorithm } from './scenario.ts';
@@ -57,7 +57,7 @@ function readEntry(item: YamlValue, operation: string, catalogue: Listing): Scen
       params[key] = readParam(value, param, info);
       given.push(`${key}=${showParam(param, params[key])}`);
     }
-    const conflict = transportConflict(params);
+    const conflict = transportConflict(params) ?? unusedMechanismParam(info, params);
     if (conflict)
       throw paramsField.entries(`the parameters of ${info.name}`, known).get(conflict.param)!.error(conflict.message);
   }
@@ -68,6 +68,25 @@ function readEntry(item: YamlValue, operation: string, catalogue: Listing): Scen
     if (!label) throw labelField.error('label must not be empty');
   }
   return { name: info.name, label, params };
+}
+
+/**
+ * A parameter of a kernel mechanism that the algorithm never calls with these parameters, neither
+ * itself nor through point-to-point's `single`: its value would change nothing, so it is refused.
+ */
+function unusedMechanismParam(
+  info: AlgorithmMeta,
+  params: Record<string, ParamValue>,
+): { param: string; message: string } | undefined {
+  const own = info.mechanisms?.(params) ?? [];
+  for (const [param, mechanism] of Object.entries(MECHANISM_PARAMS)) {
+    if (params[param] === undefined || own.includes(mechanism) || params.single === mechanism) continue;
+    return {
+      param,
+      message: `${param} configures ${mechanism.toUpperCase()}, but ${info.name} never calls ${mechanism.toUpperCase()} with these parameters${own.length ? ` (it calls ${own.map((m) => m.toUpperCase()).join(', ')})` : ''} and single is ${JSON.stringify(params.single ?? 'none')}; add single: ${mechanism} or run an algorithm that calls ${mechanism.toUpperCase()}`,
+    };
+  }
+  return undefined;
 }
 
 function lookup(field: YamlValue, name: string, operation: string, catalogue: Listing): AlgorithmMeta {

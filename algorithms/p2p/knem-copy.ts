@@ -203,6 +203,7 @@ export const knemcopyAlgorithms = KNEM_STRATEGIES.map((strategy) =>
     operation: 'knemcopy',
     description: `KNEM ping-pong, ${DESCRIBE[strategy]} (param mode: sync, thread, ioat; touch: use the buffers)`,
     params: [modeParam, touchParam],
+    mechanisms: () => ['knem'],
     program: knemCopyPingPong(strategy),
   }),
 );

@@ -5,6 +5,7 @@ import { defineAlgorithm, type Defined, type ParamValue } from '../algorithm.ts'
 import type { ArgsOf } from '../operations.ts';
 import {
   describeTransport,
+  mechanismsOfTransport,
   transport,
   paramsOfTransport,
   TRANSPORTS,
@@ -31,6 +32,7 @@ export function overTransports<Op extends TransportOperation>(
       operation,
       description: `${what} over ${describeTransport(name)}`,
       params: paramsOfTransport(name),
+      mechanisms: () => mechanismsOfTransport(name),
       program: (rank, args) => body(transport(name, args.params), rank, args),
     }),
   );

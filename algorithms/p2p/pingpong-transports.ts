@@ -10,7 +10,14 @@
 import type { OffloadMode, Program, Rank } from '../../sim/node/rank-api.ts';
 import { defineAlgorithm } from '../algorithm.ts';
 import type { PingPongArgs } from './pingpong.ts';
-import { describeTransport, send, transport, type Transport, type TransportName } from './transport.ts';
+import {
+  describeTransport,
+  mechanismsOfTransport,
+  send,
+  transport,
+  type Transport,
+  type TransportName,
+} from './transport.ts';
 
 export function pingPongOver(t: Transport): (rank: Rank, args: PingPongArgs) => Program<void> {
   return function* pingPong(rank: Rank, { send: out, recv: into }: PingPongArgs): Program<void> {
@@ -33,6 +40,7 @@ const overParams = viaParams.map((name) =>
     // KNEM's mode cannot be a parameter here (see above); `regcache` and the `auto` choices are
     // transport parameters (sim/kernel/transport-params.ts), accepted by every algorithm.
     params: [],
+    mechanisms: () => mechanismsOfTransport(name),
     program: pingPongOver(transport(name)),
   }),
 );
@@ -44,6 +52,7 @@ const overOffloads = offloads.map((mode) =>
     operation: 'pingpong',
     description: `ping-pong over KNEM with the receiver's copy ${mode === 'ioat' ? 'offloaded to the I/OAT DMA engine' : 'done by a KNEM kernel thread'}`,
     params: [],
+    mechanisms: () => mechanismsOfTransport('knem'),
     program: pingPongOver(transport('knem', { mode })),
   }),
 );

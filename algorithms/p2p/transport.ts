@@ -45,6 +45,12 @@ export function paramsOfTransport(name: TransportName): ParamInfo[] {
   return name === 'knem' ? [modeParam] : [];
 }
 
+/** The kernel mechanism a benchmark over `name` calls itself: none over the double copy, and over
+ *  `auto` only the one point-to-point takes through `single`. */
+export function mechanismsOfTransport(name: TransportName): Mechanism[] {
+  return name === 'shm' || name === 'auto' ? [] : [name];
+}
+
 export function modeOf(params: Record<string, ParamValue>): OffloadMode {
   const mode = params.mode ?? 'sync';
   if (typeof mode !== 'string' || !(OFFLOAD_MODES as readonly string[]).includes(mode)) {

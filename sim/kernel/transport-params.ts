@@ -3,6 +3,7 @@
 // defaults are the transports' own (p2p.ts, shm/costs.ts, kernel-costs.ts), shown by
 // `intranode algorithms`; a run that leaves one out gets the transport's default.
 import type { ParamInfo } from '../node/params.ts';
+import type { SingleCopyMechanism } from '../node/single-copy-descriptor.ts';
 import { DEFAULT_REGCACHE_CAPACITY } from './kernel-costs.ts';
 import { LMT_BUFFERS, nemesisCosts, singleCopyRendezvous, smBtlCosts, vaderFastBoxBytes } from './shm/costs.ts';
 import { SHM_PROTOCOLS, SINGLE_COPY } from './shm/packet.ts';
@@ -121,6 +122,12 @@ export const transportParams: readonly ParamInfo[] = [
     description: 'with rails: share, the share of each message between hosts sent on the first NIC',
   },
 ];
+
+/** Transport parameters that configure one kernel mechanism, which only that mechanism reads. */
+export const MECHANISM_PARAMS: Readonly<Record<string, SingleCopyMechanism>> = {
+  regcache: 'xpmem',
+  regcacheCapacity: 'xpmem',
+};
 
 /** A program's own parameters followed by the transport parameters it does not redeclare. */
 export function withTransportParams(own: readonly ParamInfo[]): ParamInfo[] {

@@ -23,6 +23,29 @@ const machines = [
 // Their data-correctness properties run with every catalogued algorithm's (properties.*.test.ts),
 // any choice at every level, drawn as two-level/index.ts says.
 describe('two-level compositions', () => {
+  it('calls the mechanisms its levels call, and fails where the machine lacks one', () => {
+    const twoLevel = catalogue.findAlgorithm('bcast:two-level')!;
+    expect(twoLevel.mechanisms?.({ inter: 'basic', intra: 'basic' })).toEqual([]);
+    expect(new Set(twoLevel.mechanisms?.({ inter: 'knem-linear', intra: 'xpmem' }))).toEqual(
+      new Set(['knem', 'xpmem']),
+    );
+    const noXpmem = tinyMachine({ packages: 2, coresPerPackage: 2 });
+    noXpmem.kernel.mechanisms.xpmem = false;
+    const run = (intra: string) =>
+      runAlgorithm({
+        machine: noXpmem,
+        cores: [0, 1, 2, 3],
+        algorithm: 'bcast:two-level',
+        call: { bytes: 4096, root: 0, params: { intra } },
+        cache: 'off',
+        iterations: 1,
+        warmup: 0,
+        seed: 'mechanisms',
+      });
+    expect(run('basic').times[0]).toBeGreaterThan(0);
+    expect(() => run('xpmem')).toThrow(/no xpmem/);
+  });
+
   it('bcast:two-level offers any catalogued broadcast at either level', () => {
     const bcasts = catalogue.findAlgorithm('bcast:two-level')!.params.find((p) => p.name === 'inter')!.choices!;
     expect(bcasts).toEqual(

@@ -55,6 +55,11 @@ describe('loading a valid scenario', () => {
     expect(s.algorithms[0].label).toBe('linear(segment=256KiB,depth=3,direction=write,async=true,factor=0.5)');
   });
 
+  it("takes XPMEM's options where point-to-point sends through XPMEM", () => {
+    const s = load(BASE.replace('  - linear', '  - { name: linear, params: { single: xpmem, regcache: false } }'));
+    expect(s.algorithms[0].params).toMatchObject({ single: 'xpmem', regcache: false });
+  });
+
   it('takes sizes as a list mixing sizes and ranges, sorted without repeats', () => {
     expect(load(BASE.replace('sizes: 1KiB..4KiB', 'sizes: [8KiB, 1KiB..4KiB, 2048, 0]')).sizes).toEqual([
       0, 1024, 2048, 4096, 8192,
@@ -215,6 +220,16 @@ describe('loader errors name file, line:column and field', () => {
       'an sm BTL option over Nemesis',
       BASE.replace('  - linear', '  - { name: linear, params: { smPipelineDepth: 8 } }'),
       'study.yaml:6:48 (algorithms[0].params.smPipelineDepth): smPipelineDepth configures Open MPI\'s sm BTL, but shm is "nemesis"; add shm: sm',
+    ],
+    [
+      'an XPMEM option for an algorithm that never calls XPMEM',
+      BASE.replace('  - linear', '  - { name: linear, params: { regcache: false } }'),
+      'study.yaml:6:41 (algorithms[0].params.regcache): regcache configures XPMEM, but test-op:linear never calls XPMEM with these parameters and single is "none"; add single: xpmem or run an algorithm that calls XPMEM',
+    ],
+    [
+      'an XPMEM option beside another single-copy mechanism',
+      BASE.replace('  - linear', '  - { name: linear, params: { single: cma, regcacheCapacity: 64 } }'),
+      '(algorithms[0].params.regcacheCapacity): regcacheCapacity configures XPMEM, but test-op:linear never calls XPMEM with these parameters and single is "cma"',
     ],
     [
       'a segment of 0',

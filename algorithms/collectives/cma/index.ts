@@ -1,7 +1,7 @@
 // The CMA collectives: the linear designs of Ma et al. 2010 (seed 000, §IV) over Cross Memory
 // Attach, and contention-aware variants that bound the readers of one process (seed 001).
 // A new algorithm of the family is one module exporting its definition and one line here.
-import type { Algorithm } from '../../algorithm.ts';
+import { calling, type Algorithm } from '../../algorithm.ts';
 import { testedWith, type PropertyHints } from '../../property-hints.ts';
 import { allgatherCmaLinear, allgathervCmaLinear, allgatherCmaStaggered, allgathervCmaStaggered } from './allgather.ts';
 import { alltoallCmaLinear, alltoallvCmaLinear } from './alltoall.ts';
@@ -30,21 +30,24 @@ const CMA_TEST: PropertyHints = {
   ],
 };
 
-export const cmaAlgorithms: readonly Algorithm[] = testedWith(CMA_TEST, [
-  allgatherCmaLinear,
-  allgathervCmaLinear,
-  allgatherCmaStaggered,
-  allgathervCmaStaggered,
-  alltoallCmaLinear,
-  alltoallvCmaLinear,
-  bcastCmaLinear,
-  bcastCmaStaggered,
-  gatherCmaLinear,
-  gathervCmaLinear,
-  gatherCmaStaggered,
-  gathervCmaStaggered,
-  scatterCmaLinear,
-  scattervCmaLinear,
-  scatterCmaStaggered,
-  scattervCmaStaggered,
-]);
+export const cmaAlgorithms: readonly Algorithm[] = testedWith(
+  CMA_TEST,
+  calling('cma', [
+    allgatherCmaLinear,
+    allgathervCmaLinear,
+    allgatherCmaStaggered,
+    allgathervCmaStaggered,
+    alltoallCmaLinear,
+    alltoallvCmaLinear,
+    bcastCmaLinear,
+    bcastCmaStaggered,
+    gatherCmaLinear,
+    gathervCmaLinear,
+    gatherCmaStaggered,
+    gathervCmaStaggered,
+    scatterCmaLinear,
+    scattervCmaLinear,
+    scatterCmaStaggered,
+    scattervCmaStaggered,
+  ]),
+);

@@ -1,6 +1,6 @@
 // The KNEM collectives (Ma et al. 2010, seed 000): linear (§IV) and hierarchical pipelined (§V).
 // A new algorithm of the family is one module exporting its definition and one line here.
-import type { Algorithm } from '../../algorithm.ts';
+import { calling, type Algorithm } from '../../algorithm.ts';
 import { testedWith, type PropertyHints } from '../../property-hints.ts';
 import { allgatherKnemHierarchical } from './hierarchical-allgather.ts';
 import { bcastKnemHierarchical } from './hierarchical-bcast.ts';
@@ -22,16 +22,19 @@ const KNEM_TEST: PropertyHints = {
   ],
 };
 
-export const knemAlgorithms: readonly Algorithm[] = testedWith(KNEM_TEST, [
-  allgatherKnemHierarchical,
-  bcastKnemHierarchical,
-  allgatherKnemLinear,
-  allgathervKnemLinear,
-  alltoallKnemLinear,
-  alltoallvKnemLinear,
-  bcastKnemLinear,
-  gatherKnemLinear,
-  gathervKnemLinear,
-  scatterKnemLinear,
-  scattervKnemLinear,
-]);
+export const knemAlgorithms: readonly Algorithm[] = testedWith(
+  KNEM_TEST,
+  calling('knem', [
+    allgatherKnemHierarchical,
+    bcastKnemHierarchical,
+    allgatherKnemLinear,
+    allgathervKnemLinear,
+    alltoallKnemLinear,
+    alltoallvKnemLinear,
+    bcastKnemLinear,
+    gatherKnemLinear,
+    gathervKnemLinear,
+    scatterKnemLinear,
+    scattervKnemLinear,
+  ]),
+);

@@ -21,6 +21,7 @@ export function innerParam<Op extends OperationName>(
 export interface Inner<Op extends OperationName> {
   name: string;
   program: AlgorithmInfo<Op>['program'];
+  mechanisms: AlgorithmInfo<Op>['mechanisms'];
   /** Its parameters: every one at its default. */
   params: Record<string, ParamValue>;
 }
@@ -42,7 +43,7 @@ export function innerAlgorithm<Op extends OperationName>(
       `${algorithm}: params.${field} must name a ${operation} algorithm, one of ${choices.map(shortName).join(', ')}; got ${JSON.stringify(name)}`,
     );
   }
-  return { name: info.name, program: info.program, params: paramDefaults(info) };
+  return { name: info.name, program: info.program, mechanisms: info.mechanisms, params: paramDefaults(info) };
 }
 
 /** One level of a composition: the parameter naming its algorithm, of which operation. */
@@ -63,11 +64,21 @@ export function defineTwoLevel<Op extends OperationName>(
   numRuns?: number,
 ): Defined<Op> {
   const draws = Object.fromEntries(levels.map((l) => [l.param, { anyChoice: true }]));
+  const name = `${operation}:two-level`;
   return defineAlgorithm({
-    name: `${operation}:two-level`,
+    name,
     operation,
     description,
     params: levels.map((l) => innerParam(l.param, candidates(l.operation), 'basic', l.description)),
+    // What the algorithm of each level calls, as that level runs it: with its defaults.
+    mechanisms: (params) => [
+      ...new Set(
+        levels.flatMap((l) => {
+          const inner = innerAlgorithm(name, params, l.param, l.operation, 'basic', candidates);
+          return inner.mechanisms?.(inner.params) ?? [];
+        }),
+      ),
+    ],
     test: numRuns === undefined ? { params: draws } : { numRuns, params: draws },
     program,
   });

@@ -1,7 +1,7 @@
 // The XPMEM collectives: the zero-copy partitioned reductions of Hashmi et al. (seed 001), and a
 // broadcast and gather that read or write the peer's buffer through XPMEM attachments.
 // A new algorithm of the family is one module exporting its definition and one line here.
-import type { Algorithm } from '../../algorithm.ts';
+import { calling, type Algorithm } from '../../algorithm.ts';
 import { testedWith, type PropertyHints } from '../../property-hints.ts';
 import { allreduceXpmem } from './allreduce.ts';
 import { bcastXpmem } from './bcast.ts';
@@ -21,10 +21,7 @@ const XPMEM_TEST: PropertyHints = {
   ],
 };
 
-export const xpmemAlgorithms: readonly Algorithm[] = testedWith(XPMEM_TEST, [
-  allreduceXpmem,
-  bcastXpmem,
-  gatherXpmem,
-  gathervXpmem,
-  reduceXpmem,
-]);
+export const xpmemAlgorithms: readonly Algorithm[] = testedWith(
+  XPMEM_TEST,
+  calling('xpmem', [allreduceXpmem, bcastXpmem, gatherXpmem, gathervXpmem, reduceXpmem]),
+);
