@@ -31,6 +31,8 @@ export interface RunArgs extends SimulationArgs {
   file?: string;
   format: Format;
   breakdown: boolean;
+  /** Add the memory the library allocated (table: a block per table; CSV: a column). */
+  memory: boolean;
   /** How many points run at once (worker threads); absent: the machine's core count. */
   jobs?: number;
   /** Run only this shard of the points and print its partial results (JSON) for `merge`. */
@@ -45,6 +47,7 @@ export interface MergeArgs {
   files: string[];
   format: Format;
   breakdown: boolean;
+  memory: boolean;
 }
 
 /** `intranode slurm`: an sbatch job-array script running a sweep as shards and merging them. */
@@ -62,6 +65,7 @@ export interface SlurmArgs extends SimulationArgs {
   cpus: number;
   format: Format;
   breakdown: boolean;
+  memory: boolean;
 }
 
 export interface MachineShowArgs {
@@ -112,6 +116,7 @@ const OUTPUT_FLAGS: Record<string, FlagSpec> = {
   json: { type: 'boolean' },
   csv: { type: 'boolean' },
   breakdown: { type: 'boolean' },
+  memory: { type: 'boolean' },
 };
 /** The flags of SimulationArgs. */
 const SIMULATION_FLAGS: Record<string, FlagSpec> = {
@@ -262,13 +267,14 @@ function atMost(args: string[], max: number, command: string): string[] {
 interface Output {
   format: Format;
   breakdown: boolean;
+  memory: boolean;
   /** The first output flag given, for errors about flags that do not go together. */
   flag?: string;
 }
 
-/** The report's format and --breakdown from the output flags among `flags`. */
+/** The report's format, --breakdown and --memory from the output flags among `flags`. */
 function parseOutput(flags: [string, string | true][]): Output {
-  const out: Output = { format: 'table', breakdown: false };
+  const out: Output = { format: 'table', breakdown: false, memory: false };
   // Which flag chose the format, so two flags that disagree are named in the error.
   let formatFlag: string | undefined;
   const setFormat = (format: Format, flag: string) => {
@@ -296,13 +302,15 @@ function parseOutput(flags: [string, string | true][]): Output {
         break;
       }
       case 'breakdown':
-        out.breakdown = true;
-        out.flag ??= '--breakdown';
+      case 'memory':
+        out[name] = true;
+        out.flag ??= `--${name}`;
         break;
     }
   }
-  // JSON always holds the breakdown; IMB's layout has no place for it.
-  if (out.breakdown && out.format === 'imb') throw new UsageError('--breakdown cannot be used with --format imb');
+  // JSON always holds the breakdown and the memory; IMB's layout has no place for them.
+  for (const name of ['breakdown', 'memory'] as const)
+    if (out[name] && out.format === 'imb') throw new UsageError(`--${name} cannot be used with --format imb`);
   return out;
 }
 
@@ -313,6 +321,7 @@ function parseRun(args: string[]): RunArgs {
     command: 'run',
     format: output.format,
     breakdown: output.breakdown,
+    memory: output.memory,
     ...simulationArgs(parsed.flags),
   };
   for (const [name, value] of parsed.flags) {
@@ -346,15 +355,15 @@ function parseRun(args: string[]): RunArgs {
 
 function parseMerge(args: string[]): MergeArgs {
   const parsed = tokens(args, OUTPUT_FLAGS);
-  const { format, breakdown } = parseOutput(parsed.flags);
+  const { format, breakdown, memory } = parseOutput(parsed.flags);
   if (parsed.positionals.length === 0)
     throw new UsageError("'merge' needs the shard files written by 'intranode run FILE --shard I/N'");
-  return { command: 'merge', files: parsed.positionals, format, breakdown };
+  return { command: 'merge', files: parsed.positionals, format, breakdown, memory };
 }
 
 function parseSlurm(args: string[]): SlurmArgs {
   const parsed = tokens(args, SLURM_FLAGS);
-  const { format, breakdown } = parseOutput(parsed.flags);
+  const { format, breakdown, memory } = parseOutput(parsed.flags);
   const [file, ...extra] = parsed.positionals;
   if (file === undefined) throw new UsageError("'slurm' needs a scenario file: intranode slurm FILE --shards N");
   if (extra.length > 0) throw new UsageError(`'slurm' takes one scenario file, got: ${parsed.positionals.join(' ')}`);
@@ -364,6 +373,7 @@ function parseSlurm(args: string[]): SlurmArgs {
     file,
     format,
     breakdown,
+    memory,
     cpus: 1,
     ...simulationArgs(parsed.flags),
   };

@@ -8,6 +8,8 @@ Usage:
       --format table|json|csv|imb    output: OSU-style table (default), JSON, CSV, or IMB-style blocks
       --json | --csv                 short for --format json | --format csv
       --breakdown                    add each algorithm's share of time per kind of step
+      --memory                       add the memory the MPI library allocated beyond the
+                                     operation's buffers (by the end of the first call)
       --seed S                       replace the scenario's seed (placement: random, skew)
       --strict                       fail when an algorithm cannot run on the machine (default: n/a)
       --trains                       let a steady pipeline that nothing else disturbs advance many
@@ -23,7 +25,7 @@ Usage:
                                      opens in Perfetto); the points then run one after another in
                                      this process (not with --jobs above 1)
   intranode merge PART... [options]  print the report of a sweep run as shards, as one run prints it
-      --format, --json, --csv, --breakdown
+      --format, --json, --csv, --breakdown, --memory
                                      as for run
   intranode slurm FILE --shards N [options]
                                      write an sbatch script running the sweep as a SLURM job array
@@ -32,7 +34,7 @@ Usage:
       --dir DIR                      shards, task logs and the report (default: NAME-shards; made now)
       --cpus N                       CPUs per task, points run at once in a task (default 1)
       --partition P, --time LIMIT    as sbatch takes them
-      --format, --json, --csv, --breakdown
+      --format, --json, --csv, --breakdown, --memory
                                      the report's format, as for run
       --machine, --seed, --strict, --exact, --trains, --hwloc-machine
                                      as for run, given to every shard

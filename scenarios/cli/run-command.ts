@@ -187,15 +187,19 @@ async function shardReport(
   });
 }
 
-export function formatReport(result: ScenarioResult, args: { format: Format; breakdown: boolean }): string {
+export function formatReport(
+  result: ScenarioResult,
+  args: { format: Format; breakdown: boolean; memory: boolean },
+): string {
+  const opts = { breakdown: args.breakdown, memory: args.memory };
   switch (args.format) {
     case 'json':
       return formatJsonReport(result);
     case 'csv':
-      return formatCsvReport(result, { breakdown: args.breakdown });
+      return formatCsvReport(result, opts);
     case 'imb':
       return formatImbReport(result);
     case 'table':
-      return formatTableReport(result, { breakdown: args.breakdown });
+      return formatTableReport(result, opts);
   }
 }

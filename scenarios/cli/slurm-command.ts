@@ -59,6 +59,7 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
     mergeFlags: [
       ...(args.format !== 'table' ? [`--format=${args.format}`] : []),
       ...(args.breakdown ? ['--breakdown'] : []),
+      ...(args.memory ? ['--memory'] : []),
     ],
     report,
     cpus: args.cpus,

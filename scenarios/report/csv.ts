@@ -6,6 +6,8 @@ import { breakdownKinds, normalised } from './normalise.ts';
 export interface CsvReportOptions {
   /** Adds one share_<kind> column per kind of step. */
   breakdown?: boolean;
+  /** Adds the library_bytes column: what the library allocated beyond the operation's buffers. */
+  memory?: boolean;
 }
 
 export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions = {}): string {
@@ -30,6 +32,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
     'max_ns',
     'normalized',
     ...kinds.map((k) => `share_${k}`),
+    ...(opts.memory ? ['library_bytes'] : []),
     ...(reasons ? ['unavailable'] : []),
     ...(s.seedSweep ? ['seed'] : []),
     ...(s.railShareSweep ? ['rail_share'] : []),
@@ -62,6 +65,7 @@ export function formatCsvReport(result: ScenarioResult, opts: CsvReportOptions =
           ...(na ? ['', '', ''] : [c.result.meanNs, c.result.minNs, c.result.maxNs]),
           n ?? '',
           ...kinds.map((k) => (na ? '' : (c.result.breakdown[k] ?? 0))),
+          ...(opts.memory ? [na ? '' : c.result.libraryBytes] : []),
           ...(reasons ? [c.unavailable ?? ''] : []),
           ...(s.seedSweep ? [t.seed] : []),
           ...(s.railShareSweep ? [t.railShare ?? ''] : []),

@@ -13,6 +13,7 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 
 export interface TableReportOptions {
   breakdown?: boolean;
+  memory?: boolean;
 }
 
 export function formatTableReport(result: ScenarioResult, opts: TableReportOptions = {}): string {
@@ -24,6 +25,7 @@ export function formatTableReport(result: ScenarioResult, opts: TableReportOptio
       ...fallbackNotes(result.scenario, t),
     ];
     if (opts.breakdown) lines.push('', ...breakdownColumns(t));
+    if (opts.memory) lines.push('', ...memoryColumns(t));
     return lines.join('\n');
   });
   return `${blocks.join('\n\n')}\n`;
@@ -143,6 +145,21 @@ function breakdownColumns(t: ResultTable): string[] {
     ...kinds.map((k) => (c.unavailable !== undefined ? NA : fixed(100 * (c.result.breakdown[k] ?? 0), 1))),
   ]);
   return ['# Breakdown: share of rank-time in each kind of step', ...alignColumns(header, rows, 2)];
+}
+
+/** One row per size, one column per algorithm: the KiB its first call allocated beyond the
+ *  operation's own buffers (harness/simulate.ts, `libraryBytes`). */
+function memoryColumns(t: ResultTable): string[] {
+  const labels = t.rows[0]?.cells.map((c) => c.algorithm.label) ?? [];
+  const header = ['# Size', ...labels.map((l) => `${l}(KiB)`)];
+  const rows = t.rows.map((r) => [
+    String(r.bytes),
+    ...r.cells.map((c) => (c.unavailable !== undefined ? NA : fixed(c.result.libraryBytes / 1024, 1))),
+  ]);
+  return [
+    "# Library memory: what the MPI library allocated beyond the operation's own buffers, by the end of the first call",
+    ...alignColumns(header, rows, 1),
+  ];
 }
 
 /** A cell the machine cannot run (see the note under the table). */

@@ -274,6 +274,11 @@ describe('flags parsed into the command', () => {
     [['reproduce', '--jobs', '0'], "--jobs needs a number of jobs (1, 2, ...), got '0'"],
     [['reproduce', 'extra'], "'reproduce' takes at most 0 arguments, got: extra"],
     [['run', file, '--format', 'imb', '--breakdown'], '--breakdown cannot be used with --format imb'],
+    [['run', file, '--memory', '--format', 'imb'], '--memory cannot be used with --format imb'],
+    [
+      ['run', file, '--shard', '1/2', '--memory'],
+      "--shard prints partial results: give --memory to 'intranode merge' instead",
+    ],
   ])('%j', (argv, message) => {
     expect(() => parseArgs(argv)).toThrow(message);
   });

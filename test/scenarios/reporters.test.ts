@@ -72,6 +72,19 @@ binomial     1048576     50.0          50.0         0.0
 `);
   });
 
+  it("adds the library's memory per size and algorithm with --memory", () => {
+    // fakeRunner: linear allocates nothing, tree 4 KiB per rank.
+    const text = formatTableReport(result, { memory: true });
+    expect(text.split('\n\n')[1])
+      .toBe(`# Library memory: what the MPI library allocated beyond the operation's own buffers, by the end of the first call
+# Size   linear(KiB)  binomial(KiB)
+1024             0.0           16.0
+32768            0.0           16.0
+1048576          0.0           16.0
+`);
+    expect(formatTableReport(result, { breakdown: true, memory: true }).split('\n\n')).toHaveLength(3);
+  });
+
   it('prints one block per sweep table and leaves out root for unrooted operations', () => {
     const s = loadScenarioText(
       'machine: two-socket\noperation: test-ring\nalgorithms: [ring]\nsizes: 8\nsweep:\n  ranks: [2, 3]\n',
@@ -112,6 +125,13 @@ describe('CSV report', () => {
     const lines = formatCsvReport(result, { breakdown: true }).trimEnd().split('\n');
     expect(lines[0].endsWith(',normalized,share_copy,share_lock-wait,share_syscall')).toBe(true);
     expect(lines[2].endsWith(',1,0.5,0.5,0')).toBe(true);
+  });
+
+  it('adds the library_bytes column with --memory', () => {
+    const lines = formatCsvReport(result, { memory: true }).trimEnd().split('\n');
+    expect(lines[0].endsWith(',normalized,library_bytes')).toBe(true);
+    expect(lines[1].endsWith(',0')).toBe(true);
+    expect(lines[2].endsWith(',1,16384')).toBe(true);
   });
 
   it('quotes fields holding commas or quotes', () => {

@@ -46,7 +46,15 @@ describe('intranode run --shard and merge', () => {
   });
 
   it('merges into the report one run prints, in every format and in any order of the shards', async () => {
-    for (const extra of [[], ['--breakdown'], ['--json'], ['--csv'], ['--csv', '--breakdown'], ['--format', 'imb']]) {
+    for (const extra of [
+      [],
+      ['--breakdown'],
+      ['--memory'],
+      ['--json'],
+      ['--csv'],
+      ['--csv', '--breakdown', '--memory'],
+      ['--format', 'imb'],
+    ]) {
       const whole = await run(['run', file, ...extra]);
       expect(whole).toMatchObject({ code: 0, stderr: '' });
       expect(await run(['merge', ...parts, ...extra])).toEqual(whole);

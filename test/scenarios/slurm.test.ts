@@ -149,7 +149,18 @@ describe('intranode slurm: the script, task by task', () => {
   const script = join(dir, 'sweep.sbatch');
   const results = join(dir, 'results');
   beforeAll(async () => {
-    const r = await cli(['slurm', file, '--shards', '3', '--out', 'sweep.sbatch', '--dir', 'results', '--breakdown']);
+    const r = await cli([
+      'slurm',
+      file,
+      '--shards',
+      '3',
+      '--out',
+      'sweep.sbatch',
+      '--dir',
+      'results',
+      '--breakdown',
+      '--memory',
+    ]);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('submit it with: sbatch sweep.sbatch');
   });
@@ -167,7 +178,7 @@ describe('intranode slurm: the script, task by task', () => {
     const last = runTask(script, 2);
     expect(last.stderr).toBe('');
     expect(last.status).toBe(0);
-    const whole = await cli(['run', file, '--breakdown']);
+    const whole = await cli(['run', file, '--breakdown', '--memory']);
     expect(whole.code).toBe(0);
     expect(readFileSync(join(results, 'report.txt'), 'utf8')).toBe(whole.stdout);
     // A task run again after the merge finds the lock taken and leaves the report alone.
