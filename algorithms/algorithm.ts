@@ -24,10 +24,13 @@ export interface AlgorithmMeta {
   test?: PropertyHints;
   /** The kernel mechanisms its program calls itself with these parameters (each at least once in
    *  a call with bytes to move between ranks), besides the one point-to-point may take through
-   *  `single`; none when absent. A
-   *  mechanism's own parameters (XPMEM's `regcache`) are refused for an algorithm that calls it
-   *  neither way, where they would change nothing. */
+   *  `single`; none when absent. */
   mechanisms?: (params: Record<string, ParamValue>) => readonly SingleCopyMechanism[];
+  /** Whether its program sends point-to-point messages with these parameters, which `single` may
+   *  put on a kernel mechanism; true when absent (the safe answer: a mechanism's options are then
+   *  accepted with `single` naming it). A mechanism's own parameters (XPMEM's `regcache`) are
+   *  refused for an algorithm that calls it neither way, where they would change nothing. */
+  pointToPoint?: (params: Record<string, ParamValue>) => boolean;
 }
 
 export type AlgorithmProgram<Op extends OperationName> = (rank: Rank, args: ArgsOf<Op>) => Program<void>;
@@ -57,10 +60,20 @@ export function defineAlgorithm<Op extends OperationName>(info: AlgorithmInfo<Op
   return { ...info, open: (use) => use(info) };
 }
 
-/** The algorithms of a family all of which call `mechanism` themselves, so declared. */
+/** The algorithms of a family none of which sends a point-to-point message (their data moves
+ *  through shared memory of their own or a kernel mechanism, their flags as control messages). */
+export function withoutPointToPoint(algorithms: readonly Algorithm[]): Algorithm[] {
+  const pointToPoint = () => false;
+  return algorithms.map((alg) => alg.open((info): Algorithm => defineAlgorithm({ ...info, pointToPoint })));
+}
+
+/** The algorithms of a family all of which call `mechanism` themselves and send no point-to-point
+ *  message, so declared. */
 export function calling(mechanism: SingleCopyMechanism, algorithms: readonly Algorithm[]): Algorithm[] {
   const mechanisms = () => [mechanism];
-  return algorithms.map((alg) => alg.open((info): Algorithm => defineAlgorithm({ ...info, mechanisms })));
+  return withoutPointToPoint(algorithms).map((alg) =>
+    alg.open((info): Algorithm => defineAlgorithm({ ...info, mechanisms })),
+  );
 }
 
 /** The algorithm's name within its operation: "binomial" for "bcast:binomial". */

@@ -73,17 +73,26 @@ function readEntry(item: YamlValue, operation: string, catalogue: Listing): Scen
 /**
  * A parameter of a kernel mechanism that the algorithm never calls with these parameters, neither
  * itself nor through point-to-point's `single`: its value would change nothing, so it is refused.
+ * The advice names only a way that reaches the mechanism.
  */
 function unusedMechanismParam(
   info: AlgorithmMeta,
   params: Record<string, ParamValue>,
 ): { param: string; message: string } | undefined {
   const own = info.mechanisms?.(params) ?? [];
+  const sends = info.pointToPoint?.(params) ?? true;
   for (const [param, mechanism] of Object.entries(MECHANISM_PARAMS)) {
-    if (params[param] === undefined || own.includes(mechanism) || params.single === mechanism) continue;
+    if (params[param] === undefined || own.includes(mechanism) || (sends && params.single === mechanism)) continue;
+    const name = mechanism.toUpperCase();
+    const calls = own.length ? ` (it calls ${own.map((m) => m.toUpperCase()).join(', ')})` : '';
+    // Point-to-point reaches the mechanism through `single`, which Nemesis runs as its LMT.
+    const viaSingle = sends && params.lmt !== false;
+    const why = !sends
+      ? ', and it sends no point-to-point message for single to put on it'
+      : ` and single is ${JSON.stringify(params.single ?? 'none')}`;
     return {
       param,
-      message: `${param} configures ${mechanism.toUpperCase()}, but ${info.name} never calls ${mechanism.toUpperCase()} with these parameters${own.length ? ` (it calls ${own.map((m) => m.toUpperCase()).join(', ')})` : ''} and single is ${JSON.stringify(params.single ?? 'none')}; add single: ${mechanism} or run an algorithm that calls ${mechanism.toUpperCase()}`,
+      message: `${param} configures ${name}, but ${info.name} never calls ${name} with these parameters${calls}${why}; ${viaSingle ? `add single: ${mechanism} or ` : ''}run an algorithm that calls ${name}`,
     };
   }
   return undefined;

@@ -204,6 +204,7 @@ export const knemcopyAlgorithms = KNEM_STRATEGIES.map((strategy) =>
     description: `KNEM ping-pong, ${DESCRIBE[strategy]} (param mode: sync, thread, ioat; touch: use the buffers)`,
     params: [modeParam, touchParam],
     mechanisms: () => ['knem'],
+    pointToPoint: () => false,
     program: knemCopyPingPong(strategy),
   }),
 );

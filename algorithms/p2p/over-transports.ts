@@ -6,6 +6,7 @@ import type { ArgsOf } from '../operations.ts';
 import {
   describeTransport,
   mechanismsOfTransport,
+  sendsPointToPoint,
   transport,
   paramsOfTransport,
   TRANSPORTS,
@@ -33,6 +34,7 @@ export function overTransports<Op extends TransportOperation>(
       description: `${what} over ${describeTransport(name)}`,
       params: paramsOfTransport(name),
       mechanisms: () => mechanismsOfTransport(name),
+      pointToPoint: () => sendsPointToPoint(name),
       program: (rank, args) => body(transport(name, args.params), rank, args),
     }),
   );

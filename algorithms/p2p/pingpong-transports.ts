@@ -14,6 +14,7 @@ import {
   describeTransport,
   mechanismsOfTransport,
   send,
+  sendsPointToPoint,
   transport,
   type Transport,
   type TransportName,
@@ -38,9 +39,10 @@ const overParams = viaParams.map((name) =>
     operation: 'pingpong',
     description: `ping-pong over ${describeTransport(name).replace(/ \(param mode[^)]*\)/, '')}`,
     // KNEM's mode cannot be a parameter here (see above); `regcache` and the `auto` choices are
-    // transport parameters (sim/kernel/transport-params.ts), accepted by every algorithm.
+    // transport parameters (sim/kernel/transport-params.ts; `regcache` only where XPMEM is called).
     params: [],
     mechanisms: () => mechanismsOfTransport(name),
+    pointToPoint: () => sendsPointToPoint(name),
     program: pingPongOver(transport(name)),
   }),
 );
@@ -53,6 +55,7 @@ const overOffloads = offloads.map((mode) =>
     description: `ping-pong over KNEM with the receiver's copy ${mode === 'ioat' ? 'offloaded to the I/OAT DMA engine' : 'done by a KNEM kernel thread'}`,
     params: [],
     mechanisms: () => mechanismsOfTransport('knem'),
+    pointToPoint: () => false,
     program: pingPongOver(transport('knem', { mode })),
   }),
 );

@@ -37,9 +37,9 @@ export const modeParam: ParamInfo = {
 
 /**
  * The parameters a benchmark over `name` declares itself. The library's choices (`shm`, `single`,
- * `singleThreshold`) and XPMEM's `regcache` are accepted by every algorithm (the transport
- * parameters, sim/kernel/transport-params.ts) and reach the rank's mechanisms through the call, so they are not
- * repeated here.
+ * `singleThreshold`) and XPMEM's `regcache` are transport parameters (sim/kernel/transport-params.ts;
+ * `regcache` only where XPMEM is called) and reach the rank's mechanisms through the call, so they
+ * are not repeated here.
  */
 export function paramsOfTransport(name: TransportName): ParamInfo[] {
   return name === 'knem' ? [modeParam] : [];
@@ -49,6 +49,12 @@ export function paramsOfTransport(name: TransportName): ParamInfo[] {
  *  `auto` only the one point-to-point takes through `single`. */
 export function mechanismsOfTransport(name: TransportName): Mechanism[] {
   return name === 'shm' || name === 'auto' ? [] : [name];
+}
+
+/** Whether a benchmark over `name` sends through point-to-point (the others carry their own
+ *  rendezvous over the mechanism). */
+export function sendsPointToPoint(name: TransportName): boolean {
+  return name === 'shm' || name === 'auto';
 }
 
 export function modeOf(params: Record<string, ParamValue>): OffloadMode {

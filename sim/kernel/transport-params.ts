@@ -97,13 +97,18 @@ export const transportParams: readonly ParamInfo[] = [
     max: smBtlCosts.fastBoxRingBytes,
     description: `sm BTL: largest eager message, ob1's ${smBtlCosts.matchHeaderBytes}-byte match header included, sent through a per-peer fast box once ${smBtlCosts.fastBoxThreshold} fragments have gone to that peer; 0 for none (Open MPI 1.x's sm BTL), ${vaderFastBoxBytes}B for Open MPI 1.8-4.1's vader BTL (only with shm: sm)`,
   },
-  { name: 'regcache', kind: 'boolean', default: true, description: 'XPMEM registration cache on or off' },
+  {
+    name: 'regcache',
+    kind: 'boolean',
+    default: true,
+    description: 'XPMEM registration cache on or off (only where XPMEM is called: by the algorithm, or single: xpmem)',
+  },
   {
     name: 'regcacheCapacity',
     kind: 'integer',
     default: DEFAULT_REGCACHE_CAPACITY,
     min: 1,
-    description: 'XPMEM registration cache entries, all peers together, before FIFO eviction',
+    description: 'XPMEM registration cache entries, all peers together, before FIFO eviction (where regcache is taken)',
   },
   {
     name: 'rails',

@@ -216,8 +216,8 @@ every algorithm also takes the transport parameters:
     smFragment (bytes, default 32KiB, min 1B): sm BTL: fragment of the rendezvous pipeline, as Open MPI's btl_sm_max_send_size (only with shm: sm)
     smPipelineDepth (integer, default 3, min 1): sm BTL: fragments of a copy-in/out rendezvous in flight, as Open MPI's pml_ob1_send_pipeline_depth (only with shm: sm)
     smFastBox (bytes, default 0B, min 0B, max 4KiB): sm BTL: largest eager message, ob1's 14-byte match header included, sent through a per-peer fast box once 16 fragments have gone to that peer; 0 for none (Open MPI 1.x's sm BTL), 270B for Open MPI 1.8-4.1's vader BTL (only with shm: sm)
-    regcache (boolean, default true): XPMEM registration cache on or off
-    regcacheCapacity (integer, default 4096, min 1): XPMEM registration cache entries, all peers together, before FIFO eviction
+    regcache (boolean, default true): XPMEM registration cache on or off (only where XPMEM is called: by the algorithm, or single: xpmem)
+    regcacheCapacity (integer, default 4096, min 1): XPMEM registration cache entries, all peers together, before FIFO eviction (where regcache is taken)
     rails (choice, default throughput, one of even|throughput|numa|nearest|share): how a message between hosts is split across the NICs: even, by NIC bandwidth, by the throughput each NIC offers from the process's NUMA node, only on the NICs of its own NUMA node (evenly when none is), or railShare on the first
     railShare (number, default 0.5, min 0, max 1): with rails: share, the share of each message between hosts sent on the first NIC
 `);

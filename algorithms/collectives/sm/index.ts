@@ -1,7 +1,7 @@
 // The sm family: Graham and Shipman's shared-memory fan-in/fan-out
 // collectives as in Open MPI coll/sm.
 // A new algorithm of the family is one module exporting its definition and one line here.
-import type { Algorithm } from '../../algorithm.ts';
+import { withoutPointToPoint, type Algorithm } from '../../algorithm.ts';
 import { testedWith, type PropertyHints } from '../../property-hints.ts';
 import { allreduceSm } from './allreduce.ts';
 import { barrierSm } from './barrier.ts';
@@ -29,4 +29,7 @@ const SM_TEST: PropertyHints = {
   },
 };
 
-export const smAlgorithms: readonly Algorithm[] = testedWith(SM_TEST, [allreduceSm, barrierSm, bcastSm, reduceSm]);
+export const smAlgorithms: readonly Algorithm[] = testedWith(
+  SM_TEST,
+  withoutPointToPoint([allreduceSm, barrierSm, bcastSm, reduceSm]),
+);

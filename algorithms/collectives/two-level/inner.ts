@@ -22,6 +22,7 @@ export interface Inner<Op extends OperationName> {
   name: string;
   program: AlgorithmInfo<Op>['program'];
   mechanisms: AlgorithmInfo<Op>['mechanisms'];
+  pointToPoint: AlgorithmInfo<Op>['pointToPoint'];
   /** Its parameters: every one at its default. */
   params: Record<string, ParamValue>;
 }
@@ -43,7 +44,13 @@ export function innerAlgorithm<Op extends OperationName>(
       `${algorithm}: params.${field} must name a ${operation} algorithm, one of ${choices.map(shortName).join(', ')}; got ${JSON.stringify(name)}`,
     );
   }
-  return { name: info.name, program: info.program, mechanisms: info.mechanisms, params: paramDefaults(info) };
+  return {
+    name: info.name,
+    program: info.program,
+    mechanisms: info.mechanisms,
+    pointToPoint: info.pointToPoint,
+    params: paramDefaults(info),
+  };
 }
 
 /** One level of a composition: the parameter naming its algorithm, of which operation. */
@@ -65,20 +72,16 @@ export function defineTwoLevel<Op extends OperationName>(
 ): Defined<Op> {
   const draws = Object.fromEntries(levels.map((l) => [l.param, { anyChoice: true }]));
   const name = `${operation}:two-level`;
+  const inners = (params: Record<string, ParamValue>) =>
+    levels.map((l) => innerAlgorithm(name, params, l.param, l.operation, 'basic', candidates));
   return defineAlgorithm({
     name,
     operation,
     description,
     params: levels.map((l) => innerParam(l.param, candidates(l.operation), 'basic', l.description)),
-    // What the algorithm of each level calls, as that level runs it: with its defaults.
-    mechanisms: (params) => [
-      ...new Set(
-        levels.flatMap((l) => {
-          const inner = innerAlgorithm(name, params, l.param, l.operation, 'basic', candidates);
-          return inner.mechanisms?.(inner.params) ?? [];
-        }),
-      ),
-    ],
+    // What the algorithm of each level calls and sends, as that level runs it: with its defaults.
+    mechanisms: (params) => [...new Set(inners(params).flatMap((i) => i.mechanisms?.(i.params) ?? []))],
+    pointToPoint: (params) => inners(params).some((i) => i.pointToPoint?.(i.params) ?? true),
     test: numRuns === undefined ? { params: draws } : { numRuns, params: draws },
     program,
   });
