@@ -57,7 +57,8 @@ function readEntry(item: YamlValue, operation: string, catalogue: Listing): Scen
       params[key] = readParam(value, param, info);
       given.push(`${key}=${showParam(param, params[key])}`);
     }
-    const conflict = transportConflict(params) ?? unusedMechanismParam(info, params);
+    const conflict =
+      transportConflict(params) ?? unusedMechanismParam(info, params, catalogue.listAlgorithms(operation));
     if (conflict)
       throw paramsField.entries(`the parameters of ${info.name}`, known).get(conflict.param)!.error(conflict.message);
   }
@@ -73,11 +74,13 @@ function readEntry(item: YamlValue, operation: string, catalogue: Listing): Scen
 /**
  * A parameter of a kernel mechanism that the algorithm never calls with these parameters, neither
  * itself nor through point-to-point's `single`: its value would change nothing, so it is refused.
- * The advice names only a way that reaches the mechanism.
+ * The advice names only ways that reach the mechanism: `single` where point-to-point can take it,
+ * the operation's algorithms that call it, and otherwise leaving the parameter out.
  */
 function unusedMechanismParam(
   info: AlgorithmMeta,
   params: Record<string, ParamValue>,
+  others: readonly AlgorithmMeta[],
 ): { param: string; message: string } | undefined {
   const own = info.mechanisms?.(params) ?? [];
   const sends = info.pointToPoint?.(params) ?? true;
@@ -90,9 +93,16 @@ function unusedMechanismParam(
     const why = !sends
       ? ', and it sends no point-to-point message for single to put on it'
       : ` and single is ${JSON.stringify(params.single ?? 'none')}`;
+    const callers = others.filter((a) => a.mechanisms?.(paramDefaults(a)).includes(mechanism)).map((a) => shortName(a));
+    const ways = [
+      ...(viaSingle ? [`add single: ${mechanism}`] : []),
+      ...(callers.length ? [`run an algorithm that calls ${name} (${callers.join(', ')})`] : []),
+      'leave it out',
+    ];
+    const advice = ways.length > 1 ? `${ways.slice(0, -1).join(', ')} or ${ways.at(-1)}` : ways[0];
     return {
       param,
-      message: `${param} configures ${name}, but ${info.name} never calls ${name} with these parameters${calls}${why}; ${viaSingle ? `add single: ${mechanism} or ` : ''}run an algorithm that calls ${name}`,
+      message: `${param} configures ${name}, but ${info.name} never calls ${name} with these parameters${calls}${why}; ${advice}`,
     };
   }
   return undefined;

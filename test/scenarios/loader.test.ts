@@ -224,7 +224,7 @@ describe('loader errors name file, line:column and field', () => {
     [
       'an XPMEM option for an algorithm that never calls XPMEM',
       BASE.replace('  - linear', '  - { name: linear, params: { regcache: false } }'),
-      'study.yaml:6:41 (algorithms[0].params.regcache): regcache configures XPMEM, but test-op:linear never calls XPMEM with these parameters and single is "none"; add single: xpmem or run an algorithm that calls XPMEM',
+      'study.yaml:6:41 (algorithms[0].params.regcache): regcache configures XPMEM, but test-op:linear never calls XPMEM with these parameters and single is "none"; add single: xpmem or leave it out',
     ],
     [
       'an XPMEM option beside another single-copy mechanism',

@@ -35,25 +35,31 @@ describe("XPMEM's registration cache parameters", () => {
       'an algorithm that sends point-to-point, without single',
       'bcast',
       '{ name: basic, params: { regcache: false } }',
-      'm.yaml:6:40 (algorithms[0].params.regcache): regcache configures XPMEM, but bcast:basic never calls XPMEM with these parameters and single is "none"; add single: xpmem or run an algorithm that calls XPMEM',
+      'm.yaml:6:40 (algorithms[0].params.regcache): regcache configures XPMEM, but bcast:basic never calls XPMEM with these parameters and single is "none"; add single: xpmem, run an algorithm that calls XPMEM (xpmem) or leave it out',
     ],
     [
       'point-to-point without the LMT, which single would need',
       'bcast',
       '{ name: basic, params: { lmt: false, regcache: false } }',
-      'regcache configures XPMEM, but bcast:basic never calls XPMEM with these parameters and single is "none"; run an algorithm that calls XPMEM',
+      'regcache configures XPMEM, but bcast:basic never calls XPMEM with these parameters and single is "none"; run an algorithm that calls XPMEM (xpmem) or leave it out',
     ],
     [
       'single: xpmem on an algorithm that sends no point-to-point message',
       'bcast',
       '{ name: cma-linear, params: { single: xpmem, regcache: false } }',
-      'regcache configures XPMEM, but bcast:cma-linear never calls XPMEM with these parameters (it calls CMA), and it sends no point-to-point message for single to put on it; run an algorithm that calls XPMEM',
+      'regcache configures XPMEM, but bcast:cma-linear never calls XPMEM with these parameters (it calls CMA), and it sends no point-to-point message for single to put on it; run an algorithm that calls XPMEM (xpmem) or leave it out',
     ],
     [
       'a two-level composition whose levels send none',
       'bcast',
       '{ name: two-level, params: { inter: knem-linear, intra: cma-linear, single: xpmem, regcacheCapacity: 8 } }',
       '(algorithms[0].params.regcacheCapacity): regcacheCapacity configures XPMEM, but bcast:two-level never calls XPMEM with these parameters (it calls KNEM, CMA), and it sends no point-to-point message',
+    ],
+    [
+      'an operation no algorithm of which calls XPMEM',
+      'scatter',
+      '{ name: knem-linear, params: { regcache: false } }',
+      'it sends no point-to-point message for single to put on it; leave it out',
     ],
   ])('are refused for %s', (_what, operation, entry, message) => {
     expect(inputErrorOf(() => load(operation, entry)).message).toContain(message);
