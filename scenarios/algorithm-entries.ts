@@ -8,7 +8,7 @@ import {
   type ParamValue,
 } from '../algorithms/algorithm.ts';
 import type { Listing } from '../algorithms/listing.ts';
-import { MECHANISM_PARAMS, withTransportParams } from '../sim/kernel/transport-params.ts';
+import { MECHANISM_PARAMS, POINT_TO_POINT_PARAMS, withTransportParams } from '../sim/kernel/transport-params.ts';
 import { transportConflict } from '../sim/kernel/p2p.ts';
 import { didYouMean } from '../common/input-error.ts';
 import type { ScenarioAlgorithm } from './scenario.ts';
@@ -58,7 +58,9 @@ function readEntry(item: YamlValue, operation: string, catalogue: Listing): Scen
       given.push(`${key}=${showParam(param, params[key])}`);
     }
     const conflict =
-      transportConflict(params) ?? unusedMechanismParam(info, params, catalogue.listAlgorithms(operation));
+      transportConflict(params) ??
+      unusedPointToPointParam(info, params) ??
+      unusedMechanismParam(info, params, catalogue.listAlgorithms(operation));
     if (conflict)
       throw paramsField.entries(`the parameters of ${info.name}`, known).get(conflict.param)!.error(conflict.message);
   }
@@ -69,6 +71,31 @@ function readEntry(item: YamlValue, operation: string, catalogue: Listing): Scen
     if (!label) throw labelField.error('label must not be empty');
   }
   return { name: info.name, label, params };
+}
+
+/**
+ * A transport parameter of point-to-point messages given to an algorithm that sends none with these
+ * parameters (its data moves through a kernel mechanism or shared memory of its own, its flags as
+ * control messages): its value would change nothing, so it is refused. One the algorithm declares
+ * itself is its own.
+ */
+function unusedPointToPointParam(
+  info: AlgorithmMeta,
+  params: Record<string, ParamValue>,
+): { param: string; message: string } | undefined {
+  if (info.pointToPoint?.(params) !== false) return undefined;
+  const param = POINT_TO_POINT_PARAMS.find(
+    (name) => params[name] !== undefined && !info.params.some((p) => p.name === name),
+  );
+  if (param === undefined) return undefined;
+  const own = info.mechanisms?.(params) ?? [];
+  const through = own.length
+    ? `its data moves through ${own.map((m) => m.toUpperCase()).join(', ')}`
+    : 'its data moves through shared memory of its own';
+  return {
+    param,
+    message: `${param} configures point-to-point messages, but ${info.name} sends none with these parameters (${through}, its flags as control messages); leave it out`,
+  };
 }
 
 /**

@@ -134,6 +134,13 @@ export const MECHANISM_PARAMS: Readonly<Record<string, SingleCopyMechanism>> = {
   regcacheCapacity: 'xpmem',
 };
 
+/** Transport parameters that configure point-to-point messages inside a host (the double copy and
+ *  the single copy it may take). `rails` and `railShare` configure them between hosts, where an
+ *  algorithm that sends none cannot run at all (scenarios/hosts.ts says so). */
+export const POINT_TO_POINT_PARAMS: readonly string[] = transportParams
+  .map((p) => p.name)
+  .filter((name) => !(name in MECHANISM_PARAMS) && name !== 'rails' && name !== 'railShare');
+
 /** A program's own parameters followed by the transport parameters it does not redeclare. */
 export function withTransportParams(own: readonly ParamInfo[]): ParamInfo[] {
   return [...own, ...transportParams.filter((t) => !own.some((p) => p.name === t.name))];
