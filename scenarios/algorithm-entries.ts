@@ -90,7 +90,7 @@ function unusedPointToPointParam(
   if (param === undefined) return undefined;
   const own = info.mechanisms?.(params) ?? [];
   const through = own.length
-    ? `its data moves through ${own.map((m) => m.toUpperCase()).join(', ')}`
+    ? `its data moves through ${mechanismNames(own)}`
     : 'its data moves through shared memory of its own';
   return {
     param,
@@ -114,7 +114,7 @@ function unusedMechanismParam(
   for (const [param, mechanism] of Object.entries(MECHANISM_PARAMS)) {
     if (params[param] === undefined || own.includes(mechanism) || (sends && params.single === mechanism)) continue;
     const name = mechanism.toUpperCase();
-    const calls = own.length ? ` (it calls ${own.map((m) => m.toUpperCase()).join(', ')})` : '';
+    const calls = own.length ? ` (it calls ${mechanismNames(own)})` : '';
     // Point-to-point reaches the mechanism through `single`, which Nemesis runs as its LMT.
     const viaSingle = sends && params.lmt !== false;
     const why = !sends
@@ -133,6 +133,11 @@ function unusedMechanismParam(
     };
   }
   return undefined;
+}
+
+/** Mechanisms as the messages name them: KNEM, CMA. */
+function mechanismNames(mechanisms: readonly string[]): string {
+  return mechanisms.map((m) => m.toUpperCase()).join(', ');
 }
 
 function lookup(field: YamlValue, name: string, operation: string, catalogue: Listing): AlgorithmMeta {

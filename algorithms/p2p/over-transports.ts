@@ -5,11 +5,10 @@ import { defineAlgorithm, type Defined, type ParamValue } from '../algorithm.ts'
 import type { ArgsOf } from '../operations.ts';
 import {
   describeTransport,
-  mechanismsOfTransport,
-  sendsPointToPoint,
   transport,
   paramsOfTransport,
   TRANSPORTS,
+  usesOfTransport,
   type Transport,
   type TransportName,
 } from './transport.ts';
@@ -33,8 +32,7 @@ export function overTransports<Op extends TransportOperation>(
       operation,
       description: `${what} over ${describeTransport(name)}`,
       params: paramsOfTransport(name),
-      mechanisms: () => mechanismsOfTransport(name),
-      pointToPoint: () => sendsPointToPoint(name),
+      ...usesOfTransport(name),
       program: (rank, args) => body(transport(name, args.params), rank, args),
     }),
   );

@@ -12,10 +12,9 @@ import { defineAlgorithm } from '../algorithm.ts';
 import type { PingPongArgs } from './pingpong.ts';
 import {
   describeTransport,
-  mechanismsOfTransport,
   send,
-  sendsPointToPoint,
   transport,
+  usesOfTransport,
   type Transport,
   type TransportName,
 } from './transport.ts';
@@ -41,8 +40,7 @@ const overParams = viaParams.map((name) =>
     // KNEM's mode cannot be a parameter here (see above); `regcache` and the `auto` choices are
     // transport parameters (sim/kernel/transport-params.ts; `regcache` only where XPMEM is called).
     params: [],
-    mechanisms: () => mechanismsOfTransport(name),
-    pointToPoint: () => sendsPointToPoint(name),
+    ...usesOfTransport(name),
     program: pingPongOver(transport(name)),
   }),
 );
@@ -54,8 +52,7 @@ const overOffloads = offloads.map((mode) =>
     operation: 'pingpong',
     description: `ping-pong over KNEM with the receiver's copy ${mode === 'ioat' ? 'offloaded to the I/OAT DMA engine' : 'done by a KNEM kernel thread'}`,
     params: [],
-    mechanisms: () => mechanismsOfTransport('knem'),
-    pointToPoint: () => false,
+    ...usesOfTransport('knem'),
     program: pingPongOver(transport('knem', { mode })),
   }),
 );

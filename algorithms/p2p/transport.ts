@@ -45,16 +45,21 @@ export function paramsOfTransport(name: TransportName): ParamInfo[] {
   return name === 'knem' ? [modeParam] : [];
 }
 
-/** The kernel mechanism a benchmark over `name` calls itself: none over the double copy, and over
- *  `auto` only the one point-to-point takes through `single`. */
-export function mechanismsOfTransport(name: TransportName): Mechanism[] {
-  return name === 'shm' || name === 'auto' ? [] : [name];
-}
-
 /** Whether a benchmark over `name` sends through point-to-point (the others carry their own
  *  rendezvous over the mechanism). */
-export function sendsPointToPoint(name: TransportName): boolean {
+function sendsPointToPoint(name: TransportName): name is 'shm' | 'auto' {
   return name === 'shm' || name === 'auto';
+}
+
+/** What a benchmark over `name` declares it uses (algorithm.ts): the kernel mechanism it calls
+ *  itself, none over the double copy and over `auto` only the one point-to-point takes through
+ *  `single`; and whether it sends point-to-point. */
+export function usesOfTransport(name: TransportName): {
+  mechanisms: () => Mechanism[];
+  pointToPoint: () => boolean;
+} {
+  if (sendsPointToPoint(name)) return { mechanisms: () => [], pointToPoint: () => true };
+  return { mechanisms: () => [name], pointToPoint: () => false };
 }
 
 export function modeOf(params: Record<string, ParamValue>): OffloadMode {
