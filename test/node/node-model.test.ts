@@ -105,13 +105,28 @@ describe('node model: copies as flows', () => {
     const a = node.allocate('a', 100, 0, 0);
     a.content = Content.fresh(100, 'a');
     const b = node.allocate('b', 100, 0, 0);
+    let copied = -1;
+    let overwritten = -1;
     sim.spawn(
       'p',
       (function* () {
         yield* node.copy(0, range(a, 10, 50), range(b, 0, 50), { rank: 0, label: 'c' });
+        copied = sim.now;
+      })(),
+    );
+    // Another writer changes the source while the copy is in flight.
+    sim.spawn(
+      'w',
+      (function* () {
+        yield* sim.sleep(1);
+        a.content.write(0, Content.fresh(100, 'later').slice(0, 100));
+        overwritten = sim.now;
       })(),
     );
     sim.run();
+    expect(overwritten).toBeGreaterThan(0);
+    expect(copied).toBeGreaterThan(overwritten);
+    expect(a.content.slice(10, 50)).toEqual(Content.fresh(100, 'later').slice(10, 50));
     expect(b.content.slice(0, 50)).toEqual(Content.fresh(100, 'a').slice(10, 50));
   });
 });

@@ -501,7 +501,7 @@ Object.assign(window, {
   __viz: {
     metrics,
     /** A timeline of `ranks` rows and `steps` steps, made up, to measure panning. */
-    syntheticTimeline(ranks: number, steps: number): void {
+    syntheticTimeline(ranks: number, steps: number): { steps: number; end: number } {
       const events: TraceEvent[] = [];
       const kinds = ['copy', 'wait', 'poll', 'syscall', 'control'];
       const perRank = Math.ceil(steps / ranks);
@@ -526,6 +526,7 @@ Object.assign(window, {
         events,
         Array.from({ length: ranks }, (_, r) => `rank ${r}`),
       );
+      return { steps: events.length, end: events.reduce((end, e) => Math.max(end, e.end), 0) };
     },
     measurePan: (frames: number) => timeline.measurePan(frames),
   },

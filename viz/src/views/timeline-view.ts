@@ -24,7 +24,14 @@ const MAX_ROW_HEIGHT = 28;
 const MIN_ROW_HEIGHT = 6;
 
 export interface PanMeasure {
+  /** Frames drawn. */
   frames: number;
+  /** Rows each frame drew, and the fewest steps any frame painted. */
+  rows: number;
+  minStepsPainted: number;
+  /** Where the pan's first window began and its last one ended (ns). */
+  from: number;
+  to: number;
   /** Frames per second over the whole pan, as the browser delivered them. */
   fps: number;
   /** Mean and worst time to draw one frame (ms). */
@@ -121,6 +128,7 @@ export class TimelineView {
     const [lo, hi] = this.full;
     const width = (hi - lo) / 10;
     const draws: number[] = [];
+    let minStepsPainted = Infinity;
     return new Promise((done) => {
       let frame = 0;
       let first = 0;
@@ -129,18 +137,23 @@ export class TimelineView {
         if (frame === frames) {
           const elapsed = now - first;
           done({
-            frames,
+            frames: draws.length,
+            rows: this.rows.length,
+            minStepsPainted,
+            from: lo,
+            to: this.t1,
             fps: (frames * 1000) / elapsed,
             meanDrawMs: draws.reduce((a, b) => a + b, 0) / draws.length,
             maxDrawMs: Math.max(...draws),
           });
           return;
         }
-        const t0 = lo + ((hi - lo - width) * frame) / frames;
+        // From the window at the run's start to the one at its end.
+        const t0 = lo + ((hi - lo - width) * frame) / Math.max(1, frames - 1);
         this.t0 = t0;
         this.t1 = t0 + width;
         const start = performance.now();
-        this.draw();
+        minStepsPainted = Math.min(minStepsPainted, this.draw());
         draws.push(performance.now() - start);
         frame++;
         requestAnimationFrame(step);
@@ -168,7 +181,9 @@ export class TimelineView {
     return Math.max(MIN_ROW_HEIGHT, Math.min(MAX_ROW_HEIGHT, Math.floor(free / Math.max(1, this.rows.length))));
   }
 
-  private draw(): void {
+  /** Draws the window; returns how many steps it painted. */
+  private draw(): number {
+    let painted = 0;
     const ratio = window.devicePixelRatio || 1;
     const width = this.element.clientWidth;
     const rowH = this.rowHeight();
@@ -223,9 +238,11 @@ export class TimelineView {
           const c = kindColour(lane.events[i].kind);
           if (c !== colour) ctx.fillStyle = colour = c;
           ctx.fillRect(x0, ly, Math.max(1, x1 - x0), Math.max(1, laneH - (row.lanes.length > 1 ? 0.5 : 0)));
+          painted++;
         }
       });
     });
+    return painted;
   }
 
   private onWheel(e: WheelEvent): void {
