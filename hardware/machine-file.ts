@@ -46,7 +46,7 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
   const root = rootNode.map(MACHINE_KEYS);
   const origins = new Origins(rootNode);
 
-  const name = root.get('name')?.text() ?? fileStem(file);
+  const name = root.get('name')?.printable('name') ?? fileStem(file);
   const description = root.get('description')?.text() ?? '';
   const compute = buildCompute(root, origins);
   const interconnect = buildInterconnect(root, origins);

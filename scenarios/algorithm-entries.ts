@@ -67,7 +67,7 @@ function readEntry(item: YamlValue, operation: string, catalogue: Listing): Scen
   const labelField = fields.get('label');
   let label = given.length ? `${shortName(info)}(${given.join(',')})` : shortName(info);
   if (labelField?.present) {
-    label = labelField.text('label').trim();
+    label = labelField.printable('label').trim();
     if (!label) throw labelField.error('label must not be empty');
   }
   return { name: info.name, label, params };

@@ -67,8 +67,8 @@ export const MAX_CALLS = 1_000_000;
  */
 export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const doc = new ScenarioDocument(parseYaml(text, opts.file));
-  const name = doc.get('name')?.text('name') ?? (opts.file ? fileStem(opts.file) : 'scenario');
-  const description = doc.get('description')?.text('description') ?? '';
+  const name = doc.get('name')?.printable('name') ?? (opts.file ? fileStem(opts.file) : 'scenario');
+  const description = doc.get('description')?.printable('description', { lines: true }) ?? '';
   const { operation, info } = readOperation(doc.required('operation'), opts.catalogue);
   const algorithmsField = doc.required('algorithms');
   const algorithms = readAlgorithms(algorithmsField, operation, opts.catalogue);

@@ -153,6 +153,28 @@ export class YamlValue {
     return v;
   }
 
+  /**
+   * Text a report prints (a name, a label, a description): a control character in it would break
+   * the report's lines and columns, so it is refused; `lines` lets a description hold line breaks,
+   * which the reports print one line each.
+   */
+  printable(what: string, opts: { lines?: boolean } = {}): string {
+    const text = this.text(what);
+    for (const ch of text) {
+      const code = ch.codePointAt(0)!;
+      const control = code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
+      if (!control || (opts.lines && ch === '\n')) continue;
+      const name =
+        ch === '\n'
+          ? 'a line break'
+          : ch === '\t'
+            ? 'a tab'
+            : `the control character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
+      this.fail(`${what} must be printable${opts.lines ? '' : ' on one line'}: it holds ${name}`);
+    }
+    return text;
+  }
+
   /** A name that may be written as a number (seed: 42, model: 7742). */
   text(what?: string): string {
     const v = what ? this.scalar() : this.required('a string');

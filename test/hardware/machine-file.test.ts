@@ -203,6 +203,12 @@ describe('parseMachineYaml: a valid file', () => {
   it('takes the name from the file when none is given', () => {
     expect(parseMachineYaml(edit('name: box\n', ''), 'dir/my-node.yml').name).toBe('my-node');
   });
+
+  it('refuses a name a report could not print on its line', () => {
+    expect(() => parseMachineYaml(edit('name: box\n', 'name: "b\\nox"\n'), 'm.yaml')).toThrow(
+      'm.yaml:1:7 (name): name must be printable on one line: it holds a line break',
+    );
+  });
 });
 
 describe('parseMachineYaml: errors name file, line, column and field', () => {

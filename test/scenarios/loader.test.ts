@@ -21,6 +21,10 @@ const load = (text: string, opts: Partial<LoadOptions> = {}) =>
 const errorOf = (text: string, opts: Partial<LoadOptions> = {}): InputError => inputErrorOf(() => load(text, opts));
 
 describe('loading a valid scenario', () => {
+  it('keeps the line breaks of a description, which the reports print one line each', () => {
+    expect(load(`${BASE}description: |\n  first\n  second\n`).description).toBe('first\nsecond\n');
+  });
+
   it('resolves names, sizes and defaults', () => {
     const s = load(BASE);
     expect(s).toMatchObject({
@@ -118,6 +122,21 @@ describe('loading a valid scenario', () => {
 describe('loader errors name file, line:column and field', () => {
   const cases: [string, string, string][] = [
     // [description, document, expected message]
+    [
+      'a line break in the name, which would break the report header',
+      BASE.replace('name: t', 'name: "a\\nb"'),
+      'study.yaml:1:7 (name): name must be printable on one line: it holds a line break',
+    ],
+    [
+      'a tab in a label, which would break the table columns',
+      BASE.replace('label: binomial', 'label: "bi\\tnomial"'),
+      'study.yaml:7:26 (algorithms[1].label): label must be printable on one line: it holds a tab',
+    ],
+    [
+      'a carriage return in the description',
+      `${BASE}description: "one\\rtwo"\n`,
+      'study.yaml:9:14 (description): description must be printable: it holds the control character U+000D',
+    ],
     ['YAML syntax', `${BASE}algorithms: [a, b\n`, 'study.yaml:9:'],
     [
       'a size list left open at the end',
