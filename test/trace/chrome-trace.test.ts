@@ -1,7 +1,8 @@
 // The trace `intranode run --trace` writes: valid JSON in the Trace Event Format, every event with
 // the fields its phase needs, the complete events of one thread nested or apart, and the steps
 // and their durations those of the run itself.
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawn, spawnSync } from 'node:child_process';
+import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -207,5 +208,48 @@ describe('intranode run --trace', () => {
     expect(failed.code).toBe(1);
     expect(readFileSync(join(dir, 'keep.json'), 'utf8')).toBe('{"kept": true}');
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('writes through a symbolic link and into a pipe, and never puts a regular file in their place', async () => {
+    const plain = await runCli(['run', 's.yaml', '--trace', 'plain.json'], { cwd: dir, now: () => 0 });
+    expect(plain.code).toBe(0);
+    const want = readFileSync(join(dir, 'plain.json'), 'utf8');
+    // A link: the file it names gets the trace, and the link stays a link.
+    mkdirSync(join(dir, 'real'));
+    symlinkSync('real/t.json', join(dir, 'link.json'));
+    expect((await runCli(['run', 's.yaml', '--trace', 'link.json'], { cwd: dir, now: () => 0 })).code).toBe(0);
+    expect(lstatSync(join(dir, 'link.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'real', 't.json'), 'utf8')).toBe(want);
+    // A FIFO, read by another process: it gets the trace and stays a FIFO.
+    const fifo = join(dir, 'fifo');
+    if (spawnSync('mkfifo', [fifo]).status === 0) {
+      const reader = spawn('sh', ['-c', `cat "${fifo}" > "${join(dir, 'fifo.out')}"`]);
+      const read = new Promise((done) => reader.on('exit', done));
+      expect((await runCli(['run', 's.yaml', '--trace', 'fifo'], { cwd: dir, now: () => 0 })).code).toBe(0);
+      await read;
+      expect(lstatSync(fifo).isFIFO()).toBe(true);
+      expect(readFileSync(join(dir, 'fifo.out'), 'utf8')).toBe(want);
+    }
+    // A device that is full (through a link, so that a regression replaces only the link): the
+    // write's failure in words, no stack trace.
+    symlinkSync('/dev/full', join(dir, 'full.json'));
+    const full = await runCli(['run', 's.yaml', '--trace', 'full.json'], { cwd: dir });
+    expect(full.code).toBe(1);
+    expect(full.stderr).toBe(
+      `intranode: ${join(dir, 'full.json')} (--trace): cannot write the trace: no space left on the device\n`,
+    );
+    expect(lstatSync(join(dir, 'full.json')).isSymbolicLink()).toBe(true);
+    expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
+  });
+
+  it('removes what a trace stopped by a signal left beside the same file', async () => {
+    // A hidden file of a process that no longer runs (no process has this id), and one of this one.
+    const stale = '.stopped.json.2147483647.partial';
+    writeFileSync(join(dir, stale), '[');
+    writeFileSync(join(dir, '.other.json.2147483647.partial'), '[');
+    expect((await runCli(['run', 's.yaml', '--trace', 'stopped.json'], { cwd: dir, now: () => 0 })).code).toBe(0);
+    expect(readdirSync(dir)).not.toContain(stale);
+    // Another file's is not this trace's to remove.
+    expect(readdirSync(dir)).toContain('.other.json.2147483647.partial');
   });
 });
