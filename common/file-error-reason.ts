@@ -10,5 +10,6 @@ export function fileErrorReason(e: unknown, missing: string): string {
   if (code === 'ENOTDIR') return 'a part of its path is a file, not a folder';
   if (code === 'EACCES' || code === 'EPERM' || code === 'EROFS') return 'permission denied';
   if (code === 'ENOSPC') return 'no space left on the device';
+  if (code === 'EEXIST') return 'a file of that name is in the way';
   return code ?? (e instanceof Error ? e.message : String(e));
 }

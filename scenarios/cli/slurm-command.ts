@@ -39,6 +39,10 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
     );
   const out = args.out === undefined ? undefined : resolve(env.cwd, args.out);
   if (out !== undefined) refuseInputAsOutput(out, inputFiles(scenario, env.cwd), 'the script', '--out');
+  if (out === dir)
+    throw new UsageError(
+      `--out ${args.out} names the results folder (--dir): the script and the folder need different paths`,
+    );
   const report = args.format === 'json' ? 'report.json' : args.format === 'csv' ? 'report.csv' : 'report.txt';
   const script = slurmScript({
     jobName,

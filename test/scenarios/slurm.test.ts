@@ -113,6 +113,14 @@ describe('intranode slurm: the command line', () => {
     expect(onFile.stderr).toContain(
       `intranode: --dir ${join(dir, 'a-file')} is a file, not a folder: choose a folder for the shards' results\n`,
     );
+    // The script where the results folder goes: refused before either is written.
+    for (const [out, ...args] of [['jobs-shards'], ['same', '--dir', 'same']]) {
+      const same = await cli(['slurm', file, '--shards', '2', '--out', out, ...args]);
+      expect(same.code).toBe(2);
+      expect(same.stderr).toContain(`--out ${out} names the results folder (--dir)`);
+      // No script in the folder's place (an earlier test made jobs-shards a results folder).
+      expect(existsSync(join(dir, out)) && statSync(join(dir, out)).isFile()).toBe(false);
+    }
   });
 
   it('says why it cannot write the script, and then leaves no results folder behind', async () => {
