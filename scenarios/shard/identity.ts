@@ -17,6 +17,13 @@ export interface ShardRunOptions {
 
 export function sweepIdentity(text: string, run: ShardRunOptions, points: Point[]): string {
   const { machine, seed, hwlocMachine } = run;
+  // A point names its scenario file (and places in it) as the command was given it. Shards run as
+  // `study.yaml`, `./study.yaml`, from another folder or on another host's copy of the file are
+  // parts of one sweep: the file counts by its text, and what it resolves to (its machines) by
+  // the points' other fields.
+  const withoutPaths = (key: string, value: unknown) => (key === 'file' ? undefined : value);
   // --exact is in the points.
-  return createHash('sha256').update(JSON.stringify({ text, machine, seed, hwlocMachine, points })).digest('hex');
+  return createHash('sha256')
+    .update(JSON.stringify({ text, machine, seed, hwlocMachine, points }, withoutPaths))
+    .digest('hex');
 }

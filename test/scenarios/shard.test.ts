@@ -1,7 +1,8 @@
 // `run --shard I/N` and `merge`: a sweep run as shards and merged prints byte for byte what one
 // run prints, in every format, n/a cells included; merge refuses shards that do not make one sweep.
 // Runs the real simulator on a small sweep.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { loadWorkersOnly } from '../helpers/workers-only.ts';
@@ -76,6 +77,21 @@ describe('intranode run --shard and merge', () => {
     const saved = JSON.parse(readFileSync(join(dir, relative[0]), 'utf8')) as { run: { cwd: string; file: string } };
     expect(saved.run).toEqual({ cwd: dir, file: 'shard.yaml' });
     expect(await run(['merge', ...relative, '--json'])).toEqual(whole);
+  }, 60_000);
+
+  it('merges shards that were given the scenario by different paths to the same file', async () => {
+    // As typed, with a leading ./, and (by its absolute path) from another folder.
+    const other = mkdtempSync(join(tmpdir(), 'intranode-shard-elsewhere-'));
+    const elsewhere = await runCli(['run', join(dir, 'shard.yaml'), '--shard', '3/3'], { cwd: other });
+    expect(elsewhere).toMatchObject({ code: 0, stderr: '' });
+    writeFileSync(join(dir, 'p3.json'), elsewhere.stdout);
+    const spelt = [
+      await shard(1, 3, 'p1.json', [], 'shard.yaml'),
+      await shard(2, 3, 'p2.json', [], './shard.yaml'),
+      'p3.json',
+    ];
+    const whole = await run(['run', 'shard.yaml', '--json']);
+    expect(await run(['merge', ...spelt, '--json'])).toEqual(whole);
   }, 60_000);
 
   it('refuses a missing or duplicated shard', async () => {
