@@ -4,6 +4,7 @@
 
 import { InputError } from '../common/input-error.ts';
 import { fileStem } from '../common/paths.ts';
+import { onOneLine } from '../common/printable.ts';
 import { buildCompute } from './machine-file/build-compute.ts';
 import { buildInterconnect } from './machine-file/build-interconnect.ts';
 import { buildCosts, buildKernel } from './machine-file/build-kernel.ts';
@@ -46,7 +47,7 @@ export function parseMachineYaml(text: string, file: string, options: ParseOptio
   const root = rootNode.map(MACHINE_KEYS);
   const origins = new Origins(rootNode);
 
-  const name = root.get('name')?.printable('name') ?? fileStem(file);
+  const name = root.get('name')?.printable('name') ?? onOneLine(fileStem(file));
   const description = root.get('description')?.text() ?? '';
   const compute = buildCompute(root, origins);
   const interconnect = buildInterconnect(root, origins);

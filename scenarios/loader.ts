@@ -4,6 +4,7 @@ import type { Listing } from '../algorithms/listing.ts';
 import type { OperationInfo } from '../algorithms/operations.ts';
 import { didYouMean, InputError } from '../common/input-error.ts';
 import { dirName, fileStem, resolvePath, workingDir } from '../common/paths.ts';
+import { onOneLine } from '../common/printable.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { readAlgorithms } from './algorithm-entries.ts';
 import { checkPlacement, checkSmt, readPlacement, readSmt } from './placement-fields.ts';
@@ -67,7 +68,7 @@ export const MAX_CALLS = 1_000_000;
  */
 export function loadScenarioText(text: string, opts: LoadOptions): Scenario {
   const doc = new ScenarioDocument(parseYaml(text, opts.file));
-  const name = doc.get('name')?.printable('name') ?? (opts.file ? fileStem(opts.file) : 'scenario');
+  const name = doc.get('name')?.printable('name') ?? (opts.file ? onOneLine(fileStem(opts.file)) : 'scenario');
   const description = doc.get('description')?.printable('description', { lines: true }) ?? '';
   const { operation, info } = readOperation(doc.required('operation'), opts.catalogue);
   const algorithmsField = doc.required('algorithms');

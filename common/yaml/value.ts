@@ -5,6 +5,7 @@
 // Accessors take an optional `what`, the name the reader gives the value in prose: with it, a
 // complaint reads "ranks must be an integer, got 2.5"; without it, "expected an integer, got 2.5"
 // (the field path in the location already names the value).
+import { isControl } from '../printable.ts';
 import { isAlias, isMap, isScalar, isSeq, type Document, type LineCounter, type Node } from 'yaml';
 import { didYouMean, InputError, type InputLocation } from '../input-error.ts';
 
@@ -162,8 +163,7 @@ export class YamlValue {
     const text = this.text(what);
     for (const ch of text) {
       const code = ch.codePointAt(0)!;
-      const control = code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0x2028 || code === 0x2029;
-      if (!control || (opts.lines && ch === '\n')) continue;
+      if (!isControl(code) || (opts.lines && ch === '\n')) continue;
       const name =
         ch === '\n'
           ? 'a line break'

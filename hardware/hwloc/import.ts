@@ -1,6 +1,7 @@
 // hwloc XML (v1 and v2 formats, as written by `lstopo --of xml`) to MachineSpec.
 import { InputError } from '../../common/input-error.ts';
 import { baseName } from '../../common/paths.ts';
+import { onOneLine } from '../../common/printable.ts';
 import type { MachineSpec } from '../spec.ts';
 import { assembleMachine } from './assemble.ts';
 import { readDistances } from './distances.ts';
@@ -144,8 +145,9 @@ function pickMachine(root: HwObject, file: string, wanted: number | undefined): 
 
 /** The file's name; one machine picked out of several adds the name hwloc records for it. */
 function machineName(file: string, picked: HwObject | undefined): string {
-  const base = baseName(file).replace(/\.xml$/i, '') || 'hwloc';
-  const own = picked && recordedName(picked);
+  const base = onOneLine(baseName(file).replace(/\.xml$/i, '')) || 'hwloc';
+  const recorded = picked && recordedName(picked);
+  const own = recorded && onOneLine(recorded);
   return own ? `${base}/${own}` : base;
 }
 

@@ -51,7 +51,10 @@ export async function algorithmsCommand(operation: string | undefined, env: CliE
     }
   }
   if (lines.length) {
-    lines.push('', 'every algorithm also takes the transport parameters:');
+    lines.push(
+      '',
+      'transport parameters, taken by every algorithm that reaches the transport (point-to-point messages, XPMEM):',
+    );
     for (const p of transportParams) lines.push(`    ${p.name} (${describeParam(p)}): ${p.description}`);
   }
   env.stdout(lines.length ? `${lines.join('\n')}\n` : 'no operation is registered\n');

@@ -39,9 +39,11 @@ export async function slurmCommand(args: SlurmArgs, env: CliEnv): Promise<number
     );
   const out = args.out === undefined ? undefined : resolve(env.cwd, args.out);
   if (out !== undefined) refuseInputAsOutput(out, inputFiles(scenario, env.cwd), 'the script', '--out');
-  if (out === dir)
+  // (An existing folder given as --out is refused as one when the script is written.)
+  const outFolder = out !== undefined && existsSync(out) && statSync(out).isDirectory();
+  if (out !== undefined && !outFolder && (out === dir || dir.startsWith(`${out}/`)))
     throw new UsageError(
-      `--out ${args.out} names the results folder (--dir): the script and the folder need different paths`,
+      `--out ${args.out} names ${out === dir ? 'the results folder' : 'a folder the results folder is in'} (--dir): the script and the folder need different paths`,
     );
   const report = args.format === 'json' ? 'report.json' : args.format === 'csv' ? 'report.csv' : 'report.txt';
   const script = slurmScript({

@@ -18,9 +18,9 @@ export interface ShardRunOptions {
 export function sweepIdentity(text: string, run: ShardRunOptions, points: Point[]): string {
   const { machine, seed, hwlocMachine } = run;
   // A point names its scenario file (and places in it) as the command was given it. Shards run as
-  // `study.yaml`, `./study.yaml`, from another folder or on another host's copy of the file are
-  // parts of one sweep: the file counts by its text, and what it resolves to (its machines) by
-  // the points' other fields.
+  // `study.yaml`, `./study.yaml` or from another folder are parts of one sweep: the scenario file
+  // counts by its text. The machines it resolves to count by the points' other fields, a machine
+  // file's path (its spec's origin) among them.
   const withoutPaths = (key: string, value: unknown) => (key === 'file' ? undefined : value);
   // --exact is in the points.
   return createHash('sha256')

@@ -4,8 +4,8 @@
 // FILE when the run completes: a run that fails leaves FILE as it was. FILE may be a symbolic link
 // (the file it names is written) or a device or pipe (/dev/stdout, a FIFO), which is written
 // directly: renaming over it would put a regular file in its place. A run stopped by a signal
-// leaves its hidden file behind (the run's loop does not yield to a handler); the next trace
-// written beside it removes it.
+// leaves its hidden file behind (the run's loop does not yield to a handler); the next trace to
+// the same file on the same host removes it.
 import {
   closeSync,
   lstatSync,
@@ -18,6 +18,7 @@ import {
   statSync,
   writeSync,
 } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname, join, resolve } from 'node:path';
 import { writeOutput } from '../../common/write-output-file.ts';
 import { UnavailableError, type Point, type PointResult, type PointRunner } from '../point.ts';
@@ -49,7 +50,8 @@ export class TraceFile {
     const target = destination(path);
     if (target.special) {
       this.partial = undefined;
-      this.fd = writeOutput(path, 'the trace', '--trace', () => openSync(target.path, 'w'));
+      // Appending: a stream such as /dev/stdout redirected with `>>` keeps what it holds.
+      this.fd = writeOutput(path, 'the trace', '--trace', () => openSync(target.path, 'a'));
     } else {
       removeStalePartials(target.path);
       const partial = partialName(target.path, process.pid);
@@ -112,32 +114,49 @@ export class TraceFile {
   }
 }
 
-/** The file a trace to `path` lands in, following symbolic links, and whether it is something
- *  other than a regular file (a device, a pipe), which is written in place. */
+/** Where a trace to `path` goes: the regular file it names (through any symbolic links), renamed
+ *  into place at the end, or `path` itself opened directly when it is, or leads through a link to,
+ *  something else: a device or pipe (/dev/stdout), a file under /dev or /proc (whose links the
+ *  kernel resolves by the process, not by name), or a link to nothing yet (the kernel creates
+ *  the file where the link, followed from where it really sits, points). */
 function destination(path: string): { path: string; special: boolean } {
-  let target = path;
-  try {
-    if (lstatSync(path).isSymbolicLink()) {
-      try {
-        target = realpathSync(path);
-      } catch {
-        // A link to a file not there yet: the trace is written where it points.
-        target = resolve(dirname(path), readlinkSync(path));
-      }
+  const direct = { path, special: true };
+  const magic = (p: string) => /^\/(dev|proc)\//.test(p);
+  if (magic(resolve(path))) return direct;
+  let current = resolve(path);
+  for (let hops = 0; hops < 40; hops++) {
+    let entry;
+    try {
+      entry = lstatSync(current, { throwIfNoEntry: false });
+    } catch {
+      entry = undefined;
     }
-    return { path: target, special: !statSync(target).isFile() };
-  } catch {
-    return { path: target, special: false };
+    // Nothing there: a new file where FILE is (its folder's absence is reported when opened), or a
+    // link to nothing yet, which the kernel follows itself.
+    if (entry === undefined) return hops === 0 ? { path: current, special: false } : direct;
+    if (!entry.isSymbolicLink()) return entry.isFile() ? { path: realpathSync(current), special: false } : direct;
+    try {
+      // The link's target from the folder the link really sits in, as the kernel follows it.
+      current = resolve(realpathSync(dirname(current)), readlinkSync(current));
+    } catch {
+      return direct;
+    }
+    if (magic(current)) return direct;
   }
+  return direct;
 }
 
+/** The hidden file a trace writes before it is renamed into place; named by host and process, so
+ *  that a run in another container or on another host sharing the folder is never taken for one of
+ *  this host's that no longer runs. */
 function partialName(path: string, pid: number): string {
-  return join(dirname(path), `.${basename(path)}.${pid}.partial`);
+  return join(dirname(path), `.${basename(path)}.${hostname()}.${pid}.partial`);
 }
 
-/** Removes the hidden files that traces to `path` by processes no longer running left behind. */
+/** Removes the hidden files that traces to `path` by processes of this host no longer running left
+ *  behind; what cannot be removed (another user's) is left where it is. */
 function removeStalePartials(path: string): void {
-  const prefix = `.${basename(path)}.`;
+  const prefix = `.${basename(path)}.${hostname()}.`;
   let names: string[];
   try {
     names = readdirSync(dirname(path));
@@ -146,9 +165,15 @@ function removeStalePartials(path: string): void {
   }
   for (const name of names) {
     if (!name.startsWith(prefix) || !name.endsWith('.partial')) continue;
-    const pid = Number(name.slice(prefix.length, -'.partial'.length));
-    if (Number.isInteger(pid) && pid > 0 && pid !== process.pid && !running(pid))
-      rmSync(join(dirname(path), name), { force: true });
+    const digits = name.slice(prefix.length, -'.partial'.length);
+    const pid = /^\d+$/.test(digits) ? Number(digits) : NaN;
+    if (!(pid > 0) || pid === process.pid || running(pid)) continue;
+    const stale = join(dirname(path), name);
+    try {
+      if (lstatSync(stale).isFile()) rmSync(stale);
+    } catch {
+      // Not ours to remove (a sticky folder, another user's file): it stays.
+    }
   }
 }
 

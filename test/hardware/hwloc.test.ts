@@ -225,6 +225,11 @@ describe('hwloc v1 files holding several machines', () => {
     expectConsistent(b);
   });
 
+  it('name the machine on one line whatever host name the file records', () => {
+    const odd = text.replace('value="node-a"', 'value="node&#9;a&#10;b"');
+    expect(importHwlocXml(odd, 'cluster.xml', { hwlocMachine: 0 }).name).toBe('cluster/node a b');
+  });
+
   it('refuse a machine number the file lacks', () => {
     expect(inputErrorOf(() => importHwlocXml(text, 'cluster.xml', { hwlocMachine: 2 })).detail).toBe(
       "--hwloc-machine 2: this hwloc file holds machines 0..1 (0: 'node-a', 2 cores; 1: 'node-b', 4 cores)",

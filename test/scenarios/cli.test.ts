@@ -204,7 +204,7 @@ describe('information commands', () => {
     factor (number, default 1.5): a real-valued knob
   tree: Binomial tree
 
-every algorithm also takes the transport parameters:
+transport parameters, taken by every algorithm that reaches the transport (point-to-point messages, XPMEM):
     shm (choice, default nemesis, one of nemesis|sm): shared-memory double-copy protocol of point-to-point messages (MPICH2 Nemesis or Open MPI sm BTL)
     single (choice, default none, one of none|knem|cma|xpmem|limic): single-copy mechanism point-to-point uses for large messages
     singleThreshold (bytes, default rendezvous, min 0B): messages of at least this size use the single-copy mechanism; 'rendezvous': every message above the double copy's eager limit, as the libraries do

@@ -114,11 +114,16 @@ describe('intranode slurm: the command line', () => {
       `intranode: --dir ${join(dir, 'a-file')} is a file, not a folder: choose a folder for the shards' results\n`,
     );
     // The script where the results folder goes: refused before either is written.
-    for (const [out, ...args] of [['jobs-shards'], ['same', '--dir', 'same']]) {
+    for (const [out, ...args] of [
+      ['same', '--dir', 'same'],
+      ['outer', '--dir', 'outer/sub'],
+    ]) {
       const same = await cli(['slurm', file, '--shards', '2', '--out', out, ...args]);
       expect(same.code).toBe(2);
-      expect(same.stderr).toContain(`--out ${out} names the results folder (--dir)`);
-      // No script in the folder's place (an earlier test made jobs-shards a results folder).
+      expect(same.stderr).toContain(
+        `--out ${out} names ${out === 'outer' ? 'a folder the results folder is in' : 'the results folder'} (--dir)`,
+      );
+      // No script in the folder's place.
       expect(existsSync(join(dir, out)) && statSync(join(dir, out)).isFile()).toBe(false);
     }
   });

@@ -3,7 +3,7 @@
 // and their durations those of the run itself.
 import { spawn, spawnSync } from 'node:child_process';
 import { lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { catalogue } from '../../algorithms/catalogue.ts';
@@ -242,14 +242,40 @@ describe('intranode run --trace', () => {
     expect(readdirSync(dir).filter((f) => f.endsWith('.partial'))).toEqual([]);
   });
 
-  it('removes what a trace stopped by a signal left beside the same file', async () => {
-    // A hidden file of a process that no longer runs (no process has this id), and one of this one.
-    const stale = '.stopped.json.2147483647.partial';
-    writeFileSync(join(dir, stale), '[');
-    writeFileSync(join(dir, '.other.json.2147483647.partial'), '[');
+  it('removes what a trace stopped by a signal on this host left beside the same file, and nothing else', async () => {
+    // Hidden files of a process that no longer runs (no process has this id): this host's for this
+    // file, another file's, and another host's (a container or a machine sharing the folder).
+    const stale = `.stopped.json.${hostname()}.2147483647.partial`;
+    const others = [`.other.json.${hostname()}.2147483647.partial`, '.stopped.json.elsewhere.2147483647.partial'];
+    for (const name of [stale, ...others]) writeFileSync(join(dir, name), '[');
+    // A folder of the same form is not a file a trace left.
+    mkdirSync(join(dir, `.stopped.json.${hostname()}.2147483646.partial`));
     expect((await runCli(['run', 's.yaml', '--trace', 'stopped.json'], { cwd: dir, now: () => 0 })).code).toBe(0);
-    expect(readdirSync(dir)).not.toContain(stale);
-    // Another file's is not this trace's to remove.
-    expect(readdirSync(dir)).toContain('.other.json.2147483647.partial');
+    const left = readdirSync(dir);
+    expect(left).not.toContain(stale);
+    for (const name of others) expect(left).toContain(name);
+    expect(left).toContain(`.stopped.json.${hostname()}.2147483646.partial`);
+  });
+
+  it('follows links as the kernel does: a chain, and one to nothing yet through a linked folder', async () => {
+    const want = (await runCli(['run', 's.yaml', '--trace', 'plain2.json'], { cwd: dir, now: () => 0 })).code;
+    expect(want).toBe(0);
+    const text = readFileSync(join(dir, 'plain2.json'), 'utf8');
+    // chain.json -> hop.json -> chained/x.json: the last gets the trace, both links stay links.
+    mkdirSync(join(dir, 'chained'));
+    symlinkSync('chained/x.json', join(dir, 'hop.json'));
+    symlinkSync('hop.json', join(dir, 'chain.json'));
+    expect((await runCli(['run', 's.yaml', '--trace', 'chain.json'], { cwd: dir, now: () => 0 })).code).toBe(0);
+    expect(lstatSync(join(dir, 'hop.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'chained', 'x.json'), 'utf8')).toBe(text);
+    // via/t.json, where via -> deep/a/real, is a link to ../../t-target.json, which from where the
+    // link really sits is deep/t-target.json (from the path as typed it would be t-target.json here).
+    mkdirSync(join(dir, 'deep', 'a', 'real'), { recursive: true });
+    symlinkSync('deep/a/real', join(dir, 'via'));
+    symlinkSync('../../t-target.json', join(dir, 'deep', 'a', 'real', 't.json'));
+    writeFileSync(join(dir, 't-target.json'), 'unrelated');
+    expect((await runCli(['run', 's.yaml', '--trace', 'via/t.json'], { cwd: dir, now: () => 0 })).code).toBe(0);
+    expect(readFileSync(join(dir, 't-target.json'), 'utf8')).toBe('unrelated');
+    expect(readFileSync(join(dir, 'deep', 't-target.json'), 'utf8')).toBe(text);
   });
 });
