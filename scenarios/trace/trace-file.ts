@@ -15,7 +15,6 @@ import {
   realpathSync,
   renameSync,
   rmSync,
-  statSync,
   writeSync,
 } from 'node:fs';
 import { hostname } from 'node:os';
