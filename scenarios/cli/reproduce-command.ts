@@ -1,14 +1,16 @@
 // `intranode reproduce`: runs the seeds' claims and prints one row per claim. Takes options that
 // are already parsed; a wrong claims file or `--only` throws InputError, as the other commands do.
-import { existsSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { InputError } from '../../common/input-error.ts';
+import { recordedHash } from '../reproduce/report/suite-hash.ts';
 import { writeOutput } from '../../common/write-output-file.ts';
 import { formatClaimsJson, formatClaimsTable } from '../reproduce/claims-table.ts';
 import { writeReport } from '../reproduce/report/write-report.ts';
 import { regressions, runClaims, type ScenarioRunner } from '../reproduce/run-claims.ts';
 import { simulateScenarioFile } from '../reproduce/scenario-adapter.ts';
 import { loadSuite, PAPERS_DIR, selectClaims } from '../reproduce/suite.ts';
+import { UsageError } from './args.ts';
 import { defaultEnv, type CliEnv } from './env.ts';
 
 export interface ReproduceOptions {
@@ -61,6 +63,14 @@ export async function reproduceCommand(
   // The report's folder is checked before the claims run for minutes, not when it is written.
   if (opts.report !== undefined) checkReportFolder(opts.report);
   const claims = selectClaims(papers, { only: opts.only, fastOnly: opts.fastOnly, skip: opts.skip });
+  if (claims.length === 0) {
+    const given = [
+      ...(opts.only !== undefined ? [`--only ${opts.only}`] : []),
+      ...(opts.fastOnly ? ['--fast'] : []),
+      ...(opts.skip?.length ? [`--skip ${opts.skip.join(',')}`] : []),
+    ];
+    throw new UsageError(`${given.join(' with ')} leave${given.length === 1 ? 's' : ''} no claim to run`);
+  }
   const jobs = opts.jobs ?? io.defaultJobs;
   // Scenarios run one after another and each one's points on the pool, so the output is that of one job.
   const runBatch = jobs > 1 ? await io.loadWorkers(jobs) : undefined;
@@ -101,8 +111,27 @@ export async function reproduceCommand(
 }
 
 /** Throws now what writing the report into `dir` would: a file where the folder, its plots folder or
- *  its README.md goes, a folder in place of README.md. (Permissions are only known by writing.) */
+ *  its README.md goes (or anywhere up its path), a folder in place of README.md; and a README.md
+ *  that is not a report this command wrote, which it would replace. (Permissions are only known by
+ *  writing.) */
 function checkReportFolder(dir: string): void {
+  for (let up = resolve(dir); ; up = dirname(up)) {
+    if (existsSync(up)) {
+      if (!statSync(up).isDirectory())
+        throw new InputError(`cannot write the report: ${up} is a file, where a folder goes`, {
+          file: dir,
+          field: '--report',
+        });
+      break;
+    }
+    if (dirname(up) === up) break;
+  }
+  const readme = join(dir, 'README.md');
+  if (existsSync(readme) && statSync(readme).isFile() && !isReport(readme))
+    throw new InputError(
+      `${readme} is not a report this command wrote (it records no claims-sha256 hash), and writing the report would replace it: choose another folder`,
+      { file: dir, field: '--report' },
+    );
   const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
   const blocked = (p: string, folder: boolean) =>
     existsSync(p) && isDir(p) !== folder
@@ -113,4 +142,9 @@ function checkReportFolder(dir: string): void {
       : undefined;
   const problem = blocked(dir, true) ?? blocked(join(dir, 'plots'), true) ?? blocked(join(dir, 'README.md'), false);
   if (problem) throw problem;
+}
+
+/** Whether `path` is a report the reproduce command wrote: its header carries the claims' hash. */
+function isReport(path: string): boolean {
+  return recordedHash(readFileSync(path, 'utf8')) !== undefined;
 }

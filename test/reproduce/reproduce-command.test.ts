@@ -83,6 +83,26 @@ describe('reproduce command', () => {
       /cannot write the report: .*a-file is a file, where a folder goes/,
     );
     expect(x.runs).toEqual([]);
+    // A file further up the path, and a README.md that is not a report (the report would replace it).
+    await expect(reproduceCommand({ json: false, strict: false, report: join(file, 'sub') }, x)).rejects.toThrow(
+      /cannot write the report: .*a-file is a file, where a folder goes/,
+    );
+    const notes = mkdtempSync(join(tmpdir(), 'report-'));
+    writeFileSync(join(notes, 'README.md'), 'my notes\n');
+    await expect(reproduceCommand({ json: false, strict: false, report: notes }, x)).rejects.toThrow(
+      /README\.md is not a report this command wrote/,
+    );
+    expect(readFileSync(join(notes, 'README.md'), 'utf8')).toBe('my notes\n');
+    expect(x.runs).toEqual([]);
+  });
+
+  it('refuses options that leave no claim to run', async () => {
+    const dir = papersDir(CLAIMS, { 's.yaml': '', 't.yaml': '' });
+    const x = io(run, dir);
+    await expect(
+      reproduceCommand({ json: false, strict: false, only: 'p-order', skip: ['p-order'] }, x),
+    ).rejects.toThrow('--only p-order with --skip p-order leave no claim to run');
+    expect(x.runs).toEqual([]);
   });
 
   it('prints one row per claim with status and, for a FAIL, the missing mechanism; each scenario runs once', async () => {
