@@ -117,6 +117,10 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
         break;
     }
   }
+  if (args.allowRunAsRoot && !args.mpi)
+    throw new UsageError(
+      '--allow-run-as-root goes with --mpi (it lets Open MPI run as root); without --mpi it does nothing',
+    );
   if (args.out !== undefined && args.machine !== undefined)
     throw new UsageError(
       '--out saves the machine validate calibrates; with --machine nothing is calibrated, so there is nothing to save',

@@ -91,7 +91,19 @@ export async function vizCommand(
     stderr(`intranode: ${args.error}\nTry 'intranode viz --help'.\n`);
     return 2;
   }
-  const root = await ensureVizBuild({ log: stderr });
+  let root;
+  try {
+    root = await ensureVizBuild({ log: stderr });
+  } catch (e) {
+    // A checkout the user may not write (the build goes to viz/dist), or a build that fails: one
+    // line, not the bundler's stack.
+    const reason =
+      e?.code === 'EACCES' || e?.code === 'EPERM'
+        ? 'permission denied'
+        : (e?.code ?? String(e?.message ?? e).split('\n')[0]);
+    stderr(`intranode: cannot build the visualizer into viz/dist: ${reason}\n`);
+    return 1;
+  }
   try {
     const { url } = await serve(root, args);
     stdout(`intranode viz: serving the visualizer at ${url}\n`);

@@ -143,6 +143,9 @@ describe('intranode validate on two ranks', () => {
       usage("--ranks takes a whole number from 2 to 8,192, got '1'"),
     );
     expect(await outcome(['validate', '--json=yes'])).toEqual(usage('--json takes no value'));
+    expect(await outcome(['validate', '--allow-run-as-root'])).toEqual(
+      usage('--allow-run-as-root goes with --mpi (it lets Open MPI run as root); without --mpi it does nothing'),
+    );
     expect(await outcome(['validate', '--machine', 'host', '--out', 'x.yaml'])).toEqual(
       usage(
         '--out saves the machine validate calibrates; with --machine nothing is calibrated, so there is nothing to save',
