@@ -1,5 +1,5 @@
 // Command line of `intranode calibrate` and `intranode validate`.
-import { asksHelpOrVersion, tokens, UsageError, type FlagSpec } from '../scenarios/cli/args.ts';
+import { asksHelpOrVersion, machineIndex, tokens, UsageError, type FlagSpec } from '../scenarios/cli/args.ts';
 import { MAX_CALLS } from '../scenarios/loader.ts';
 import { parseSizeSpec, SizeError } from '../scenarios/sizes.ts';
 import { DEFAULT_ROUNDS } from './rounds.ts';
@@ -8,6 +8,8 @@ export interface NativeArgs {
   command: 'calibrate' | 'validate';
   out?: string;
   machine?: string;
+  /** With an hwloc file of several machines as --machine: which one (from 0). */
+  hwlocMachine?: number;
   cores?: number[];
   ranks?: number;
   sizes?: number[];
@@ -25,6 +27,7 @@ const onOff: FlagSpec = { type: 'boolean' };
 const FLAGS: Record<string, FlagSpec> = {
   out: value,
   machine: value,
+  'hwloc-machine': value,
   cores: value,
   ranks: value,
   sizes: value,
@@ -34,7 +37,7 @@ const FLAGS: Record<string, FlagSpec> = {
   mpi: onOff,
   'allow-run-as-root': onOff,
 };
-const VALIDATE_ONLY = ['machine', 'ranks', 'sizes', 'rounds', 'mpi', 'allow-run-as-root'];
+const VALIDATE_ONLY = ['machine', 'hwloc-machine', 'ranks', 'sizes', 'rounds', 'mpi', 'allow-run-as-root'];
 
 /** Native iterations per size by default: enough for a stable median on a quiet host. */
 export const DEFAULT_ITERATIONS = 20;
@@ -85,6 +88,9 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
       case '--machine':
         args.machine = value;
         break;
+      case '--hwloc-machine':
+        args.hwlocMachine = machineIndex(value);
+        break;
       case '--cores':
         args.cores = parseCores(value);
         break;
@@ -117,6 +123,8 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
         break;
     }
   }
+  if (args.hwlocMachine !== undefined && args.machine === undefined)
+    throw new UsageError('--hwloc-machine picks a machine of the hwloc file given with --machine; give --machine FILE');
   if (args.allowRunAsRoot && !args.mpi)
     throw new UsageError(
       '--allow-run-as-root goes with --mpi (it lets Open MPI run as root); without --mpi it does nothing',

@@ -132,7 +132,10 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   let lines: NativeRun | undefined;
   let ring: NativeRun | undefined;
   if (args.machine) {
-    spec = resolveMachine(args.machine, { baseDir: env.cwd });
+    spec = resolveMachine(args.machine, {
+      baseDir: env.cwd,
+      ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
+    });
     machine = `${args.machine} (given; its training cases are not re-run)`;
     const probe = probeNative(cores);
     // CMA cases need it on both sides: the host to measure them, the machine to predict them.

@@ -466,9 +466,12 @@ function count(text: string, flag: string, what: string): number {
   return Number(text);
 }
 
-function machineIndex(value: string | true): number {
+/** The machine number of `--hwloc-machine`, as written (a number too large to be exact is refused,
+ *  not echoed back rounded). */
+export function machineIndex(value: string | true): number {
   const text = String(value);
-  if (!/^\d+$/.test(text)) throw new UsageError(`--hwloc-machine needs a machine number (0, 1, ...), got '${text}'`);
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text)))
+    throw new UsageError(`--hwloc-machine needs a machine number (0, 1, ...), got '${text}'`);
   return Number(text);
 }
 

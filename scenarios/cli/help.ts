@@ -62,13 +62,14 @@ Usage:
   intranode validate [options]       calibrate (or take --machine FILE), then measure a test set
                                      natively and print measured, predicted and error per case
       --machine FILE                 a calibrated machine file instead of calibrating now
+      --hwloc-machine N              with an hwloc file holding several machines: use machine N
       --ranks N, --sizes LIST, --cores LIST, --iterations N, --json
                                      (at most 64 sizes of at most 1 GiB; iterations up to 1,000,000)
       --out FILE                     also save the machine it calibrates (not with --machine)
       --rounds N                     run the test set N times; each case reports its fastest round
                                      among those run with the cores placed as at the start (3)
       --mpi                          also run the collectives through Open MPI (mpicc, mpirun)
-      --allow-run-as-root            let mpirun run as root
+      --allow-run-as-root            let mpirun run as root (with --mpi)
   intranode --help (-h, or help) | --version (-V)
 
 Each option is given once (reproduce's --skip may repeat). A value starting with '-' is written

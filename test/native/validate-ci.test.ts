@@ -143,6 +143,18 @@ describe('intranode validate on two ranks', () => {
       usage("--ranks takes a whole number from 2 to 8,192, got '1'"),
     );
     expect(await outcome(['validate', '--json=yes'])).toEqual(usage('--json takes no value'));
+    expect(await outcome(['validate', '--hwloc-machine', '1'])).toEqual(
+      usage('--hwloc-machine picks a machine of the hwloc file given with --machine; give --machine FILE'),
+    );
+    // The number reaches the hwloc import, which refuses a machine the file lacks before anything runs.
+    const two = join(import.meta.dirname, '../fixtures/hwloc/v1-two-machines.xml');
+    expect(await outcome(['validate', '--machine', two, '--hwloc-machine', '5'])).toEqual({
+      code: 1,
+      err: `intranode: ${two}:6:3: --hwloc-machine 5: this hwloc file holds machines 0..1 (0: 'node-a', 2 cores; 1: 'node-b', 4 cores)\n`,
+    });
+    expect(await outcome(['calibrate', '--hwloc-machine', '1'])).toEqual(
+      usage('--hwloc-machine belongs to validate, not calibrate'),
+    );
     expect(await outcome(['validate', '--allow-run-as-root'])).toEqual(
       usage('--allow-run-as-root goes with --mpi (it lets Open MPI run as root); without --mpi it does nothing'),
     );
