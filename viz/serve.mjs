@@ -25,9 +25,13 @@ const USAGE = `Usage: intranode viz [--port N] [--host ADDRESS]
 /** Parses `viz`'s flags; a mistake is reported with the usage and exit code 2, as the CLI does. */
 export function parseVizArgs(argv) {
   const out = { port: 5183, host: '127.0.0.1' };
+  const seen = new Set();
   for (let i = 0; i < argv.length; i++) {
     const [flag, inline] = argv[i].split(/=(.*)/s, 2);
     const value = () => inline ?? argv[++i];
+    // Each option once, as the other commands take them: a second value is a mistake, not an override.
+    if ((flag === '--port' || flag === '--host') && seen.has(flag)) return { error: `${flag} is given twice` };
+    seen.add(flag);
     if (flag === '--port') {
       const text = value();
       if (!/^\d+$/.test(text ?? '') || Number(text) > 65535)

@@ -260,7 +260,11 @@ export function tokens(args: string[], known: Record<string, FlagSpec>): Parsed 
 
 function atMost(args: string[], max: number, command: string): string[] {
   if (args.length > max)
-    throw new UsageError(`'${command}' takes at most ${max} argument${max === 1 ? '' : 's'}, got: ${args.join(' ')}`);
+    throw new UsageError(
+      max === 0
+        ? `'${command}' takes options only, got: ${args.join(' ')}`
+        : `'${command}' takes at most ${max} argument${max === 1 ? '' : 's'}, got: ${args.join(' ')}`,
+    );
   return args;
 }
 

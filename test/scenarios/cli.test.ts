@@ -155,7 +155,7 @@ describe('command-line errors exit 2', () => {
     [['machine'], "'machine' needs a subcommand"],
     [['machine', 'list'], "unknown subcommand 'machine list'"],
     [['machine', 'show'], "'machine show' needs a preset name"],
-    [['machines', 'extra'], "'machines' takes at most 0 arguments"],
+    [['machines', 'extra'], "'machines' takes options only, got: extra"],
     [['algorithms', '--all'], "unknown option '--all'"],
     [['--verbose'], "unknown option '--verbose'"],
   ])('%j', async (argv, message) => {
@@ -272,7 +272,7 @@ describe('flags parsed into the command', () => {
     [['run', file, '-j'], "unknown option '-j'"],
     [['reproduce', '--fats'], "unknown option '--fats' (did you mean '--fast'?)"],
     [['reproduce', '--jobs', '0'], "--jobs needs a number of jobs (1, 2, ...), got '0'"],
-    [['reproduce', 'extra'], "'reproduce' takes at most 0 arguments, got: extra"],
+    [['reproduce', 'extra'], "'reproduce' takes options only, got: extra"],
     [['run', file, '--format', 'imb', '--breakdown'], '--breakdown cannot be used with --format imb'],
     [['run', file, '--memory', '--format', 'imb'], '--memory cannot be used with --format imb'],
     [

@@ -11,6 +11,8 @@ describe('intranode viz flags', () => {
     expect(parseVizArgs(['--port', '0', '--host=::1'])).toEqual({ port: 0, host: '::1' });
     expect(parseVizArgs(['--port', 'eighty'])).toEqual({ error: expect.stringContaining("'eighty'") as string });
     expect(parseVizArgs(['--open'])).toEqual({ error: expect.stringContaining("'--open'") as string });
+    expect(parseVizArgs(['--port', '5183', '--port=5184'])).toEqual({ error: '--port is given twice' });
+    expect(parseVizArgs(['--host', 'a', '--host', 'b'])).toEqual({ error: '--host is given twice' });
   });
 
   it('exits 2 with the usage hint on a bad flag, before building anything', async () => {
