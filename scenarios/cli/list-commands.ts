@@ -1,7 +1,7 @@
 // `intranode machines`, `machine show` and `algorithms`: what the simulator knows about.
 import { shortName, type ParamInfo } from '../../algorithms/algorithm.ts';
 import { transportParams } from '../../sim/kernel/transport-params.ts';
-import { didYouMean, InputError } from '../../common/input-error.ts';
+import { didYouMean } from '../../common/input-error.ts';
 import { alignColumns } from '../report/columns.ts';
 import { formatSize } from '../sizes.ts';
 import { isHwlocExport } from '../../common/paths.ts';
@@ -35,9 +35,9 @@ export async function algorithmsCommand(operation: string | undefined, env: CliE
         operation,
         ops.map((o) => o.name),
       );
-      throw new InputError(
+      // The command line named it: a usage error (exit 2), not an input file's.
+      throw new UsageError(
         `unknown operation '${operation}'${hint ? ` (did you mean '${hint}'?)` : ''}; operations: ${ops.map((o) => o.name).join(', ') || 'none registered'}`,
-        { field: 'operation' },
       );
     }
     ops = [op];

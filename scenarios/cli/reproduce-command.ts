@@ -62,7 +62,7 @@ export async function reproduceCommand(
   const papers = loadSuite(io.papersDir);
   // The report's folder is checked before the claims run for minutes, not when it is written.
   if (opts.report !== undefined) checkReportFolder(opts.report);
-  const claims = selectClaims(papers, { only: opts.only, fastOnly: opts.fastOnly, skip: opts.skip });
+  const claims = commandLine(() => selectClaims(papers, { only: opts.only, fastOnly: opts.fastOnly, skip: opts.skip }));
   if (claims.length === 0) {
     const given = [
       ...(opts.only !== undefined ? [`--only ${opts.only}`] : []),
@@ -147,4 +147,17 @@ function checkReportFolder(dir: string): void {
 /** Whether `path` is a report the reproduce command wrote: its header carries the claims' hash. */
 function isReport(path: string): boolean {
   return recordedHash(readFileSync(path, 'utf8')) !== undefined;
+}
+
+/** Runs `select`, turning its refusal of an --only or --skip value into a usage error (exit 2): the
+ *  command line named it, not a file. */
+function commandLine<T>(select: () => T): T {
+  try {
+    return select();
+  } catch (e) {
+    const field = e instanceof InputError ? e.location.field : undefined;
+    if (e instanceof InputError && (field === '--only' || field === '--skip'))
+      throw new UsageError(`${field}: ${e.detail}`);
+    throw e;
+  }
 }

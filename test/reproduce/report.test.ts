@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -52,6 +52,12 @@ describe('reproduction report', () => {
     expect(readdirSync(join(out, 'plots'))).toEqual(['000-s-m-4.svg']);
     expect(text).toContain('![000/s.yaml on m](plots/000-s-m-4.svg)');
     expect(existsSync(join(out, 'plots', '000-s-m-4.svg'))).toBe(true);
+    // A README that cannot be written (a link into a folder that does not exist) fails before any
+    // plot is written.
+    const blocked = mkdtempSync(join(tmpdir(), 'report-'));
+    symlinkSync(join(blocked, 'no-such-folder', 'x.md'), join(blocked, 'README.md'));
+    expect(() => writeReport(blocked, papers, run, { papersDir: dir, commit: 'abc1234' })).toThrow(/ENOENT/);
+    expect(readdirSync(blocked)).toEqual(['README.md']);
   });
 
   it('keeps wall times out, lists the claims left out as not run, and removes plots of scenarios that did not run', async () => {

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { UsageError } from '../../scenarios/cli/args.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -166,6 +167,10 @@ describe('reproduce command', () => {
     ]);
     await expect(reproduceCommand({ json: false, strict: false, only: 'p-ordr' }, env)).rejects.toThrow(
       "no paper or claim 'p-ordr' (did you mean 'p-order'?)",
+    );
+    // A value on the command line: a usage error (exit 2), not an input file's.
+    await expect(reproduceCommand({ json: false, strict: false, only: 'p-ordr' }, env)).rejects.toBeInstanceOf(
+      UsageError,
     );
   });
 

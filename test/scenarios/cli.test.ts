@@ -228,7 +228,7 @@ transport parameters, taken by every algorithm that reaches the transport (point
 
   it('algorithms names a misspelt operation', async () => {
     const r = await cli(['algorithms', 'test-opp']);
-    expect(r.code).toBe(1);
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain("unknown operation 'test-opp' (did you mean 'test-op'?)");
   });
 });

@@ -23,9 +23,10 @@ const MIN_PLOT_SIZES = 3;
 /** Writes the report; returns the path of README.md. */
 export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, opts: ReportOptions = {}): string {
   const papersDir = opts.papersDir ?? PAPERS_DIR;
-  mkdirSync(join(dir, 'plots'), { recursive: true });
   const figures: string[] = [];
-  const plots = new Set<string>();
+  // Plots are drawn first and written after the README: a README that cannot be written (the
+  // likeliest failure: it names the folder the user gave) then leaves no plots behind.
+  const plots = new Map<string, string>();
   for (const scenario of run.scenarios) {
     const claims = run.results.map((r) => r.claim).filter((c) => c.scenario === scenario.file);
     // A plot against message size needs a few sizes; single-size tables (Table I, II) are in the table only.
@@ -36,8 +37,7 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
           (c.machine === undefined || c.machine === table.machine) &&
           (c.ranks === undefined || c.ranks === table.ranks),
       );
-      writeFileSync(join(dir, 'plots', `${name}.svg`), plotTable(scenario, table, onTable));
-      plots.add(`${name}.svg`);
+      plots.set(`${name}.svg`, plotTable(scenario, table, onTable));
       const rel = relative(papersDir, scenario.file);
       figures.push(
         `### ${rel}: ${table.machine}, ${table.ranks} ranks\n\n![${rel} on ${table.machine}](plots/${name}.svg)\n\n` +
@@ -83,9 +83,12 @@ export function writeReport(dir: string, papers: PaperClaims[], run: SuiteRun, o
   // user keeps there are theirs.
   const seeds = papers.map((p) => basename(dirname(p.file)));
   const ours = (f: string) => /-\d+\.svg$/.test(f) && seeds.some((s) => f.startsWith(`${s}-`));
-  for (const old of readdirSync(join(dir, 'plots'))) if (ours(old) && !plots.has(old)) rmSync(join(dir, 'plots', old));
+  mkdirSync(dir, { recursive: true });
   const readme = join(dir, 'README.md');
   writeFileSync(readme, text);
+  mkdirSync(join(dir, 'plots'), { recursive: true });
+  for (const [name, svg] of plots) writeFileSync(join(dir, 'plots', name), svg);
+  for (const old of readdirSync(join(dir, 'plots'))) if (ours(old) && !plots.has(old)) rmSync(join(dir, 'plots', old));
   return readme;
 }
 
