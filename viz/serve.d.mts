@@ -3,7 +3,11 @@ import type { Server } from 'node:http';
 
 export type VizArgs = { port: number; host: string } | { error: string } | { help: true };
 export function parseVizArgs(argv: string[]): VizArgs;
-export function serve(root: string, opts: { port: number; host: string }): Promise<{ server: Server; url: string }>;
+/** `root`, or a function giving it (undefined while it is being built: the page answers 503). */
+export function serve(
+  root: string | (() => string | undefined),
+  opts: { port: number; host: string },
+): Promise<{ server: Server; url: string }>;
 export function vizCommand(
   argv: string[],
   io?: { stdout?: (text: string) => void; stderr?: (text: string) => void },

@@ -50,9 +50,16 @@ export function parseVizArgs(argv) {
   return out;
 }
 
-/** Serves `root` until the process ends; resolves with the address once listening. */
+/** Serves `root` until the process ends; resolves with the address once listening. `root` may be a
+ *  function giving the folder, undefined while it is still being built (the page then answers 503). */
 export function serve(root, { port, host }) {
+  const rootNow = typeof root === 'function' ? root : () => root;
   const server = createServer((req, res) => {
+    const root = rootNow();
+    if (root === undefined) {
+      res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '2' }).end('the visualizer is being built\n');
+      return;
+    }
     const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
     if (file !== root && !file.startsWith(root + sep)) {
@@ -95,10 +102,19 @@ export async function vizCommand(
     stderr(`intranode: ${args.error}\nTry 'intranode viz --help'.\n`);
     return 2;
   }
+  // The port first: a busy one is said at once, not after a build.
   let root;
+  let listening;
+  try {
+    listening = await serve(() => root, args);
+  } catch (e) {
+    stderr(`intranode: cannot listen on ${args.host}:${args.port}: ${e.message}\n`);
+    return 1;
+  }
   try {
     root = await ensureVizBuild({ log: stderr });
   } catch (e) {
+    listening.server.close();
     // A checkout the user may not write (the build goes to viz/dist), or a build that fails: one
     // line, not the bundler's stack.
     const reason =
@@ -108,12 +124,6 @@ export async function vizCommand(
     stderr(`intranode: cannot build the visualizer into viz/dist: ${reason}\n`);
     return 1;
   }
-  try {
-    const { url } = await serve(root, args);
-    stdout(`intranode viz: serving the visualizer at ${url}\n`);
-  } catch (e) {
-    stderr(`intranode: cannot listen on ${args.host}:${args.port}: ${e.message}\n`);
-    return 1;
-  }
+  stdout(`intranode viz: serving the visualizer at ${listening.url}\n`);
   return undefined;
 }

@@ -48,4 +48,33 @@ describe('the static server', () => {
       server.close();
     }
   });
+
+  it('answers 503 while the folder is still being built, then serves it', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'intranode-viz-'));
+    writeFileSync(join(root, 'index.html'), 'ready');
+    let built: string | undefined;
+    const { server, url } = await serve(() => built, { port: 0, host: '127.0.0.1' });
+    try {
+      expect((await fetch(url)).status).toBe(503);
+      built = root;
+      expect(await (await fetch(url)).text()).toBe('ready');
+    } finally {
+      server.close();
+    }
+  });
+
+  it('says a busy port at once and exits 1', async () => {
+    const busy = await serve(mkdtempSync(join(tmpdir(), 'intranode-viz-')), { port: 0, host: '127.0.0.1' });
+    try {
+      const port = new URL(busy.url).port;
+      let err = '';
+      const code = await vizCommand(['--port', port], { stderr: (t) => void (err += t) });
+      expect(code).toBe(1);
+      expect(err).toBe(
+        `intranode: cannot listen on 127.0.0.1:${port}: listen EADDRINUSE: address already in use 127.0.0.1:${port}\n`,
+      );
+    } finally {
+      busy.server.close();
+    }
+  });
 });
