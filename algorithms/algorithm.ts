@@ -63,17 +63,21 @@ export function defineAlgorithm<Op extends OperationName>(info: AlgorithmInfo<Op
 /** The algorithms of a family none of which sends a point-to-point message (their data moves
  *  through shared memory of their own or a kernel mechanism, their flags as control messages). */
 export function withoutPointToPoint(algorithms: readonly Algorithm[]): Algorithm[] {
-  const pointToPoint = () => false;
-  return algorithms.map((alg) => alg.open((info): Algorithm => defineAlgorithm({ ...info, pointToPoint })));
+  return declaring({ pointToPoint: () => false }, algorithms);
 }
 
 /** The algorithms of a family all of which call `mechanism` themselves and send no point-to-point
  *  message, so declared. */
 export function calling(mechanism: SingleCopyMechanism, algorithms: readonly Algorithm[]): Algorithm[] {
-  const mechanisms = () => [mechanism];
-  return withoutPointToPoint(algorithms).map((alg) =>
-    alg.open((info): Algorithm => defineAlgorithm({ ...info, mechanisms })),
-  );
+  return declaring({ mechanisms: () => [mechanism], pointToPoint: () => false }, algorithms);
+}
+
+/** `algorithms`, each declaring `uses` (what it calls and sends). */
+function declaring(
+  uses: Pick<AlgorithmMeta, 'mechanisms' | 'pointToPoint'>,
+  algorithms: readonly Algorithm[],
+): Algorithm[] {
+  return algorithms.map((alg) => alg.open((info): Algorithm => defineAlgorithm({ ...info, ...uses })));
 }
 
 /** The algorithm's name within its operation: "binomial" for "bcast:binomial". */

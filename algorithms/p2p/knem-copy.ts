@@ -21,7 +21,7 @@ import { checkSize, fillFresh, fillUninitialised, source } from '../fill.ts';
 import { expectHolds } from './buffers.ts';
 import type { WithParams } from './over-transports.ts';
 import { expectControl, type ControlMessage } from './rendezvous.ts';
-import { modeOf, modeParam } from './transport.ts';
+import { modeOf, modeParam, usesOfTransport } from './transport.ts';
 
 export type KnemStrategy = 'inline-read' | 'inline-write' | 'region-read' | 'region-write';
 export const KNEM_STRATEGIES: readonly KnemStrategy[] = ['inline-read', 'inline-write', 'region-read', 'region-write'];
@@ -203,8 +203,7 @@ export const knemcopyAlgorithms = KNEM_STRATEGIES.map((strategy) =>
     operation: 'knemcopy',
     description: `KNEM ping-pong, ${DESCRIBE[strategy]} (param mode: sync, thread, ioat; touch: use the buffers)`,
     params: [modeParam, touchParam],
-    mechanisms: () => ['knem'],
-    pointToPoint: () => false,
+    ...usesOfTransport('knem'),
     program: knemCopyPingPong(strategy),
   }),
 );
