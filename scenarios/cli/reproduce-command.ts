@@ -115,23 +115,6 @@ export async function reproduceCommand(
  *  that is not a report this command wrote, which it would replace. (Permissions are only known by
  *  writing.) */
 function checkReportFolder(dir: string): void {
-  for (let up = resolve(dir); ; up = dirname(up)) {
-    if (existsSync(up)) {
-      if (!statSync(up).isDirectory())
-        throw new InputError(`cannot write the report: ${up} is a file, where a folder goes`, {
-          file: dir,
-          field: '--report',
-        });
-      break;
-    }
-    if (dirname(up) === up) break;
-  }
-  const readme = join(dir, 'README.md');
-  if (existsSync(readme) && statSync(readme).isFile() && !isReport(readme))
-    throw new InputError(
-      `${readme} is not a report this command wrote (it records no claims-sha256 hash), and writing the report would replace it: choose another folder`,
-      { file: dir, field: '--report' },
-    );
   const isDir = (p: string) => existsSync(p) && statSync(p).isDirectory();
   const blocked = (p: string, folder: boolean) =>
     existsSync(p) && isDir(p) !== folder
@@ -140,8 +123,20 @@ function checkReportFolder(dir: string): void {
           { file: dir, field: '--report' },
         )
       : undefined;
-  const problem = blocked(dir, true) ?? blocked(join(dir, 'plots'), true) ?? blocked(join(dir, 'README.md'), false);
+  // The report's folders are made below the nearest part of DIR's path that exists: it must be one.
+  let nearest = resolve(dir);
+  while (!existsSync(nearest) && dirname(nearest) !== nearest) nearest = dirname(nearest);
+  const readme = join(dir, 'README.md');
+  const problem =
+    blocked(nearest === resolve(dir) ? dir : nearest, true) ??
+    blocked(join(dir, 'plots'), true) ??
+    blocked(readme, false);
   if (problem) throw problem;
+  if (existsSync(readme) && !isReport(readme))
+    throw new InputError(
+      `${readme} is not a report this command wrote (it records no claims-sha256 hash), and writing the report would replace it: choose another folder`,
+      { file: dir, field: '--report' },
+    );
 }
 
 /** Whether `path` is a report the reproduce command wrote: its header carries the claims' hash. */
