@@ -50,12 +50,12 @@ export class TraceFile {
     if (target.special) {
       this.partial = undefined;
       // Appending: a stream such as /dev/stdout redirected with `>>` keeps what it holds.
-      this.fd = writeOutput(path, 'the trace', '--trace', () => openSync(target.path, 'a'));
+      this.fd = traceWrite(path, () => openSync(target.path, 'a'));
     } else {
       removeStalePartials(target.path);
       const partial = partialName(target.path, process.pid);
       this.partial = partial;
-      this.fd = writeOutput(path, 'the trace', '--trace', () => openSync(partial, 'w'));
+      this.fd = traceWrite(path, () => openSync(partial, 'w'));
     }
     this.destination = target.path;
     this.writer = new ChromeTraceWriter((text) => this.add(text));
@@ -84,8 +84,7 @@ export class TraceFile {
       this.flush();
       closeSync(this.fd);
       const partial = this.partial;
-      if (partial !== undefined)
-        writeOutput(this.path, 'the trace', '--trace', () => renameSync(partial, this.destination));
+      if (partial !== undefined) traceWrite(this.path, () => renameSync(partial, this.destination));
     } catch (e) {
       if (this.partial !== undefined) rmSync(this.partial, { force: true });
       throw e;
@@ -107,10 +106,15 @@ export class TraceFile {
 
   private flush(): void {
     const text = this.pending.join('');
-    writeOutput(this.path, 'the trace', '--trace', () => writeSync(this.fd, text));
+    traceWrite(this.path, () => writeSync(this.fd, text));
     this.pending = [];
     this.pendingChars = 0;
   }
+}
+
+/** Runs `op`, a write of the trace to `path`, its failure said as the trace's (write-output-file.ts). */
+function traceWrite<T>(path: string, op: () => T): T {
+  return writeOutput(path, 'the trace', '--trace', op);
 }
 
 /** Where a trace to `path` goes: the regular file it names (through any symbolic links), renamed
