@@ -229,14 +229,22 @@ describe('lookups built once', () => {
       const topo = new Topology(spec);
       const vertices = spec.packages.map((p) => `pkg${p.id}`);
       checkRoutes(spec, topo, vertices);
+      // Every pair's latency, asked twice, compared once per machine: an expect per pair cost
+      // most of this test's time, and one comparison of the lists names every pair that differs.
+      const got: string[] = [];
+      const want: string[] = [];
       for (const a of spec.cores)
         for (const b of spec.cores) {
           const shared = plain.cachesOf(spec, a.id).find((c) => c.cores.includes(b.id));
-          const want = shared
+          const latency = shared
             ? peerLatency(shared)
             : topo.numa(a.numa).latencyNs + topo.routeLatency(`pkg${a.package}`, `pkg${b.package}`);
-          for (let ask = 0; ask < 2; ask++) expect(topo.lineLatency(a.id, b.id), spec.name).toBe(want);
+          for (let ask = 0; ask < 2; ask++) {
+            got.push(`${a.id}->${b.id} ask ${ask}: ${topo.lineLatency(a.id, b.id)}`);
+            want.push(`${a.id}->${b.id} ask ${ask}: ${latency}`);
+          }
         }
+      expect(got, spec.name).toEqual(want);
       expect(() => topo.coreVertex(999)).toThrow(/has no core 999/);
       expect(() => topo.numa(999)).toThrow(/has no NUMA node 999/);
       expect(topo.memorySideCaches().map((c) => c.id)).toEqual(
