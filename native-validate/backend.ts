@@ -59,6 +59,10 @@ export interface NativeStats {
    *  far apart the host had the two cores while the case ran. Absent with one rank. */
   tripBeforeNs?: number;
   tripNs?: number;
+  /** Rank 0's rotation buffers its first iterations (warm-up included) took, in order, at most
+   *  eight: 0, 1, 2, ... one after another; a fixed shuffle with `order: 'shuffled'`; [0] with warm
+   *  caches (one buffer); empty for a case that uses no rotation buffers (the memory benchmarks). */
+  buffers?: number[];
 }
 
 export interface NativeRun {

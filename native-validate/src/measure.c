@@ -88,8 +88,11 @@ static double line_trip(struct team *t) {
   return median(blocks, TRIP_BLOCKS);
 }
 
+struct buffers_taken buffers_taken;
+
 void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops, int first) {
   int total = t->opt->warmup + t->opt->iterations;
+  buffers_taken.count = 0;
   double *samples = calloc((size_t)t->opt->iterations, sizeof *samples);
   double before = t->size >= 2 ? line_trip(t) : 0;
   for (int it = 0; it < total; it++) {
@@ -116,7 +119,9 @@ void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops
     fprintf(out, "%s{\"bytes\": %zu, ", first ? "" : ",\n    ", bytes);
     print_stats(out, samples, t->opt->iterations);
     if (t->size >= 2) fprintf(out, ", \"tripBeforeNs\": %.1f, \"tripNs\": %.1f", before, after);
-    fprintf(out, "}");
+    fprintf(out, ", \"buffers\": [");
+    for (int k = 0; k < buffers_taken.count; k++) fprintf(out, "%s%d", k ? ", " : "", buffers_taken.index[k]);
+    fprintf(out, "]}");
   }
   free(samples);
 }

@@ -130,9 +130,22 @@ struct arena {
 };
 void arena_make(struct team *t, struct arena *a, size_t bytes);
 void arena_free(struct arena *a);
+/* The rotation buffers a case's first iterations took, in the order taken (measure.c prints them
+ * as each result's "buffers"): what shows that --order shuffled reorders them, not only the option
+ * echoed back. */
+#define BUFFERS_SHOWN 8
+struct buffers_taken {
+  int index[BUFFERS_SHOWN];
+  int count;
+};
+extern struct buffers_taken buffers_taken;
 static inline char *arena_at(const struct arena *a, int rot) {
   int i = rot % a->count;
-  return a->base + (size_t)(a->order ? a->order[i] : i) * a->stride;
+  int b = a->order ? a->order[i] : i;
+  /* An iteration asks for its buffer several times (send, receive, check): each new one is noted. */
+  struct buffers_taken *k = &buffers_taken;
+  if (k->count < BUFFERS_SHOWN && (k->count == 0 || k->index[k->count - 1] != b)) k->index[k->count++] = b;
+  return a->base + (size_t)b * a->stride;
 }
 struct case_ops {
   void (*run)(struct team *t, void *ctx, int rot);   /* the timed operation */

@@ -42,9 +42,11 @@ describe('native benchmarks on two ranks', () => {
     it.runIf(cma)(`${bench} over CMA`, () => expectWellFormed(bench, 'cma'));
   }
   it('takes cold buffers in a shuffled order on request, checking the data as in order', () => {
-    // The data check would fail were the fill and the timed rotation to disagree on a buffer.
-    for (const bench of ['bcast', 'scatter', 'alltoall'] as const) {
-      const run = runNative({
+    // The data check would fail were the fill and the timed rotation to disagree on a buffer. The
+    // buffers each case's first iterations took show the order itself: distinct, not one after
+    // another, and the same fixed shuffle in every run.
+    const shuffled = (bench: 'bcast' | 'scatter' | 'alltoall') =>
+      runNative({
         bench,
         mech: 'shm',
         cores: [0, 1],
@@ -54,12 +56,30 @@ describe('native benchmarks on two ranks', () => {
         cache: 'off',
         order: 'shuffled',
       });
+    const inOrder = [0, 1, 2, 3, 4, 5];
+    for (const bench of ['bcast', 'scatter', 'alltoall'] as const) {
+      const run = shuffled(bench);
       expect(run.order).toBe('shuffled');
       expect(run.results).toHaveLength(2);
+      for (const r of run.results) {
+        expect(r.buffers).toHaveLength(6);
+        expect(new Set(r.buffers).size).toBe(6);
+        expect(r.buffers).not.toEqual(inOrder);
+      }
+      if (bench === 'bcast')
+        expect(shuffled(bench).results.map((r) => r.buffers)).toEqual(run.results.map((r) => r.buffers));
     }
-    expect(
-      runNative({ bench: 'bcast', mech: 'shm', cores: [0, 1], sizes: [64], iterations: 2, cache: 'off' }).order,
-    ).toBe('sequential');
+    const sequential = runNative({
+      bench: 'bcast',
+      mech: 'shm',
+      cores: [0, 1],
+      sizes: [64],
+      iterations: 5,
+      warmup: 1,
+      cache: 'off',
+    });
+    expect(sequential.order).toBe('sequential');
+    expect(sequential.results[0].buffers).toEqual(inOrder);
     const bad = spawnSync(BINARY, ['bcast', '--order', 'random'], { encoding: 'utf8' });
     expect(bad.status).toBe(1);
     expect(bad.stderr).toContain('--order takes sequential or shuffled');
