@@ -24,7 +24,9 @@ export const problemOf = (maxRes: number, maxFlows: number): fc.Arbitrary<Proble
             { minLength: 1, maxLength: 4 },
           ),
         }),
-        { maxLength: maxFlows },
+        // Any count up to maxFlows: fast-check's default size would keep it near 10, below the
+        // 16 flows the solver's reused arrays first hold, so they would never grow.
+        { maxLength: maxFlows, size: 'max' },
       ),
     }),
   );

@@ -392,10 +392,14 @@ describe('malformed input', () => {
         byte: fc.constantFrom(...'<>"=/&;x0 '.split('').map((c) => c.charCodeAt(0))),
       }),
     );
+    // Half the cases keep the whole file: a truncation nearly always breaks the XML, and by default
+    // fast-check truncated five cases in six, so that the "whatever imports" half ran on a handful.
+    let imported = 0;
+    const runs = Number(process.env.FUZZ_RUNS ?? 400);
     fc.assert(
       fc.property(
         fc.array(edit, { minLength: 1, maxLength: 6 }),
-        fc.option(fc.nat(), { nil: undefined }),
+        fc.option(fc.nat(), { nil: undefined, freq: 2 }),
         (edits, cut) => {
           const mutated = [...bytes];
           for (const e of edits) {
@@ -417,11 +421,14 @@ describe('malformed input', () => {
             return;
           }
           // Whatever imports must be a machine the simulator accepts.
+          imported++;
           expectConsistent(machine);
         },
       ),
-      { numRuns: Number(process.env.FUZZ_RUNS ?? 400), seed: 20240611 },
+      { numRuns: runs, seed: 20240611 },
     );
+    // The import half does run (28 of the 400 seeded cases import; 6 did with five in six truncated).
+    expect(imported).toBeGreaterThanOrEqual(Math.floor(runs / 25));
   });
 });
 
