@@ -30,7 +30,7 @@ const op = fc.oneof(
 describe('CacheHolders', () => {
   it('names exactly the caches that hold some byte of each buffer, after any sequence of operations', () => {
     fc.assert(
-      fc.property(fc.array(op, { maxLength: 60 }), (ops) => {
+      fc.property(fc.array(op, { maxLength: 60, size: 'max' }), (ops) => {
         const holders = new CacheHolders();
         // Small capacities so that touches evict other buffers' ranges.
         const caches = [

@@ -60,7 +60,7 @@ function arbOps(size: number): fc.Arbitrary<Op[]> {
     fc.record({ kind: fc.constant('reduceSrc' as const), at: pos, len: pos, source, srcOff, op }),
     fc.record({ kind: fc.constant('reduceSelf' as const), from: pos, to: pos, len: pos, op }),
   );
-  return fc.array(one, { maxLength: 25 });
+  return fc.array(one, { maxLength: 25, size: 'max' });
 }
 
 const clampLen = (size: number, at: number, len: number) => Math.min(len, size - at);
