@@ -4,6 +4,7 @@ import { runAlgorithm, type RunOutcome, type RunRequest } from '../algorithms/ha
 import { InputError } from '../common/input-error.ts';
 import { ProcessError } from '../sim/engine/errors.ts';
 import { MechanismError } from '../sim/node/errors.ts';
+import { UnmodelledChoiceError } from '../algorithms/unmodelled.ts';
 import { UnavailableError, type Point, type PointResult } from './point.ts';
 import { arrivalDelays } from './skew.ts';
 
@@ -77,6 +78,10 @@ function explainUnavailable<T>(point: Point, run: () => T): T {
   } catch (err) {
     const cause = err instanceof ProcessError ? err.cause : err;
     if (cause instanceof InputError) throw cause;
+    // A decision rule's pick this library does not model (Open MPI 4.1's tuned broadcast, some
+    // sizes and rank counts): that cell alone is n/a, with the rule's reason.
+    if (cause instanceof UnmodelledChoiceError)
+      throw new UnavailableError(cause.message, point.algorithmAt ?? { file: point.file, field: 'algorithms' });
     if (cause instanceof MechanismError && (cause.errno === 'ENODEV' || cause.errno === 'ENOSYS')) {
       throw new UnavailableError(
         `${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`,

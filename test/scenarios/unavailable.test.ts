@@ -70,3 +70,36 @@ describe('an algorithm the machine cannot run', () => {
     expect(one.stderr).toBe(r.stderr);
   });
 });
+
+describe('a decision rule that picks an algorithm this library does not model', () => {
+  // Open MPI 4.1's tuned broadcast runs scatter_allgather for 1 MiB and more on 16-31 ranks.
+  const v41 = join(dir, 'v41.yaml');
+  writeFileSync(
+    v41,
+    `machine: zoot
+ranks: 16
+operation: bcast
+algorithms: [basic, {name: tuned, params: {rules: v4.1}}]
+sizes: [64KiB, 2MiB]
+`,
+  );
+  const WHY =
+    'bcast:tuned with rules v4.1: for 2097152 B on 16 ranks Open MPI 4.1 runs scatter_allgather, which this library does not model';
+
+  it('prints n/a in that cell alone, the reason under the table, and the other cells', async () => {
+    const r = await run(['run', v41]);
+    expect(r).toMatchObject({ code: 0, stderr: '' });
+    const lines = r.stdout.trimEnd().split('\n');
+    expect(lines.find((l) => l.startsWith('65536 '))).toMatch(/^65536 +\d+\.\d\d +1\.00 +\d+\.\d\d +\d+\.\d\d$/);
+    expect(lines.find((l) => l.startsWith('2097152 '))).toMatch(/^2097152 +\d+\.\d\d +1\.00 +n\/a +n\/a$/);
+    expect(lines).toContain(`# n/a tuned(rules=v4.1): ${WHY}`);
+  });
+
+  it('fails the run with --strict at the algorithm, as a missing mechanism does', async () => {
+    expect(await run(['run', v41, '--strict'])).toEqual({
+      code: 1,
+      stdout: '',
+      stderr: `intranode: ${v41}:4:21 (algorithms[1]): ${WHY}\n`,
+    });
+  });
+});

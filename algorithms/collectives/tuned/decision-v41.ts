@@ -8,6 +8,7 @@
 // source's total_dsize is.
 import type { ParamValue } from '../../algorithm.ts';
 import type { Choice } from './decision.ts';
+import { UnmodelledChoiceError } from '../../unmodelled.ts';
 
 interface Row {
   below?: number;
@@ -141,7 +142,7 @@ export function v41Decision(op: V41Operation, bytes: number, n: number): Choice 
   const choice = ALGORITHMS[op](bytes)[alg];
   if (choice === undefined) {
     const name = UNMODELLED[op]?.[alg] ?? `algorithm ${alg}`;
-    throw new Error(
+    throw new UnmodelledChoiceError(
       `${op}:tuned with rules v4.1: for ${bytes} B on ${n} ranks Open MPI 4.1 runs ${name}, which this library does not model`,
     );
   }
