@@ -60,7 +60,15 @@ export function serve(root, { port, host }) {
       res.writeHead(503, { 'content-type': 'text/plain', 'retry-after': '2' }).end('the visualizer is being built\n');
       return;
     }
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    // A request whose path does not decode (a lone '%') is answered, not thrown: one bad request
+    // from the network must not stop the server.
+    let path;
+    try {
+      path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
+    } catch {
+      res.writeHead(400, { 'content-type': 'text/plain' }).end('malformed path\n');
+      return;
+    }
     const file = normalize(join(root, path.endsWith('/') ? `${path}index.html` : path));
     if (file !== root && !file.startsWith(root + sep)) {
       res.writeHead(403).end();
@@ -76,7 +84,10 @@ export function serve(root, { port, host }) {
       return;
     }
     res.writeHead(200, { 'content-type': TYPES[extname(file)] ?? 'application/octet-stream', 'content-length': size });
-    createReadStream(file).pipe(res);
+    // A file gone between stat and read ends this response, not the process.
+    createReadStream(file)
+      .on('error', () => res.destroy())
+      .pipe(res);
   });
   return new Promise((resolve, reject) => {
     server.once('error', reject);

@@ -44,6 +44,9 @@ describe('the static server', () => {
         const res = await fetch(`${url}${path}`);
         expect([403, 404]).toContain(res.status);
       }
+      // A path that does not decode is a bad request, and the server goes on serving.
+      for (const path of ['%', '%E0%A4%A', 'assets/%zz']) expect((await fetch(`${url}${path}`)).status).toBe(400);
+      expect((await fetch(url)).status).toBe(200);
     } finally {
       server.close();
     }
