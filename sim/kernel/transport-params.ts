@@ -77,7 +77,8 @@ export const transportParams: readonly ParamInfo[] = [
     name: 'smFragment',
     kind: 'bytes',
     default: smBtlCosts.maxFragmentBytes,
-    min: 1,
+    // ob1's fragment header and at least one byte of data (p2p.ts checks the same at run time).
+    min: smBtlCosts.fragHeaderBytes + 1,
     description: "sm BTL: fragment of the rendezvous pipeline, as Open MPI's btl_sm_max_send_size (only with shm: sm)",
   },
   {

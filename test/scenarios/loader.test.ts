@@ -251,6 +251,11 @@ describe('loader errors name file, line:column and field', () => {
       '(algorithms[0].params.regcacheCapacity): regcacheCapacity configures XPMEM, but test-op:linear never calls XPMEM with these parameters and single is "cma"',
     ],
     [
+      'an sm BTL fragment too small for ob1 header and one byte',
+      BASE.replace('  - linear', '  - { name: linear, params: { shm: sm, smFragment: 32 } }'),
+      "study.yaml:6:52 (algorithms[0].params.smFragment): parameter 'smFragment' of test-op:linear must be at least 33B, got 32B",
+    ],
+    [
       'a segment of 0',
       BASE.replace('  - linear', '  - { name: linear, params: { segment: 0 } }'),
       "study.yaml:6:40 (algorithms[0].params.segment): parameter 'segment' of test-op:linear must be at least 1B, got 0B",
