@@ -3,6 +3,7 @@ import { asksHelpOrVersion, machineIndex, tokens, UsageError, type FlagSpec } fr
 import { MAX_CALLS } from '../scenarios/loader.ts';
 import { parseSizeSpec, SizeError } from '../scenarios/sizes.ts';
 import { DEFAULT_ROUNDS } from './rounds.ts';
+import { isHwlocExport } from '../common/paths.ts';
 
 export interface NativeArgs {
   command: 'calibrate' | 'validate';
@@ -125,6 +126,9 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
   }
   if (args.hwlocMachine !== undefined && args.machine === undefined)
     throw new UsageError('--hwloc-machine picks a machine of the hwloc file given with --machine; give --machine FILE');
+  // As run and machine show refuse it: a preset or machine file has one machine to pick.
+  if (args.hwlocMachine !== undefined && args.machine !== undefined && !isHwlocExport(args.machine))
+    throw new UsageError(`--hwloc-machine picks a machine of an hwloc XML file, and '${args.machine}' is not one`);
   if (args.allowRunAsRoot && !args.mpi)
     throw new UsageError(
       '--allow-run-as-root goes with --mpi (it lets Open MPI run as root); without --mpi it does nothing',

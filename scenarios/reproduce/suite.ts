@@ -70,7 +70,15 @@ export function selectClaims(papers: PaperClaims[], sel: Selection): Claim[] {
 
 function withoutSkipped(papers: PaperClaims[], claims: Claim[], skip: string[]): Claim[] {
   const all = papers.flatMap((p) => p.claims);
-  const scenarioNames = (c: Claim): string[] => claimScenarios(c).map((f) => basename(f));
+  // A scenario file is named by its file name or with its paper's folder (000/fig8-alltoall-ig.yaml).
+  const names = new Map<Claim, string[]>();
+  for (const p of papers)
+    for (const c of p.claims)
+      names.set(
+        c,
+        claimScenarios(c).flatMap((f) => [basename(f), `${paperName(p)}/${basename(f)}`]),
+      );
+  const scenarioNames = (c: Claim): string[] => names.get(c) ?? [];
   const known = new Set([...all.map((c) => c.id), ...all.flatMap(scenarioNames)]);
   // A misspelt name would silently run what was meant to be left out.
   for (const name of skip) {

@@ -146,6 +146,9 @@ describe('intranode validate on two ranks', () => {
     expect(await outcome(['validate', '--hwloc-machine', '1'])).toEqual(
       usage('--hwloc-machine picks a machine of the hwloc file given with --machine; give --machine FILE'),
     );
+    expect(await outcome(['validate', '--machine', 'dancer', '--hwloc-machine', '0'])).toEqual(
+      usage("--hwloc-machine picks a machine of an hwloc XML file, and 'dancer' is not one"),
+    );
     // The number reaches the hwloc import, which refuses a machine the file lacks before anything runs.
     const two = join(import.meta.dirname, '../fixtures/hwloc/v1-two-machines.xml');
     expect(await outcome(['validate', '--machine', two, '--hwloc-machine', '5'])).toEqual({

@@ -232,5 +232,14 @@ describe('reproduce command', () => {
     await expect(reproduceCommand({ json: false, strict: false, skip: ['t.yml'] }, env)).rejects.toThrow(
       "no claim or scenario file 't.yml' (did you mean 't.yaml'?)",
     );
+    // With its paper's folder, as docs/claims-format.md writes it.
+    const again = io(run, dir);
+    await reproduceCommand({ json: true, strict: false, skip: ['000/t.yaml', 'p-order'] }, again);
+    expect((JSON.parse(again.out.join('')) as { claims: { id: string }[] }).claims.map((c) => c.id)).toEqual([
+      'p-ratio',
+    ]);
+    await expect(reproduceCommand({ json: false, strict: false, skip: ['001/t.yaml'] }, env)).rejects.toThrow(
+      "no claim or scenario file '001/t.yaml' (did you mean '000/t.yaml'?)",
+    );
   });
 });
