@@ -78,16 +78,15 @@ function explainUnavailable<T>(point: Point, run: () => T): T {
   } catch (err) {
     const cause = err instanceof ProcessError ? err.cause : err;
     if (cause instanceof InputError) throw cause;
+    const at = point.algorithmAt ?? { file: point.file, field: 'algorithms' };
     // A decision rule's pick this library does not model (Open MPI 4.1's tuned broadcast, some
     // sizes and rank counts): that cell alone is n/a, with the rule's reason.
-    if (cause instanceof UnmodelledChoiceError)
-      throw new UnavailableError(cause.message, point.algorithmAt ?? { file: point.file, field: 'algorithms' });
-    if (cause instanceof MechanismError && (cause.errno === 'ENODEV' || cause.errno === 'ENOSYS')) {
+    if (cause instanceof UnmodelledChoiceError) throw new UnavailableError(cause.message, at);
+    if (cause instanceof MechanismError && (cause.errno === 'ENODEV' || cause.errno === 'ENOSYS'))
       throw new UnavailableError(
         `${point.algorithm} cannot run on machine ${point.machine.name}: ${cause.message}`,
-        point.algorithmAt ?? { file: point.file, field: 'algorithms' },
+        at,
       );
-    }
     throw err;
   }
 }

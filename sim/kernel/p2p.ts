@@ -35,6 +35,7 @@ import { recvSingleCopy, sendSingleCopy, type SingleCopyMechanisms } from './shm
 import { createSmBtl, type SmBtlCosts } from './shm/sm-btl.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { checkKernelParam } from './kernel-costs.ts';
+import { SM_FRAGMENT_MIN_BYTES } from './transport-params.ts';
 import { traced, type DoubleCopy } from './shm/transport.ts';
 import { createBetweenHosts } from './net/between-hosts.ts';
 import { RAIL_POLICIES, type RailOptions } from './net/rails.ts';
@@ -266,8 +267,7 @@ export function parsePointToPointOptions(
     out[name] = v;
   }
   if (params.smFragment !== undefined)
-    // A fragment must hold ob1's fragment header and at least one byte of data.
-    out.smFragment = wholeBytes('smFragment', params.smFragment, smBtlCosts.fragHeaderBytes + 1, field('smFragment'));
+    out.smFragment = wholeBytes('smFragment', params.smFragment, SM_FRAGMENT_MIN_BYTES, field('smFragment'));
   if (params.smFastBox !== undefined) {
     // At most the whole ring: vader itself takes a quarter of it (costs.ts, vaderFastBoxBytes).
     const box = wholeBytes('smFastBox', params.smFastBox, 0, field('smFastBox'));

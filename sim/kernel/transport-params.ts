@@ -9,6 +9,10 @@ import { LMT_BUFFERS, nemesisCosts, singleCopyRendezvous, smBtlCosts, vaderFastB
 import { SHM_PROTOCOLS, SINGLE_COPY } from './shm/packet.ts';
 import { RAIL_POLICIES } from './net/rails.ts';
 
+/** The smallest sm BTL fragment: ob1's fragment header and one byte of data (the loader checks it
+ *  here, and p2p.ts again for options given through the API). */
+export const SM_FRAGMENT_MIN_BYTES = smBtlCosts.fragHeaderBytes + 1;
+
 export const transportParams: readonly ParamInfo[] = [
   {
     name: 'shm',
@@ -77,8 +81,7 @@ export const transportParams: readonly ParamInfo[] = [
     name: 'smFragment',
     kind: 'bytes',
     default: smBtlCosts.maxFragmentBytes,
-    // ob1's fragment header and at least one byte of data (p2p.ts checks the same at run time).
-    min: smBtlCosts.fragHeaderBytes + 1,
+    min: SM_FRAGMENT_MIN_BYTES,
     description: "sm BTL: fragment of the rendezvous pipeline, as Open MPI's btl_sm_max_send_size (only with shm: sm)",
   },
   {
