@@ -1,7 +1,7 @@
 // Command line of `intranode calibrate` and `intranode validate`.
 import { asksHelpOrVersion, machineIndex, tokens, UsageError, type FlagSpec } from '../scenarios/cli/args.ts';
 import { MAX_CALLS } from '../scenarios/loader.ts';
-import { parseSizeSpec, SizeError } from '../scenarios/sizes.ts';
+import { parseSize, parseSizeSpec, SizeError } from '../scenarios/sizes.ts';
 import { DEFAULT_ROUNDS } from './rounds.ts';
 import { isHwlocExport } from '../common/paths.ts';
 
@@ -21,6 +21,9 @@ export interface NativeArgs {
   json: boolean;
   mpi: boolean;
   allowRunAsRoot: boolean;
+  /** The cache size cold cases' buffers rotate over twice (validate; IMB's -off_cache cache_size):
+   *  the backend's detection when not given. */
+  offCache?: number;
 }
 
 const value: FlagSpec = { type: 'string' };
@@ -37,8 +40,9 @@ const FLAGS: Record<string, FlagSpec> = {
   json: onOff,
   mpi: onOff,
   'allow-run-as-root': onOff,
+  'off-cache': value,
 };
-const VALIDATE_ONLY = ['machine', 'hwloc-machine', 'ranks', 'sizes', 'rounds', 'mpi', 'allow-run-as-root'];
+const VALIDATE_ONLY = ['machine', 'hwloc-machine', 'ranks', 'sizes', 'rounds', 'mpi', 'allow-run-as-root', 'off-cache'];
 
 /** Native iterations per size by default: enough for a stable median on a quiet host. */
 export const DEFAULT_ITERATIONS = 20;
@@ -51,6 +55,24 @@ const MAX_CORE_ID = 8191;
  *  cold): a message above this is a typo more often than a test. */
 const MAX_SIZE_BYTES = 1 << 30;
 const MAX_ROUNDS = 100;
+
+/** A cache size for --off-cache: one size, above 0, at most MAX_SIZE_BYTES (every rank allocates
+ *  more than twice it for each size measured cold). */
+function offCacheBytes(value: string): number {
+  let bytes: number;
+  try {
+    bytes = parseSize(value.trim());
+  } catch (e) {
+    if (e instanceof SizeError) throw new UsageError(`--off-cache: ${e.message}`);
+    throw e;
+  }
+  if (bytes <= 0) throw new UsageError(`--off-cache: a cache size above 0 bytes, got '${value}'`);
+  if (bytes > MAX_SIZE_BYTES)
+    throw new UsageError(
+      `--off-cache: at most 1 GiB (each rank allocates more than twice it for every size measured cold), got ${bytes} bytes`,
+    );
+  return bytes;
+}
 
 /** Whether the command line asks for help or the version, as the other commands read it
  *  (`--cores -h` is --cores without its value, not a request for help). */
@@ -103,6 +125,9 @@ export function parseNativeArgs(argv: string[]): NativeArgs {
         break;
       case '--rounds':
         args.rounds = positive(flag, value, 1, MAX_ROUNDS);
+        break;
+      case '--off-cache':
+        args.offCache = offCacheBytes(value);
         break;
       case '--sizes':
         try {

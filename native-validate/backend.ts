@@ -40,6 +40,9 @@ export interface NativeRequest {
   /** With cache off, the rotation buffers one after another (IMB's -off_cache) or in a fixed
    *  shuffled order, whose buffers the hardware prefetchers cannot foresee. */
   order?: 'sequential' | 'shuffled';
+  /** With cache off, the cache size the rotation exceeds twice (--llc); the backend's own
+   *  detection (probe's llcBytes) when not given. */
+  llcBytes?: number;
   iterations?: number;
   warmup?: number;
   timeoutS?: number;
@@ -80,7 +83,10 @@ export interface NativeRun {
 export interface ProbeResult {
   cma: 'ok' | 'EPERM' | 'ENOSYS' | 'EFAULT' | 'error';
   cmaError: string;
+  /** The cache size a cache-off rotation exceeds twice, unless a run is given another: the largest
+   *  cache sysfs lists for cpu0, or, where it lists none, the backend's default (src/main.c). */
   llcBytes: number;
+  llcSource: 'sysfs' | 'default' | 'given';
 }
 
 /** Builds the backend unless an up-to-date binary exists; returns its path. */
@@ -103,6 +109,7 @@ export function nativeArgs(req: NativeRequest): string[] {
   if (req.mech) args.push('--mech', req.mech);
   if (req.cache) args.push('--cache', req.cache);
   if (req.order) args.push('--order', req.order);
+  if (req.llcBytes !== undefined) args.push('--llc', String(req.llcBytes));
   if (req.iterations !== undefined) args.push('--iterations', String(req.iterations));
   if (req.warmup !== undefined) args.push('--warmup', String(req.warmup));
   if (req.timeoutS !== undefined) args.push('--timeout', String(req.timeoutS));

@@ -3,6 +3,7 @@
 // (no C compiler, a rank failed, CMA refused where it was required, Open MPI missing for --mpi).
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { formatBytes } from '../common/bytes.ts';
 import { InputError } from '../common/input-error.ts';
 import { checkOutputPath, writeOutputFile } from '../common/write-output-file.ts';
 import { resolveMachine } from '../hardware/index.ts';
@@ -10,7 +11,7 @@ import type { MachineSpec } from '../hardware/spec.ts';
 import { HELP } from '../scenarios/cli/help.ts';
 import { reportError, version } from '../scenarios/cli/main.ts';
 import { asksNativeHelpOrVersion, DEFAULT_ITERATIONS, parseNativeArgs, type NativeArgs } from './args.ts';
-import { NativeError, probeNative, type NativeRun } from './backend.ts';
+import { NativeError, probeNative, type NativeRun, type ProbeResult } from './backend.ts';
 import { calibrate, calibrationFile, type Calibration } from './calibrate.ts';
 import { DEFAULT_TEST_SIZES, testCases } from './cases.ts';
 import { detectThisHost } from './host.ts';
@@ -104,6 +105,17 @@ function calibrateCommand(args: NativeArgs, env: NativeCliEnv): number {
   return 0;
 }
 
+/** The cache size every cold case's rotation exceeds twice, natively and through Open MPI alike,
+ *  and where it came from. */
+function offCacheSize(args: NativeArgs, probe: ProbeResult): { bytes: number; source: string } {
+  if (args.offCache !== undefined) return { bytes: args.offCache, source: 'given with --off-cache' };
+  const source =
+    probe.llcSource === 'sysfs'
+      ? 'the largest cache sysfs lists for cpu0'
+      : "the native backend's default: sysfs lists no cache for cpu0";
+  return { bytes: probe.llcBytes, source };
+}
+
 /** The 1, 5 and 15 minute load averages: how much else the host was running. */
 function loadAverage(): string {
   try {
@@ -131,13 +143,14 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   let fitted: Pick<Report, 'fitted' | 'unfitted'> = {};
   let lines: NativeRun | undefined;
   let ring: NativeRun | undefined;
+  const probe = probeNative(cores);
+  const offCache = offCacheSize(args, probe);
   if (args.machine) {
     spec = resolveMachine(args.machine, {
       baseDir: env.cwd,
       ...(args.hwlocMachine !== undefined ? { hwlocMachine: args.hwlocMachine } : {}),
     });
     machine = `${args.machine} (given; its training cases are not re-run)`;
-    const probe = probeNative(cores);
     // CMA cases need it on both sides: the host to measure them, the machine to predict them.
     cma = probe.cma === 'ok' && spec.kernel.mechanisms.cma;
     progress(env)('host check: a cache line passed between two cores');
@@ -170,7 +183,13 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   // Each case's fastest round among those run with the cores placed as at the start (the line trip
   // the host check compares against: training's, when the run calibrates).
   const inPlacement = lines ? samePlacement(lines.results[0].medianNs) : undefined;
-  const measuring = { iterations: args.iterations, rounds: args.rounds, inPlacement, progress: progress(env) };
+  const measuring = {
+    iterations: args.iterations,
+    rounds: args.rounds,
+    inPlacement,
+    offCacheBytes: offCache.bytes,
+    progress: progress(env),
+  };
   rows.push(...caseRows(spec, cases, measuring));
   rows.push(...coldOrderRows(spec, cores.slice(0, ranks), sizes, measuring));
   if (args.mpi)
@@ -181,7 +200,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
         iterations: args.iterations,
         rounds: args.rounds,
         inPlacement,
-        llcBytes: Math.max(...host.spec.caches.map((c) => c.sizeBytes)),
+        llcBytes: offCache.bytes,
         allowRunAsRoot: args.allowRunAsRoot,
         cma,
         progress: progress(env),
@@ -219,7 +238,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
       iterations: args.iterations,
       rounds: args.rounds,
       warmup: 2,
-      cache: 'test cases cold (buffers rotated over twice the last-level cache, as IMB -off_cache)',
+      cache: `test cases cold: each rank's buffers rotated over more than twice ${formatBytes(offCache.bytes)} (${offCache.source}), as IMB -off_cache`,
     },
     notes,
     ...(hostCheck ? { hostCheck } : {}),

@@ -100,6 +100,8 @@ export interface MeasureOptions {
   /** The rounds that ran with the cores placed as the constants were fitted in, where known: each
    *  case's fastest round is taken among them (rounds.ts). */
   inPlacement?: InPlacement;
+  /** The cache size every cache-off case's rotation exceeds twice (offCache in cli.ts). */
+  offCacheBytes: number;
   progress: (what: string) => void;
 }
 
@@ -118,6 +120,7 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
         cores: c.cores,
         sizes: c.sizes,
         cache: c.cache,
+        llcBytes: opts.offCacheBytes,
         iterations: opts.iterations,
         warmup: 2,
       }).results;
@@ -171,6 +174,7 @@ export function coldOrderRows(spec: MachineSpec, cores: number[], sizes: number[
         cores: pair,
         sizes: probed,
         cache: 'off',
+        llcBytes: opts.offCacheBytes,
         order,
         iterations: opts.iterations,
         warmup: 2,

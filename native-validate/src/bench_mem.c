@@ -115,8 +115,8 @@ int bench_probe(struct team *t, FILE *out) {
   if (t->rank == 0) {
     int e = t->hdr->cma_errno;
     const char *name = e == 0 ? "ok" : e == EPERM ? "EPERM" : e == ENOSYS ? "ENOSYS" : e == EFAULT ? "EFAULT" : "error";
-    fprintf(out, "{\"bench\": \"probe\", \"ranks\": %d, \"cma\": \"%s\", \"cmaError\": \"%s\", \"llcBytes\": %zu}\n",
-            t->size, name, e ? strerror(e) : "", t->opt->llc_bytes);
+    fprintf(out, "{\"bench\": \"probe\", \"ranks\": %d, \"cma\": \"%s\", \"cmaError\": \"%s\", \"llcBytes\": %zu, \"llcSource\": \"%s\"}\n",
+            t->size, name, e ? strerror(e) : "", t->opt->llc_bytes, t->opt->llc_source);
   }
   team_barrier(t);
   return 0;

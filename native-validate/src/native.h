@@ -30,6 +30,7 @@ struct options {
   int slots;        /* fragments in flight per ordered pair */
   int timeout_s;
   size_t llc_bytes; /* last-level cache, for the cache-off rotation */
+  const char *llc_source; /* where llc_bytes came from: "sysfs", "default" or "given" (--llc) */
   long hold_ms;     /* test hook: every rank sleeps this long after setup (cleanup tests) */
   int corrupt;      /* test hook: rank 1 spoils one received byte before checking (data-check tests) */
   int nodump;       /* test hook: ranks make themselves non-dumpable, so CMA needs CAP_SYS_PTRACE */

@@ -68,6 +68,9 @@ Usage:
       --out FILE                     also save the machine it calibrates (not with --machine)
       --rounds N                     run the test set N times; each case reports its fastest round
                                      among those run with the cores placed as at the start (3)
+      --off-cache SIZE               cold cases rotate each rank's buffers over more than twice this
+                                     (IMB's -off_cache cache size; default: the largest cache sysfs
+                                     lists for cpu0, else 32 MiB)
       --mpi                          also run the collectives through Open MPI (mpicc, mpirun)
       --allow-run-as-root            let mpirun run as root (with --mpi)
   intranode --help (-h, or help) | --version (-V)

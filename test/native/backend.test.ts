@@ -1,6 +1,7 @@
 // The native backend builds with this machine's compiler, runs every benchmark on two ranks, checks
 // the data each rank received (a rank fails the run on a wrong byte), and prints well-formed JSON.
 import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { orphanSegments } from './leftovers.ts';
@@ -16,9 +17,13 @@ import {
 
 const SIZES = [0, 1, 4096, 200_000];
 const cma = probeNative([0, 1]).cma === 'ok';
+/** The cache the cold runs' rotation exceeds twice: these tests check data and output, not
+ *  coldness, and the host's own last-level cache (or the backend's 32 MiB default) would have every
+ *  rank allocate and fill 64 MiB or more for every size. */
+const LLC = 1 << 20;
 
 function expectWellFormed(bench: NativeBench, mech: NativeMech, sizes = SIZES) {
-  const run = runNative({ bench, mech, cores: [0, 1], sizes, iterations: 3, warmup: 1, cache: 'off' });
+  const run = runNative({ bench, mech, cores: [0, 1], sizes, iterations: 3, warmup: 1, cache: 'off', llcBytes: LLC });
   expect(run.bench).toBe(bench);
   expect(run.ranks).toBe(2);
   expect(run.results.map((r) => r.bytes)).toEqual(sizes);
@@ -54,6 +59,7 @@ describe('native benchmarks on two ranks', () => {
         iterations: 5,
         warmup: 1,
         cache: 'off',
+        llcBytes: LLC,
         order: 'shuffled',
       });
     const inOrder = [0, 1, 2, 3, 4, 5];
@@ -77,6 +83,7 @@ describe('native benchmarks on two ranks', () => {
       iterations: 5,
       warmup: 1,
       cache: 'off',
+      llcBytes: LLC,
     });
     expect(sequential.order).toBe('sequential');
     expect(sequential.results[0].buffers).toEqual(inOrder);
@@ -141,6 +148,32 @@ describe('native benchmarks on two ranks', () => {
     const big = spawnSync(BINARY, ['claims', '--ranks', '2', '--sizes', String(1 << 20)], { encoding: 'utf8' });
     expect(big.status).toBe(1);
     expect(big.stderr).toContain('a size exceeds the ring');
+  });
+  it('rotates cold buffers over twice the cache size it is given, and the probe says where its size came from', () => {
+    // A broadcast's rotation buffer holds a page to send and a page to receive; a "cache" of two
+    // pages makes the rotation the fewest such buffers that exceed twice it, three.
+    const page = 4096;
+    const run = runNative({
+      bench: 'bcast',
+      mech: 'shm',
+      cores: [0, 1],
+      sizes: [page],
+      iterations: 5,
+      warmup: 1,
+      cache: 'off',
+      llcBytes: 2 * page,
+    });
+    expect(run.results[0].buffers).toEqual([0, 1, 2, 0, 1, 2]);
+    const probe = probeNative([0, 1]);
+    expect(probe.llcBytes).toBeGreaterThan(0);
+    const sysfsListsCaches = existsSync('/sys/devices/system/cpu/cpu0/cache/index0/size');
+    expect(probe.llcSource).toBe(sysfsListsCaches ? 'sysfs' : 'default');
+    if (!sysfsListsCaches) expect(probe.llcBytes).toBe(32 << 20);
+    const zero = spawnSync(BINARY, ['bcast', '--ranks', '2', '--sizes', '64', '--cache', 'off', '--llc', '0'], {
+      encoding: 'utf8',
+    });
+    expect(zero.status).toBe(1);
+    expect(zero.stderr).toContain('--llc: the cache-off rotation needs a cache size above 0');
   });
   it('the probe says whether CMA works: a CMA read runs exactly when it says ok', () => {
     const probed = probeNative([0, 1]).cma;

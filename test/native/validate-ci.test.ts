@@ -38,6 +38,9 @@ describe('intranode validate on two ranks', () => {
         '4KiB,64KiB',
         '--iterations',
         '3',
+        // Cold buffers over twice 1 MiB: this run checks the report, not how cold its cases are.
+        '--off-cache',
+        '1MiB',
         '--json',
       ],
       { stdout: (t) => (out += t), stderr: (t) => (err += t) },
@@ -83,6 +86,7 @@ describe('intranode validate on two ranks', () => {
       expect(Number.isFinite(r.errorPct)).toBe(true);
     }
     expect(rows.some((r) => r.name === 'bcast basic')).toBe(true);
+    expect(report.native.cache).toContain('more than twice 1MiB (given with --off-cache)');
     expect(report.summary.test.cases).toBe(rows.length);
     expect(report.summary.test.medianAbsErrorPct).toBeGreaterThanOrEqual(0);
     expect(report.summary.test.maxAbsErrorPct).toBeGreaterThanOrEqual(report.summary.test.medianAbsErrorPct);
@@ -130,6 +134,16 @@ describe('intranode validate on two ranks', () => {
     );
     expect((await outcome(['validate', '--sizes', '8GiB'])).err).toMatch(
       /^intranode: --sizes: at most 1 GiB a message/,
+    );
+    expect(await outcome(['validate', '--off-cache', '0'])).toEqual(
+      usage("--off-cache: a cache size above 0 bytes, got '0'"),
+    );
+    expect((await outcome(['validate', '--off-cache', '2GiB'])).err).toMatch(/^intranode: --off-cache: at most 1 GiB/);
+    expect(await outcome(['validate', '--off-cache', '1 KB x'])).toEqual(
+      usage("--off-cache: '1 KB x' is not a size (expected e.g. 4096, 64KiB, 1.5MiB)"),
+    );
+    expect(await outcome(['calibrate', '--off-cache', '1MiB'])).toEqual(
+      usage('--off-cache belongs to validate, not calibrate'),
     );
     // The next flag is not a value, and a flag given twice would lose one of its values.
     expect(await outcome(['calibrate', '--out', '--json'])).toEqual(usage('--out needs a value'));
