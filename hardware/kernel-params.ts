@@ -24,6 +24,8 @@ export const KERNEL_PARAMS: Readonly<Record<string, string>> = {
   regcacheLookupNs: 'XPMEM registration cache, cost per tree level of a lookup (ns)',
   regcacheCapacity: 'XPMEM registration cache entries before FIFO eviction',
   pageFaultNs: 'first-touch page fault of a fresh buffer, besides zeroing the page (ns)',
+  coldPageNs:
+    'a page the kernel references cold (not since the caches were last cleared), besides the miss to its struct page (ns); 0 by default',
   smSideNs:
     "Open MPI sm BTL: the library's work on each side of a fragment that starts a message (eager or rendezvous), besides line transfers (ns)",
   smFollowSideNs:

@@ -21,8 +21,8 @@ export interface NativeArgs {
   json: boolean;
   mpi: boolean;
   allowRunAsRoot: boolean;
-  /** The cache size cold cases' buffers rotate over twice (validate; IMB's -off_cache cache_size):
-   *  the backend's detection when not given. */
+  /** The cache size cold runs' buffers rotate over twice (validate's test cases, the cold CMA
+   *  training sweep; IMB's -off_cache cache_size): the backend's detection when not given. */
   offCache?: number;
 }
 
@@ -42,7 +42,7 @@ const FLAGS: Record<string, FlagSpec> = {
   'allow-run-as-root': onOff,
   'off-cache': value,
 };
-const VALIDATE_ONLY = ['machine', 'hwloc-machine', 'ranks', 'sizes', 'rounds', 'mpi', 'allow-run-as-root', 'off-cache'];
+const VALIDATE_ONLY = ['machine', 'hwloc-machine', 'ranks', 'sizes', 'rounds', 'mpi', 'allow-run-as-root'];
 
 /** Native iterations per size by default: enough for a stable median on a quiet host. */
 export const DEFAULT_ITERATIONS = 20;

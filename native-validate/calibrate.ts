@@ -19,6 +19,9 @@ export interface Calibration {
 export interface CalibrateOptions {
   cores: number[];
   iterations: number;
+  /** The cache size the cold training's rotation exceeds twice (--off-cache); the backend's
+   *  detection when absent. */
+  offCacheBytes?: number;
   progress: (what: string) => void;
 }
 

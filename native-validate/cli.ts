@@ -75,7 +75,12 @@ function chooseCores(spec: MachineSpec, args: NativeArgs): number[] {
 const progress = (env: NativeCliEnv) => (what: string) => env.stderr(`intranode: ${what}\n`);
 
 function runCalibration(args: NativeArgs, env: NativeCliEnv, spec: MachineSpec, cores: number[]): Calibration {
-  return calibrate(spec, { cores, iterations: args.iterations, progress: progress(env) });
+  return calibrate(spec, {
+    cores,
+    iterations: args.iterations,
+    ...(args.offCache !== undefined ? { offCacheBytes: args.offCache } : {}),
+    progress: progress(env),
+  });
 }
 
 const MACHINE_FILE = 'the machine file';

@@ -33,6 +33,11 @@ export interface LevelProbe {
 
 /** CMA size sweep of the training set: one reader of one process. */
 export const CMA_TRAINING_SIZES = [4 * KiB, 16 * KiB, 64 * KiB, 256 * KiB, 1 * MiB, 4 * MiB];
+/** The cold sweep's sizes: the warm sweep's up to 1 MiB, whose rotation over twice a 32 MiB cache
+ *  holds 33 buffers or more (send and receive halves of each). A size whose few buffers come back
+ *  within a handful of transfers is not reliably cold: on the development host, 4 MiB transfers
+ *  over nine buffers ran as fast as warm ones in some rounds and some six times slower in others. */
+export const CMA_COLD_SIZES = CMA_TRAINING_SIZES.filter((b) => b <= 1 * MiB);
 
 /** Largest working set used for memory: four times the last-level cache, at most 256 MiB. */
 const MEMORY_WORKING_SET_CAP = 256 * MiB;
@@ -120,12 +125,18 @@ export interface TrainingData {
   cma?: ProbeResult;
   /** One reader of one process over CMA, warm, by size (syscall and per-page pinning). */
   cmaSweep?: NativeRun;
+  /** The same sweep cold (CMA_COLD_SIZES), its buffers rotated over more than twice
+   *  `coldRotationBytes`: what a page the kernel references cold costs (kernel.params.coldPageNs). */
+  cmaColdSweep?: NativeRun;
+  coldRotationBytes?: number;
   /** Two and more readers of one process at once (the address-space lock). */
   cmaReaders: NativeRun[];
 }
 
 export interface TrainingOptions {
   iterations: number;
+  /** The cache size the cold sweep's rotation exceeds twice; the backend's detection when absent. */
+  offCacheBytes?: number;
   progress: (what: string) => void;
 }
 
@@ -159,7 +170,7 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
   // the other within a round, so that the rounds spread over the whole training and each measurement
   // takes its fastest, as the test rows take theirs.
   const pair = cores.slice(0, 2);
-  type Measured = 'copyOne' | 'copyAll' | 'claims' | 'lines' | 'cmaSweep' | 'capacity';
+  type Measured = 'copyOne' | 'copyAll' | 'claims' | 'lines' | 'cmaSweep' | 'cmaColdSweep' | 'capacity';
   const requests: Array<{ key: Measured; what: string; req: NativeRequest }> = [
     {
       key: 'copyOne',
@@ -192,12 +203,28 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
         req: claimsRingRequest(pair, it.iterations),
       },
     );
+  const coldRotationBytes = opts.offCacheBytes ?? cma?.llcBytes;
   if (cma?.cma === 'ok')
-    requests.push({
-      key: 'cmaSweep',
-      what: 'CMA size sweep, one reader',
-      req: { bench: 'onetoall', mech: 'cma-read', cores: pair, sizes: CMA_TRAINING_SIZES, cache: 'on', ...it },
-    });
+    requests.push(
+      {
+        key: 'cmaSweep',
+        what: 'CMA size sweep, one reader',
+        req: { bench: 'onetoall', mech: 'cma-read', cores: pair, sizes: CMA_TRAINING_SIZES, cache: 'on', ...it },
+      },
+      {
+        key: 'cmaColdSweep',
+        what: 'CMA size sweep, one reader, cold',
+        req: {
+          bench: 'onetoall',
+          mech: 'cma-read',
+          cores: pair,
+          sizes: CMA_COLD_SIZES,
+          cache: 'off',
+          llcBytes: coldRotationBytes,
+          ...it,
+        },
+      },
+    );
   const first = new Map<Measured, NativeRun>();
   // Not the test set's rounds: the fastest of more rounds more often catches a placement the test rows
   // rarely see (docs/validation.md, "What runs natively").
@@ -228,6 +255,8 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
     lines: measured.get('lines'),
     cma,
     cmaSweep: measured.get('cmaSweep'),
+    cmaColdSweep: measured.get('cmaColdSweep'),
+    coldRotationBytes,
     cmaReaders: [],
   };
   if (cma?.cma !== 'ok') return data;

@@ -185,10 +185,10 @@ export function coldCopyText(rows: Report['rows']): string[] {
   return [
     `- **Cold single copies** (the \`cma\` test rows of a page or more, all cold): the host takes ${us(median(perPage))} per`,
     `  4 KiB page of the message beyond the model's prediction (median of ${cold.length} rows; from ${us(Math.min(...perPage))} to`,
-    `  ${us(Math.max(...perPage))}), where the warm CMA sweep the constants were fitted on is predicted within ${warmError.toFixed(1)} %`,
+    `  ${us(Math.max(...perPage))}), where the warm CMA training sweep is predicted within ${warmError.toFixed(1)} %`,
     "  (median |error| of its training rows). The model's cold transfer differs from its warm one by the",
-    '  pages\' struct page misses and the cold data (above, "Cold pinning"); a cost per cold page beyond',
-    '  them is not in the model, and what the host spends it on is not measured here.',
+    '  pages\' struct page misses, the cold data and the fitted `coldPageNs` (above, "Cold pinning"); what',
+    '  the host spends a cold page on is not measured here.',
   ];
 }
 
@@ -318,8 +318,10 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     '  the capacity the first chase found, not beyond it.',
     '- **Cold pinning.** A CMA transfer pins every page of the other process, and each reference is a locked',
     "  increment on the page's `struct page`; in a cold iteration no cache holds those lines, so each page",
-    '  pays a miss to memory (docs/model.md, "Contended kernel locks"). This is the difference between the',
-    '  warm training sweep of CMA and the cold CMA test rows.',
+    '  pays a miss to memory (docs/model.md, "Contended kernel locks"). A host may pay more for a cold page:',
+    '  the training also takes the CMA sweep cold, up to 1 MiB (each size rotating over 33 buffers or more),',
+    "  and fits what it takes beyond the model's cold transfer, per page, as `kernel.params.coldPageNs` (the",
+    '  table above). This is the difference between the warm training sweep of CMA and the cold CMA test rows.',
     '',
     'Where the model errs, and why (what the code does now):',
     '',

@@ -281,6 +281,44 @@ const cmaSyscallAndPin: FittedConstant = {
   },
 };
 
+const cmaColdPage: FittedConstant = {
+  name: 'cost of a page the kernel references cold (CMA)',
+  fit(spec, data) {
+    const sweep = data.cmaColdSweep;
+    if (!sweep) return [];
+    const algorithm = modelAlgorithm('onetoall', 'cma-read')!;
+    // After the warm sweep's fit: what the cold sweep takes beyond the model's cold transfer (its
+    // struct page misses, cold copies and write-backs included), per cold page, in the same
+    // weighted least squares of relative error, clamped at zero.
+    const at = (ns: number, bytes: number) => {
+      spec.kernel.params.coldPageNs = ns;
+      return predictNs(spec, algorithm, sweep.cores, bytes, 'off');
+    };
+    let num = 0;
+    let den = 0;
+    for (const r of sweep.results) {
+      const base = at(0, r.bytes);
+      const perUnit = (at(1000, r.bytes) - base) / 1000;
+      const w = 1 / r.medianNs ** 2;
+      num += w * perUnit * (r.medianNs - base);
+      den += w * perUnit * perUnit;
+    }
+    spec.kernel.params.coldPageNs = den > 0 ? round(Math.max(0, num / den)) : 0;
+    const sizes = sweep.results.map((r) => `${sizeText(r.bytes)} ${fmt(r.medianNs)}`).join(', ');
+    const rotation =
+      data.coldRotationBytes === undefined
+        ? ''
+        : ` (buffers rotated over more than twice ${sizeText(data.coldRotationBytes)})`;
+    return [
+      {
+        field: 'kernel.params.coldPageNs',
+        value: spec.kernel.params.coldPageNs,
+        source: `measured: process_vm_readv by one reader, cold${rotation}, ${sizes}; weighted least squares of relative error against the model with it at zero, after the warm sweep's syscall and pinning`,
+      },
+    ];
+  },
+};
+
 /** The fewest and most claims in flight the fit tries: a quarter of one (a store far slower than a
  *  line's trip) to more than any core keeps misses in flight. */
 const CLAIMS_FEWEST = 0.25;
@@ -387,6 +425,7 @@ export const FITTED_CONSTANTS: FittedConstant[] = [
   memoryBandwidth,
   claimConcurrency,
   cmaSyscallAndPin,
+  cmaColdPage,
   cmaLock,
 ];
 
@@ -401,12 +440,12 @@ export function unfitted(data: TrainingData): string[] {
   ];
   if (data.cores.length < 2)
     out.push(
-      'kernel.syscallNs, kernel.pinPerPageNs: CMA needs two cores; import defaults stay',
+      'kernel.syscallNs, kernel.pinPerPageNs, kernel.params.coldPageNs: CMA needs two cores; import defaults stay',
       'caches[*].peerLatencyNs: a line passed between cores needs two; shared caches keep their hit latency for it',
     );
   else if (!data.cmaSweep)
     out.push(
-      `kernel.syscallNs, kernel.pinPerPageNs: CMA refused (${data.cma?.cma ?? 'not probed'}); import defaults stay`,
+      `kernel.syscallNs, kernel.pinPerPageNs, kernel.params.coldPageNs: CMA refused (${data.cma?.cma ?? 'not probed'}); import defaults stay`,
     );
   if (data.cmaReaders.length === 0)
     out.push('kernel.cmaLockMode: two readers of one process need three cores; the import default stays');

@@ -59,6 +59,9 @@ Usage:
                                      fit the model's constants; writes a machine file
       --out FILE                     the machine file (default host-calibrated.yaml)
       --cores LIST                   cores to use, e.g. 0-3 (default: all); --iterations N, --json
+      --off-cache SIZE               cold runs rotate each rank's buffers over more than twice this
+                                     (IMB's -off_cache cache size; default: the largest cache sysfs
+                                     lists for cpu0, else 32 MiB)
   intranode validate [options]       calibrate (or take --machine FILE), then measure a test set
                                      natively and print measured, predicted and error per case
       --machine FILE                 a calibrated machine file instead of calibrating now
@@ -68,9 +71,7 @@ Usage:
       --out FILE                     also save the machine it calibrates (not with --machine)
       --rounds N                     run the test set N times; each case reports its fastest round
                                      among those run with the cores placed as at the start (3)
-      --off-cache SIZE               cold cases rotate each rank's buffers over more than twice this
-                                     (IMB's -off_cache cache size; default: the largest cache sysfs
-                                     lists for cpu0, else 32 MiB)
+      --off-cache SIZE               as calibrate's, for the cold training and the test cases
       --mpi                          also run the collectives through Open MPI (mpicc, mpirun)
       --allow-run-as-root            let mpirun run as root (with --mpi)
   intranode --help (-h, or help) | --version (-V)

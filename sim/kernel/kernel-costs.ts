@@ -113,6 +113,27 @@ export function kernelCosts(spec: MachineSpec): KernelCosts {
  * A machine's `kernel.params.<name>`, checked by the rule the machine-file loader applies
  * (hardware/kernel-params.ts): a machine built in code, not loaded, is checked here first.
  */
+/**
+ * `kernel.params.coldPageNs`: what a page the kernel references cold (pins, or marks dirty, for
+ * the first time since the caches were last cleared) costs beyond the miss to its struct page,
+ * which the model charges itself (page-table-locks.ts). Default 0: on bare metal that miss is the
+ * cold page's cost (seed 004 measured 30-180 ns per pinned page). A host can pay more: on the
+ * development host, a virtual machine, a cold CMA transfer took about 6 us a page more than a warm
+ * one, where user-space copies of the same cold buffers did not slow so (docs/validation.md). Its
+ * cause is not established; a guest whose hypervisor shadows its page tables, as that host's boot
+ * log suggests, exits to the hypervisor when the kernel walks a page whose shadow entry was
+ * dropped. `intranode calibrate` measures it from a cold CMA sweep against the warm one
+ * (native-validate/fit/constants.ts). Read from the spec at each use, not memoised with
+ * kernelCosts, because the calibration's fit changes it between predictions.
+ */
+export function coldPageNs(spec: MachineSpec): number {
+  const value = spec.kernel.params.coldPageNs;
+  return value === undefined ? coldPageDefaults.coldPageNs : checkKernelParam(spec, 'coldPageNs', value);
+}
+
+/** The default of `coldPageNs` (source: see coldPageNs). */
+export const coldPageDefaults = { coldPageNs: 0 } as const;
+
 export function checkKernelParam(spec: MachineSpec, name: string, value: number): number {
   const problem = kernelParamProblem(name, value);
   if (problem !== undefined)

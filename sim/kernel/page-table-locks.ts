@@ -20,6 +20,7 @@ import type { World } from '../node/world.ts';
 import { lazily, RunState } from '../node/run-state.ts';
 import type { AddressSpace } from './address-space.ts';
 import { HandoffLock } from './handoff-lock.ts';
+import { coldPageNs } from './kernel-costs.ts';
 import { lockCosts, pagesPerTable } from './lock-costs.ts';
 import { lockKinds } from './lock-kinds.ts';
 
@@ -55,13 +56,15 @@ class PageTables {
 
   /** ns for `core` to take a reference on pages [first, first + n): each page's line comes from
    *  the core that took the last one, when that is another core, and from memory when no cache
-   *  holds it (a page not pinned since the caches were last cleared). */
+   *  holds it (a page not pinned since the caches were last cleared), which also costs the host's
+   *  `coldPageNs` (kernel-costs.ts). */
   referenceNs(core: number, first: number, n: number): number {
     const topo = this.world.node.topo;
+    const cold = coldPageNs(this.world.node.spec);
     let ns = 0;
     for (let p = first; p < first + n; p++) {
       const last = this.lastPinner.get(p);
-      if (last === undefined) ns += this.structPageMissNs(core);
+      if (last === undefined) ns += this.structPageMissNs(core) + cold;
       else if (last !== core) ns += topo.lineLatency(last, core);
       this.lastPinner.set(p, core);
     }

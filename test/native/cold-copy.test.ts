@@ -33,7 +33,7 @@ describe('cold single copies paragraph', () => {
     const text = coldCopyText([...training, ...tests]).join('\n');
     expect(text).toContain('the host takes 5.72 us per');
     expect(text).toContain('(median of 3 rows; from 5.50 us to');
-    expect(text).toContain('6.00 us), where the warm CMA sweep');
+    expect(text).toContain('6.00 us), where the warm CMA training sweep');
     // |+10 %| and |-10 %|: the median of the two.
     expect(text).toContain('is predicted within 10.0 %');
   });

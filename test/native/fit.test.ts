@@ -7,7 +7,9 @@ import { describe, expect, it } from 'vitest';
 import { loadMachineFile, loadPreset } from '../../hardware/index.ts';
 import { modelClaimsNs } from '../../native-validate/fit/model-claims.ts';
 import { FITTED_CONSTANTS } from '../../native-validate/fit/constants.ts';
-import type { TrainingData } from '../../native-validate/training.ts';
+import { CMA_COLD_SIZES, type TrainingData } from '../../native-validate/training.ts';
+import { modelAlgorithm, predictNs } from '../../native-validate/predict.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 import { modelCopyNs } from '../../native-validate/fit/model-copy.ts';
 import { nonNegativeFit2, solveDecreasing } from '../../native-validate/fit/solve.ts';
@@ -108,6 +110,41 @@ describe('the fit of claims in flight', () => {
     expect(values[0].kept).toBe(true);
     expect(values[0].source).toContain('not fitted');
     expect(spec.costs.claimConcurrency).toBeUndefined();
+  });
+});
+
+describe('the cost of a cold page', () => {
+  const cold = (spec: MachineSpec, bytes: number, cache: 'on' | 'off' = 'off') =>
+    predictNs(spec, modelAlgorithm('onetoall', 'cma-read')!, [0, 1], bytes, cache);
+
+  it('adds to a cold transfer its cost for every page pinned, and nothing to a warm one', () => {
+    const spec = structuredClone(loadPreset('broadwell'));
+    const bytes = 64 * 1024;
+    const [coldBefore, warmBefore] = [cold(spec, bytes), cold(spec, bytes, 'on')];
+    spec.kernel.params.coldPageNs = 2500;
+    expect(cold(spec, bytes) - coldBefore).toBeCloseTo((bytes / 4096) * 2500, 3);
+    // The warm calls follow a cold warm-up, so they start later: equal to rounding.
+    expect(cold(spec, bytes, 'on')).toBeCloseTo(warmBefore, 6);
+  });
+
+  it('is fitted back from a cold sweep the model itself took with it', () => {
+    const spec = structuredClone(loadPreset('broadwell'));
+    spec.kernel.params.coldPageNs = 3000;
+    const results = CMA_COLD_SIZES.map((bytes) => steadyStats(bytes, cold(spec, bytes), 20));
+    spec.kernel.params.coldPageNs = 0;
+    const fit = FITTED_CONSTANTS.find((f) => f.name.startsWith('cost of a page the kernel references cold'))!;
+    const data = { cmaColdSweep: { cores: [0, 1], results }, coldRotationBytes: 32 << 20 };
+    const [value] = fit.fit(spec, data as unknown as TrainingData);
+    expect(value.field).toBe('kernel.params.coldPageNs');
+    expect(value.value).toBeCloseTo(3000, 0);
+    expect(spec.kernel.params.coldPageNs).toBe(value.value);
+    expect(value.source).toContain('cold (buffers rotated over more than twice 32 MiB), 4 KiB');
+    // A host no slower cold than the model fits zero, not a negative cost.
+    spec.kernel.params.coldPageNs = 0;
+    const faster = CMA_COLD_SIZES.map((bytes) => steadyStats(bytes, cold(spec, bytes) * 0.9, 20));
+    expect(
+      fit.fit(spec, { cmaColdSweep: { cores: [0, 1], results: faster } } as unknown as TrainingData)[0].value,
+    ).toBe(0);
   });
 });
 

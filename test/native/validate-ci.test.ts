@@ -142,9 +142,6 @@ describe('intranode validate on two ranks', () => {
     expect(await outcome(['validate', '--off-cache', '1 KB x'])).toEqual(
       usage("--off-cache: '1 KB x' is not a size (expected e.g. 4096, 64KiB, 1.5MiB)"),
     );
-    expect(await outcome(['calibrate', '--off-cache', '1MiB'])).toEqual(
-      usage('--off-cache belongs to validate, not calibrate'),
-    );
     // The next flag is not a value, and a flag given twice would lose one of its values.
     expect(await outcome(['calibrate', '--out', '--json'])).toEqual(usage('--out needs a value'));
     // Where a value goes, -h is that value, not a request for help (which the flag after it would be).
