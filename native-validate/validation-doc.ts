@@ -163,6 +163,7 @@ export function coldOrderText(rows: Report['rows']): string[] {
 /** The base page of x86-64 Linux, which the native backend's buffers use. */
 const PAGE_BYTES = 4096;
 
+/** The upper median: the middle value, the higher of the two middle ones for an even count. */
 function median(values: number[]): number {
   const v = [...values].sort((a, b) => a - b);
   return v[Math.floor(v.length / 2)];
@@ -193,8 +194,8 @@ export function coldCopyText(rows: Report['rows']): string[] {
 }
 
 function signedMedian(rows: Report['rows']): number {
-  const e = rows.flatMap((r) => (r.errorPct === undefined ? [] : [r.errorPct])).sort((a, b) => a - b);
-  return e.length === 0 ? 0 : e[Math.floor(e.length / 2)];
+  const e = rows.flatMap((r) => (r.errorPct === undefined ? [] : [r.errorPct]));
+  return e.length === 0 ? 0 : median(e);
 }
 
 /** The doc of one or more runs of the same command: the first run's tables, and every run's summary. */

@@ -14,7 +14,7 @@ import { modelAlgorithm, predictNs } from '../predict.ts';
 import { setCapacity, type TrainingData } from '../training.ts';
 import { modelClaimsNs } from './model-claims.ts';
 import { modelCopyNs } from './model-copy.ts';
-import { nonNegativeFit2, solveDecreasing } from './solve.ts';
+import { nonNegativeFit1, nonNegativeFit2, solveDecreasing } from './solve.ts';
 
 export interface FittedValue {
   /** Field path in the MachineSpec, e.g. `caches[2].bandwidth`, `kernel.syscallNs`. */
@@ -294,16 +294,11 @@ const cmaColdPage: FittedConstant = {
       spec.kernel.params.coldPageNs = ns;
       return predictNs(spec, algorithm, sweep.cores, bytes, 'off');
     };
-    let num = 0;
-    let den = 0;
-    for (const r of sweep.results) {
+    const points = sweep.results.map((r) => {
       const base = at(0, r.bytes);
-      const perUnit = (at(1000, r.bytes) - base) / 1000;
-      const w = 1 / r.medianNs ** 2;
-      num += w * perUnit * (r.medianNs - base);
-      den += w * perUnit * perUnit;
-    }
-    spec.kernel.params.coldPageNs = den > 0 ? round(Math.max(0, num / den)) : 0;
+      return { a: (at(1000, r.bytes) - base) / 1000, y: r.medianNs - base, w: 1 / r.medianNs ** 2 };
+    });
+    spec.kernel.params.coldPageNs = round(nonNegativeFit1(points));
     const sizes = sweep.results.map((r) => `${sizeText(r.bytes)} ${fmt(r.medianNs)}`).join(', ');
     const rotation =
       data.coldRotationBytes === undefined

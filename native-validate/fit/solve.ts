@@ -46,9 +46,25 @@ export function nonNegativeFit2(points: { a: number; b: number; y: number; w: nu
     const q = (sby * saa - say * sab) / det;
     if (p >= 0 && q >= 0) return { p, q };
   }
-  const onlyP = { p: saa > 0 ? Math.max(0, say / saa) : 0, q: 0 };
-  const onlyQ = { p: 0, q: sbb > 0 ? Math.max(0, sby / sbb) : 0 };
+  const onlyP = { p: nonNegativeRatio(say, saa), q: 0 };
+  const onlyQ = { p: 0, q: nonNegativeRatio(sby, sbb) };
   const cost = (f: { p: number; q: number }) =>
     points.reduce((s, { a, b, y, w }) => s + w * (y - f.p * a - f.q * b) ** 2, 0);
   return cost(onlyP) <= cost(onlyQ) ? onlyP : onlyQ;
+}
+
+/** The one-parameter optimum sum(w a y) / sum(w a²), clamped at zero (0 where no point moves it). */
+function nonNegativeRatio(say: number, saa: number): number {
+  return saa > 0 ? Math.max(0, say / saa) : 0;
+}
+
+/** Non-negative weighted least squares of y ≈ p·a alone (nonNegativeFit2 with one unknown). */
+export function nonNegativeFit1(points: { a: number; y: number; w: number }[]): number {
+  let saa = 0,
+    say = 0;
+  for (const { a, y, w } of points) {
+    saa += w * a * a;
+    say += w * a * y;
+  }
+  return nonNegativeRatio(say, saa);
 }

@@ -110,10 +110,6 @@ export function kernelCosts(spec: MachineSpec): KernelCosts {
 }
 
 /**
- * A machine's `kernel.params.<name>`, checked by the rule the machine-file loader applies
- * (hardware/kernel-params.ts): a machine built in code, not loaded, is checked here first.
- */
-/**
  * `kernel.params.coldPageNs`: what a page the kernel references cold (pins, or marks dirty, for
  * the first time since the caches were last cleared) costs beyond the miss to its struct page,
  * which the model charges itself (page-table-locks.ts). Default 0: on bare metal that miss is the
@@ -134,6 +130,10 @@ export function coldPageNs(spec: MachineSpec): number {
 /** The default of `coldPageNs` (source: see coldPageNs). */
 export const coldPageDefaults = { coldPageNs: 0 } as const;
 
+/**
+ * A machine's `kernel.params.<name>`, checked by the rule the machine-file loader applies
+ * (hardware/kernel-params.ts): a machine built in code, not loaded, is checked here first.
+ */
 export function checkKernelParam(spec: MachineSpec, name: string, value: number): number {
   const problem = kernelParamProblem(name, value);
   if (problem !== undefined)

@@ -12,7 +12,7 @@ import { modelAlgorithm, predictNs } from '../../native-validate/predict.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 import { modelCopyNs } from '../../native-validate/fit/model-copy.ts';
-import { nonNegativeFit2, solveDecreasing } from '../../native-validate/fit/solve.ts';
+import { nonNegativeFit1, nonNegativeFit2, solveDecreasing } from '../../native-validate/fit/solve.ts';
 import { writeMachineFile } from '../../native-validate/machine-writer.ts';
 import { coveredPaths } from '../../native-validate/calibrate.ts';
 
@@ -30,6 +30,12 @@ describe('solvers', () => {
     const { p, q } = nonNegativeFit2(points);
     expect(p).toBeCloseTo(300, 6);
     expect(q).toBeCloseTo(50, 6);
+  });
+  it('fits one non-negative coefficient, and clamps a negative one to zero', () => {
+    const points = [1, 2, 4].map((a) => ({ a, y: 70 * a, w: 1 / (70 * a) ** 2 }));
+    expect(nonNegativeFit1(points)).toBeCloseTo(70, 9);
+    expect(nonNegativeFit1(points.map((p) => ({ ...p, y: -p.y })))).toBe(0);
+    expect(nonNegativeFit1([])).toBe(0);
   });
   it('clamps a negative coefficient to zero and refits the other', () => {
     const points = [1, 2, 4].map((pages) => ({ a: 1, b: pages, y: -100 + 60 * pages, w: 1 }));
