@@ -12,7 +12,8 @@
 //   'time':   an absolute time, compared as its distance from now (to the picosecond, since absolute
 //             times round differently at different clocks);
 // or with a method under `CANONICAL_STATE` returning what stands for the object in the walk (the
-// object itself to be walked field by field after all).
+// object itself to be walked field by field after all), or under `STATE_TOKENS` giving its tokens
+// itself. The tokens are kept in typed arrays (`Fingerprint`), not as a list of values.
 // State held in closures is invisible to the walk: modules holding state across calls keep it in
 // fields, not closures.
 
@@ -23,6 +24,20 @@ export const CANONICAL_STATE = Symbol('canonical state');
 
 export interface HasCanonicalState {
   [CANONICAL_STATE](now: number): unknown;
+}
+
+/** A token an object may emit itself: a primitive, never an object to be walked. */
+export type StateToken = number | string | boolean | undefined | null;
+
+/**
+ * A method giving the object's tokens straight to the walk, for a large object whose state is a long
+ * list of primitives (a cache's ranges): the same as returning them as an array under
+ * `CANONICAL_STATE`, without building the array and walking it value by value.
+ */
+export const STATE_TOKENS = Symbol('state tokens');
+
+export interface EmitsStateTokens {
+  [STATE_TOKENS](push: (token: StateToken) => void, now: number): void;
 }
 
 const RULES = new Map<object, Readonly<Record<string, FieldRule>>>();
@@ -58,6 +73,8 @@ function rulesOf(obj: object): Readonly<Record<string, FieldRule>> | null {
 const FN = Symbol('function');
 const REF = Symbol('seen before');
 const CANONICAL = Symbol('canonical');
+const EMITTED = Symbol('emitted');
+const END = Symbol('end');
 const MAP = Symbol('map');
 const SET = Symbol('set');
 const TYPED = Symbol('typed array');
@@ -82,8 +99,13 @@ function reverseFrom(stack: unknown[], from: number): void {
  * own, not recursion (state holds long linked lists, a cache's ranges, that would overflow the call
  * stack), and allocates nothing per value: it is taken at the start of calls it may save.
  */
-export function stateFingerprint(roots: unknown, now: number, paths?: string[]): unknown[] {
-  const tokens: unknown[] = [];
+export function stateFingerprint(
+  roots: unknown,
+  now: number,
+  paths?: string[],
+  { ids = SHARED_IDS, capacity = 0 }: { ids?: TokenIds; capacity?: number } = {},
+): Fingerprint {
+  const tokens = new Fingerprint(ids, capacity);
   const seen = new Map<object, number>();
   const stack: unknown[] = [roots];
   // Paths are kept only when asked for, in a stack beside the values: they cost a string per token.
@@ -94,7 +116,7 @@ export function stateFingerprint(roots: unknown, now: number, paths?: string[]):
         tokens.push(token);
         paths.push(path);
       }
-    : (token: unknown) => void tokens.push(token);
+    : (token: unknown) => tokens.push(token);
   const child = pathStack ? (sub: string, x: unknown) => (stack.push(x), pathStack.push(path + sub)) : undefined;
   while (stack.length > 0) {
     const v = stack.pop();
@@ -115,6 +137,15 @@ export function stateFingerprint(roots: unknown, now: number, paths?: string[]):
     }
     seen.set(v, seen.size);
     const from = stack.length;
+    const own = (v as Partial<EmitsStateTokens>)[STATE_TOKENS];
+    if (typeof own === 'function') {
+      // Its tokens are primitives, none of them END, so where they stop reads back unambiguously.
+      emit(EMITTED);
+      emit((v.constructor as { name?: string } | undefined)?.name);
+      own.call(v, emit, now);
+      emit(END);
+      continue;
+    }
     // An object returning itself is walked field by field, as one without the method.
     const method = (v as Partial<HasCanonicalState>)[CANONICAL_STATE];
     const canonical = typeof method === 'function' ? method.call(v, now) : v;
@@ -175,9 +206,93 @@ export function stateFingerprint(roots: unknown, now: number, paths?: string[]):
   return tokens;
 }
 
-/** Whether two fingerprints are of the same state. */
-export function sameState(a: readonly unknown[], b: readonly unknown[]): boolean {
-  if (a.length !== b.length) return false;
-  for (let i = 0; i < a.length; i++) if (!Object.is(a[i], b[i])) return false;
-  return true;
+/** Whether two fingerprints are of the same state (taken with the same `TokenIds`). */
+export function sameState(a: Fingerprint, b: Fingerprint): boolean {
+  return a.equals(b);
 }
+
+/**
+ * Numbers for the tokens that are not numbers (field and class names, the walk's shape symbols,
+ * strings, booleans, undefined, null), the same number for the same token: fingerprints compared
+ * with each other take theirs from one `TokenIds`.
+ */
+export class TokenIds {
+  private readonly ids = new Map<unknown, number>();
+  private readonly values: unknown[] = [];
+
+  idOf(token: unknown): number {
+    let id = this.ids.get(token);
+    if (id === undefined) {
+      id = this.values.length;
+      this.ids.set(token, id);
+      this.values.push(token);
+    }
+    return id;
+  }
+
+  valueOf(id: number): unknown {
+    return this.values[id];
+  }
+}
+
+/** For callers that compare a few fingerprints and keep no ids of their own (tests, diagnostics). */
+const SHARED_IDS = new TokenIds();
+
+/**
+ * The tokens of a walk, kept to compare with later ones: in two typed arrays, a number as itself,
+ * any other token as its id. A walk emits hundreds of thousands of tokens; generic arrays that size
+ * cost far more to fill (and to collect) than typed ones, which hold numbers unboxed.
+ */
+export class Fingerprint {
+  /** Per token: its id, or NUMBER when the token is the number at the same place in `numbers`. */
+  private kinds: Int32Array;
+  private numbers: Float64Array;
+  length = 0;
+
+  constructor(
+    readonly ids: TokenIds,
+    capacity: number,
+  ) {
+    this.kinds = new Int32Array(Math.max(64, capacity));
+    this.numbers = new Float64Array(this.kinds.length);
+  }
+
+  push(token: unknown): void {
+    if (this.length === this.kinds.length) this.grow();
+    if (typeof token === 'number') {
+      this.kinds[this.length] = NUMBER;
+      this.numbers[this.length] = token;
+    } else this.kinds[this.length] = this.ids.idOf(token);
+    this.length++;
+  }
+
+  private grow(): void {
+    const kinds = new Int32Array(this.kinds.length * 2);
+    kinds.set(this.kinds);
+    const numbers = new Float64Array(kinds.length);
+    numbers.set(this.numbers);
+    this.kinds = kinds;
+    this.numbers = numbers;
+  }
+
+  /** Every token, in order (to say where two states differ; comparing does not need them). */
+  tokens(): unknown[] {
+    return Array.from({ length: this.length }, (_, i) =>
+      this.kinds[i] === NUMBER ? this.numbers[i] : this.ids.valueOf(this.kinds[i]),
+    );
+  }
+
+  /** Token for token the same, numbers by Object.is (NaN equals NaN, 0 differs from -0). */
+  equals(other: Fingerprint): boolean {
+    if (this.ids !== other.ids) throw new Error('fingerprints taken with different token ids cannot be compared');
+    if (this.length !== other.length) return false;
+    const [ka, kb, na, nb] = [this.kinds, other.kinds, this.numbers, other.numbers];
+    for (let i = 0; i < this.length; i++) {
+      if (ka[i] !== kb[i]) return false;
+      if (ka[i] === NUMBER && !Object.is(na[i], nb[i])) return false;
+    }
+    return true;
+  }
+}
+
+const NUMBER = -1;

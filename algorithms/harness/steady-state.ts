@@ -9,7 +9,7 @@
 // count of tokens, both deterministic, so whether a run replays never depends on the host's speed).
 // Only the fingerprints of the last KEEP_PERIODS periods' calls are kept, bounding memory; a longer
 // cycle is simulated in full.
-import { sameState, stateFingerprint } from '../../common/state-fingerprint.ts';
+import { sameState, stateFingerprint, TokenIds, type Fingerprint } from '../../common/state-fingerprint.ts';
 
 /**
  * Tokens a walk covers in the time the simulator takes for one event (a token costs tens of ns, an
@@ -28,8 +28,10 @@ export interface Replay {
 }
 
 export class SteadyState {
-  private readonly kept: { call: number; tokens: unknown[] }[] = [];
+  private readonly kept: { call: number; tokens: Fingerprint }[] = [];
   private lastTokens = 0;
+  /** One set of token ids for every fingerprint of the run, so they compare. */
+  private readonly ids = new TokenIds();
 
   /**
    * @param period calls per iteration (one per root): only calls of the same root can repeat each other.
@@ -51,7 +53,8 @@ export class SteadyState {
     // must not hold older sources, and with them their saved buffers and loads, to the run's end.
     while (this.kept.length > 0 && this.kept[0].call < call - KEEP_PERIODS * this.period) this.kept.shift();
     if (this.lastTokens > 0 && eventsOfPrevious * callsLeft * TOKENS_PER_EVENT < this.lastTokens) return undefined;
-    const tokens = stateFingerprint(roots, now);
+    // Sized as the last walk: the state grows little from call to call.
+    const tokens = stateFingerprint(roots, now, undefined, { ids: this.ids, capacity: this.lastTokens + 1024 });
     this.lastTokens = tokens.length;
     for (const k of this.kept) {
       if ((call - k.call) % this.period === 0 && k.call >= this.firstMeasured && sameState(k.tokens, tokens))

@@ -12,7 +12,7 @@
 // found here, but its dirty lines do not vanish: they keep their place in the LRU order as stale
 // entries, found by no lookup, and cost their write-back when something pushes them out.
 
-import { CANONICAL_STATE } from '../../common/state-fingerprint.ts';
+import { STATE_TOKENS, type StateToken } from '../../common/state-fingerprint.ts';
 import type { CacheHolders } from './cache-holders.ts';
 
 export interface ResidentRange {
@@ -291,8 +291,9 @@ export class CacheState {
    * the caches full of earlier calls' lines repeats the one before it once the runs match, whichever
    * calls wrote them. (Without `homeOf`, every range is kept as it is.)
    */
-  [CANONICAL_STATE](): unknown {
-    const out: unknown[] = [this.capacityBytes, this.used];
+  [STATE_TOKENS](push: (token: StateToken) => void): void {
+    push(this.capacityBytes);
+    push(this.used);
     let runHome: number | undefined;
     let runBytes = 0;
     for (let e = this.head; e !== null; e = e.next) {
@@ -302,20 +303,21 @@ export class CacheState {
           runBytes += e.length;
           continue;
         }
-        if (runBytes > 0) out.push('stale', runHome, runBytes);
+        if (runBytes > 0) pushAll(push, 'stale', runHome, runBytes);
         runHome = home;
         runBytes = e.length;
         continue;
       }
-      if (runBytes > 0) out.push('stale', runHome, runBytes);
+      if (runBytes > 0) pushAll(push, 'stale', runHome, runBytes);
       runBytes = 0;
-      out.push(e.stale ? 'stale buffer' : e.dirty ? 'dirty' : 'clean', e.buf, e.start, e.length);
+      pushAll(push, e.stale ? 'stale buffer' : e.dirty ? 'dirty' : 'clean', e.buf, e.start, e.length);
     }
-    if (runBytes > 0) out.push('stale', runHome, runBytes);
+    if (runBytes > 0) pushAll(push, 'stale', runHome, runBytes);
     // Live ranges' per-buffer lists are the same ranges sorted; the holders index follows them.
     // Write-backs waiting to be charged count per home too, as they are charged.
-    out.push('write-backs', ...(this.writebacks ? perHome(this.writebacks, (buf) => this.homeKey(buf)).flat() : []));
-    return out;
+    push('write-backs');
+    for (const [home, bytes] of this.writebacks ? perHome(this.writebacks, (buf) => this.homeKey(buf)) : [])
+      pushAll(push, home, bytes);
   }
 
   /** Where a buffer's written lines go back to: its home, -1 for a buffer without one; the buffer
@@ -434,6 +436,11 @@ export class CacheState {
     this.byBuffer.delete(buf);
     this.holders?.delete(buf, this);
   }
+}
+
+/** Gives the walk several tokens in order. */
+function pushAll(push: (token: StateToken) => void, ...tokens: StateToken[]): void {
+  for (const t of tokens) push(t);
 }
 
 /** [home, bytes] per home of `byBuffer`'s bytes, homes in ascending order. */

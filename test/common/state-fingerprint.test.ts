@@ -1,7 +1,15 @@
 // The state walk behind steady-state replay: equal states give equal fingerprints, and any
 // difference the rules do not explicitly allow makes them differ (the walk fails safe).
 import { describe, expect, it } from 'vitest';
-import { CANONICAL_STATE, sameState, stateFingerprint, stateRules } from '../../common/state-fingerprint.ts';
+import {
+  CANONICAL_STATE,
+  sameState,
+  STATE_TOKENS,
+  stateFingerprint,
+  stateRules,
+  TokenIds,
+  type StateToken,
+} from '../../common/state-fingerprint.ts';
 
 class Counter {
   hits = 0;
@@ -93,8 +101,48 @@ describe('state fingerprints', () => {
 
   it('says where two states differ', () => {
     const paths: string[] = [];
-    const tokens = stateFingerprint({ outer: { inner: [1, 2] } }, 0, paths);
+    const tokens = stateFingerprint({ outer: { inner: [1, 2] } }, 0, paths).tokens();
     expect(paths).toHaveLength(tokens.length);
     expect(paths[tokens.lastIndexOf(2)]).toBe('.outer.inner[1]');
+  });
+
+  it('keeps tokens apart by type and value, numbers as Object.is does', () => {
+    // A number and the string of it, NaN and NaN, 0 and -0, null and undefined, true and 'true'.
+    expect(same([1], ['1'])).toBe(false);
+    expect(same([NaN], [NaN])).toBe(true);
+    expect(same([0], [-0])).toBe(false);
+    expect(same([null], [undefined])).toBe(false);
+    expect(same([true], ['true'])).toBe(false);
+    expect(same([2 ** 53 + 2, 1e-300], [2 ** 53 + 2, 1e-300])).toBe(true);
+    expect(same([2 ** 53 + 2], [2 ** 53 + 4])).toBe(false);
+    // A walk longer than the store's first capacity grows it and still reads back token for token.
+    const long = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? `s${i}` : i / 7));
+    const print = stateFingerprint(long, 0, undefined, { capacity: 1 });
+    expect(print.tokens().slice(2)).toEqual(long);
+    expect(same(long, [...long])).toBe(true);
+    expect(same(long, [...long.slice(0, -1), 'other'])).toBe(false);
+  });
+
+  it('compares only fingerprints whose token ids are the same', () => {
+    const a = stateFingerprint({ x: 'a' }, 0, undefined, { ids: new TokenIds() });
+    const b = stateFingerprint({ x: 'a' }, 0, undefined, { ids: new TokenIds() });
+    expect(() => sameState(a, b)).toThrow(/different token ids/);
+  });
+
+  it("takes an object's own tokens as it gives them, and where they end", () => {
+    class Emits {
+      constructor(readonly items: StateToken[]) {}
+      [STATE_TOKENS](push: (t: StateToken) => void): void {
+        for (const t of this.items) push(t);
+      }
+    }
+    expect(same(new Emits([1, 'a']), new Emits([1, 'a']))).toBe(true);
+    expect(same(new Emits([1, 'a']), new Emits([1, 'b']))).toBe(false);
+    // Fields it does not emit are not part of its state.
+    const quiet = new Emits([1]);
+    (quiet as unknown as { extra: number }).extra = 5;
+    expect(same(new Emits([1]), quiet)).toBe(true);
+    // The boundary counts: [1, 2] then 3 is not [1] then 2, 3.
+    expect(same([new Emits([1, 2]), 3], [new Emits([1]), 2, 3])).toBe(false);
   });
 });
