@@ -11,3 +11,31 @@ export async function loadWorkersOnly(jobs: number): Promise<PointBatchRunner> {
   // Closed after each sweep: a command of several sweeps (reproduce) starts its workers again.
   return (points: Point[], settle: SettleOutcome) => pool.run(points, settle).finally(() => pool.close());
 }
+
+/**
+ * The same, with one pool per number of jobs kept for every command of a test file until `close`
+ * (the file's afterAll): as the CLI keeps its workers from one sweep to the next, so a file of many
+ * small commands does not start two worker threads per command. The pool's own lifecycle is tested
+ * in point-pool.test.ts.
+ */
+export function keptWorkersOnly(): {
+  loadWorkers: (jobs: number) => Promise<PointBatchRunner>;
+  close: () => Promise<void>;
+} {
+  const pools = new Map<number, PointPool>();
+  return {
+    loadWorkers: async (jobs) => {
+      let pool = pools.get(jobs);
+      if (pool === undefined) {
+        pool = new PointPool(jobs, { runHere: false, startWorkersAfterMs: 0 });
+        pools.set(jobs, pool);
+      }
+      const kept = pool;
+      return (points: Point[], settle: SettleOutcome) => kept.run(points, settle);
+    },
+    close: async () => {
+      await Promise.all([...pools.values()].map((p) => p.close()));
+      pools.clear();
+    },
+  };
+}

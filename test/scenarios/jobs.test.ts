@@ -1,15 +1,18 @@
 // `--jobs N` runs a sweep's points on worker threads. The report must not show it: every format
 // is byte for byte what one thread prints, n/a cells included, and an error raised in a worker
 // reaches the user as it does in-process. Runs the real simulator on small sweeps.
-import { describe, expect, it } from 'vitest';
-import { loadWorkersOnly } from '../helpers/workers-only.ts';
+import { afterAll, describe, expect, it } from 'vitest';
+import { keptWorkersOnly } from '../helpers/workers-only.ts';
 import { runCli } from './run-cli.ts';
 import { writeSmallSweep } from './small-sweep.ts';
 
 // knem-linear cannot run on broadwell: its cells are n/a.
 const { dir, file } = writeSmallSweep('jobs.yaml');
 
-const run = (argv: string[]) => runCli(argv, { cwd: dir, loadWorkers: loadWorkersOnly });
+// The file's commands share their worker threads, as one command's sweeps do.
+const workers = keptWorkersOnly();
+afterAll(() => workers.close());
+const run = (argv: string[]) => runCli(argv, { cwd: dir, loadWorkers: workers.loadWorkers });
 
 describe('intranode run --jobs', () => {
   it('prints the same table, JSON, CSV and IMB report with one job and with two', async () => {
@@ -29,7 +32,7 @@ describe('intranode run --jobs', () => {
       let ms = 0;
       return runCli(['run', file, '--jobs', jobs], {
         cwd: dir,
-        loadWorkers: loadWorkersOnly,
+        loadWorkers: workers.loadWorkers,
         stderrIsTTY: true,
         now: () => (ms += 2000),
       });
