@@ -2,13 +2,17 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { UsageError } from '../../scenarios/cli/args.ts';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EXIT_REGRESSION, reproduceCommand, type ReproduceIO } from '../../scenarios/cli/reproduce-command.ts';
 import type { ScenarioRunner } from '../../scenarios/reproduce/run-claims.ts';
 import { formatSize, simulateScenarioFile } from '../../scenarios/reproduce/scenario-adapter.ts';
 import { PAPERS_DIR } from '../../scenarios/reproduce/suite.ts';
-import { loadWorkersOnly } from '../helpers/workers-only.ts';
+import { keptWorkersOnly } from '../helpers/workers-only.ts';
 import { KiB, papersDir, syntheticRun } from './fixtures.ts';
+
+// The commands of this file share their worker threads, as the sweeps of one command do.
+const workers = keptWorkersOnly();
+afterAll(() => workers.close());
 
 const CLAIMS = `seed: 000_x.txt
 title: A paper
@@ -60,7 +64,7 @@ function io(
     stderrIsTTY: tty,
     now: () => (t += 1000),
     defaultJobs: 1,
-    loadWorkers: loadWorkersOnly,
+    loadWorkers: workers.loadWorkers,
     papersDir: dir,
     runScenario: async (file, onProgress, runBatch) => {
       runs.push(file);
