@@ -2,7 +2,7 @@
 // asserted in tests: the machines this runs on are shared and noisy, so each row is a median.
 import type { BenchRow } from './types.ts';
 
-const modules = ['./engine.ts', './flow.ts', './simulate.ts', './startup.ts'];
+const modules = ['./engine.ts', './flow.ts', './simulate.ts', './fingerprint.ts', './startup.ts'];
 
 const rows: BenchRow[] = [];
 for (const path of modules) {

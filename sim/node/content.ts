@@ -2,6 +2,7 @@
 // Pieces are kept sorted, disjoint, covering and maximally merged, so two buffers holding the same
 // data have identical piece lists and `equals` is a plain walk.
 
+import { STATE_TOKENS, type StateToken } from '../../common/state-fingerprint.ts';
 import { dataOrigin, originKey, reduceOrigins, type Origin } from './origin.ts';
 
 export type { Origin } from './origin.ts';
@@ -107,6 +108,28 @@ export class Content {
   equals(other: Content): boolean {
     if (this.size !== other.size || this.list.length !== other.list.length) return false;
     return this.list.every((p, k) => samePiece(p, other.list[k]));
+  }
+
+  /**
+   * What stands for the content in a fingerprint of the simulation (common/state-fingerprint.ts):
+   * its pieces by value, each origin as its kind and key, as `equals` compares them. Origins are
+   * immutable values, so two contents that hold equal origins in different objects are the same
+   * state; a buffer's content is half of a large node's state, and this is far shorter than the
+   * pieces walked as objects.
+   */
+  [STATE_TOKENS](push: (token: StateToken) => void): void {
+    push(this.size);
+    push(this.list.length);
+    for (const p of this.list) {
+      push(p.start);
+      push(p.length);
+      if (p.origin === null) push(null);
+      else {
+        push(p.origin.kind);
+        push(originKey(p.origin));
+      }
+      push(p.offset);
+    }
   }
 
   /** Short and human-readable, for failing-test messages. */

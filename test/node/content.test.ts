@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Content, expectedFresh, expectedReduction, piecesEqual, type Piece } from '../../sim/node/content.ts';
 import { originKey, reduceOrigins, type Origin } from '../../sim/node/origin.ts';
+import { sameState, stateFingerprint } from '../../common/state-fingerprint.ts';
 
 // Reference model: a real per-byte array, each byte named by (origin key, offset) of that one byte.
 // A byte of a piece with offset o at position i is its origin at o+i; two bytes are the same data
@@ -139,6 +140,52 @@ describe('Content', () => {
     c.write(16, expectedFresh('r1.send', 0, 16));
     expect(c.describe()).toContain('r1.send');
     expect(c.describe()).toContain('uninitialised');
+  });
+
+  it('is the same state in a fingerprint exactly when it holds the same data', () => {
+    // Random histories of writes and reductions: two contents fingerprint alike iff `equals` says
+    // they hold the same data, origins compared by value (the two histories build their own
+    // origin objects).
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 32 }).chain((size) => fc.tuple(fc.constant(size), arbOps(size), arbOps(size))),
+        ([size, a, b]) => {
+          const x = Content.fresh(size, 'src');
+          const y = Content.fresh(size, 'src');
+          applyOps(x, a);
+          applyOps(y, b);
+          expect(sameState(stateFingerprint(x, 0), stateFingerprint(y, 0))).toBe(x.equals(y));
+          const again = Content.fresh(size, 'src');
+          applyOps(again, a);
+          expect(sameState(stateFingerprint(x, 0), stateFingerprint(again, 0))).toBe(true);
+        },
+      ),
+      { numRuns: 300 },
+    );
+    // Uninitialised bytes, and where they are, count.
+    const fresh = Content.fresh(8, 'src');
+    expect(sameState(stateFingerprint(fresh, 0), stateFingerprint(Content.uninitialised(8), 0))).toBe(false);
+    const half = Content.uninitialised(8);
+    half.write(0, expectedFresh('src', 0, 4));
+    const otherHalf = Content.uninitialised(8);
+    otherHalf.write(4, expectedFresh('src', 4, 4));
+    expect(sameState(stateFingerprint(half, 0), stateFingerprint(otherHalf, 0))).toBe(false);
+    // Each part of a piece counts: where its bytes start in the source, the source, the operation.
+    const holding = (pieces: Piece[]) => {
+      const c = Content.uninitialised(8);
+      c.write(0, pieces);
+      return stateFingerprint(c, 0);
+    };
+    const base = holding(expectedFresh('a', 0, 8));
+    expect(sameState(base, holding(expectedFresh('a', 0, 8)))).toBe(true);
+    expect(sameState(base, holding(expectedFresh('a', 1, 8)))).toBe(false);
+    expect(sameState(base, holding(expectedFresh('b', 0, 8)))).toBe(false);
+    const sum = holding(expectedReduction('sum', ['a', 'b'], 0, 8));
+    expect(sameState(sum, holding(expectedReduction('sum', ['b', 'a'], 0, 8)))).toBe(true);
+    expect(sameState(sum, holding(expectedReduction('max', ['a', 'b'], 0, 8)))).toBe(false);
+    // A source named as a reduction's key is still data, not that reduction.
+    const key = originKey(expectedReduction('sum', ['a', 'b'], 0, 8)[0].origin!);
+    expect(sameState(sum, holding(expectedFresh(key, 0, 8)))).toBe(false);
   });
 
   it('slice after write returns what was written', () => {
