@@ -230,7 +230,7 @@ export class TokenIds {
     return id;
   }
 
-  valueOf(id: number): unknown {
+  tokenOf(id: number): unknown {
     return this.values[id];
   }
 }
@@ -247,7 +247,7 @@ export class Fingerprint {
   /** Per token: its id, or NUMBER when the token is the number at the same place in `numbers`. */
   private kinds: Int32Array;
   private numbers: Float64Array;
-  length = 0;
+  private count = 0;
 
   constructor(
     readonly ids: TokenIds,
@@ -257,13 +257,18 @@ export class Fingerprint {
     this.numbers = new Float64Array(this.kinds.length);
   }
 
+  /** Tokens pushed so far. */
+  get length(): number {
+    return this.count;
+  }
+
   push(token: unknown): void {
-    if (this.length === this.kinds.length) this.grow();
+    if (this.count === this.kinds.length) this.grow();
     if (typeof token === 'number') {
-      this.kinds[this.length] = NUMBER;
-      this.numbers[this.length] = token;
-    } else this.kinds[this.length] = this.ids.idOf(token);
-    this.length++;
+      this.kinds[this.count] = NUMBER;
+      this.numbers[this.count] = token;
+    } else this.kinds[this.count] = this.ids.idOf(token);
+    this.count++;
   }
 
   private grow(): void {
@@ -277,17 +282,17 @@ export class Fingerprint {
 
   /** Every token, in order (to say where two states differ; comparing does not need them). */
   tokens(): unknown[] {
-    return Array.from({ length: this.length }, (_, i) =>
-      this.kinds[i] === NUMBER ? this.numbers[i] : this.ids.valueOf(this.kinds[i]),
+    return Array.from({ length: this.count }, (_, i) =>
+      this.kinds[i] === NUMBER ? this.numbers[i] : this.ids.tokenOf(this.kinds[i]),
     );
   }
 
   /** Token for token the same, numbers by Object.is (NaN equals NaN, 0 differs from -0). */
   equals(other: Fingerprint): boolean {
     if (this.ids !== other.ids) throw new Error('fingerprints taken with different token ids cannot be compared');
-    if (this.length !== other.length) return false;
+    if (this.count !== other.count) return false;
     const [ka, kb, na, nb] = [this.kinds, other.kinds, this.numbers, other.numbers];
-    for (let i = 0; i < this.length; i++) {
+    for (let i = 0; i < this.count; i++) {
       if (ka[i] !== kb[i]) return false;
       if (ka[i] === NUMBER && !Object.is(na[i], nb[i])) return false;
     }
