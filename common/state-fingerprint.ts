@@ -91,13 +91,15 @@ function reverseFrom(stack: unknown[], from: number): void {
 }
 
 /**
- * The tokens of the state reachable from `roots` at time `now`; equal lists mean equal states. With
- * `paths`, the field path of every token is pushed there too, to say where two states differ.
+ * The tokens of the state reachable from `roots` at time `now`; equal fingerprints (taken with one
+ * `TokenIds`) mean equal states. With `paths`, the field path of every token is pushed there too, to
+ * say where two states differ.
  *
  * An object gives its kind, then what fixes its shape (its class and field names, a collection's
  * size), then its children's tokens in order, depth first. The walk keeps a stack of values of its
  * own, not recursion (state holds long linked lists, a cache's ranges, that would overflow the call
- * stack), and allocates nothing per value: it is taken at the start of calls it may save.
+ * stack), and allocates nothing per value but the ids of strings it has not met before: it is taken
+ * at the start of calls it may save.
  */
 export function stateFingerprint(
   roots: unknown,
@@ -118,6 +120,13 @@ export function stateFingerprint(
       }
     : (token: unknown) => tokens.push(token);
   const child = pathStack ? (sub: string, x: unknown) => (stack.push(x), pathStack.push(path + sub)) : undefined;
+  // An object's own tokens must be values: an object or function pushed would be compared by
+  // identity, equal to itself in two walks even after it changed.
+  const ownToken = (token: unknown): void => {
+    if ((typeof token === 'object' && token !== null) || typeof token === 'function' || typeof token === 'symbol')
+      throw new TypeError(`a state token must be a number, string, boolean, undefined or null, got ${typeof token}`);
+    emit(token);
+  };
   while (stack.length > 0) {
     const v = stack.pop();
     if (pathStack) path = pathStack.pop()!;
@@ -142,7 +151,7 @@ export function stateFingerprint(
       // Its tokens are primitives, none of them END, so where they stop reads back unambiguously.
       emit(EMITTED);
       emit((v.constructor as { name?: string } | undefined)?.name);
-      own.call(v, emit, now);
+      own.call(v, ownToken, now);
       emit(END);
       continue;
     }
@@ -235,7 +244,8 @@ export class TokenIds {
   }
 }
 
-/** For callers that compare a few fingerprints and keep no ids of their own (tests, diagnostics). */
+/** For callers that compare a few fingerprints and keep no ids of their own: tests and diagnostics
+ *  only, since it keeps every string it is given for the life of the process. */
 const SHARED_IDS = new TokenIds();
 
 /**
@@ -253,7 +263,9 @@ export class Fingerprint {
     readonly ids: TokenIds,
     capacity: number,
   ) {
-    this.kinds = new Int32Array(Math.max(64, capacity));
+    // A capacity that is no whole number (NaN, a fraction) must not give an empty store, whose
+    // dropped writes would make any two fingerprints of one length equal.
+    this.kinds = new Int32Array(Number.isFinite(capacity) ? Math.max(64, Math.floor(capacity)) : 64);
     this.numbers = new Float64Array(this.kinds.length);
   }
 
@@ -263,7 +275,7 @@ export class Fingerprint {
   }
 
   push(token: unknown): void {
-    if (this.count === this.kinds.length) this.grow();
+    if (this.count >= this.kinds.length) this.grow();
     if (typeof token === 'number') {
       this.kinds[this.count] = NUMBER;
       this.numbers[this.count] = token;
@@ -272,12 +284,19 @@ export class Fingerprint {
   }
 
   private grow(): void {
-    const kinds = new Int32Array(this.kinds.length * 2);
+    const kinds = new Int32Array(Math.max(64, this.kinds.length * 2));
     kinds.set(this.kinds);
     const numbers = new Float64Array(kinds.length);
     numbers.set(this.numbers);
     this.kinds = kinds;
     this.numbers = numbers;
+  }
+
+  /** Drops the room left after the last token (a fingerprint kept for later calls holds no more). */
+  compact(): this {
+    this.kinds = this.kinds.slice(0, this.count);
+    this.numbers = this.numbers.slice(0, this.count);
+    return this;
   }
 
   /** Every token, in order (to say where two states differ; comparing does not need them). */

@@ -60,7 +60,7 @@ export class SteadyState {
       if ((call - k.call) % this.period === 0 && k.call >= this.firstMeasured && sameState(k.tokens, tokens))
         return { from: call, source: k.call };
     }
-    this.kept.push({ call, tokens });
+    this.kept.push({ call, tokens: tokens.compact() });
     return undefined;
   }
 

@@ -112,7 +112,7 @@ export class Content {
 
   /**
    * What stands for the content in a fingerprint of the simulation (common/state-fingerprint.ts):
-   * its pieces by value, each origin as its kind and key, as `equals` compares them. Origins are
+   * its pieces by value, each origin by its parts (`equals` compares the same by key). Origins are
    * immutable values, so two contents that hold equal origins in different objects are the same
    * state; a buffer's content is half of a large node's state, and this is far shorter than the
    * pieces walked as objects.
@@ -124,9 +124,19 @@ export class Content {
       push(p.start);
       push(p.length);
       if (p.origin === null) push(null);
-      else {
-        push(p.origin.kind);
-        push(originKey(p.origin));
+      else if (p.origin.kind === 'data') {
+        push('data');
+        push(p.origin.source);
+      } else {
+        // By structure, not by `originKey`, whose text two origins could share if a source's name
+        // held its separators.
+        push('reduce');
+        push(p.origin.op);
+        push(p.origin.terms.length);
+        for (const t of p.origin.terms) {
+          push(t.source);
+          push(t.shift);
+        }
       }
       push(p.offset);
     }

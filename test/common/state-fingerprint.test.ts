@@ -116,6 +116,11 @@ describe('state fingerprints', () => {
     expect(same([2 ** 53 + 2, 1e-300], [2 ** 53 + 2, 1e-300])).toBe(true);
     expect(same([2 ** 53 + 2], [2 ** 53 + 4])).toBe(false);
     // A walk longer than the store's first capacity grows it and still reads back token for token.
+    // A capacity that is no whole number still stores every token.
+    for (const capacity of [NaN, 0.5, -3])
+      expect(sameState(stateFingerprint({ x: 1 }, 0, undefined, { capacity }), stateFingerprint({ y: 2 }, 0))).toBe(
+        false,
+      );
     const long = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? `s${i}` : i / 7));
     const print = stateFingerprint(long, 0, undefined, { capacity: 1 });
     expect(print.tokens().slice(2)).toEqual(long);
@@ -142,7 +147,15 @@ describe('state fingerprints', () => {
     const quiet = new Emits([1]);
     (quiet as unknown as { extra: number }).extra = 5;
     expect(same(new Emits([1]), quiet)).toBe(true);
-    // The boundary counts: [1, 2] then 3 is not [1] then 2, 3.
-    expect(same([new Emits([1, 2]), 3], [new Emits([1]), 2, 3])).toBe(false);
+    // Framed: a marker, the class, the tokens, an end marker no token can be.
+    const framed = stateFingerprint(new Emits([1, 'a']), 0).tokens();
+    expect(framed).toHaveLength(5);
+    expect(framed.slice(1, 4)).toEqual(['Emits', 1, 'a']);
+    expect(typeof framed[0]).toBe('symbol');
+    expect(typeof framed[4]).toBe('symbol');
+    // Only values: an object would be compared by identity, equal to itself after it changed.
+    const leaky = new Emits([]);
+    (leaky as unknown as { items: unknown[] }).items = [{ n: 1 }];
+    expect(() => stateFingerprint(leaky, 0)).toThrow(/a state token must be a number, string/);
   });
 });
