@@ -5,6 +5,7 @@
 import { Simulation } from '../sim/engine/simulation.ts';
 import type { Program } from '../sim/engine/program.ts';
 import type { BenchRow } from './types.ts';
+import { median } from './child-cpu.ts';
 
 const PROCESSES = 1000;
 const EVENTS = 1_000_000;
@@ -23,12 +24,6 @@ export function timeoutThroughput(processes = PROCESSES, events = EVENTS): numbe
   sim.run();
   const seconds = (performance.now() - start) / 1000;
   return sim.eventsProcessed / seconds;
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 export function run(): BenchRow[] {

@@ -3,15 +3,11 @@
 // after a few cache-off calls (104 caches, about 20,000 cached ranges). The state is the one the
 // harness itself walks: its check is wrapped for one run to keep what it was given.
 import type { BenchRow } from './types.ts';
+import { median } from './child-cpu.ts';
 import { runAlgorithm } from '../algorithms/harness/simulate.ts';
 import { SteadyState } from '../algorithms/harness/steady-state.ts';
 import { stateFingerprint, TokenIds } from '../common/state-fingerprint.ts';
 import { loadPreset } from '../hardware/presets.ts';
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 export function run(): BenchRow[] {
   let last: { roots: unknown; now: number } | undefined;
@@ -40,7 +36,7 @@ export function run(): BenchRow[] {
   const ids = new TokenIds();
   const tokens = stateFingerprint(roots, now, undefined, { ids }).length;
   const samples: number[] = [];
-  for (let rep = 0; rep < Number(process.env.FP_REPS ?? 15); rep++) {
+  for (let rep = 0; rep < 15; rep++) {
     const t0 = performance.now();
     stateFingerprint(roots, now, undefined, { ids, capacity: tokens + 1024 });
     samples.push(performance.now() - t0);

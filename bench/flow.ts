@@ -13,6 +13,7 @@ import seedrandom from 'seedrandom';
 import type { Cancellable, Scheduler } from '../sim/engine/waitable.ts';
 import { FlowNetwork, type Resource } from '../sim/flow/network.ts';
 import type { BenchRow } from './types.ts';
+import { median } from './child-cpu.ts';
 
 const FLOWS = 1000;
 const RESOURCES = 200;
@@ -122,12 +123,6 @@ function measure(shape: Shape, warmup: number, samples: number): Measured {
   }
   const solves = net.stats.solves - before.solves;
   return { startUs, finishUs, flowsPerSolve: (net.stats.flowsResolved - before.flowsResolved) / solves };
-}
-
-function median(xs: number[]): number {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 === 1 ? s[m] : (s[m - 1] + s[m]) / 2;
 }
 
 const round = (x: number) => Math.round(x * 100) / 100;

@@ -2,6 +2,7 @@
 // built-in default scenario (`intranode run` without a file) in this process.
 import { fileURLToPath } from 'node:url';
 import type { BenchRow } from './types.ts';
+import { median } from './child-cpu.ts';
 import { runAlgorithm } from '../algorithms/harness/simulate.ts';
 import { loadPreset } from '../hardware/presets.ts';
 import { resolveMachine } from '../hardware/index.ts';
@@ -11,11 +12,6 @@ import { runScenario } from '../scenarios/run.ts';
 import { simulatePoint } from '../scenarios/simulate-point.ts';
 
 const DEFAULT_SCENARIO = fileURLToPath(new URL('../scenarios/files/default.yaml', import.meta.url));
-
-function median(samples: number[]): number {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)];
-}
 
 export function run(): BenchRow[] {
   const machine = loadPreset('dancer');

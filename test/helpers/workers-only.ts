@@ -6,8 +6,10 @@ import type { Point } from '../../scenarios/point.ts';
 import type { PointBatchRunner, SettleOutcome } from '../../scenarios/run.ts';
 import { PointPool } from '../../scenarios/workers/point-pool.ts';
 
+const WORKERS_ONLY = { runHere: false, startWorkersAfterMs: 0 } as const;
+
 export async function loadWorkersOnly(jobs: number): Promise<PointBatchRunner> {
-  const pool = new PointPool(jobs, { runHere: false, startWorkersAfterMs: 0 });
+  const pool = new PointPool(jobs, WORKERS_ONLY);
   // Closed after each sweep: a command of several sweeps (reproduce) starts its workers again.
   return (points: Point[], settle: SettleOutcome) => pool.run(points, settle).finally(() => pool.close());
 }
@@ -27,7 +29,7 @@ export function keptWorkersOnly(): {
     loadWorkers: async (jobs) => {
       let pool = pools.get(jobs);
       if (pool === undefined) {
-        pool = new PointPool(jobs, { runHere: false, startWorkersAfterMs: 0 });
+        pool = new PointPool(jobs, WORKERS_ONLY);
         pools.set(jobs, pool);
       }
       const kept = pool;
