@@ -3,6 +3,7 @@
 import type { MachineSpec } from '../hardware/spec.ts';
 import { validateMachine } from '../hardware/validate.ts';
 import { FITTED_CONSTANTS, unfitted, type FittedValue } from './fit/constants.ts';
+import { shareOuterCache } from './fit/shared-cache.ts';
 import { writeMachineFile } from './machine-writer.ts';
 import { measureTraining, type TrainingData } from './training.ts';
 
@@ -28,6 +29,12 @@ export interface CalibrateOptions {
 export function calibrate(detected: MachineSpec, opts: CalibrateOptions): Calibration {
   const spec = structuredClone(detected);
   const data = measureTraining(spec, opts.cores, opts);
+  return fitTraining(spec, data, opts.progress);
+}
+
+/** The fits of a calibration, on the spec the training was measured with (which they change, as
+ *  they may change the data's cache indices: fit/shared-cache.ts), from its measurements. */
+export function fitTraining(spec: MachineSpec, data: TrainingData, progress: (what: string) => void): Calibration {
   const notes: string[] = [];
   const fitted: FittedValue[] = [];
   if (data.cma && data.cma.cma !== 'ok') {
@@ -48,6 +55,10 @@ export function calibrate(detected: MachineSpec, opts: CalibrateOptions): Calibr
       source: 'detected: sysfs; CMA measured working between two ranks',
     });
   }
+  // Which caches the cores share decides how a line travels between them, which several fits below
+  // go through (the peer latency, the double copy's ownership claims): it comes first.
+  const sharing = shareOuterCache(spec, data);
+  if (sharing) fitted.push(sharing);
   // Each fit holds the other constants where they are, but a copy's time goes through every bound
   // the model applies, so the fits depend on one another (the L3 copy on the core's copy bandwidth
   // fitted after it): a first pass brings every constant near its value, the second fits each with
@@ -55,7 +66,7 @@ export function calibrate(detected: MachineSpec, opts: CalibrateOptions): Calibr
   for (const pass of [1, 2]) {
     const round: FittedValue[] = [];
     for (const c of FITTED_CONSTANTS) {
-      opts.progress(`fitting${pass === 1 ? ' (first pass)' : ''}: ${c.name}`);
+      progress(`fitting${pass === 1 ? ' (first pass)' : ''}: ${c.name}`);
       round.push(...c.fit(spec, data));
     }
     if (pass === 2) fitted.push(...round);

@@ -37,7 +37,9 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
     lines.push(
       `    size: ${c.sizeBytes}`.padEnd(34) + `# ${sourceOf(`caches[L${c.level}].size`) ?? 'detected'} (bytes)`,
     );
-    lines.push(`    cores: [${c.cores.join(', ')}]`.padEnd(34) + '# detected');
+    lines.push(
+      `    cores: [${c.cores.join(', ')}]`.padEnd(34) + `# ${sourceOf(`caches[${c.id}].cores`) ?? 'detected'}`,
+    );
     lines.push(
       `    bandwidth: ${c.bandwidth}`.padEnd(34) +
         `# ${note(`caches[L${c.level}].bandwidth`, `caches[${i}].bandwidth`, 'detected')}`,

@@ -39,8 +39,11 @@ const spread = (s: NativeStats) => `median of ${s.samples}, IQR ${fmt(s.q1Ns)}..
 
 /**
  * Fits a bandwidth so the model's copy time at this measurement equals the measured median. Where
- * no value gets the model there (another bound holds it back at this working set), the constant
- * does not decide the model's time there, and it keeps the value it had.
+ * no value gets the model there (another bound holds it back at this working set), the measurement
+ * still says this resource does not hold the copy back: every value from the least at which the
+ * model's time is its floor (within FLOOR_REL) agrees with it, and no value below. The constant keeps
+ * the value it had where that agrees, and becomes that least value where it does not (a default
+ * slower than the copy measured: before, it was kept, and held the model's copy at the default).
  */
 function fitBandwidth(
   spec: MachineSpec,
@@ -51,25 +54,34 @@ function fitBandwidth(
   measured: NativeStats,
 ): { value: number; note: string; kept?: boolean } {
   const before = get();
-  const target = measured.medianNs;
-  const { x, reached } = solveDecreasing(
-    (bw) => {
-      set(bw);
-      return modelCopyNs(spec, cores, bytes);
-    },
-    target,
-    0.05,
-    5000,
-  );
+  const time = (bw: number) => {
+    set(bw);
+    return modelCopyNs(spec, cores, bytes);
+  };
+  const { x, reached } = solveDecreasing(time, measured.medianNs, 0.05, 5000);
   if (reached) {
     set(round(x));
     return { value: round(x), note: 'model-in-the-loop fit to it' };
   }
-  set(before);
-  const bound = modelCopyNs(spec, cores, bytes);
-  const why = `the model stays at ${fmt(bound)} there whatever this value (another resource bounds it)`;
-  return { value: before, note: `not fitted: ${why}; kept ${before}`, kept: true };
+  // x is the top of the range: the model's time there is its floor.
+  const floor = time(x);
+  const least = round(solveDecreasing(time, floor * (1 + FLOOR_REL), 0.05, x).x);
+  const why = `the model takes at least ${fmt(floor)} there (another resource bounds it), slower than measured`;
+  if (before >= least) {
+    set(before);
+    return {
+      value: before,
+      note: `not fitted: ${why}, and ${before} does not hold it back; kept ${before}`,
+      kept: true,
+    };
+  }
+  set(least);
+  return { value: least, note: `${why}: the least value that does not hold it back further` };
 }
+
+/** How near the model's floor a value must bring its time to count as not binding: far below any
+ *  printed digit, above the bisection's own resolution. A numerical tolerance, not a model constant. */
+const FLOOR_REL = 1e-3;
 
 function round(x: number): number {
   return Number(x.toPrecision(4));

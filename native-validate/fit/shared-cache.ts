@@ -1,0 +1,68 @@
+// Whether the first two cores share their outermost cache, decided by the line they pass between
+// them. A virtual machine's topology can give each virtual CPU a last-level cache of its own
+// although the host's cores behind them share one (on the development host, hwloc lists one L3 per
+// virtual CPU, yet a line passes between the two in about 27 ns, within a factor 1.5 of a load from
+// that L3, where a trip through memory takes 170 ns and more). The model carries a line between cores
+// through the cache they share, else through memory (sim/node/topology.ts, lineLatency), and the
+// double copy's every flag, queue cell and ring line takes that trip: the measured trip decides
+// which of the two the machine file describes.
+import { Topology } from '../../sim/node/topology.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
+import type { TrainingData } from '../training.ts';
+import type { FittedValue } from './constants.ts';
+
+const fmt = (ns: number) => `${ns.toFixed(1)} ns`;
+
+/**
+ * When the detected topology gives the first two cores no shared cache and their measured line
+ * trip is nearer, as a ratio, to a load from their outermost cache than to the trip through memory
+ * the model would give them, makes their two outermost caches one cache of both (keeping the first
+ * core's, whose size and constants the training measured), renumbers the training data's cache
+ * indices to match, and says what it decided and from what. Undefined where nothing is decided:
+ * fewer than two cores, no line trip measured, a cache already shared, or no outermost cache.
+ */
+export function shareOuterCache(spec: MachineSpec, data: TrainingData): FittedValue | undefined {
+  const run = data.lines;
+  if (!run || run.cores.length < 2) return undefined;
+  const [a, b] = run.cores;
+  if (new Topology(spec).sharedCache(a, b) !== undefined) return undefined;
+  const outerOf = (core: number) =>
+    spec.caches
+      .map((c, i) => ({ c, i }))
+      .filter(({ c }) => !c.memorySide && c.cores.includes(core))
+      .sort((x, y) => y.c.level - x.c.level)[0];
+  const mine = outerOf(a);
+  const theirs = outerOf(b);
+  const probe = data.levels.findIndex((l) => l.cacheIndex === mine?.i);
+  if (!mine || !theirs || mine.c.level !== theirs.c.level || probe < 0) return undefined;
+  const trip = run.results[0].medianNs;
+  const load = data.latency[probe].minNs;
+  const memoryLoad = data.latency[data.latency.length - 1].minNs;
+  // The trip the detected topology gives, with memory's latency as measured.
+  const apart = structuredClone(spec);
+  for (const n of apart.numaNodes) n.latencyNs = memoryLoad;
+  const throughMemory = new Topology(apart).lineLatency(a, b);
+  const ratio = (x: number, y: number) => Math.max(x, y) / Math.min(x, y);
+  const shared = ratio(trip, load) < ratio(trip, throughMemory);
+  const level = mine.c.level;
+  const field = `caches[${mine.c.id}].cores`;
+  const measured = `measured: one cache line passed back and forth between cores ${a} and ${b}, ${fmt(trip)} per one-way trip, against ${fmt(load)} for a load from L${level} and ${fmt(throughMemory)} for the trip through memory the detected topology (an L${level} for each core) gives`;
+  if (!shared) {
+    return {
+      field,
+      value: 'as detected',
+      source: `${measured}: nearer the trip through memory, so the cores share no cache, as detected`,
+      kept: true,
+    };
+  }
+  mine.c.cores = [...new Set([...mine.c.cores, ...theirs.c.cores])].sort((x, y) => x - y);
+  spec.caches.splice(theirs.i, 1);
+  const renumber = (i: number) => (i > theirs.i ? i - 1 : i);
+  for (const l of data.levels) if (l.cacheIndex !== undefined) l.cacheIndex = renumber(l.cacheIndex);
+  if (data.capacity) data.capacity.cacheIndex = renumber(data.capacity.cacheIndex);
+  return {
+    field,
+    value: `one L${level} for cores ${mine.c.cores.join(', ')}`,
+    source: `${measured}: nearer the load from L${level}, so the two cores share it (their L${level}s are one cache)`,
+  };
+}

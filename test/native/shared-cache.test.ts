@@ -1,0 +1,131 @@
+// Calibration decides from a measured line trip whether two cores share the cache a virtual
+// machine's topology gave each of them apart (native-validate/fit/shared-cache.ts), and a bandwidth
+// its measurement cannot reach is set where it stops holding the model back, not left at a value
+// the measurement refutes (fit/constants.ts, fitBandwidth).
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { loadMachineFile, loadPreset } from '../../hardware/index.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
+import { Topology } from '../../sim/node/topology.ts';
+import { FITTED_CONSTANTS } from '../../native-validate/fit/constants.ts';
+import { modelCopyNs } from '../../native-validate/fit/model-copy.ts';
+import { shareOuterCache } from '../../native-validate/fit/shared-cache.ts';
+import { writeMachineFile } from '../../native-validate/machine-writer.ts';
+import { levelProbes, type TrainingData } from '../../native-validate/training.ts';
+import { steadyStats } from '../helpers/native-stats.ts';
+
+/** Dancer as a virtual machine could show it: core 1 has an L3 of its own, listed first, so that
+ *  taking it out moves every other cache's index. */
+function apartMachine(): MachineSpec {
+  const spec = structuredClone(loadPreset('dancer'));
+  const l3 = spec.caches.find((c) => c.level === 3 && c.cores.includes(0))!;
+  l3.cores = l3.cores.filter((c) => c !== 1);
+  delete l3.peerLatencyNs;
+  spec.caches.unshift({ ...structuredClone(l3), id: 'L3#own1', cores: [1] });
+  return spec;
+}
+
+/** The training data the decision reads: core 0's level probes, each level's load latency as the
+ *  machine has it, memory's as its NUMA node's, and one line trip between cores 0 and 1. */
+function training(spec: MachineSpec, tripNs: number): TrainingData {
+  const levels = levelProbes(spec, 0);
+  const latency = levels.map((l) =>
+    steadyStats(
+      l.workingSet,
+      l.cacheIndex === undefined ? spec.numaNodes[0].latencyNs : spec.caches[l.cacheIndex].latencyNs,
+    ),
+  );
+  return {
+    cores: [0, 1],
+    levels,
+    latency,
+    lines: { cores: [0, 1], results: [steadyStats(64, tripNs)] },
+  } as unknown as TrainingData;
+}
+
+describe('the caches two cores share, from the line they pass', () => {
+  it('makes the two L3s one when the trip is nearer a load from L3 than a trip through memory', () => {
+    const spec = apartMachine();
+    // Dancer: L3 loads 17.2 ns, memory 65 ns; 27 ns is 1.6 times the first and 2.4 times below the second.
+    const data = training(spec, 27);
+    const before = spec.caches.length;
+    const decided = shareOuterCache(spec, data);
+    expect(decided?.kept).toBeUndefined();
+    expect(decided?.field).toBe('caches[L3#0].cores');
+    expect(decided?.source).toContain('27.0 ns per one-way trip');
+    expect(spec.caches.length).toBe(before - 1);
+    expect(new Topology(spec).sharedCache(0, 1)?.cores).toEqual([0, 1, 2, 3]);
+    // The training data's indices follow the caches: each probe still names core 0's cache of its level.
+    for (const probe of data.levels.slice(0, -1)) {
+      const cache = spec.caches[probe.cacheIndex!];
+      expect(cache.cores).toContain(0);
+      expect(`L${cache.level}`).toBe(probe.name);
+    }
+  });
+
+  it('leaves the topology as detected when the trip is nearer one through memory', () => {
+    const spec = apartMachine();
+    const unchanged = structuredClone(spec);
+    const decided = shareOuterCache(spec, training(spec, 45));
+    expect(decided?.kept).toBe(true);
+    expect(decided?.source).toContain('share no cache');
+    expect(spec).toEqual(unchanged);
+  });
+
+  it('decides nothing where the cores already share a cache, or no trip was measured', () => {
+    const spec = structuredClone(loadPreset('dancer'));
+    const unchanged = structuredClone(spec);
+    expect(shareOuterCache(spec, training(spec, 27))).toBeUndefined();
+    const apart = apartMachine();
+    expect(shareOuterCache(apart, { ...training(apart, 27), lines: undefined })).toBeUndefined();
+    expect(spec).toEqual(unchanged);
+  });
+
+  it('writes the decision beside the cache in the machine file, which loads back shared', () => {
+    const spec = apartMachine();
+    const decided = shareOuterCache(spec, training(spec, 27))!;
+    const text = writeMachineFile(spec, (f) => (f === decided.field ? decided.source : undefined), ['test']);
+    expect(text).toMatch(/cores: \[0, 1, 2, 3\] +# measured: one cache line passed/);
+    const file = join(mkdtempSync(join(tmpdir(), 'intranode-native-test-')), 'm.yaml');
+    writeFileSync(file, text);
+    expect(new Topology(loadMachineFile(file)).sharedCache(0, 1)?.level).toBe(3);
+  });
+});
+
+describe('a cache bandwidth its measurement cannot reach', () => {
+  // Dancer's L2 copy, measured far faster than anything the model's other bounds allow.
+  const fitL2 = (l2Bandwidth: number) => {
+    const spec = structuredClone(loadPreset('dancer'));
+    spec.caches.forEach((c) => c.level === 2 && (c.bandwidth = l2Bandwidth));
+    const levels = levelProbes(spec, 0);
+    const copyOne = levels.map((l) => steadyStats(l.workingSet / 2, 1));
+    const data = { cores: [0], levels, copyOne } as unknown as TrainingData;
+    const fit = FITTED_CONSTANTS.find((f) => f.name.startsWith('bandwidth of each outer cache level'))!;
+    const l2 = fit.fit(spec, data).find((v) => v.field === 'caches[L2].bandwidth')!;
+    const probe = levels.find((l) => l.name === 'L2')!;
+    const time = (bw: number) => {
+      spec.caches.forEach((c) => c.level === 2 && (c.bandwidth = bw));
+      return modelCopyNs(spec, [0], probe.workingSet / 2);
+    };
+    return { l2, time };
+  };
+
+  it('rises from a value that would hold the model back to the least that does not', () => {
+    const { l2, time } = fitL2(1);
+    expect(l2.kept).toBeUndefined();
+    expect(l2.source).toContain('the least value that does not hold it back');
+    const value = Number(l2.value);
+    const floor = time(1e4);
+    expect(time(value)).toBeLessThanOrEqual(floor * 1.002);
+    expect(time(value * 0.9)).toBeGreaterThan(floor * 1.01);
+  });
+
+  it('keeps a value that does not hold the model back', () => {
+    const { l2 } = fitL2(900);
+    expect(l2.kept).toBe(true);
+    expect(l2.value).toBe(900);
+    expect(l2.source).toContain('not fitted');
+  });
+});
