@@ -193,6 +193,10 @@ const cacheBandwidths: FittedConstant = {
   },
 };
 
+/** Most misses in flight the stream fit tries: far above any core's prefetch queue (tens of lines), so
+ *  that a count the model needs on a host with slow memory is still found. A search bound. */
+const STREAM_MOST = 1024;
+
 /** A bandwidth (bytes/ns) no memory reaches: a resource taken out of the way while another is fitted. */
 const UNBOUNDED_BANDWIDTH = 1e4;
 
@@ -210,23 +214,33 @@ const streamConcurrency: FittedConstant = {
     const before = spec.costs.streamConcurrency;
     const memory = spec.numaNodes.map((n) => n.bandwidth);
     spec.numaNodes.forEach((n) => (n.bandwidth = UNBOUNDED_BANDWIDTH));
-    let best: number | undefined;
-    for (let n = 1; n <= 128 && best === undefined; n++) {
+    const time = (n: number) => {
       spec.costs.streamConcurrency = n;
-      if (modelCopyNs(spec, [data.cores[0]], bytes) <= m.medianNs) best = n;
+      return modelCopyNs(spec, [data.cores[0]], bytes);
+    };
+    // The model's time falls as the count grows: the smallest count at or below the measurement, by
+    // bisection; where none up to STREAM_MOST gets there, the smallest at the model's floor (as
+    // fitBandwidth does), since no default of the L1's fill buffers is as fast as the copy measured.
+    const floor = time(STREAM_MOST);
+    const reached = floor <= m.medianNs;
+    const target = reached ? m.medianNs : floor * (1 + FLOOR_REL);
+    let lo = 0;
+    let hi = STREAM_MOST;
+    while (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      if (time(mid) <= target) hi = mid;
+      else lo = mid;
     }
     spec.numaNodes.forEach((n, i) => (n.bandwidth = memory[i]));
-    spec.costs.streamConcurrency = best ?? before;
-    const how =
-      best !== undefined
-        ? 'smallest count at which the model is as fast with the memory controller not limiting'
-        : `not fitted: no count up to 128 makes the model as fast (another resource bounds it); kept ${before ?? 'none'}`;
+    spec.costs.streamConcurrency = hi;
+    const how = reached
+      ? 'smallest count at which the model is as fast with the memory controller not limiting'
+      : `no count up to ${STREAM_MOST} makes the model as fast (another resource bounds it, at ${fmt(floor)}): the smallest count at which the model's time is that floor (it was ${before ?? 'none'})`;
     return [
       {
         field: 'costs.streamConcurrency',
-        value: spec.costs.streamConcurrency ?? 'none',
+        value: hi,
         source: `measured: memcpy of ${sizeText(bytes)} from memory, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); ${how}`,
-        kept: best === undefined,
       },
     ];
   },

@@ -1,7 +1,5 @@
 // Calibration decides from a measured line trip whether two cores share the cache a virtual
-// machine's topology gave each of them apart (native-validate/fit/shared-cache.ts), and a bandwidth
-// its measurement cannot reach is set where it stops holding the model back, not left at a value
-// the measurement refutes (fit/constants.ts, fitBandwidth).
+// machine's topology gave each of them apart (native-validate/fit/shared-cache.ts).
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,8 +7,6 @@ import { describe, expect, it } from 'vitest';
 import { loadMachineFile, loadPreset } from '../../hardware/index.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { Topology } from '../../sim/node/topology.ts';
-import { FITTED_CONSTANTS } from '../../native-validate/fit/constants.ts';
-import { modelCopyNs } from '../../native-validate/fit/model-copy.ts';
 import { shareOuterCache } from '../../native-validate/fit/shared-cache.ts';
 import { writeMachineFile } from '../../native-validate/machine-writer.ts';
 import { levelProbes, type TrainingData } from '../../native-validate/training.ts';
@@ -91,41 +87,5 @@ describe('the caches two cores share, from the line they pass', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'intranode-native-test-')), 'm.yaml');
     writeFileSync(file, text);
     expect(new Topology(loadMachineFile(file)).sharedCache(0, 1)?.level).toBe(3);
-  });
-});
-
-describe('a cache bandwidth its measurement cannot reach', () => {
-  // Dancer's L2 copy, measured far faster than anything the model's other bounds allow.
-  const fitL2 = (l2Bandwidth: number) => {
-    const spec = structuredClone(loadPreset('dancer'));
-    spec.caches.forEach((c) => c.level === 2 && (c.bandwidth = l2Bandwidth));
-    const levels = levelProbes(spec, 0);
-    const copyOne = levels.map((l) => steadyStats(l.workingSet / 2, 1));
-    const data = { cores: [0], levels, copyOne } as unknown as TrainingData;
-    const fit = FITTED_CONSTANTS.find((f) => f.name.startsWith('bandwidth of each outer cache level'))!;
-    const l2 = fit.fit(spec, data).find((v) => v.field === 'caches[L2].bandwidth')!;
-    const probe = levels.find((l) => l.name === 'L2')!;
-    const time = (bw: number) => {
-      spec.caches.forEach((c) => c.level === 2 && (c.bandwidth = bw));
-      return modelCopyNs(spec, [0], probe.workingSet / 2);
-    };
-    return { l2, time };
-  };
-
-  it('rises from a value that would hold the model back to the least that does not', () => {
-    const { l2, time } = fitL2(1);
-    expect(l2.kept).toBeUndefined();
-    expect(l2.source).toContain('the least value that does not hold it back');
-    const value = Number(l2.value);
-    const floor = time(1e4);
-    expect(time(value)).toBeLessThanOrEqual(floor * 1.002);
-    expect(time(value * 0.9)).toBeGreaterThan(floor * 1.01);
-  });
-
-  it('keeps a value that does not hold the model back', () => {
-    const { l2 } = fitL2(900);
-    expect(l2.kept).toBe(true);
-    expect(l2.value).toBe(900);
-    expect(l2.source).toContain('not fitted');
   });
 });
