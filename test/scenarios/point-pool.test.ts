@@ -3,7 +3,7 @@
 // Most cases leave every point to the workers (runHere: false), so that the workers do run them:
 // on a sweep this small this thread would otherwise take them all before a worker has loaded.
 import { Worker } from 'node:worker_threads';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../../algorithms/catalogue.ts';
 import { resolveMachine } from '../../hardware/index.ts';
 import { expandScenario } from '../../scenarios/expand.ts';
@@ -108,25 +108,27 @@ describe('runPointsInWorkers', () => {
       await pool.close();
     }
   }, 60_000);
+});
+
+describe('one pool of two workers, sweep after sweep', () => {
+  // As the CLI keeps its pool for a command's sweeps: its workers load the simulator once (a second or
+  // more of CPU each), and each case below is a sweep of its own on them.
+  const pool = new PointPool(2, WORKERS_ONLY);
+  afterAll(() => pool.close());
 
   it('keeps its workers from one sweep to the next, and they run the second as they ran the first', async () => {
-    const pool = new PointPool(2, WORKERS_ONLY);
-    try {
-      const ids: number[][] = [];
-      for (const list of [points.slice(0, 3), points.slice(3)]) {
-        const outcomes: PointOutcome[] = [];
-        await pool.run(list, (_, outcome) => outcomes.push(outcome));
-        expect(outcomes).toStrictEqual(list.map((p) => ({ ok: true, result: simulatePoint(p) })));
-        ids.push(pool.workerIds());
-      }
-      expect(ids[0]).toHaveLength(2);
-      expect(ids[1]).toEqual(ids[0]);
-    } finally {
-      await pool.close();
+    const ids: number[][] = [];
+    for (const list of [points.slice(0, 3), points.slice(3)]) {
+      const outcomes: PointOutcome[] = [];
+      await pool.run(list, (_, outcome) => outcomes.push(outcome));
+      expect(outcomes).toStrictEqual(list.map((p) => ({ ok: true, result: simulatePoint(p) })));
+      ids.push(pool.workerIds());
     }
+    expect(ids[0]).toHaveLength(2);
+    expect(ids[1]).toEqual(ids[0]);
   }, 60_000);
 
-  it('passes on an internal error with its name, message and stack', async () => {
+  it('passes on an internal error with its name, message and stack, and keeps its workers', async () => {
     const broken = { ...points[1], algorithm: 'allreduce:no-such-algorithm' };
     let local: unknown;
     try {
@@ -135,25 +137,23 @@ describe('runPointsInWorkers', () => {
       local = e;
     }
     expect(local).toBeInstanceOf(Error);
-    const { outcomes } = await inWorkers([points[0], broken, points[2]], 2);
+    const outcomes: PointOutcome[] = [];
+    await pool.run([points[0], broken, points[2]], (_, outcome) => outcomes.push(outcome));
     expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
     const remote = outcomes[1].ok ? undefined : (outcomes[1].error as Error);
     expect(remote?.name).toBe((local as Error).name);
     expect(remote?.message).toBe((local as Error).message);
     expect(remote?.stack?.split('\n')[0]).toBe((local as Error).stack?.split('\n')[0]);
+    // A point that fails is an outcome like any other: the sweep ends, and its workers stay.
+    expect(pool.workerIds()).toHaveLength(2);
   }, 60_000);
 
   it("stops at the first error settle throws, in the points' order", async () => {
     const seen: number[] = [];
-    const run = runPointsInWorkers(
-      points,
-      2,
-      (index) => {
-        seen.push(index);
-        if (index === 2) throw new Error('stop at 2');
-      },
-      WORKERS_ONLY,
-    );
+    const run = pool.run(points, (index) => {
+      seen.push(index);
+      if (index === 2) throw new Error('stop at 2');
+    });
     await expect(run).rejects.toThrow('stop at 2');
     expect(seen).toEqual([0, 1, 2]);
   }, 60_000);
