@@ -59,6 +59,9 @@ export function fitTraining(spec: MachineSpec, data: TrainingData, progress: (wh
   // go through (the peer latency, the double copy's ownership claims): it comes first.
   const sharing = shareOuterCache(spec, data);
   if (sharing) fitted.push(sharing);
+  // What the fits compare with where a measurement cannot move the model: the values detected or
+  // defaulted, not those an earlier pass left.
+  const initial = structuredClone(spec);
   // Each fit holds the other constants where they are, but a copy's time goes through every bound
   // the model applies, so the fits depend on one another (the L3 copy on the core's copy bandwidth
   // fitted after it): a first pass brings every constant near its value, the second fits each with
@@ -67,7 +70,7 @@ export function fitTraining(spec: MachineSpec, data: TrainingData, progress: (wh
     const round: FittedValue[] = [];
     for (const c of FITTED_CONSTANTS) {
       progress(`fitting${pass === 1 ? ' (first pass)' : ''}: ${c.name}`);
-      round.push(...c.fit(spec, data));
+      round.push(...c.fit(spec, data, initial));
     }
     if (pass === 2) fitted.push(...round);
   }

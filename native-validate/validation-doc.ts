@@ -337,7 +337,7 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     "  copy's to the outermost cache, where its dirty lines stream out; the levels a line passes on its way",
     "  out (an L1's evictions into the L2) carry nothing in the model. Where a level's copy measured faster",
     "  than the model's other bounds allow, its bandwidth is the least value that does not slow the model's",
-    '  copy further (or the value it had, if that does not), not a default the measurement refutes.',
+    '  copy further (or its value before calibration, if that does not), not a default the measurement refutes.',
     "- **Cold calls' write-backs.** The test rows rotate their buffers, and the model starts such a run with",
     '  the caches full of dirty lines, as a benchmark that has run a while leaves them, so every call writes',
     '  back as much as it writes (docs/model.md, "The node"), to a last-level cache of the capacity the',

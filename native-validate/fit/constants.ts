@@ -28,8 +28,11 @@ export interface FittedValue {
 
 export interface FittedConstant {
   name: string;
-  /** Sets the constant on `spec` (the calibration's working copy) and says what it set. */
-  fit(spec: MachineSpec, data: TrainingData): FittedValue[];
+  /** Sets the constant on `spec` (the calibration's working copy) and says what it set. `initial`
+   *  is the spec as it was before any fit (its detected and default values; `spec` itself when
+   *  absent): a fit that cannot reach its measurement compares with that, not with the value an
+   *  earlier pass of the fits left (calibrate.ts). */
+  fit(spec: MachineSpec, data: TrainingData, initial?: MachineSpec): FittedValue[];
 }
 
 const fmt = (ns: number) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} us` : `${ns.toFixed(1)} ns`);
@@ -42,18 +45,18 @@ const spread = (s: NativeStats) => `median of ${s.samples}, IQR ${fmt(s.q1Ns)}..
  * no value gets the model there (another bound holds it back at this working set), the measurement
  * still says this resource does not hold the copy back: every value from the least at which the
  * model's time is its floor (within FLOOR_REL) agrees with it, and no value below. The constant keeps
- * the value it had where that agrees, and becomes that least value where it does not (a default
- * slower than the copy measured: before, it was kept, and held the model's copy at the default).
+ * its value from before calibration (`initial`) where that agrees, and becomes that least value where
+ * it does not (a default slower than the copy measured, which once was kept and held the model's copy
+ * at the default).
  */
 function fitBandwidth(
   spec: MachineSpec,
-  get: () => number,
+  initial: number,
   set: (bw: number) => void,
   cores: number[],
   bytes: number,
   measured: NativeStats,
 ): { value: number; note: string; kept?: boolean } {
-  const before = get();
   const time = (bw: number) => {
     set(bw);
     return modelCopyNs(spec, cores, bytes);
@@ -67,11 +70,11 @@ function fitBandwidth(
   const floor = time(x);
   const least = round(solveDecreasing(time, floor * (1 + FLOOR_REL), 0.05, x).x);
   const why = `the model takes at least ${fmt(floor)} there (another resource bounds it), slower than measured`;
-  if (before >= least) {
-    set(before);
+  if (initial >= least) {
+    set(initial);
     return {
-      value: before,
-      note: `not fitted: ${why}, and ${before} does not hold it back; kept ${before}`,
+      value: initial,
+      note: `not fitted: ${why}, and its value before calibration, ${initial}, does not hold it back; kept ${initial}`,
       kept: true,
     };
   }
@@ -135,16 +138,16 @@ const peerLatency: FittedConstant = {
 
 const copyBandwidth: FittedConstant = {
   name: 'in-cache copy bandwidth of a core (and its L1)',
-  fit(spec, data) {
+  fit(spec, data, initial = spec) {
     const l1 = data.levels[0];
     const m = data.copyOne[0];
     if (l1.cacheIndex === undefined) return [];
     const level = spec.caches[l1.cacheIndex].level;
-    // The L1 copy's stores land in the L1 (planWrite), so this value bounds it; where another bound
-    // holds it on a pass (calibrate.ts), the value it had stands.
+    // The L1 copy's stores land in the L1 (planWrite), so this value bounds it, unless another bound
+    // holds the copy slower than measured (fitBandwidth).
     const { value, note, kept } = fitBandwidth(
       spec,
-      () => spec.costs.copyBandwidth,
+      initial.costs.copyBandwidth,
       (bw) => {
         spec.costs.copyBandwidth = bw;
         spec.caches.forEach((c) => c.level === level && (c.bandwidth = bw));
@@ -167,7 +170,7 @@ const cacheBandwidths: FittedConstant = {
   // destination within half the level, so its reads and its stores are both charged there
   // (planWrite); the levels are fitted outermost first, any dependence left settled by
   // calibrate.ts's second pass.
-  fit(spec, data) {
+  fit(spec, data, initial = spec) {
     const out: FittedValue[] = [];
     [...data.levels.entries()].reverse().forEach(([i, probe]) => {
       if (i === 0 || probe.cacheIndex === undefined) return;
@@ -176,7 +179,7 @@ const cacheBandwidths: FittedConstant = {
       const bytes = probe.workingSet / 2;
       const { value, note, kept } = fitBandwidth(
         spec,
-        () => spec.caches[probe.cacheIndex!].bandwidth,
+        initial.caches[probe.cacheIndex].bandwidth,
         (bw) => spec.caches.forEach((c) => c.level === level && !c.memorySide && (c.bandwidth = bw)),
         [data.cores[0]],
         bytes,
@@ -202,7 +205,7 @@ const UNBOUNDED_BANDWIDTH = 1e4;
 
 const streamConcurrency: FittedConstant = {
   name: 'misses one core keeps in flight for a prefetched stream',
-  fit(spec, data) {
+  fit(spec, data, initial = spec) {
     const i = data.levels.length - 1;
     const bytes = data.levels[i].workingSet / 2;
     const m = data.copyOne[i];
@@ -211,7 +214,7 @@ const streamConcurrency: FittedConstant = {
     // definition: the smallest count at which the model is as fast as the measurement.
     // One core is held by its misses in flight, several by the memory controller: the memory's
     // bandwidth is fitted next from every core at once, so it is taken out of the way here.
-    const before = spec.costs.streamConcurrency;
+    const before = initial.costs.streamConcurrency;
     const memory = spec.numaNodes.map((n) => n.bandwidth);
     spec.numaNodes.forEach((n) => (n.bandwidth = UNBOUNDED_BANDWIDTH));
     const time = (n: number) => {
@@ -222,6 +225,20 @@ const streamConcurrency: FittedConstant = {
     // bisection; where none up to STREAM_MOST gets there, the smallest at the model's floor (as
     // fitBandwidth does), since no default of the L1's fill buffers is as fast as the copy measured.
     const floor = time(STREAM_MOST);
+    if (time(1) <= floor * (1 + FLOOR_REL)) {
+      // No count changes the model's time here (no prefetched stream: no L2, or one no nearer than
+      // memory): nothing to fit.
+      spec.numaNodes.forEach((n, i) => (n.bandwidth = memory[i]));
+      spec.costs.streamConcurrency = before;
+      return [
+        {
+          field: 'costs.streamConcurrency',
+          value: before ?? 'none',
+          source: `measured: memcpy of ${sizeText(bytes)} from memory, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); not fitted: no count of stream prefetches changes the model's time there; kept ${before ?? 'none'}`,
+          kept: true,
+        },
+      ];
+    }
     const reached = floor <= m.medianNs;
     const target = reached ? m.medianNs : floor * (1 + FLOOR_REL);
     let lo = 0;
@@ -235,7 +252,7 @@ const streamConcurrency: FittedConstant = {
     spec.costs.streamConcurrency = hi;
     const how = reached
       ? 'smallest count at which the model is as fast with the memory controller not limiting'
-      : `no count up to ${STREAM_MOST} makes the model as fast (another resource bounds it, at ${fmt(floor)}): the smallest count at which the model's time is that floor (it was ${before ?? 'none'})`;
+      : `no count up to ${STREAM_MOST} makes the model as fast (another resource bounds it, at ${fmt(floor)}): the smallest count at which the model's time is that floor (before calibration: ${before ?? 'none'})`;
     return [
       {
         field: 'costs.streamConcurrency',
@@ -248,7 +265,7 @@ const streamConcurrency: FittedConstant = {
 
 const memoryBandwidth: FittedConstant = {
   name: 'memory controller bandwidth',
-  fit(spec, data) {
+  fit(spec, data, initial = spec) {
     const run = data.copyAll;
     const i = data.levels.length - 1;
     const bytes = data.levels[i].workingSet / 2;
@@ -256,7 +273,7 @@ const memoryBandwidth: FittedConstant = {
     const m = run ? run.results[0] : data.copyOne[i];
     const { value, note, kept } = fitBandwidth(
       spec,
-      () => spec.numaNodes[0].bandwidth,
+      initial.numaNodes[0].bandwidth,
       (bw) => spec.numaNodes.forEach((n) => (n.bandwidth = bw)),
       cores,
       bytes,

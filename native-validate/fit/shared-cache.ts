@@ -1,11 +1,13 @@
 // Whether the first two cores share their outermost cache, decided by the line they pass between
 // them. A virtual machine's topology can give each virtual CPU a last-level cache of its own
-// although the host's cores behind them share one (on the development host, hwloc lists one L3 per
-// virtual CPU, yet a line passes between the two in about 27 ns, within a factor 1.5 of a load from
-// that L3, where a trip through memory takes 170 ns and more). The model carries a line between cores
-// through the cache they share, else through memory (sim/node/topology.ts, lineLatency), and the
-// double copy's every flag, queue cell and ring line takes that trip: the measured trip decides
-// which of the two the machine file describes.
+// although the host's cores behind them share one: on the development host hwloc lists one L3 per
+// virtual CPU, and a line passes between the two in about 27 ns when they sit on cores that share
+// an L3 (within a factor 1.5 of a load from it) and in about 220 ns when they do not, the host
+// moving them from time to time. The model carries a line between cores through the cache they
+// share, else through memory (sim/node/topology.ts, lineLatency), and the double copy's every flag,
+// queue cell and ring line takes that trip: the measured trip (the training's fastest round) decides
+// which of the two the machine file describes. Only the two cores measured are judged: on a larger
+// machine listed the same way, the other cores keep the detected topology.
 import { Topology } from '../../sim/node/topology.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { TrainingData } from '../training.ts';
@@ -60,6 +62,14 @@ export function shareOuterCache(spec: MachineSpec, data: TrainingData): FittedVa
   const renumber = (i: number) => (i > theirs.i ? i - 1 : i);
   for (const l of data.levels) if (l.cacheIndex !== undefined) l.cacheIndex = renumber(l.cacheIndex);
   if (data.capacity) data.capacity.cacheIndex = renumber(data.capacity.cacheIndex);
+  // The import marks its default values by cache index (caches[i].bandwidth): the removed cache's
+  // marks go with it, the others follow their caches.
+  spec.guessed = spec.guessed.flatMap((g) => {
+    const m = /^caches\[(\d+)\](.*)$/.exec(g);
+    if (!m) return [g];
+    const i = Number(m[1]);
+    return i === theirs.i ? [] : [`caches[${renumber(i)}]${m[2]}`];
+  });
   return {
     field,
     value: `one L${level} for cores ${mine.c.cores.join(', ')}`,

@@ -90,3 +90,37 @@ describe('the misses one core keeps in flight for a stream from memory', () => {
     expect(time(value - 1)).toBeGreaterThan(floor * 1.001);
   });
 });
+
+describe('the two passes of the fits', () => {
+  it("give an unreachable bandwidth the least value at the final constants, not one a first pass's defaults asked for", () => {
+    // Dancer whose core copies far slower than its default says (measured as 40 GB/s would give):
+    // the first pass sizes the L2 against the fast default, the second against the fitted core.
+    const spec = structuredClone(loadPreset('dancer'));
+    spec.costs.copyBandwidth = 1000;
+    spec.caches.forEach((c) => c.level === 1 && (c.bandwidth = 1000));
+    spec.caches.forEach((c) => c.level === 2 && (c.bandwidth = 5));
+    const levels = levelProbes(spec, 0);
+    const slowCore = structuredClone(spec);
+    slowCore.costs.copyBandwidth = 40;
+    slowCore.caches.forEach((c) => c.level === 1 && (c.bandwidth = 40));
+    const copyOne = levels.map((l, i) =>
+      steadyStats(
+        l.workingSet / 2,
+        i === 0 ? modelCopyNs(slowCore, [0], l.workingSet / 2) : i === 1 ? 1 : modelCopyNs(spec, [0], l.workingSet / 2),
+      ),
+    );
+    const data = { cores: [0], levels, copyOne } as unknown as TrainingData;
+    const initial = structuredClone(spec);
+    const fits = [fitNamed('bandwidth of each outer cache level'), fitNamed('in-cache copy bandwidth')];
+    for (let pass = 0; pass < 2; pass++) for (const f of fits) f.fit(spec, data, initial);
+    const l2 = spec.caches.find((c) => c.level === 2)!.bandwidth;
+    const time = (bw: number) => {
+      const s = structuredClone(spec);
+      s.caches.forEach((c) => c.level === 2 && (c.bandwidth = bw));
+      return modelCopyNs(s, [0], levels[1].workingSet / 2);
+    };
+    const floor = time(1e4);
+    expect(time(l2)).toBeLessThanOrEqual(floor * 1.002);
+    expect(time(l2 * 0.9)).toBeGreaterThan(floor * 1.01);
+  });
+});

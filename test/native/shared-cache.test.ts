@@ -81,11 +81,18 @@ describe('the caches two cores share, from the line they pass', () => {
 
   it('writes the decision beside the cache in the machine file, which loads back shared', () => {
     const spec = apartMachine();
+    // As an import marks the values it defaulted: by cache index, the removed cache (0) among them.
+    spec.guessed = spec.caches.map((_, i) => `caches[${i}].bandwidth`);
+    const last = spec.caches.length - 1;
     const decided = shareOuterCache(spec, training(spec, 27))!;
+    expect(spec.guessed).toEqual(spec.caches.map((_, i) => `caches[${i}].bandwidth`));
+    expect(spec.guessed).not.toContain(`caches[${last}].bandwidth`);
     const text = writeMachineFile(spec, (f) => (f === decided.field ? decided.source : undefined), ['test']);
     expect(text).toMatch(/cores: \[0, 1, 2, 3\] +# measured: one cache line passed/);
     const file = join(mkdtempSync(join(tmpdir(), 'intranode-native-test-')), 'm.yaml');
     writeFileSync(file, text);
-    expect(new Topology(loadMachineFile(file)).sharedCache(0, 1)?.level).toBe(3);
+    const back = loadMachineFile(file);
+    expect(new Topology(back).sharedCache(0, 1)?.level).toBe(3);
+    expect(back.guessed).toHaveLength(spec.caches.length);
   });
 });

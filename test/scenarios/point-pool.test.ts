@@ -138,6 +138,8 @@ describe('one pool of two workers, sweep after sweep', () => {
     }
     expect(local).toBeInstanceOf(Error);
     const outcomes: PointOutcome[] = [];
+    await pool.run(points.slice(0, 2), () => undefined);
+    const workers = pool.workerIds();
     await pool.run([points[0], broken, points[2]], (_, outcome) => outcomes.push(outcome));
     expect(outcomes.map((o) => o.ok)).toEqual([true, false, true]);
     const remote = outcomes[1].ok ? undefined : (outcomes[1].error as Error);
@@ -145,7 +147,8 @@ describe('one pool of two workers, sweep after sweep', () => {
     expect(remote?.message).toBe((local as Error).message);
     expect(remote?.stack?.split('\n')[0]).toBe((local as Error).stack?.split('\n')[0]);
     // A point that fails is an outcome like any other: the sweep ends, and its workers stay.
-    expect(pool.workerIds()).toHaveLength(2);
+    expect(workers).toHaveLength(2);
+    expect(pool.workerIds()).toEqual(workers);
   }, 60_000);
 
   it("stops at the first error settle throws, in the points' order", async () => {
