@@ -43,7 +43,7 @@ export const CMA_COLD_SIZES = CMA_TRAINING_SIZES.filter((b) => b <= 1 * MiB);
 const MEMORY_WORKING_SET_CAP = 256 * MiB;
 
 /** The caches `core` uses, innermost first, each with its index in spec.caches. */
-function cachesOfCore(spec: MachineSpec, core: number): { c: MachineSpec['caches'][number]; i: number }[] {
+export function cachesOfCore(spec: MachineSpec, core: number): { c: MachineSpec['caches'][number]; i: number }[] {
   return spec.caches
     .map((c, i) => ({ c, i }))
     .filter(({ c }) => !c.memorySide && c.cores.includes(core))

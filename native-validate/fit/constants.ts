@@ -35,7 +35,7 @@ export interface FittedConstant {
   fit(spec: MachineSpec, data: TrainingData, initial?: MachineSpec): FittedValue[];
 }
 
-const fmt = (ns: number) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} us` : `${ns.toFixed(1)} ns`);
+export const fmt = (ns: number) => (ns >= 1000 ? `${(ns / 1000).toFixed(2)} us` : `${ns.toFixed(1)} ns`);
 const gbs = (bytes: number, ns: number) => `${(bytes / ns).toFixed(2)} GB/s`;
 const sizeText = (b: number) => (b >= 1 << 20 ? `${b / (1 << 20)} MiB` : `${b / 1024} KiB`);
 const spread = (s: NativeStats) => `median of ${s.samples}, IQR ${fmt(s.q1Ns)}..${fmt(s.q3Ns)}`;
@@ -225,39 +225,31 @@ const streamConcurrency: FittedConstant = {
     // bisection; where none up to STREAM_MOST gets there, the smallest at the model's floor (as
     // fitBandwidth does), since no default of the L1's fill buffers is as fast as the copy measured.
     const floor = time(STREAM_MOST);
-    if (time(1) <= floor * (1 + FLOOR_REL)) {
-      // No count changes the model's time here (no prefetched stream: no L2, or one no nearer than
-      // memory): nothing to fit.
-      spec.numaNodes.forEach((n, i) => (n.bandwidth = memory[i]));
-      spec.costs.streamConcurrency = before;
-      return [
-        {
-          field: 'costs.streamConcurrency',
-          value: before ?? 'none',
-          source: `measured: memcpy of ${sizeText(bytes)} from memory, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); not fitted: no count of stream prefetches changes the model's time there; kept ${before ?? 'none'}`,
-          kept: true,
-        },
-      ];
-    }
+    // Where no count changes the model's time (no prefetched stream: no L2, or one no nearer than
+    // memory), there is nothing to fit.
+    const matters = time(1) > floor * (1 + FLOOR_REL);
     const reached = floor <= m.medianNs;
     const target = reached ? m.medianNs : floor * (1 + FLOOR_REL);
     let lo = 0;
     let hi = STREAM_MOST;
-    while (hi - lo > 1) {
+    while (matters && hi - lo > 1) {
       const mid = (lo + hi) >> 1;
       if (time(mid) <= target) hi = mid;
       else lo = mid;
     }
     spec.numaNodes.forEach((n, i) => (n.bandwidth = memory[i]));
-    spec.costs.streamConcurrency = hi;
-    const how = reached
-      ? 'smallest count at which the model is as fast with the memory controller not limiting'
-      : `no count up to ${STREAM_MOST} makes the model as fast (another resource bounds it, at ${fmt(floor)}): the smallest count at which the model's time is that floor (before calibration: ${before ?? 'none'})`;
+    spec.costs.streamConcurrency = matters ? hi : before;
+    const how = !matters
+      ? `not fitted: no count of stream prefetches changes the model's time there; kept ${before ?? 'none'}`
+      : reached
+        ? 'smallest count at which the model is as fast with the memory controller not limiting'
+        : `no count up to ${STREAM_MOST} makes the model as fast (another resource bounds it, at ${fmt(floor)}): the smallest count at which the model's time is that floor (before calibration: ${before ?? 'none'})`;
     return [
       {
         field: 'costs.streamConcurrency',
-        value: hi,
+        value: spec.costs.streamConcurrency ?? 'none',
         source: `measured: memcpy of ${sizeText(bytes)} from memory, one core, ${gbs(bytes, m.medianNs)} (${spread(m)}); ${how}`,
+        ...(matters ? {} : { kept: true }),
       },
     ];
   },

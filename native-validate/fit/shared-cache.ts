@@ -10,10 +10,8 @@
 // machine listed the same way, the other cores keep the detected topology.
 import { Topology } from '../../sim/node/topology.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
-import type { TrainingData } from '../training.ts';
-import type { FittedValue } from './constants.ts';
-
-const fmt = (ns: number) => `${ns.toFixed(1)} ns`;
+import { cachesOfCore, type TrainingData } from '../training.ts';
+import { fmt, type FittedValue } from './constants.ts';
 
 /**
  * When the detected topology gives the first two cores no shared cache and their measured line
@@ -28,13 +26,8 @@ export function shareOuterCache(spec: MachineSpec, data: TrainingData): FittedVa
   if (!run || run.cores.length < 2) return undefined;
   const [a, b] = run.cores;
   if (new Topology(spec).sharedCache(a, b) !== undefined) return undefined;
-  const outerOf = (core: number) =>
-    spec.caches
-      .map((c, i) => ({ c, i }))
-      .filter(({ c }) => !c.memorySide && c.cores.includes(core))
-      .sort((x, y) => y.c.level - x.c.level)[0];
-  const mine = outerOf(a);
-  const theirs = outerOf(b);
+  const mine = cachesOfCore(spec, a).at(-1);
+  const theirs = cachesOfCore(spec, b).at(-1);
   const probe = data.levels.findIndex((l) => l.cacheIndex === mine?.i);
   if (!mine || !theirs || mine.c.level !== theirs.c.level || probe < 0) return undefined;
   const trip = run.results[0].medianNs;

@@ -115,12 +115,12 @@ describe('state fingerprints', () => {
     expect(same([true], ['true'])).toBe(false);
     expect(same([2 ** 53 + 2, 1e-300], [2 ** 53 + 2, 1e-300])).toBe(true);
     expect(same([2 ** 53 + 2], [2 ** 53 + 4])).toBe(false);
-    // A walk longer than the store's first capacity grows it and still reads back token for token.
     // A capacity that is no whole number still stores every token.
     for (const capacity of [NaN, 0.5, -3])
       expect(sameState(stateFingerprint({ x: 1 }, 0, undefined, { capacity }), stateFingerprint({ y: 2 }, 0))).toBe(
         false,
       );
+    // A walk longer than the store's first capacity grows it and still reads back token for token.
     const long = Array.from({ length: 5000 }, (_, i) => (i % 3 === 0 ? `s${i}` : i / 7));
     const print = stateFingerprint(long, 0, undefined, { capacity: 1 });
     expect(print.tokens().slice(2)).toEqual(long);
