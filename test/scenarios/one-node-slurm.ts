@@ -47,9 +47,15 @@ function freePort(): Promise<number> {
 
 /**
  * Starts the cluster and waits until its node is idle. Rejects, with the daemons' logs, when it does
- * not come up within `timeoutMs`; the caller skips its tests with that message.
+ * not come up within `timeoutMs`; the caller skips its tests with that message. The node offers
+ * `cpus` CPUs (default: this machine's), so that a test can have every task of a small array run at
+ * once: on a 2-core machine a third task otherwise waits for a scheduling pass after the first two
+ * end, seconds of a test whose tasks take a fraction of one.
  */
-export async function startOneNodeSlurm(timeoutMs = 60_000): Promise<OneNodeSlurm> {
+export async function startOneNodeSlurm({
+  cpus = availableParallelism(),
+  timeoutMs = 60_000,
+}: { cpus?: number; timeoutMs?: number } = {}): Promise<OneNodeSlurm> {
   const dir = mkdtempSync(join(tmpdir(), 'intranode-slurm-'));
   for (const sub of ['state', 'spool']) mkdirSync(join(dir, sub));
   const [ctldPort, dPort] = [await freePort(), await freePort()];
@@ -78,11 +84,16 @@ export async function startOneNodeSlurm(timeoutMs = 60_000): Promise<OneNodeSlur
       'SelectType=select/cons_tres',
       'SelectTypeParameters=CR_CPU',
       'SchedulerType=sched/builtin',
+      // Schedule a submitted job at once: by default slurmctld may hold batch jobs back for up to
+      // 3 s (batch_sched_delay), which a test of a few short tasks spends waiting.
+      'SchedulerParameters=batch_sched_delay=0,sched_min_interval=0',
       'MpiDefault=none',
       'ReturnToService=2',
+      // The node is what this file declares (`cpus` may exceed the cores), not drained for it.
+      'SlurmdParameters=config_overrides',
       'JobCompType=jobcomp/none',
       'AccountingStorageType=accounting_storage/none',
-      `NodeName=${node} NodeAddr=127.0.0.1 CPUs=${availableParallelism()} State=UNKNOWN`,
+      `NodeName=${node} NodeAddr=127.0.0.1 CPUs=${cpus} State=UNKNOWN`,
       `PartitionName=test Nodes=${node} Default=YES MaxTime=INFINITE State=UP`,
       '',
     ].join('\n'),

@@ -12,6 +12,8 @@ import { writeSmallSweep } from './small-sweep.ts';
 
 const LAUNCHER = fileURLToPath(new URL('../../bin/intranode.mjs', import.meta.url));
 const missing = slurmMissing();
+/** Tasks of the array, all running at once on the test's node (one CPU each). */
+const SHARDS = 3;
 
 describe.skipIf(missing !== undefined)(
   `intranode slurm on a one-node SLURM cluster${missing ? ` (skipped: ${missing})` : ''}`,
@@ -20,7 +22,7 @@ describe.skipIf(missing !== undefined)(
     let whyNot = '';
     beforeAll(async () => {
       try {
-        cluster = await startOneNodeSlurm();
+        cluster = await startOneNodeSlurm({ cpus: SHARDS });
       } catch (e) {
         whyNot = e instanceof Error ? e.message : String(e);
       }
@@ -32,9 +34,9 @@ describe.skipIf(missing !== undefined)(
       const { env } = cluster as OneNodeSlurm;
       const { dir, file } = writeSmallSweep('cluster.yaml');
       const cli = (argv: string[]) => runCli(argv, { cwd: dir, launcher: LAUNCHER });
-      expect((await cli(['slurm', file, '--shards', '3', '--json', '--out', 'job.sbatch', '--dir', 'out'])).code).toBe(
-        0,
-      );
+      expect(
+        (await cli(['slurm', file, '--shards', String(SHARDS), '--json', '--out', 'job.sbatch', '--dir', 'out'])).code,
+      ).toBe(0);
       const submit = spawnSync(slurmProgram('sbatch') as string, ['--parsable', join(dir, 'job.sbatch')], {
         env: { ...env, INTRANODE_NODE: process.execPath },
         cwd: dir,
@@ -44,11 +46,11 @@ describe.skipIf(missing !== undefined)(
       expect(submit.stdout).toMatch(/^\d+/);
       const report = join(dir, 'out', 'report.json');
       const deadline = Date.now() + 240_000;
-      while (!existsSync(report) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 1000));
+      while (!existsSync(report) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 200));
       const logs = readdirSync(join(dir, 'out')).filter((f) => f.startsWith('slurm-'));
       const logText = logs.map((f) => readFileSync(join(dir, 'out', f), 'utf8')).join('');
       expect(existsSync(report), `no report after 4 minutes; task logs: ${logText}`).toBe(true);
-      expect(logs).toHaveLength(3);
+      expect(logs).toHaveLength(SHARDS);
       expect(logText).toBe('');
       const whole = await cli(['run', file, '--json']);
       expect(readFileSync(report, 'utf8')).toBe(whole.stdout);
