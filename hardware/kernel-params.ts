@@ -26,6 +26,8 @@ export const KERNEL_PARAMS: Readonly<Record<string, string>> = {
   pageFaultNs: 'first-touch page fault of a fresh buffer, besides zeroing the page (ns)',
   coldPageNs:
     'a page the kernel references cold (not since the caches were last cleared), besides the miss to its struct page (ns); 0 by default',
+  firstUserAccessNs:
+    "the kernel's first access to a page through the calling process's own mapping (the local side of CMA, a synchronous KNEM read), once per page (ns); 0 by default",
   smSideNs:
     "Open MPI sm BTL: the library's work on each side of a fragment that starts a message (eager or rendezvous), besides line transfers (ns)",
   smFollowSideNs:

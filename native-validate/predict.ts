@@ -43,6 +43,45 @@ export interface PredictOptions {
   warmup?: number;
   /** The call goes through Open MPI's binding, which ends a call that moves nothing at once. */
   mpi?: boolean;
+  /**
+   * The native run's calls, where what a call costs depends on which calls came before it (a cold
+   * run's rotation, sim/kernel/user-access.ts): its measured calls after its warm-up, and with cache
+   * off the copies of each rank's buffers it rotates through (`nativeRotation`). The prediction is
+   * then the median of the simulated calls, as the native one is; without it, the mean of two calls.
+   */
+  calls?: { iterations: number; warmup: number; rotation?: number };
+}
+
+/** The base page of x86-64 Linux, on which the native programs' buffers start. */
+const PAGE_BYTES = 4096;
+const pageRound = (n: number) => Math.ceil(n / PAGE_BYTES) * PAGE_BYTES;
+
+/**
+ * How many copies of its buffers a native program's cold run rotates through: each rank's send
+ * buffer and receive buffer, each starting on a page, one after the other, as many times as take
+ * more than twice `offCacheBytes` plus one (src/measure.c, `arena_make`; mpi/timing.c alike). The
+ * sizes are those every rank of the program allocates for `bench` at `bytes` per block.
+ */
+export function nativeRotation(bench: string, bytes: number, ranks: number, offCacheBytes: number): number {
+  const [send, recv] =
+    bench === 'scatter'
+      ? [ranks * bytes, bytes]
+      : bench === 'gather' || bench === 'allgather'
+        ? [bytes, ranks * bytes]
+        : bench === 'alltoall'
+          ? [ranks * bytes, ranks * bytes]
+          : [bytes, bytes];
+  const stride = Math.max(PAGE_BYTES, pageRound(pageRound(send) + recv));
+  return Math.ceil((2 * offCacheBytes) / stride) + 1;
+}
+
+/** The median as the native programs compute it: between the two middle values for an even count. */
+function nativeMedian(values: readonly number[]): number {
+  const v = [...values].sort((a, b) => a - b);
+  const pos = 0.5 * (v.length - 1);
+  const lo = Math.floor(pos);
+  const hi = Math.min(lo + 1, v.length - 1);
+  return v[lo] + (v[hi] - v[lo]) * (pos - lo);
 }
 
 export function predictNs(
@@ -51,7 +90,7 @@ export function predictNs(
   cores: number[],
   bytes: number,
   cache: 'on' | 'off',
-  { params = NATIVE_TRANSPORT, warmup = 1, mpi = false }: PredictOptions = {},
+  { params = NATIVE_TRANSPORT, warmup = 1, mpi = false, calls }: PredictOptions = {},
 ): number {
   const out = runAlgorithm({
     machine: spec,
@@ -59,10 +98,11 @@ export function predictNs(
     algorithm,
     call: { bytes, root: 0, params: { ...params } },
     cache,
-    iterations: 2,
-    warmup,
+    iterations: calls?.iterations ?? 2,
+    warmup: calls?.warmup ?? warmup,
     seed: 'validate',
     mpiBinding: mpi,
+    rotation: cache === 'off' ? calls?.rotation : undefined,
   });
-  return out.times.reduce((a, b) => a + b, 0) / out.times.length;
+  return calls ? nativeMedian(out.times) : out.times.reduce((a, b) => a + b, 0) / out.times.length;
 }

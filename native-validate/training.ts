@@ -126,7 +126,8 @@ export interface TrainingData {
   /** One reader of one process over CMA, warm, by size (syscall and per-page pinning). */
   cmaSweep?: NativeRun;
   /** The same sweep cold (CMA_COLD_SIZES), its buffers rotated over more than twice
-   *  `coldRotationBytes`: what a page the kernel references cold costs (kernel.params.coldPageNs). */
+   *  `coldRotationBytes`, every measured call reaching pages it had not: what the kernel's first access to
+   *  a page through the caller's mapping costs (kernel.params.firstUserAccessNs). */
   cmaColdSweep?: NativeRun;
   coldRotationBytes?: number;
   /** Two and more readers of one process at once (the address-space lock). */

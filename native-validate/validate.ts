@@ -6,7 +6,7 @@ import type { Calibration } from './calibrate.ts';
 import type { ValidationCase } from './cases.ts';
 import { modelClaimsNs } from './fit/model-claims.ts';
 import { modelCopyNs } from './fit/model-copy.ts';
-import { modelAlgorithm, predictNs } from './predict.ts';
+import { modelAlgorithm, nativeRotation, predictNs } from './predict.ts';
 import { measureInRounds, roundText, type InPlacement, type RoundedStats } from './rounds.ts';
 
 export interface Row {
@@ -92,6 +92,9 @@ export function trainingRows(cal: Calibration): Row[] {
   return rows;
 }
 
+/** Calls every native case makes before its measured ones. */
+const NATIVE_WARMUP = 2;
+
 export interface MeasureOptions {
   iterations: number;
   /** Times the whole list of cases runs; each case reports its fastest round (rounds.ts), among
@@ -122,7 +125,7 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
         cache: c.cache,
         llcBytes: opts.offCacheBytes,
         iterations: opts.iterations,
-        warmup: 2,
+        warmup: NATIVE_WARMUP,
       }).results;
     },
     opts.inPlacement,
@@ -142,7 +145,15 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
             bytes: m.bytes,
             measured: m,
           },
-          algorithm ? predictNs(spec, algorithm, c.cores, m.bytes, c.cache) : undefined,
+          algorithm
+            ? predictNs(spec, algorithm, c.cores, m.bytes, c.cache, {
+                calls: {
+                  iterations: opts.iterations,
+                  warmup: NATIVE_WARMUP,
+                  rotation: nativeRotation(c.bench, m.bytes, c.cores.length, opts.offCacheBytes),
+                },
+              })
+            : undefined,
         ),
       );
     }
@@ -177,7 +188,7 @@ export function coldOrderRows(spec: MachineSpec, cores: number[], sizes: number[
         llcBytes: opts.offCacheBytes,
         order,
         iterations: opts.iterations,
-        warmup: 2,
+        warmup: NATIVE_WARMUP,
       }).results;
     },
     opts.inPlacement,
@@ -189,6 +200,58 @@ export function coldOrderRows(spec: MachineSpec, cores: number[], sizes: number[
       row(
         { set: 'probe', name: `bcast basic, ${order} order`, mechanism: 'shm', ranks: 2, bytes: m.bytes, measured: m },
         predicted.get(m.bytes),
+      ),
+    ),
+  );
+}
+
+/** Sizes the first-access probe reads: two of the training's cold CMA sweep (training.ts). */
+const FIRST_ACCESS_SIZES = [64 * 1024, 1024 * 1024];
+/** The probe's two ways to take cold buffers: each measured call a copy of the buffers no call used
+ *  before, or the rotation already come round once, every page reached by an earlier call. */
+const ROTATIONS = ['new pages', 'pages reached before'] as const;
+
+/**
+ * How much the kernel's first access to a page through the reader's mapping costs (sim/kernel/
+ * user-access.ts): one reader of one process over CMA, cold, its buffers rotated over more than twice
+ * the off-cache size in both ways, with the warm-up calls either the usual two (every measured call
+ * reaches pages no call reached) or a whole rotation (every measured call reaches pages the same
+ * rotation's copy reached one turn before; the caches are as cold, the rotation exceeding them).
+ * Each way predicted with its own calls. Probe rows count in no summary.
+ */
+export function firstAccessRows(spec: MachineSpec, cores: number[], opts: MeasureOptions): Row[] {
+  const pair = cores.slice(0, 2);
+  const ways = ROTATIONS.flatMap((way) =>
+    FIRST_ACCESS_SIZES.map((bytes) => {
+      const rotation = nativeRotation('onetoall', bytes, 2, opts.offCacheBytes);
+      return { way, bytes, rotation, warmup: way === 'new pages' ? NATIVE_WARMUP : rotation };
+    }),
+  );
+  const measured = measureInRounds(
+    opts.rounds,
+    ways,
+    ({ way, bytes, warmup }, round) => {
+      opts.progress(`probe: CMA one reader, cold, ${way}, ${bytes} B, native${roundText(round, opts.rounds)}`);
+      return runNative({
+        bench: 'onetoall',
+        mech: 'cma-read',
+        cores: pair,
+        sizes: [bytes],
+        cache: 'off',
+        llcBytes: opts.offCacheBytes,
+        iterations: opts.iterations,
+        warmup,
+      }).results;
+    },
+    opts.inPlacement,
+  );
+  return ways.flatMap(({ way, rotation, warmup }, i) =>
+    measured[i].map((m) =>
+      row(
+        { set: 'probe', name: `onetoall cma, cold, ${way}`, mechanism: 'cma', ranks: 2, bytes: m.bytes, measured: m },
+        predictNs(spec, 'onetoall:cma', pair, m.bytes, 'off', {
+          calls: { iterations: opts.iterations, warmup, rotation },
+        }),
       ),
     ),
   );

@@ -188,8 +188,43 @@ export function coldCopyText(rows: Report['rows']): string[] {
     `  4 KiB page of the message beyond the model's prediction (median of ${cold.length} rows; from ${us(Math.min(...perPage))} to`,
     `  ${us(Math.max(...perPage))}), where the warm CMA training sweep is predicted within ${warmError.toFixed(1)} %`,
     "  (median |error| of its training rows). The model's cold transfer differs from its warm one by the",
-    '  pages\' struct page misses, the cold data and the fitted `coldPageNs` (above, "Cold pinning"); what',
-    '  the host spends a cold page on is not measured here.',
+    "  pages' struct page misses, the cold data and, for the pages of the reader's buffer that no earlier",
+    '  call reached, the fitted `firstUserAccessNs` (above, "First access to a page").',
+  ];
+}
+
+/**
+ * What the first-access probe (validate.ts, firstAccessRows) shows: one reader over CMA, cold, every
+ * measured call reaching new pages of its buffer, or pages an earlier call of the rotation reached.
+ */
+export function firstAccessText(rows: Report['rows']): string[] {
+  const probes = rows.filter((r) => r.set === 'probe' && r.mechanism === 'cma');
+  const at = (bytes: number, way: string) => probes.find((p) => p.bytes === bytes && p.name.endsWith(way));
+  const lines: string[] = [];
+  for (const bytes of [...new Set(probes.map((p) => p.bytes))]) {
+    const fresh = at(bytes, 'new pages');
+    const again = at(bytes, 'pages reached before');
+    if (!fresh || !again) continue;
+    const pages = Math.ceil(bytes / PAGE_BYTES);
+    const perPage = (a: number, b: number) => `${((a - b) / pages / 1000).toFixed(2)} us`;
+    const model =
+      fresh.predictedNs === undefined || again.predictedNs === undefined
+        ? ''
+        : `; the model ${usText(fresh.predictedNs)} and ${usText(again.predictedNs)}, ${perPage(fresh.predictedNs, again.predictedNs)} a page`;
+    lines.push(
+      `  - ${formatBytes(bytes, { space: true })}: ${usText(fresh.measured.medianNs)} reaching new pages, ${usText(again.measured.medianNs)} reaching pages reached before, ${perPage(fresh.measured.medianNs, again.measured.medianNs)} a page apart${model}.`,
+    );
+  }
+  if (lines.length === 0) return [];
+  return [
+    "- **The kernel's first access to a page** (the `probe` rows named `onetoall cma, cold, ...`, counted in",
+    "  no summary). One reader over CMA, cold, its buffers rotated as every cold case's are; either every",
+    '  measured call reaches pages of its buffer that no call reached before (two warm-up calls), or the',
+    '  rotation has come round once (a whole rotation of warm-up calls), so that each call reaches the',
+    "  pages its copy's last turn reached; the caches are as cold both ways. Medians:",
+    ...lines,
+    '  The difference is what the model charges as `firstUserAccessNs` (docs/model.md, "The kernel\'s first',
+    '  access to a user page"), fitted on the training\'s cold CMA sweep, whose every call reaches new pages.',
   ];
 }
 
@@ -325,10 +360,17 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     "  copy passes between them take the measured trip, not memory's.",
     '- **Cold pinning.** A CMA transfer pins every page of the other process, and each reference is a locked',
     "  increment on the page's `struct page`; in a cold iteration no cache holds those lines, so each page",
-    '  pays a miss to memory (docs/model.md, "Contended kernel locks"). A host may pay more for a cold page:',
-    '  the training also takes the CMA sweep cold, up to 1 MiB (each size rotating over 33 buffers or more),',
-    "  and fits what it takes beyond the model's cold transfer, per page, as `kernel.params.coldPageNs` (the",
-    '  table above). This is the difference between the warm training sweep of CMA and the cold CMA test rows.',
+    '  pays a miss to memory (docs/model.md, "Contended kernel locks").',
+    "- **First access to a page.** The kernel's first access to a page through the calling process's own",
+    "  mapping (the reader's buffer of `process_vm_readv`) may cost a host more than the copy: a virtual",
+    "  machine whose hypervisor shadows its page tables exits to it to fill the kernel table's entry",
+    '  (docs/model.md, "The kernel\'s first access to a user page"). The training takes the CMA sweep cold, up',
+    '  to 1 MiB, each size rotating over 33 copies of its buffers or more, so that every measured call reaches',
+    "  new pages, and fits what it takes beyond the model's cold transfer, per such page, as",
+    '  `kernel.params.firstUserAccessNs` (the table above). The model counts the pages per copy of the',
+    "  buffers, so a cold case whose rotation comes round within its calls (the larger sizes' rotations are",
+    '  shorter) pays it only on the calls that reach new pages, as the native run does; the probe below',
+    '  measures both ways.',
     '',
     'Where the model errs, and why (what the code does now):',
     '',
@@ -374,6 +416,7 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     ...bothWaysText(report.rows),
     ...fragmentProbeText(report.rows),
     ...coldOrderText(report.rows),
+    ...firstAccessText(report.rows),
     '',
   );
   // Last: under its own heading, it would otherwise take the explanations above as its own.

@@ -7,6 +7,7 @@ import type { Program } from '../../sim/engine/program.ts';
 import { Node } from '../../sim/node/node.ts';
 import { World } from '../../sim/node/world.ts';
 import { SimRank } from '../../sim/kernel/rank.ts';
+import { useBufferCopy } from '../../sim/kernel/user-access.ts';
 import { afterDelay } from './start-delay.ts';
 import { warmupCallsMade } from './cold-warmup.ts';
 import { addTotals, SteadyState, totalsBetween } from './steady-state.ts';
@@ -73,6 +74,13 @@ export interface RunRequest {
    * directly, as the native backend's do. Default true.
    */
   mpiBinding?: boolean;
+  /**
+   * With cache off: how many copies of each rank's buffers the calls rotate through, as IMB's
+   * -off_cache does, call k using copy k mod `rotation`. It matters only to what a machine keeps per
+   * page across calls (the kernel's first access to a page, sim/kernel/user-access.ts). Default:
+   * every call a copy of its own, as a rotation longer than the run.
+   */
+  rotation?: number;
 }
 
 export interface RunOutcome {
@@ -113,6 +121,8 @@ function runTyped<Op extends OperationName>(
   info: AlgorithmInfo<Op>,
   semantics: OperationSemantics<ArgsOf<Op>>,
 ): RunOutcome {
+  if (req.rotation !== undefined && !(Number.isInteger(req.rotation) && req.rotation >= 1))
+    throw new RangeError(`rotation must be a whole number of buffer copies of at least 1, got ${req.rotation}`);
   if (info.ranks !== undefined && req.cores.length !== info.ranks)
     throw new Error(`${info.name} is defined for ${info.ranks} ranks only, not ${req.cores.length}`);
   // Parameters not given take the algorithm's declared defaults, whoever calls.
@@ -171,6 +181,7 @@ function runTyped<Op extends OperationName>(
     // Every call starts from fresh inputs, in the same buffers unless they are fresh (so
     // reductions do not pile up terms, and a cache-on run finds last call's data still cached).
     if (req.cache === 'off') node.clearCaches();
+    useBufferCopy(world, req.cache === 'off' ? k % (req.rotation ?? Infinity) : 0);
     if (k === measured) {
       node.trace.reset();
       loads?.reset(sim.now);

@@ -10,7 +10,7 @@
 // directly. Each fitted value says which measurement it came from.
 import type { MachineSpec } from '../../hardware/spec.ts';
 import type { NativeStats } from '../backend.ts';
-import { modelAlgorithm, predictNs } from '../predict.ts';
+import { modelAlgorithm, nativeRotation, predictNs } from '../predict.ts';
 import { setCapacity, type TrainingData } from '../training.ts';
 import { modelClaimsNs } from './model-claims.ts';
 import { modelCopyNs } from './model-copy.ts';
@@ -316,24 +316,32 @@ const cmaSyscallAndPin: FittedConstant = {
   },
 };
 
-const cmaColdPage: FittedConstant = {
-  name: 'cost of a page the kernel references cold (CMA)',
+const firstUserAccess: FittedConstant = {
+  name: "cost of the kernel's first access to a page through the caller's mapping (CMA)",
   fit(spec, data) {
     const sweep = data.cmaColdSweep;
     if (!sweep) return [];
     const algorithm = modelAlgorithm('onetoall', 'cma-read')!;
     // After the warm sweep's fit: what the cold sweep takes beyond the model's cold transfer (its
-    // struct page misses, cold copies and write-backs included), per cold page, in the same
-    // weighted least squares of relative error, clamped at zero.
+    // struct page misses, cold copies and write-backs included), per page the reader's kernel
+    // reaches for the first time, in the same weighted least squares of relative error, clamped at
+    // zero. The model runs the sweep's own calls, its rotation included, so that pages it reaches
+    // again count as they did natively (at the sweep's sizes, every measured call reaches new ones).
     const at = (ns: number, bytes: number) => {
-      spec.kernel.params.coldPageNs = ns;
-      return predictNs(spec, algorithm, sweep.cores, bytes, 'off');
+      spec.kernel.params.firstUserAccessNs = ns;
+      const rotation =
+        data.coldRotationBytes === undefined
+          ? undefined
+          : nativeRotation(sweep.bench, bytes, sweep.cores.length, data.coldRotationBytes);
+      return predictNs(spec, algorithm, sweep.cores, bytes, 'off', {
+        calls: { iterations: sweep.iterations, warmup: sweep.warmup, rotation },
+      });
     };
     const points = sweep.results.map((r) => {
       const base = at(0, r.bytes);
       return { a: (at(1000, r.bytes) - base) / 1000, y: r.medianNs - base, w: 1 / r.medianNs ** 2 };
     });
-    spec.kernel.params.coldPageNs = round(nonNegativeFit1(points));
+    spec.kernel.params.firstUserAccessNs = round(nonNegativeFit1(points));
     const sizes = sweep.results.map((r) => `${sizeText(r.bytes)} ${fmt(r.medianNs)}`).join(', ');
     const rotation =
       data.coldRotationBytes === undefined
@@ -341,8 +349,8 @@ const cmaColdPage: FittedConstant = {
         : ` (buffers rotated over more than twice ${sizeText(data.coldRotationBytes)})`;
     return [
       {
-        field: 'kernel.params.coldPageNs',
-        value: spec.kernel.params.coldPageNs,
+        field: 'kernel.params.firstUserAccessNs',
+        value: spec.kernel.params.firstUserAccessNs,
         source: `measured: process_vm_readv by one reader, cold${rotation}, ${sizes}; weighted least squares of relative error against the model with it at zero, after the warm sweep's syscall and pinning`,
       },
     ];
@@ -455,7 +463,7 @@ export const FITTED_CONSTANTS: FittedConstant[] = [
   memoryBandwidth,
   claimConcurrency,
   cmaSyscallAndPin,
-  cmaColdPage,
+  firstUserAccess,
   cmaLock,
 ];
 
@@ -470,12 +478,12 @@ export function unfitted(data: TrainingData): string[] {
   ];
   if (data.cores.length < 2)
     out.push(
-      'kernel.syscallNs, kernel.pinPerPageNs, kernel.params.coldPageNs: CMA needs two cores; import defaults stay',
+      'kernel.syscallNs, kernel.pinPerPageNs, kernel.params.firstUserAccessNs: CMA needs two cores; import defaults stay',
       'caches[*].peerLatencyNs: a line passed between cores needs two; shared caches keep their hit latency for it',
     );
   else if (!data.cmaSweep)
     out.push(
-      `kernel.syscallNs, kernel.pinPerPageNs, kernel.params.coldPageNs: CMA refused (${data.cma?.cma ?? 'not probed'}); import defaults stay`,
+      `kernel.syscallNs, kernel.pinPerPageNs, kernel.params.firstUserAccessNs: CMA refused (${data.cma?.cma ?? 'not probed'}); import defaults stay`,
     );
   if (data.cmaReaders.length === 0)
     out.push('kernel.cmaLockMode: two readers of one process need three cores; the import default stays');

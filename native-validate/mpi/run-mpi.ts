@@ -10,7 +10,7 @@ import type { MachineSpec } from '../../hardware/spec.ts';
 import { NativeError, type NativeStats } from '../backend.ts';
 import { lineTrip } from '../host-check.ts';
 import { COLLECTIVES } from '../cases.ts';
-import { predictNs } from '../predict.ts';
+import { nativeRotation, predictNs } from '../predict.ts';
 import { smBtlCosts, vaderFastBoxBytes } from '../../sim/kernel/shm/costs.ts';
 import { measureInRounds, roundText, type InPlacement } from '../rounds.ts';
 import { row, type Row } from '../validate.ts';
@@ -317,7 +317,17 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
               bytes: m.bytes,
               measured: m,
             },
-            algorithm ? predictNs(spec, algorithm, opts.cores, m.bytes, 'off', { params, mpi: true }) : undefined,
+            algorithm
+              ? predictNs(spec, algorithm, opts.cores, m.bytes, 'off', {
+                  params,
+                  mpi: true,
+                  calls: {
+                    iterations: opts.iterations,
+                    warmup: MPI_WARMUP,
+                    rotation: nativeRotation(op, m.bytes, opts.cores.length, opts.llcBytes),
+                  },
+                })
+              : undefined,
           ),
         );
       }

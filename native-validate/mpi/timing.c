@@ -59,7 +59,8 @@ static void measure(const char *op, size_t b, int iterations, int warmup, size_t
   size_t soff = (sbytes + 4095) / 4096 * 4096;
   size_t stride = soff + (rbytes + 4095) / 4096 * 4096;
   if (stride == 0) stride = 4096;
-  size_t count = 2 * llc / stride + 1;
+  /* As the native backend's rotation (src/measure.c, arena_make): more than twice the cache, plus one. */
+  size_t count = (2 * llc + stride - 1) / stride + 1;
   char *arena = malloc(stride * count);
   if (!arena) MPI_Abort(MPI_COMM_WORLD, 2);
   memset(arena, me + 1, stride * count);

@@ -13,6 +13,7 @@ import type { World } from '../node/world.ts';
 import { addressSpace, pagesSpanned } from './address-space.ts';
 import { kernelCosts } from './kernel-costs.ts';
 import { kernelCall, pinUnderLock, syscall } from './kernel-steps.ts';
+import { reachThroughMapping } from './user-access.ts';
 
 type Direction = 'read' | 'write';
 
@@ -66,6 +67,8 @@ function* processVm(
       yield* pinUnderLock(world, me, space, address + done, pages);
       const bytes = Math.min(pages * kernel.pageBytes - startOffset, r.bytes - done);
       for (const piece of cursor.take(bytes)) {
+        // The caller's side goes through its own mapping (copy_to_user, copy_from_user).
+        yield* reachThroughMapping(world, me, [piece], call);
         const theirs: Range = { buf: r.buf, offset: r.offset + done, bytes: piece.bytes };
         const [src, dst] = dir === 'read' ? [theirs, piece] : [piece, theirs];
         const label = dir === 'read' ? `cma read <-${target}` : `cma write ->${target}`;

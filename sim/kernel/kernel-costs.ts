@@ -113,14 +113,9 @@ export function kernelCosts(spec: MachineSpec): KernelCosts {
  * `kernel.params.coldPageNs`: what a page the kernel references cold (pins, or marks dirty, for
  * the first time since the caches were last cleared) costs beyond the miss to its struct page,
  * which the model charges itself (page-table-locks.ts). Default 0: on bare metal that miss is the
- * cold page's cost (seed 004 measured 30-180 ns per pinned page). A host can pay more: on the
- * development host, a virtual machine, a cold CMA transfer took about 6 us a page more than a warm
- * one, where user-space copies of the same cold buffers did not slow so (docs/validation.md). Its
- * cause is not established; a guest whose hypervisor shadows its page tables, as that host's boot
- * log suggests, exits to the hypervisor when the kernel walks a page whose shadow entry was
- * dropped. `intranode calibrate` measures it from a cold CMA sweep against the warm one
- * (native-validate/fit/constants.ts). Read from the spec at each use, not memoised with
- * kernelCosts, because the calibration's fit changes it between predictions.
+ * cold page's cost (seed 004 measured 30-180 ns per pinned page). A machine file may set more; no
+ * calibration fits it (what the development host pays for cold CMA transfers is the kernel's first
+ * access to the reader's own pages: firstUserAccessNs). Read from the spec at each use.
  */
 export function coldPageNs(spec: MachineSpec): number {
   const value = spec.kernel.params.coldPageNs;
@@ -129,6 +124,25 @@ export function coldPageNs(spec: MachineSpec): number {
 
 /** The default of `coldPageNs` (source: see coldPageNs). */
 export const coldPageDefaults = { coldPageNs: 0 } as const;
+
+/**
+ * `kernel.params.firstUserAccessNs`: what the kernel's first access to a page through the calling
+ * process's own mapping costs beyond the copy, once per page (user-access.ts). Default 0: nothing on
+ * bare metal. On a guest whose hypervisor shadows its page tables, with page-table isolation, each
+ * such first access exits to the hypervisor (6-10 us a page on the development host, measured in
+ * docs/model.md). `intranode calibrate` fits it from a cold CMA sweep (native-validate/fit/constants.ts).
+ * Read from the spec at each use, not memoised with kernelCosts, because the calibration's fit
+ * changes it between predictions.
+ */
+export function firstUserAccessNs(spec: MachineSpec): number {
+  const value = spec.kernel.params.firstUserAccessNs;
+  return value === undefined
+    ? firstUserAccessDefaults.firstUserAccessNs
+    : checkKernelParam(spec, 'firstUserAccessNs', value);
+}
+
+/** The default of `firstUserAccessNs` (source: see firstUserAccessNs). */
+export const firstUserAccessDefaults = { firstUserAccessNs: 0 } as const;
 
 /**
  * A machine's `kernel.params.<name>`, checked by the rule the machine-file loader applies

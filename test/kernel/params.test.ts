@@ -2,7 +2,7 @@
 import { describe, expect, it } from 'vitest';
 import { KERNEL_PARAMS } from '../../hardware/kernel-params.ts';
 import { knemDefaults } from '../../sim/kernel/knem/costs.ts';
-import { coldPageDefaults, kernelCosts } from '../../sim/kernel/kernel-costs.ts';
+import { coldPageDefaults, firstUserAccessDefaults, kernelCosts } from '../../sim/kernel/kernel-costs.ts';
 import { pageFaultDefaults } from '../../sim/node/page-fault-costs.ts';
 import { smParamDefaults } from '../../sim/kernel/shm/costs.ts';
 import { parseMachineYaml } from '../../hardware/machine-file.ts';
@@ -18,6 +18,7 @@ describe('kernel parameters', () => {
       ...Object.keys(pageFaultDefaults),
       ...Object.keys(smParamDefaults),
       ...Object.keys(coldPageDefaults),
+      ...Object.keys(firstUserAccessDefaults),
     ].sort();
     expect(Object.keys(KERNEL_PARAMS).sort()).toEqual(read);
   });

@@ -4,17 +4,10 @@
 import { describe, expect, it } from 'vitest';
 import { coldOrderText, fragmentProbeText } from '../../native-validate/validation-doc.ts';
 import type { Row } from '../../native-validate/validate.ts';
-import { steadyStats } from '../helpers/native-stats.ts';
+import { probeRow } from '../helpers/native-stats.ts';
 
-const r = (name: string, bytes: number, measured: number, predicted: number, mechanism = 'shm'): Row => ({
-  set: 'probe',
-  name,
-  mechanism,
-  ranks: 2,
-  bytes,
-  measured: steadyStats(bytes, measured, 5),
-  predictedNs: predicted,
-});
+const r = (name: string, bytes: number, measured: number, predicted: number, mechanism = 'shm'): Row =>
+  probeRow(name, bytes, measured, predicted, mechanism);
 
 const rows = [
   r('bcast basic, sequential order', 2048, 550, 626),

@@ -8,7 +8,7 @@ import { loadMachineFile, loadPreset } from '../../hardware/index.ts';
 import { modelClaimsNs } from '../../native-validate/fit/model-claims.ts';
 import { FITTED_CONSTANTS } from '../../native-validate/fit/constants.ts';
 import { CMA_COLD_SIZES, type TrainingData } from '../../native-validate/training.ts';
-import { modelAlgorithm, predictNs } from '../../native-validate/predict.ts';
+import { modelAlgorithm, nativeRotation, predictNs } from '../../native-validate/predict.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 import { modelCopyNs } from '../../native-validate/fit/model-copy.ts';
@@ -119,38 +119,49 @@ describe('the fit of claims in flight', () => {
   });
 });
 
-describe('the cost of a cold page', () => {
-  const cold = (spec: MachineSpec, bytes: number, cache: 'on' | 'off' = 'off') =>
-    predictNs(spec, modelAlgorithm('onetoall', 'cma-read')!, [0, 1], bytes, cache);
+describe("the kernel's first access to a page through the caller's mapping", () => {
+  const algorithm = modelAlgorithm('onetoall', 'cma-read')!;
+  // The training's cold sweep: 20 measured calls after 2, buffers rotated over twice 32 MiB.
+  const calls = (bytes: number) => ({
+    iterations: 20,
+    warmup: 2,
+    rotation: nativeRotation('onetoall', bytes, 2, 32 << 20),
+  });
+  const cold = (spec: MachineSpec, bytes: number, rotation?: number) =>
+    predictNs(spec, algorithm, [0, 1], bytes, 'off', { calls: { iterations: 4, warmup: 2, rotation } });
 
-  it('adds to a cold transfer its cost for every page pinned, and nothing to a warm one', () => {
+  it("adds its cost for every page of the reader's buffer a call reaches first, and nothing once the rotation comes round", () => {
     const spec = structuredClone(loadPreset('broadwell'));
     const bytes = 64 * 1024;
-    const [coldBefore, warmBefore] = [cold(spec, bytes), cold(spec, bytes, 'on')];
-    spec.kernel.params.coldPageNs = 2500;
+    const [coldBefore, warmBefore] = [cold(spec, bytes), predictNs(spec, algorithm, [0, 1], bytes, 'on')];
+    spec.kernel.params.firstUserAccessNs = 2500;
     expect(cold(spec, bytes) - coldBefore).toBeCloseTo((bytes / 4096) * 2500, 3);
-    // The warm calls follow a cold warm-up, so they start later: equal to rounding.
-    expect(cold(spec, bytes, 'on')).toBeCloseTo(warmBefore, 6);
+    // Two copies of the buffers: the warm-up calls reach both, the measured ones reach none anew.
+    expect(cold(spec, bytes, 2)).toBeCloseTo(coldBefore, 6);
+    // Three copies over six calls: the measured calls' median is one that reaches nothing anew.
+    expect(cold(spec, bytes, 3)).toBeCloseTo(coldBefore, 6);
+    // The warm calls use one copy, reached by the warm-up.
+    expect(predictNs(spec, algorithm, [0, 1], bytes, 'on')).toBeCloseTo(warmBefore, 6);
   });
 
   it('is fitted back from a cold sweep the model itself took with it', () => {
     const spec = structuredClone(loadPreset('broadwell'));
-    spec.kernel.params.coldPageNs = 3000;
-    const results = CMA_COLD_SIZES.map((bytes) => steadyStats(bytes, cold(spec, bytes), 20));
-    spec.kernel.params.coldPageNs = 0;
-    const fit = FITTED_CONSTANTS.find((f) => f.name.startsWith('cost of a page the kernel references cold'))!;
-    const data = { cmaColdSweep: { cores: [0, 1], results }, coldRotationBytes: 32 << 20 };
-    const [value] = fit.fit(spec, data as unknown as TrainingData);
-    expect(value.field).toBe('kernel.params.coldPageNs');
+    spec.kernel.params.firstUserAccessNs = 3000;
+    const predicted = (bytes: number) => predictNs(spec, algorithm, [0, 1], bytes, 'off', { calls: calls(bytes) });
+    const results = CMA_COLD_SIZES.map((bytes) => steadyStats(bytes, predicted(bytes), 20));
+    spec.kernel.params.firstUserAccessNs = 0;
+    const fit = FITTED_CONSTANTS.find((f) => f.name.startsWith("cost of the kernel's first access"))!;
+    const sweep = { bench: 'onetoall', cores: [0, 1], iterations: 20, warmup: 2, results };
+    const [value] = fit.fit(spec, { cmaColdSweep: sweep, coldRotationBytes: 32 << 20 } as unknown as TrainingData);
+    expect(value.field).toBe('kernel.params.firstUserAccessNs');
     expect(value.value).toBeCloseTo(3000, 0);
-    expect(spec.kernel.params.coldPageNs).toBe(value.value);
+    expect(spec.kernel.params.firstUserAccessNs).toBe(value.value);
     expect(value.source).toContain('cold (buffers rotated over more than twice 32 MiB), 4 KiB');
     // A host no slower cold than the model fits zero, not a negative cost.
-    spec.kernel.params.coldPageNs = 0;
-    const faster = CMA_COLD_SIZES.map((bytes) => steadyStats(bytes, cold(spec, bytes) * 0.9, 20));
-    expect(
-      fit.fit(spec, { cmaColdSweep: { cores: [0, 1], results: faster } } as unknown as TrainingData)[0].value,
-    ).toBe(0);
+    spec.kernel.params.firstUserAccessNs = 0;
+    const faster = CMA_COLD_SIZES.map((bytes) => steadyStats(bytes, predicted(bytes) * 0.9, 20));
+    const slower = { ...sweep, results: faster };
+    expect(fit.fit(spec, { cmaColdSweep: slower } as unknown as TrainingData)[0].value).toBe(0);
   });
 });
 

@@ -14,6 +14,7 @@ import { steadyStats } from '../helpers/native-stats.ts';
 interface ReportRow {
   set: string;
   name: string;
+  mechanism: string;
   ranks: number;
   bytes: number;
   measured: { medianNs: number; roundMediansNs: number[]; roundTripsBeforeNs: number[]; roundTripsNs: number[] };
@@ -49,21 +50,31 @@ describe('intranode validate on two ranks', () => {
     expect(code).toBe(0);
     const report = JSON.parse(out);
     const all = report.rows as ReportRow[];
-    // Last, the cold-order probe: the basic broadcast at both sizes, buffers in order then shuffled.
+    const rows = all.filter((r) => r.set !== 'probe');
+    // Last, the cold-order probe: the basic broadcast at both sizes, buffers in order then shuffled;
+    // then, where CMA ran, the first-access probe: one CMA reader at its own two sizes, both ways.
     const probes = all.filter((r) => r.set === 'probe');
+    const firstAccess = rows.some((r) => r.mechanism === 'cma')
+      ? [
+          'onetoall cma, cold, new pages 65536',
+          'onetoall cma, cold, new pages 1048576',
+          'onetoall cma, cold, pages reached before 65536',
+          'onetoall cma, cold, pages reached before 1048576',
+        ]
+      : [];
     expect(probes.map((r) => `${r.name} ${r.bytes}`)).toEqual([
       'bcast basic, sequential order 4096',
       'bcast basic, sequential order 65536',
       'bcast basic, shuffled order 4096',
       'bcast basic, shuffled order 65536',
+      ...firstAccess,
     ]);
     expect(all.slice(-probes.length)).toEqual(probes);
-    const rows = all.filter((r) => r.set !== 'probe');
     expect(rows.length).toBeGreaterThanOrEqual(2 * 4 + 2 * 5);
     expect(rows.every((r) => r.set === 'test')).toBe(true);
     for (const r of [...rows, ...probes]) {
       expect(r.ranks).toBe(2);
-      expect([4096, 65536]).toContain(r.bytes);
+      expect(r.name.startsWith('onetoall cma') ? [65536, 1 << 20] : [4096, 65536]).toContain(r.bytes);
       expect(r.measured.medianNs).toBeGreaterThan(0);
       // Three rounds by default; the row is the fastest of those placed as at the start (both line
       // trips within the host check's factor of its first trip), the fastest of all where none was.

@@ -16,6 +16,7 @@ import { efficiency, knemCaller, ownSegments, pin, requireKnem, requireMode, sub
 import { describeCookie } from './cookie.ts';
 import { knemParam } from './costs.ts';
 import { pagesOfAll, pairSegments, sliceSegments, totalBytes } from './segments.ts';
+import { reachThroughMapping } from '../user-access.ts';
 
 export { knemDefaults, knemParam, type KnemParam } from './costs.ts';
 export { makeCookie, cookieContext, cookieRegion } from './cookie.ts';
@@ -88,6 +89,7 @@ export function createKnem(world: World, me: number): Knem {
       // user-space application memory"), offered for its Fig. 11 finding the strategies alike, is
       // not modelled (claims 004-f11-*).
       if (throughPinnedPages(direction, mode)) yield* pin(c, mine);
+      else yield* reachThroughMapping(world, me, mine, 'knem inline copy');
       const remote = sliceSegments(region.segments, offset, bytes);
       const pieces = direction === 'read' ? pairSegments(remote, mine) : pairSegments(mine, remote);
       const label = `knem ${direction} ${describeCookie(cookie)}`;
