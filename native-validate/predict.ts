@@ -56,13 +56,11 @@ export interface PredictOptions {
 const PAGE_BYTES = 4096;
 const pageRound = (n: number) => Math.ceil(n / PAGE_BYTES) * PAGE_BYTES;
 
-/**
- * How many copies of its buffers a native program's cold run rotates through: each rank's send
- * buffer and receive buffer, each starting on a page, one after the other, as many times as take
- * more than twice `offCacheBytes` plus one (src/measure.c, `arena_make`; mpi/timing.c alike). The
- * sizes are those every rank of the program allocates for `bench` at `bytes` per block.
- */
-export function nativeRotation(bench: string, bytes: number, ranks: number, offCacheBytes: number): number {
+/** The bytes between one copy of a rank's buffers and the next in a native program's rotation: its
+ *  send buffer and receive buffer, each starting on a page, one after the other. The sizes are those
+ *  every rank of the program allocates for `bench` at `bytes` per block (src/bench_p2p.c,
+ *  src/bench_coll.c, mpi/timing.c). */
+function nativeStride(bench: string, bytes: number, ranks: number): number {
   const [send, recv] =
     bench === 'scatter'
       ? [ranks * bytes, bytes]
@@ -71,8 +69,31 @@ export function nativeRotation(bench: string, bytes: number, ranks: number, offC
         : bench === 'alltoall'
           ? [ranks * bytes, ranks * bytes]
           : [bytes, bytes];
-  const stride = Math.max(PAGE_BYTES, pageRound(pageRound(send) + recv));
-  return Math.ceil((2 * offCacheBytes) / stride) + 1;
+  return Math.max(PAGE_BYTES, pageRound(pageRound(send) + recv));
+}
+
+/**
+ * How many copies of its buffers a native program's cold run rotates through: as many as take more
+ * than twice `offCacheBytes`, plus one (src/measure.c, `arena_make`; mpi/timing.c alike).
+ */
+export function nativeRotation(bench: string, bytes: number, ranks: number, offCacheBytes: number): number {
+  return Math.ceil((2 * offCacheBytes) / nativeStride(bench, bytes, ranks)) + 1;
+}
+
+/** The least cache size of at least `offCacheBytes` whose rotation gives each of `calls` calls of
+ *  `bench` a copy of its own at every one of `sizes`: no call reaches pages an earlier one reached. */
+export function newPagesOffCache(
+  bench: string,
+  sizes: readonly number[],
+  ranks: number,
+  offCacheBytes: number,
+  calls: number,
+): number {
+  // ceil(2 L / stride) + 1 >= calls holds exactly where 2 L / stride > calls - 2.
+  const least = Math.max(
+    ...sizes.map((bytes) => Math.floor((Math.max(0, calls - 2) * nativeStride(bench, bytes, ranks)) / 2) + 1),
+  );
+  return Math.max(offCacheBytes, least);
 }
 
 /** The median as the native programs compute it: between the two middle values for an even count. */

@@ -18,6 +18,7 @@ import {
 } from './fit/capacity.ts';
 import { DEFAULT_ROUNDS, measureInRounds, roundText } from './rounds.ts';
 import { claimsRingRequest, lineTripRequest } from './host-check.ts';
+import { newPagesOffCache } from './predict.ts';
 
 const KiB = 1024;
 const MiB = 1024 * KiB;
@@ -126,7 +127,7 @@ export interface TrainingData {
   /** One reader of one process over CMA, warm, by size (syscall and per-page pinning). */
   cmaSweep?: NativeRun;
   /** The same sweep cold (CMA_COLD_SIZES), its buffers rotated over more than twice
-   *  `coldRotationBytes`, every measured call reaching pages it had not: what the kernel's first access to
+   *  `coldRotationBytes`, every call reaching pages no call reached before: what the kernel's first access to
    *  a page through the caller's mapping costs (kernel.params.firstUserAccessNs). */
   cmaColdSweep?: NativeRun;
   coldRotationBytes?: number;
@@ -204,7 +205,13 @@ export function measureTraining(spec: MachineSpec, cores: number[], opts: Traini
         req: claimsRingRequest(pair, it.iterations),
       },
     );
-  const coldRotationBytes = opts.offCacheBytes ?? cma?.llcBytes;
+  // Over at least the cold cases' cache size, and long enough that no measured call comes back to a
+  // copy an earlier call used: every call of the cold sweep reaches pages none reached before.
+  const offCache = opts.offCacheBytes ?? cma?.llcBytes;
+  const coldRotationBytes =
+    offCache === undefined
+      ? undefined
+      : newPagesOffCache('onetoall', CMA_COLD_SIZES, 2, offCache, it.warmup + it.iterations);
   if (cma?.cma === 'ok')
     requests.push(
       {

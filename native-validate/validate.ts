@@ -6,7 +6,7 @@ import type { Calibration } from './calibrate.ts';
 import type { ValidationCase } from './cases.ts';
 import { modelClaimsNs } from './fit/model-claims.ts';
 import { modelCopyNs } from './fit/model-copy.ts';
-import { modelAlgorithm, nativeRotation, predictNs } from './predict.ts';
+import { modelAlgorithm, nativeRotation, newPagesOffCache, predictNs } from './predict.ts';
 import { measureInRounds, roundText, type InPlacement, type RoundedStats } from './rounds.ts';
 
 export interface Row {
@@ -214,23 +214,28 @@ const ROTATIONS = ['new pages', 'pages reached before'] as const;
 /**
  * How much the kernel's first access to a page through the reader's mapping costs (sim/kernel/
  * user-access.ts): one reader of one process over CMA, cold, its buffers rotated over more than twice
- * the off-cache size in both ways, with the warm-up calls either the usual two (every measured call
- * reaches pages no call reached) or a whole rotation (every measured call reaches pages the same
- * rotation's copy reached one turn before; the caches are as cold, the rotation exceeding them).
+ * the off-cache size in both ways (more where the calls would otherwise come back to a copy), with
+ * the warm-up calls either the usual two (every measured call reaches pages no call reached) or a
+ * whole rotation (every measured call reaches pages its copy reached one turn before; the caches
+ * are as cold, the rotation exceeding them).
  * Each way predicted with its own calls. Probe rows count in no summary.
  */
 export function firstAccessRows(spec: MachineSpec, cores: number[], opts: MeasureOptions): Row[] {
   const pair = cores.slice(0, 2);
   const ways = ROTATIONS.flatMap((way) =>
     FIRST_ACCESS_SIZES.map((bytes) => {
-      const rotation = nativeRotation('onetoall', bytes, 2, opts.offCacheBytes);
-      return { way, bytes, rotation, warmup: way === 'new pages' ? NATIVE_WARMUP : rotation };
+      // Over at least the cold cases' cache size, and long enough that no measured call of the first
+      // way comes back to a copy an earlier call used.
+      const calls = NATIVE_WARMUP + opts.iterations;
+      const offCache = newPagesOffCache('onetoall', [bytes], 2, opts.offCacheBytes, calls);
+      const rotation = nativeRotation('onetoall', bytes, 2, offCache);
+      return { way, bytes, offCache, rotation, warmup: way === 'new pages' ? NATIVE_WARMUP : rotation };
     }),
   );
   const measured = measureInRounds(
     opts.rounds,
     ways,
-    ({ way, bytes, warmup }, round) => {
+    ({ way, bytes, offCache, warmup }, round) => {
       opts.progress(`probe: CMA one reader, cold, ${way}, ${bytes} B, native${roundText(round, opts.rounds)}`);
       return runNative({
         bench: 'onetoall',
@@ -238,7 +243,7 @@ export function firstAccessRows(spec: MachineSpec, cores: number[], opts: Measur
         cores: pair,
         sizes: [bytes],
         cache: 'off',
-        llcBytes: opts.offCacheBytes,
+        llcBytes: offCache,
         iterations: opts.iterations,
         warmup,
       }).results;

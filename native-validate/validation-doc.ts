@@ -218,8 +218,9 @@ export function firstAccessText(rows: Report['rows']): string[] {
   if (lines.length === 0) return [];
   return [
     "- **The kernel's first access to a page** (the `probe` rows named `onetoall cma, cold, ...`, counted in",
-    "  no summary). One reader over CMA, cold, its buffers rotated as every cold case's are; either every",
-    '  measured call reaches pages of its buffer that no call reached before (two warm-up calls), or the',
+    "  no summary). One reader over CMA, cold, its buffers rotated as every cold case's are (over more copies",
+    '  where the calls would otherwise come back to one); either every measured call reaches pages of its',
+    '  buffer that no call reached before (two warm-up calls), or the',
     '  rotation has come round once (a whole rotation of warm-up calls), so that each call reaches the',
     "  pages its copy's last turn reached; the caches are as cold both ways. Medians:",
     ...lines,
@@ -365,8 +366,8 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     "  mapping (the reader's buffer of `process_vm_readv`) may cost a host more than the copy: a virtual",
     "  machine whose hypervisor shadows its page tables exits to it to fill the kernel table's entry",
     '  (docs/model.md, "The kernel\'s first access to a user page"). The training takes the CMA sweep cold, up',
-    '  to 1 MiB, each size rotating over 33 copies of its buffers or more, so that every measured call reaches',
-    "  new pages, and fits what it takes beyond the model's cold transfer, per such page, as",
+    '  to 1 MiB, each size rotating over copies enough (over twice the off-cache size, more where needed)',
+    "  that every call reaches new pages, and fits what it takes beyond the model's cold transfer, per such page, as",
     '  `kernel.params.firstUserAccessNs` (the table above). The model counts the pages per copy of the',
     "  buffers, so a cold case whose rotation comes round within its calls (the larger sizes' rotations are",
     '  shorter) pays it only on the calls that reach new pages, as the native run does; the probe below',

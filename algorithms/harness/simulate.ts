@@ -181,7 +181,8 @@ function runTyped<Op extends OperationName>(
     // Every call starts from fresh inputs, in the same buffers unless they are fresh (so
     // reductions do not pile up terms, and a cache-on run finds last call's data still cached).
     if (req.cache === 'off') node.clearCaches();
-    useBufferCopy(world, req.cache === 'off' ? k % (req.rotation ?? Infinity) : 0);
+    if (req.cache === 'off') useBufferCopy(world, k % (req.rotation ?? Infinity), req.rotation !== undefined);
+    else useBufferCopy(world, 0);
     if (k === measured) {
       node.trace.reset();
       loads?.reset(sim.now);

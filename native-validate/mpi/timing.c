@@ -61,8 +61,9 @@ static void measure(const char *op, size_t b, int iterations, int warmup, size_t
   if (stride == 0) stride = 4096;
   /* As the native backend's rotation (src/measure.c, arena_make): more than twice the cache, plus one. */
   size_t count = (2 * llc + stride - 1) / stride + 1;
-  char *arena = malloc(stride * count);
-  if (!arena) MPI_Abort(MPI_COMM_WORLD, 2);
+  /* On a page, as the native backend's arenas (mmap): a buffer spans the pages its size needs. */
+  char *arena = NULL;
+  if (posix_memalign((void **)&arena, 4096, stride * count) != 0) MPI_Abort(MPI_COMM_WORLD, 2);
   memset(arena, me + 1, stride * count);
   for (int it = 0; it < warmup + iterations; it++) {
     char *s = arena + (size_t)(it % (int)count) * stride, *r = s + soff;

@@ -129,8 +129,9 @@ export const coldPageDefaults = { coldPageNs: 0 } as const;
  * `kernel.params.firstUserAccessNs`: what the kernel's first access to a page through the calling
  * process's own mapping costs beyond the copy, once per page (user-access.ts). Default 0: nothing on
  * bare metal. On a guest whose hypervisor shadows its page tables, with page-table isolation, each
- * such first access exits to the hypervisor (6-10 us a page on the development host, measured in
- * docs/model.md). `intranode calibrate` fits it from a cold CMA sweep (native-validate/fit/constants.ts).
+ * such first access exits to the hypervisor (several microseconds a page on the development host:
+ * docs/validation.md, the first-access probe). `intranode calibrate` fits it from a cold CMA sweep
+ * (native-validate/fit/constants.ts).
  * Read from the spec at each use, not memoised with kernelCosts, because the calibration's fit
  * changes it between predictions.
  */

@@ -7,6 +7,8 @@ import { createKnem } from '../../sim/kernel/knem/index.ts';
 import { pagesReached, useBufferCopy } from '../../sim/kernel/user-access.ts';
 import { range } from '../../sim/node/buffer.ts';
 import { alloc, runAll, setup, total } from './kernel-world.ts';
+import { runAlgorithm } from '../../algorithms/harness/simulate.ts';
+import { loadPreset } from '../../hardware/presets.ts';
 
 const KiB = 1024;
 const FIRST = 5000;
@@ -87,5 +89,52 @@ describe("the kernel's first access to a page through the caller's mapping", () 
     runAll(s, [() => createCma(s.world, 1).readv(0, range(mine), range(theirs))]);
     expect(total(s, 'page-map')).toBe(0);
     expect(pagesReached(s.world, 3, mine.id)).toBeUndefined();
+  });
+});
+
+describe('cold runs that rotate through copies of their buffers', () => {
+  const spec = structuredClone(loadPreset('broadwell'));
+  const run = (algorithm: string, firstUserAccessNs: number, rotation?: number) => {
+    spec.kernel.params.firstUserAccessNs = firstUserAccessNs;
+    return runAlgorithm({
+      machine: spec,
+      cores: [0, 1, 2, 3],
+      algorithm,
+      call: { bytes: 64 * KiB, root: 0, params: {} },
+      cache: 'off',
+      iterations: 12,
+      warmup: 2,
+      seed: 'rotation',
+      rotation,
+      mpiBinding: false,
+    });
+  };
+
+  it('pay for new pages in the calls that reach them, and replay once every copy is reached', () => {
+    const before = run('onetoall:cma', 0);
+    // Every call a copy of its own: each reader reaches 16 new pages every call, and every call
+    // starts as the one before did (nothing reached is ever reached again).
+    const fresh = run('onetoall:cma', FIRST);
+    expect(fresh.times.map((t) => t - before.times[0])).toEqual(fresh.times.map(() => 16 * FIRST));
+    expect(fresh.replayed).toBe(before.replayed);
+    // Three copies: the warm-up calls take copies 0 and 1, the first measured call copy 2, the rest
+    // come back to copies reached before, as cheap as without the cost, and replay.
+    const rotated = run('onetoall:cma', FIRST, 3);
+    expect(rotated.times[0]).toBeCloseTo(fresh.times[0], 6);
+    expect(rotated.times.slice(1)).toEqual(rotated.times.slice(1).map(() => before.times[0]));
+    expect(rotated.replayed).toBeGreaterThan(0);
+  });
+
+  it('replay as without the cost where nothing reaches a page through its mapping', () => {
+    const before = run('pingpong:shm', 0, 3);
+    const after = run('pingpong:shm', FIRST, 3);
+    expect(after.times).toEqual(before.times);
+    expect(after.replayed).toBe(before.replayed);
+    expect(before.replayed).toBeGreaterThan(0);
+  });
+
+  it('refuse a rotation that is not a whole number of copies of at least one', () => {
+    for (const rotation of [0, 1.5, -2, Number.NaN])
+      expect(() => run('onetoall:cma', FIRST, rotation)).toThrow(/rotation must be a whole number/);
   });
 });

@@ -8,7 +8,7 @@ import { loadMachineFile, loadPreset } from '../../hardware/index.ts';
 import { modelClaimsNs } from '../../native-validate/fit/model-claims.ts';
 import { FITTED_CONSTANTS } from '../../native-validate/fit/constants.ts';
 import { CMA_COLD_SIZES, type TrainingData } from '../../native-validate/training.ts';
-import { modelAlgorithm, nativeRotation, predictNs } from '../../native-validate/predict.ts';
+import { modelAlgorithm, nativeRotation, newPagesOffCache, predictNs } from '../../native-validate/predict.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 import { modelCopyNs } from '../../native-validate/fit/model-copy.ts';
@@ -142,6 +142,23 @@ describe("the kernel's first access to a page through the caller's mapping", () 
     expect(cold(spec, bytes, 3)).toBeCloseTo(coldBefore, 6);
     // The warm calls use one copy, reached by the warm-up.
     expect(predictNs(spec, algorithm, [0, 1], bytes, 'on')).toBeCloseTo(warmBefore, 6);
+  });
+
+  it('measures over the least cache size whose rotation gives every call a copy of its own', () => {
+    const MiB = 1 << 20;
+    for (const [sizes, offCache, calls] of [
+      [[4096, MiB], 8 * MiB, 22],
+      [[64 * 1024], MiB, 533],
+      [[MiB], 32 * MiB, 22],
+    ] as const) {
+      const least = newPagesOffCache('onetoall', sizes, 2, offCache, calls);
+      expect(least).toBeGreaterThanOrEqual(offCache);
+      for (const bytes of sizes) expect(nativeRotation('onetoall', bytes, 2, least)).toBeGreaterThanOrEqual(calls);
+      if (least > offCache)
+        expect(Math.min(...sizes.map((b) => nativeRotation('onetoall', b, 2, least - 1)))).toBeLessThan(calls);
+    }
+    // A cache large enough already is kept: 33 copies of 2 MiB at 1 MiB over 32 MiB.
+    expect(newPagesOffCache('onetoall', [MiB], 2, 32 * MiB, 22)).toBe(32 * MiB);
   });
 
   it('is fitted back from a cold sweep the model itself took with it', () => {
