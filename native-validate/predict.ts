@@ -52,8 +52,9 @@ export interface PredictOptions {
   calls?: { iterations: number; warmup: number; rotation?: number };
 }
 
-/** The base page of x86-64 Linux, on which the native programs' buffers start. */
-const PAGE_BYTES = 4096;
+/** The base page of x86-64 Linux, on which the native programs' buffers start (and the pages the
+ *  validation doc counts per message). */
+export const PAGE_BYTES = 4096;
 const pageRound = (n: number) => Math.ceil(n / PAGE_BYTES) * PAGE_BYTES;
 
 /** The bytes between one copy of a rank's buffers and the next in a native program's rotation: its

@@ -222,11 +222,11 @@ const ROTATIONS = ['new pages', 'pages reached before'] as const;
  */
 export function firstAccessRows(spec: MachineSpec, cores: number[], opts: MeasureOptions): Row[] {
   const pair = cores.slice(0, 2);
+  const calls = NATIVE_WARMUP + opts.iterations;
   const ways = ROTATIONS.flatMap((way) =>
     FIRST_ACCESS_SIZES.map((bytes) => {
       // Over at least the cold cases' cache size, and long enough that no measured call of the first
       // way comes back to a copy an earlier call used.
-      const calls = NATIVE_WARMUP + opts.iterations;
       const offCache = newPagesOffCache('onetoall', [bytes], 2, opts.offCacheBytes, calls);
       const rotation = nativeRotation('onetoall', bytes, 2, offCache);
       return { way, bytes, offCache, rotation, warmup: way === 'new pages' ? NATIVE_WARMUP : rotation };

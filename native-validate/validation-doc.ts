@@ -16,6 +16,7 @@ import { formatReport, TARGET, type Report } from './report.ts';
 import { CHANGE_FACTOR, tripText } from './host-check.ts';
 import { repeatedRunsText, runsMeetingTarget } from './repeated-runs.ts';
 import { DEFAULT_ROUNDS } from './rounds.ts';
+import { PAGE_BYTES } from './predict.ts';
 import { formatBytes } from '../common/bytes.ts';
 import { smBtlCosts } from '../sim/kernel/shm/costs.ts';
 
@@ -159,9 +160,6 @@ export function coldOrderText(rows: Report['rows']): string[] {
     ...verdict,
   ];
 }
-
-/** The base page of x86-64 Linux, which the native backend's buffers use. */
-const PAGE_BYTES = 4096;
 
 /** The upper median: the middle value, the higher of the two middle ones for an even count. */
 function median(values: number[]): number {

@@ -180,9 +180,10 @@ function runTyped<Op extends OperationName>(
     const args = argsOf[k % calls.length];
     // Every call starts from fresh inputs, in the same buffers unless they are fresh (so
     // reductions do not pile up terms, and a cache-on run finds last call's data still cached).
-    if (req.cache === 'off') node.clearCaches();
-    if (req.cache === 'off') useBufferCopy(world, k % (req.rotation ?? Infinity), req.rotation !== undefined);
-    else useBufferCopy(world, 0);
+    if (req.cache === 'off') {
+      node.clearCaches();
+      useBufferCopy(world, k % (req.rotation ?? Infinity), req.rotation !== undefined);
+    } else useBufferCopy(world, 0);
     if (k === measured) {
       node.trace.reset();
       loads?.reset(sim.now);
