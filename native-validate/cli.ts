@@ -7,6 +7,7 @@ import { formatBytes } from '../common/bytes.ts';
 import { InputError } from '../common/input-error.ts';
 import { checkOutputPath, writeOutputFile } from '../common/write-output-file.ts';
 import { resolveMachine } from '../hardware/index.ts';
+import { Topology } from '../sim/node/topology.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { HELP } from '../scenarios/cli/help.ts';
 import { reportError, version } from '../scenarios/cli/main.ts';
@@ -19,6 +20,7 @@ import { checkMpiReady, mpiRows } from './mpi/run-mpi.ts';
 import { buildReport, formatReport, worstMechanism, type Report } from './report.ts';
 import { caseRows, coldOrderRows, firstAccessRows, trainingRows, type Row } from './validate.ts';
 import { checkHost, claimsRing, hostCheckText, lineTrip, samePlacement, type HostCheck } from './host-check.ts';
+import { otherPlacement, otherPlacementText } from './placements.ts';
 
 export interface NativeCliEnv {
   stdout: (text: string) => void;
@@ -185,13 +187,22 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   const ranks = args.ranks ?? cores.length;
   const sizes = args.sizes ?? DEFAULT_TEST_SIZES;
   const cases = testCases({ cores, ranks, sizes, cma });
-  // Each case's fastest round among those run with the cores placed as at the start (the line trip
-  // the host check compares against: training's, when the run calibrates).
-  const inPlacement = lines ? samePlacement(lines.results[0].medianNs) : undefined;
+  // Each case's fastest round among those run with the cores placed as the machine describes them:
+  // the training's line trip when the run calibrates, the trip the given machine's model takes
+  // between the two cores otherwise (the host may have placed them otherwise when this run began).
+  const placementNs =
+    lines &&
+    (args.machine && lines.cores.length >= 2
+      ? new Topology(spec).lineLatency(lines.cores[0], lines.cores[1])
+      : lines.results[0].medianNs);
+  const inPlacement = placementNs !== undefined ? samePlacement(placementNs) : undefined;
+  // Where none did, among those run in the host's other placement, predicted on its machine.
+  const other = otherPlacement(spec, lines?.cores ?? [], placementNs);
   const measuring = {
     iterations: args.iterations,
     rounds: args.rounds,
     inPlacement,
+    ...(other ? { other } : {}),
     offCacheBytes: offCache.bytes,
     progress: progress(env),
   };
@@ -206,6 +217,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
         iterations: args.iterations,
         rounds: args.rounds,
         inPlacement,
+        ...(other ? { other } : {}),
         llcBytes: offCache.bytes,
         allowRunAsRoot: args.allowRunAsRoot,
         cma,
@@ -248,6 +260,10 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
     },
     notes,
     ...(hostCheck ? { hostCheck } : {}),
+    ...(placementNs !== undefined ? { placementNs } : {}),
+    ...(other && lines
+      ? { otherPlacement: { tripNs: other.tripNs, description: otherPlacementText(other, lines.cores) } }
+      : {}),
     rows,
   });
   if (args.json) {

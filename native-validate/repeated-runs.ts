@@ -3,7 +3,7 @@
 // left, the memory bandwidth it took), so whether the target is met is read over the runs, not from
 // the one whose table the doc shows.
 import type { FittedValue } from './fit/constants.ts';
-import { placementMoved, TARGET, type Report } from './report.ts';
+import { placementMoved, placementTrip, TARGET, type Report } from './report.ts';
 
 const pct = (x: number | null) => (x === null ? '-' : `${x} %`);
 
@@ -31,11 +31,11 @@ function trainingUs(report: Report, name: string): string {
   return r ? `${Number((r.measured.medianNs / 1000).toFixed(2))} us` : '-';
 }
 
-/** How many test rows ran with the line trip moved, of those whose trip was measured. */
+/** How many test rows ran in neither placement the model has, of those whose trip was measured. */
 function placementMovedText(report: Report): string {
   const p = report.summary.placement;
   if (!p) return '-';
-  const startNs = report.hostCheck?.startNs;
+  const startNs = placementTrip(report);
   const measured = report.rows.filter((r) => r.set === 'test' && placementMoved(r, startNs) !== undefined).length;
   return `${p.moved} of ${measured}`;
 }
@@ -65,7 +65,8 @@ export function repeatedRunsText(reports: readonly Report[]): string[] {
     'median abs. error',
     'max abs. error',
     'host check',
-    'rows with the trip moved',
+    'rows in the other placement',
+    'rows in neither placement',
     'median, max without them',
   ];
   const lines = [
@@ -78,8 +79,9 @@ export function repeatedRunsText(reports: readonly Report[]): string[] {
     'the constants were fitted in: a run whose training caught its two virtual CPUs sharing one core (a trip',
     'of half the usual or less, a ring several times faster) describes a machine its test rows were mostly',
     'not run on. The trip is also measured right before and after each native case and Open MPI launch (the',
-    '`trip(ns)` column of the tables above); each row is its fastest round among those placed as in training:',
-    'the rows that had no such round, and the test set without them, are counted per run.',
+    '`trip(ns)` column of the tables above); each row is its fastest round among those placed as in training,',
+    "else among those in the host's other placement (predicted on that machine); the rows of the other",
+    'placement, those in neither, and the test set without the latter are counted per run.',
     '',
     `| ${[...header, ...mechanisms.map((m) => `${m} median`), 'target'].join(' | ')} |`,
     `| ${[...header, ...mechanisms, 'target'].map(() => '---').join(' | ')} |`,
@@ -96,6 +98,7 @@ export function repeatedRunsText(reports: readonly Report[]): string[] {
       pct(s.medianAbsErrorPct),
       pct(s.maxAbsErrorPct),
       r.hostCheck ? (r.hostCheck.changed ? 'changed' : 'same') : '-',
+      r.summary.placement ? String(r.summary.placement.other ?? 0) : '-',
       placementMovedText(r),
       placementRestText(r),
       ...mechanisms.map((m) => pct(r.summary.byMechanism[m]?.medianAbsErrorPct ?? null)),

@@ -39,24 +39,39 @@ export interface Report {
   notes: string[];
   /** The line trip of the run's start measured again after the test cases (host-check.ts). */
   hostCheck?: HostCheck;
+  /** The line trip between the two cores in the placement the machine describes (ns): the
+   *  training's when the run calibrated, the machine's own otherwise. Absent in reports written
+   *  before it was kept: the host check's start then stands for it. */
+  placementNs?: number;
+  /** The host's other placement of the two cores, on whose machine the rows that ran only there
+   *  are predicted (placements.ts): the line trip the model gives there, and what it is. */
+  otherPlacement?: { tripNs: number; description: string };
   rows: Row[];
   summary: {
     test: ErrorSummary & { targetMet: boolean | null };
     training: ErrorSummary;
     byMechanism: Record<string, ErrorSummary>;
     /** Where the rows' line trips can be set against the start's (hostCheck): how many test rows
-     *  ran with the trip moved beyond CHANGE_FACTOR in every round, and the test set without them. */
-    placement?: { moved: number; rest: ErrorSummary };
+     *  took a round of the host's other placement (none ran in the fitted one; predicted on the
+     *  other's machine), how many ran in neither placement in every round, and the test set
+     *  without the latter. */
+    placement?: { moved: number; other: number; rest: ErrorSummary };
   };
 }
 
 /** Whether `row`'s chosen round began or ended with the two cores' line trip moved by more than
- *  CHANGE_FACTOR from `startNs`, the start's (no round of it ran in that placement: rounds.ts);
- *  undefined where either is unknown. */
+ *  CHANGE_FACTOR from `startNs`, the machine's placement's (placementTrip), and was not in the host's other placement either (no
+ *  round of it ran in a placement the model has: rounds.ts, placements.ts); undefined where either
+ *  trip is unknown. */
 export function placementMoved(row: Row, startNs: number | undefined): boolean | undefined {
   const { tripBeforeNs, tripNs } = row.measured;
   if ((tripBeforeNs === undefined && tripNs === undefined) || startNs === undefined) return undefined;
-  return !samePlacement(startNs)(row.measured);
+  return row.measured.placement !== 'other' && !samePlacement(startNs)(row.measured);
+}
+
+/** The line trip of the placement the machine describes, which rows are judged against. */
+export function placementTrip(r: Pick<Report, 'placementNs' | 'hostCheck'>): number | undefined {
+  return r.placementNs ?? r.hostCheck?.startNs;
 }
 
 export function buildReport(base: Omit<Report, 'summary'>): Report {
@@ -69,12 +84,13 @@ export function buildReport(base: Omit<Report, 'summary'>): Report {
     t.medianAbsErrorPct === null
       ? null
       : t.medianAbsErrorPct <= TARGET.medianPct && (t.maxAbsErrorPct ?? 0) <= TARGET.maxPct;
-  const startNs = base.hostCheck?.startNs;
+  const startNs = placementTrip(base);
   const moved = test.map((r) => placementMoved(r, startNs));
   const placement = moved.every((m) => m === undefined)
     ? undefined
     : {
         moved: moved.filter((m) => m === true).length,
+        other: test.filter((r) => r.measured.placement === 'other').length,
         rest: summarise(test.filter((_, i) => moved[i] !== true)),
       };
   return {
@@ -104,19 +120,20 @@ export function formatReport(r: Report): string {
   out.push(`# Machine: ${r.machine}`);
   const rounds =
     (r.native.rounds ?? 1) > 1
-      ? `; test cases in ${r.native.rounds} rounds, each row its fastest round among those that began and ended with the cores placed as at the start (its fastest round where none did)`
+      ? `; test cases in ${r.native.rounds} rounds, each row its fastest round among those that began and ended with the cores placed as at the start (where none did, among those in the other placement, ~; else its fastest round, *)`
       : '';
   out.push(
     `# Native: median of ${r.native.iterations} iterations after ${r.native.warmup} warm-up${rounds}; ${r.native.cache}`,
   );
   for (const n of r.notes) out.push(`# ${n}`);
-  const startNs = r.hostCheck?.startNs;
+  const startNs = placementTrip(r);
   const trip = (row: Row) => {
     const { tripBeforeNs: before, tripNs: after } = row.measured;
     if (after === undefined) return '-';
     const both = before === undefined ? after.toFixed(1) : `${before.toFixed(1)}/${after.toFixed(1)}`;
     // Training rows stand for the start; only the rows chosen by placement are marked.
-    return `${both}${row.set !== 'training' && placementMoved(row, startNs) ? '*' : ''}`;
+    const mark = row.measured.placement === 'other' ? '~' : placementMoved(row, startNs) ? '*' : '';
+    return `${both}${row.set !== 'training' ? mark : ''}`;
   };
   const header = [
     'set',
@@ -157,10 +174,16 @@ export function formatReport(r: Report): string {
     out.push(
       `#   ${m}: ${e.cases} cases, median |error| ${pct(e.medianAbsErrorPct)}, max |error| ${pct(e.maxAbsErrorPct)}`,
     );
-  if (s.placement && startNs !== undefined)
+  if (s.placement && startNs !== undefined) {
+    const other = r.otherPlacement;
     out.push(
-      `# trip(ns): a cache line's one-way trip between the first two cores right before and right after the row's round; * where either moved by more than a factor ${CHANGE_FACTOR} from the ${startNs.toFixed(1)} ns at the start in every round (the host ran the case with its cores placed otherwise than the constants were fitted in): ${s.placement.moved} test rows; the test set without them: ${s.placement.rest.cases} cases, median |error| ${pct(s.placement.rest.medianAbsErrorPct)}, max |error| ${pct(s.placement.rest.maxAbsErrorPct)}`,
+      `# trip(ns): a cache line's one-way trip between the first two cores right before and right after the row's round; ` +
+        (other
+          ? `~ where in every round either moved by more than a factor ${CHANGE_FACTOR} from the ${startNs.toFixed(1)} ns of the placement the machine describes and the row's round had both nearer the ${other.tripNs.toFixed(1)} ns of the host's other placement, predicted on that machine (${other.description}, the fitted constants otherwise): ${s.placement.other} test rows; `
+          : '') +
+        `* where in every round either moved by more than a factor ${CHANGE_FACTOR} from the ${startNs.toFixed(1)} ns of the placement the machine describes${other ? ' and the row is in neither placement' : ''} (the host ran the case with its cores placed otherwise than the model describes): ${s.placement.moved} test rows; the test set without them: ${s.placement.rest.cases} cases, median |error| ${pct(s.placement.rest.medianAbsErrorPct)}, max |error| ${pct(s.placement.rest.maxAbsErrorPct)}`,
     );
+  }
   out.push(
     `# Training set (fitted on; not evidence of accuracy): ${s.training.cases} cases, median |error| ${pct(s.training.medianAbsErrorPct)}, max |error| ${pct(s.training.maxAbsErrorPct)}`,
   );

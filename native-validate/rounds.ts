@@ -8,8 +8,9 @@
 // measures the line trip between its first two cores before and after it (src/measure.c): where
 // the caller says which trips are the placement the constants were fitted in, the fastest round is
 // taken among the rounds in it, since a placement the training did not see may be faster for some
-// cases (fastestRound). Every round's median stands beside it, so that the spread between rounds
-// shows.
+// cases (fastestRound); where none ran in it, among the rounds that ran in the host's other
+// placement, which the model then predicts on the machine of that placement (placements.ts). Every
+// round's median stands beside it, so that the spread between rounds shows.
 import type { NativeStats } from './backend.ts';
 
 /** Native statistics of the fastest round, with every round's median in the order they ran (and
@@ -18,6 +19,9 @@ export interface RoundedStats extends NativeStats {
   roundMediansNs?: number[];
   roundTripsBeforeNs?: number[];
   roundTripsNs?: number[];
+  /** 'other': the round ran with the cores placed otherwise than when the constants were fitted,
+   *  in the placement placements.ts models beside the fitted one. */
+  placement?: 'other';
 }
 
 /** Rounds of a test set by default: three, so that each case is likely seen undisturbed once. */
@@ -31,17 +35,22 @@ export type InPlacement = (round: NativeStats) => boolean;
  * The fastest round, of those `inPlacement` accepts where it accepts some: a round in which the
  * host had moved the two cores apart, or behaving as one, is another machine than the one fitted,
  * whichever of them is faster (single copies ran faster with the cores apart on the development
- * host, the double copy slower).
+ * host, the double copy slower). Where it accepts none, the fastest of those `inOther` accepts (the
+ * host's other placement, marked), else of all.
  */
-export function fastestRound(rounds: NativeStats[], inPlacement?: InPlacement): RoundedStats {
+export function fastestRound(rounds: NativeStats[], inPlacement?: InPlacement, inOther?: InPlacement): RoundedStats {
   if (rounds.length === 0) throw new RangeError('fastestRound: no rounds');
-  if (rounds.length === 1) return rounds[0];
   const placed = inPlacement ? rounds.filter(inPlacement) : rounds;
-  const fastest = (placed.length > 0 ? placed : rounds).reduce((best, r) => (r.medianNs < best.medianNs ? r : best));
+  const other = placed.length === 0 && inOther ? rounds.filter(inOther) : [];
+  const pool = placed.length > 0 ? placed : other.length > 0 ? other : rounds;
+  const fastest = pool.reduce((best, r) => (r.medianNs < best.medianNs ? r : best));
+  const mark = other.length > 0 ? { placement: 'other' as const } : {};
+  if (rounds.length === 1) return { ...fastest, ...mark };
   const before = rounds.map((r) => r.tripBeforeNs);
   const after = rounds.map((r) => r.tripNs);
   return {
     ...fastest,
+    ...mark,
     roundMediansNs: rounds.map((r) => r.medianNs),
     ...(before.every((t) => t !== undefined) ? { roundTripsBeforeNs: before } : {}),
     ...(after.every((t) => t !== undefined) ? { roundTripsNs: after } : {}),
@@ -51,14 +60,15 @@ export function fastestRound(rounds: NativeStats[], inPlacement?: InPlacement): 
 /**
  * Measures every item `rounds` times, item after item within a round, and returns per item the
  * fastest round of each of its results (one per size, in the order `measure` returns them), among
- * the rounds `inPlacement` accepts where it accepts some.
+ * the rounds `inPlacement` accepts where it accepts some, else among those `inOther` accepts.
  */
 export function measureInRounds<T>(
   rounds: number,
   items: readonly T[],
   measure: (item: T, round: number) => NativeStats[],
   inPlacement?: InPlacement,
-): NativeStats[][] {
+  inOther?: InPlacement,
+): RoundedStats[][] {
   const runs: NativeStats[][][] = items.map(() => []);
   for (let round = 0; round < rounds; round++) items.forEach((item, i) => runs[i].push(measure(item, round)));
   return runs.map((perRound) =>
@@ -66,6 +76,7 @@ export function measureInRounds<T>(
       fastestRound(
         perRound.map((results) => results[k]),
         inPlacement,
+        inOther,
       ),
     ),
   );

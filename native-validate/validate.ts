@@ -6,6 +6,7 @@ import type { Calibration } from './calibrate.ts';
 import type { ValidationCase } from './cases.ts';
 import { modelClaimsNs } from './fit/model-claims.ts';
 import { modelCopyNs } from './fit/model-copy.ts';
+import { machineOf, type OtherPlacement } from './placements.ts';
 import { modelAlgorithm, nativeRotation, newPagesOffCache, predictNs } from './predict.ts';
 import { measureInRounds, roundText, type InPlacement, type RoundedStats } from './rounds.ts';
 
@@ -103,6 +104,9 @@ export interface MeasureOptions {
   /** The rounds that ran with the cores placed as the constants were fitted in, where known: each
    *  case's fastest round is taken among them (rounds.ts). */
   inPlacement?: InPlacement;
+  /** The host's other placement (placements.ts): a case none of whose rounds ran in the fitted one
+   *  takes its fastest round among those that ran in this one, predicted on its machine. */
+  other?: OtherPlacement;
   /** The cache size every cache-off case's rotation exceeds twice (offCache in cli.ts). */
   offCacheBytes: number;
   progress: (what: string) => void;
@@ -129,6 +133,7 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
       }).results;
     },
     opts.inPlacement,
+    opts.other?.inPlacement,
   );
   const rows: Row[] = [];
   cases.forEach((c, i) => {
@@ -146,7 +151,7 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
             measured: m,
           },
           algorithm
-            ? predictNs(spec, algorithm, c.cores, m.bytes, c.cache, {
+            ? predictNs(machineOf(spec, opts.other, m), algorithm, c.cores, m.bytes, c.cache, {
                 calls: {
                   iterations: opts.iterations,
                   warmup: NATIVE_WARMUP,
@@ -192,14 +197,21 @@ export function coldOrderRows(spec: MachineSpec, cores: number[], sizes: number[
       }).results;
     },
     opts.inPlacement,
+    opts.other?.inPlacement,
   );
-  // The model's buffers are cold in no order: one prediction per size serves both orders.
-  const predicted = new Map(probed.map((bytes) => [bytes, predictNs(spec, 'bcast:basic', pair, bytes, 'off')]));
+  // The model's buffers are cold in no order: one prediction per size and machine serves both orders.
+  const predicted = new Map<string, number>();
+  const predict = (m: RoundedStats) => {
+    const machine = machineOf(spec, opts.other, m);
+    const key = `${m.bytes} ${machine === spec ? 'fitted' : 'other'}`;
+    if (!predicted.has(key)) predicted.set(key, predictNs(machine, 'bcast:basic', pair, m.bytes, 'off'));
+    return predicted.get(key);
+  };
   return ORDERS.flatMap((order, i) =>
     measured[i].map((m) =>
       row(
         { set: 'probe', name: `bcast basic, ${order} order`, mechanism: 'shm', ranks: 2, bytes: m.bytes, measured: m },
-        predicted.get(m.bytes),
+        predict(m),
       ),
     ),
   );
@@ -249,12 +261,13 @@ export function firstAccessRows(spec: MachineSpec, cores: number[], opts: Measur
       }).results;
     },
     opts.inPlacement,
+    opts.other?.inPlacement,
   );
   return ways.flatMap(({ way, rotation, warmup }, i) =>
     measured[i].map((m) =>
       row(
         { set: 'probe', name: `onetoall cma, cold, ${way}`, mechanism: 'cma', ranks: 2, bytes: m.bytes, measured: m },
-        predictNs(spec, 'onetoall:cma', pair, m.bytes, 'off', {
+        predictNs(machineOf(spec, opts.other, m), 'onetoall:cma', pair, m.bytes, 'off', {
           calls: { iterations: opts.iterations, warmup, rotation },
         }),
       ),

@@ -280,9 +280,11 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     '  of more rounds more often catches a moment the test rows mostly did not see, such as one in which the',
     '  two virtual CPUs behave as one core. Every native case and Open MPI launch also measures a cache',
     "  line's trip between its first two cores right before and right after it, and a row's fastest round is",
-    `  taken among the rounds whose trips stayed within a factor ${CHANGE_FACTOR} of the training's (its fastest of all`,
-    '  where none did, then marked): with its two cores moved apart this host runs some single copies faster',
-    '  and the double copy slower, and either is a machine the constants were not fitted on.',
+    `  taken among the rounds whose trips stayed within a factor ${CHANGE_FACTOR} of the training's: with its two cores`,
+    '  moved apart this host runs some single copies faster and the double copy slower. Where none did, it is',
+    "  taken among the rounds that ran in the host's other placement and predicted on that machine (marked ~;",
+    '  below, "Which cache the two cores share"), else it is its fastest round of all, marked *: a machine',
+    '  the model does not describe.',
     "- Nothing is left behind: on success, a rank's failure, the timeout, SIGINT, SIGTERM or SIGHUP the parent",
     '  kills and reaps every rank and unlinks the segment; ranks die with a parent killed outright',
     '  (`PR_SET_PDEATHSIG`), whose segment the next run removes; and the parent cleans up as for SIGTERM when the',
@@ -329,7 +331,10 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
   if (s.placement)
     out.push(
       `The \`trip(ns)\` column is a cache line's one-way trip between the first two cores, measured right before and right after the row's round (its ranks pass a line of their own back and forth: native-validate/src/measure.c; around each Open MPI launch, the host check's line ping-pong by two native ranks on the same cores). ` +
-        `${s.placement.moved} test rows began or ended with it moved by more than a factor ${CHANGE_FACTOR} from the start's in every round (marked *): the host had the two cores placed otherwise than when the constants were fitted. ` +
+        (report.otherPlacement
+          ? `${s.placement.other} test rows ran in the host's other placement in every round not placed as the machine describes, ${report.otherPlacement.description}, and are predicted on that machine (marked ~). `
+          : '') +
+        `${s.placement.moved} test rows began or ended with it moved by more than a factor ${CHANGE_FACTOR} from the machine's placement's (the training's trip) in every round${report.otherPlacement ? ', and in neither placement' : ''} (marked *): the host had the two cores placed otherwise than the model describes. ` +
         `Without them the test set has ${s.placement.rest.cases} cases, median ${s.placement.rest.medianAbsErrorPct ?? '-'} %, maximum ${s.placement.rest.maxAbsErrorPct ?? '-'} %; the target is judged on all of them, as above.`,
       '',
     );
@@ -356,7 +361,12 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     '  cores decides: a trip nearer, as a ratio, to a load from the outermost cache than to the trip through',
     '  memory the detected topology gives makes their two caches one (native-validate/fit/shared-cache.ts;',
     '  the `cores` row of the table above says what was measured and decided), so that the lines the double',
-    "  copy passes between them take the measured trip, not memory's.",
+    "  copy passes between them take the measured trip, not memory's. The host moves its virtual CPUs between",
+    '  the two placements while it runs, so the model has both (native-validate/placements.ts): the machine',
+    "  fitted, and the same machine with the two cores' outermost caches apart where it has them joined, or",
+    "  joined where it has them apart (the line then passes at the cache's load latency, a trip the training",
+    '  did not measure), every other constant as fitted. A round whose line trips before and after are both',
+    "  nearer, as a ratio, to the trip the model gives on the other machine than to the training's ran there.",
     '- **Cold pinning.** A CMA transfer pins every page of the other process, and each reference is a locked',
     "  increment on the page's `struct page`; in a cold iteration no cache holds those lines, so each page",
     '  pays a miss to memory (docs/model.md, "Contended kernel locks").',

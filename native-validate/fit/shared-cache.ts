@@ -50,22 +50,54 @@ export function shareOuterCache(spec: MachineSpec, data: TrainingData): FittedVa
       kept: true,
     };
   }
+  const removed = joinOuterCaches(spec, a, b)!;
+  const renumber = (i: number) => (i > removed ? i - 1 : i);
+  for (const l of data.levels) if (l.cacheIndex !== undefined) l.cacheIndex = renumber(l.cacheIndex);
+  if (data.capacity) data.capacity.cacheIndex = renumber(data.capacity.cacheIndex);
+  return {
+    field,
+    value: `one L${level} for cores ${mine.c.cores.join(', ')}`,
+    source: `${measured}: nearer the load from L${level}, so the two cores share it (their L${level}s are one cache)`,
+  };
+}
+
+/**
+ * Makes the outermost caches of cores `a` and `b`, apart in `spec`, one cache of both: `a`'s (its
+ * size and constants) with `b`'s cores added, `b`'s taken out of the list. The import marks its
+ * default values by cache index (caches[i].bandwidth): the removed cache's marks go with it, the
+ * others follow their caches. Returns the index the removed cache had; undefined, changing
+ * nothing, where the two already share a cache or have no outermost caches of one level.
+ */
+export function joinOuterCaches(spec: MachineSpec, a: number, b: number): number | undefined {
+  if (new Topology(spec).sharedCache(a, b) !== undefined) return undefined;
+  const mine = cachesOfCore(spec, a).at(-1);
+  const theirs = cachesOfCore(spec, b).at(-1);
+  if (!mine || !theirs || mine.c.level !== theirs.c.level) return undefined;
   mine.c.cores = [...new Set([...mine.c.cores, ...theirs.c.cores])].sort((x, y) => x - y);
   spec.caches.splice(theirs.i, 1);
   const renumber = (i: number) => (i > theirs.i ? i - 1 : i);
-  for (const l of data.levels) if (l.cacheIndex !== undefined) l.cacheIndex = renumber(l.cacheIndex);
-  if (data.capacity) data.capacity.cacheIndex = renumber(data.capacity.cacheIndex);
-  // The import marks its default values by cache index (caches[i].bandwidth): the removed cache's
-  // marks go with it, the others follow their caches.
   spec.guessed = spec.guessed.flatMap((g) => {
     const m = /^caches\[(\d+)\](.*)$/.exec(g);
     if (!m) return [g];
     const i = Number(m[1]);
     return i === theirs.i ? [] : [`caches[${renumber(i)}]${m[2]}`];
   });
-  return {
-    field,
-    value: `one L${level} for cores ${mine.c.cores.join(', ')}`,
-    source: `${measured}: nearer the load from L${level}, so the two cores share it (their L${level}s are one cache)`,
-  };
+  return theirs.i;
+}
+
+/**
+ * The inverse where `a` and `b` share their outermost cache: `b` gets a cache of its own, a copy of
+ * the shared one (same size and constants: the one cache fitted stands for both), appended to the
+ * list so that no index moves, and the shared one keeps its other cores. False, changing nothing,
+ * where they share no outermost cache.
+ */
+export function splitOuterCache(spec: MachineSpec, a: number, b: number): boolean {
+  const shared = cachesOfCore(spec, a).at(-1);
+  if (!shared || !shared.c.cores.includes(b) || cachesOfCore(spec, b).at(-1)?.c !== shared.c) return false;
+  const ids = new Set(spec.caches.map((c) => c.id));
+  let id = `${shared.c.id}-core${b}`;
+  for (let k = 2; ids.has(id); k++) id = `${shared.c.id}-core${b}-${k}`;
+  shared.c.cores = shared.c.cores.filter((c) => c !== b);
+  spec.caches.push({ ...structuredClone(shared.c), id, cores: [b] });
+  return true;
 }

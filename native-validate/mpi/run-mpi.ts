@@ -12,7 +12,8 @@ import { lineTrip } from '../host-check.ts';
 import { COLLECTIVES } from '../cases.ts';
 import { nativeRotation, predictNs } from '../predict.ts';
 import { smBtlCosts, vaderFastBoxBytes } from '../../sim/kernel/shm/costs.ts';
-import { measureInRounds, roundText, type InPlacement } from '../rounds.ts';
+import { machineOf, type OtherPlacement } from '../placements.ts';
+import { measureInRounds, roundText, type InPlacement, type RoundedStats } from '../rounds.ts';
 import { row, type Row } from '../validate.ts';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -31,6 +32,9 @@ export interface MpiOptions {
   rounds: number;
   /** The rounds that ran with the cores placed as the constants were fitted in, where known. */
   inPlacement?: InPlacement;
+  /** The host's other placement (../placements.ts): a launch none of whose rounds ran in the
+   *  fitted one takes its fastest round among those that ran in this one, predicted on its machine. */
+  other?: OtherPlacement;
   allowRunAsRoot: boolean;
   /** The largest cache's size as the host reports it: cold runs rotate their buffers over twice
    *  that (the calibrated machine may give the model less, what one process gets of it). */
@@ -154,9 +158,11 @@ const SIDE_FITS: readonly SideFit[] = [
 function fitLibraryWork(
   machine: MachineSpec,
   opts: MpiOptions,
-  measured: readonly NativeStats[],
-): { spec: MachineSpec; rows: Row[]; notes: string[] } {
+  measured: readonly RoundedStats[],
+): { spec: MachineSpec; other?: OtherPlacement; rows: Row[]; notes: string[] } {
   const spec = structuredClone(machine);
+  // The other placement's machine gets the same fitted values.
+  const other = opts.other && { ...opts.other, spec: structuredClone(opts.other.spec) };
   const params = { ...VADER, single: 'none' };
   const rows: Row[] = [];
   const notes: string[] = [];
@@ -164,9 +170,11 @@ function fitLibraryWork(
     const m = measured[i];
     // The timing program's warm-up sets up every fast box before its measured calls (MPI_WARMUP),
     // so the fit's calls run after as many calls as the fast box's threshold.
+    // Fitted on the machine of the placement its round ran in.
+    const onto = machineOf(spec, other, m);
     const at = (ns: number) => {
-      spec.kernel.params[fit.param] = ns;
-      return predictNs(spec, 'bcast:basic', opts.cores, m.bytes, 'off', {
+      onto.kernel.params[fit.param] = ns;
+      return predictNs(onto, 'bcast:basic', opts.cores, m.bytes, 'off', {
         params,
         warmup: smBtlCosts.fastBoxThreshold,
         mpi: true,
@@ -194,7 +202,9 @@ function fitLibraryWork(
         `Open MPI's library work ${fit.what} (kernel.params.${fit.param}) fitted on MPI_bcast basic of ${m.bytes} B without CMA (training row): ${Number(hi.toPrecision(4))} ns`,
       );
     }
-    spec.kernel.params[fit.param] = Number(hi.toPrecision(4));
+    const value = Number(hi.toPrecision(4));
+    spec.kernel.params[fit.param] = value;
+    if (other) other.spec.kernel.params[fit.param] = value;
     const base = {
       set: 'training' as const,
       name: 'MPI_bcast basic no-cma',
@@ -203,9 +213,9 @@ function fitLibraryWork(
       bytes: m.bytes,
       measured: m,
     };
-    rows.push(row(base, at(spec.kernel.params[fit.param])));
+    rows.push(row(base, at(value)));
   });
-  return { spec, rows, notes };
+  return { spec, ...(other ? { other } : {}), rows, notes };
 }
 
 /** What --mpi needs before anything is measured: Open MPI's tools, and leave to run as root. */
@@ -293,11 +303,13 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
       return mpirun(r, r.sizes ?? opts.sizes);
     },
     opts.inPlacement,
+    opts.other?.inPlacement,
   );
   const library = fitLibraryWork(spec, opts, ofOperation(trained, 0, SIDE_FITS.length, 'bcast'));
   rows.push(...library.rows);
   opts.notes.push(...library.notes);
   spec = library.spec;
+  const other = library.other;
   runs.forEach(({ component, cma, ops }, i) => {
     const params = {
       ...VADER,
@@ -318,7 +330,7 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
               measured: m,
             },
             algorithm
-              ? predictNs(spec, algorithm, opts.cores, m.bytes, 'off', {
+              ? predictNs(machineOf(spec, other, m), algorithm, opts.cores, m.bytes, 'off', {
                   params,
                   mpi: true,
                   calls: {
@@ -333,7 +345,7 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
       }
     });
   });
-  rows.push(...fragmentProbes(spec, opts, btl, mpirun));
+  rows.push(...fragmentProbes(spec, { ...opts, ...(other ? { other } : {}) }, btl, mpirun));
   return rows;
 }
 
@@ -379,37 +391,39 @@ function fragmentProbes(
       return mpirun({ component: 'basic', cma: false, ops: PROBE_OPS, mca: setting.mca }, [bytes]);
     },
     opts.inPlacement,
+    opts.other?.inPlacement,
   );
   return PROBE_OPS.flatMap((op, j) =>
-    settings.map((setting, i) =>
-      row(
+    settings.map((setting, i) => {
+      const m = ofOperation(measured[i], j, 1, op)[0];
+      return row(
         {
           set: 'probe',
           name: `MPI_${op} basic no-cma, ${setting.name}`,
           mechanism: 'mpi shm',
           ranks: opts.cores.length,
           bytes,
-          measured: ofOperation(measured[i], j, 1, op)[0],
+          measured: m,
         },
         setting.depth === undefined
           ? undefined
-          : predictNs(spec, `${op}:basic`, opts.cores, bytes, 'off', {
+          : predictNs(machineOf(spec, opts.other, m), `${op}:basic`, opts.cores, bytes, 'off', {
               params: { ...VADER, single: 'none', smPipelineDepth: setting.depth },
               mpi: true,
             }),
-      ),
-    ),
+      );
+    }),
   );
 }
 
 /** One result of the timing program: native statistics, and the operation they are of. */
-type MpiStats = NativeStats & { op?: string };
+type MpiStats = RoundedStats & { op?: string };
 
 /**
  * The results of the `index`th operation of a launch (`sizes` of them, after those of the
  * operations before it), checked against the operation the timing program names in each.
  */
-function ofOperation(results: readonly MpiStats[], index: number, sizes: number, op: string): NativeStats[] {
+function ofOperation(results: readonly MpiStats[], index: number, sizes: number, op: string): RoundedStats[] {
   const mine = results.slice(index * sizes, (index + 1) * sizes);
   if (mine.length !== sizes)
     throw new NativeError(`the MPI timing program gave ${mine.length} results for MPI_${op}, expected ${sizes}`);

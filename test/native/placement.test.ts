@@ -2,40 +2,24 @@
 // start's: rows whose fastest round began or ended with it moved are marked, and the test set is
 // summarised without them.
 import { describe, expect, it } from 'vitest';
-import { buildReport, formatReport, placementMoved } from '../../native-validate/report.ts';
+import { formatReport, placementMoved } from '../../native-validate/report.ts';
 import { compareTrips, samePlacement } from '../../native-validate/host-check.ts';
 import { fastestRound } from '../../native-validate/rounds.ts';
 import { row } from '../../native-validate/validate.ts';
-import { steadyStats } from '../helpers/native-stats.ts';
+import { pingpongRow, reportOf, steadyStats } from '../helpers/native-stats.ts';
 
 const testRow = (errorPct: number, tripNs?: number, tripBeforeNs?: number) =>
-  row(
+  pingpongRow(
     {
-      set: 'test',
-      name: 'pingpong shm',
-      mechanism: 'shm',
-      ranks: 2,
-      bytes: 2048,
-      measured: {
-        ...steadyStats(2048, 1000),
-        ...(tripNs === undefined ? {} : { tripNs }),
-        ...(tripBeforeNs === undefined ? {} : { tripBeforeNs }),
-      },
+      ...steadyStats(2048, 1000),
+      ...(tripNs === undefined ? {} : { tripNs }),
+      ...(tripBeforeNs === undefined ? {} : { tripBeforeNs }),
     },
     1000 * (1 + errorPct / 100),
   );
 
 const report = (rows: ReturnType<typeof testRow>[], startNs?: number) =>
-  buildReport({
-    host: { name: 'h', description: 'd', via: 'sysfs', kernel: '6', cores: [0, 1] },
-    load: { start: '1 1 1', end: '1 1 1' },
-    command: 'intranode validate',
-    machine: 'calibrated',
-    native: { iterations: 20, rounds: 3, warmup: 2, cache: 'cold' },
-    notes: [],
-    ...(startNs === undefined ? {} : { hostCheck: compareTrips([0, 1], startNs, startNs) }),
-    rows,
-  });
+  reportOf(rows, startNs === undefined ? {} : { hostCheck: compareTrips([0, 1], startNs, startNs) });
 
 describe('the line trip beside each row', () => {
   it('moved means beyond the host check factor either way, unknown without both trips', () => {
@@ -57,6 +41,7 @@ describe('the line trip beside each row', () => {
     expect(r.summary.test.medianAbsErrorPct).toBe(12);
     expect(r.summary.placement).toEqual({
       moved: 2,
+      other: 0,
       rest: { cases: 3, medianAbsErrorPct: 6, maxAbsErrorPct: 12 },
     });
     const text = formatReport(r);
@@ -85,9 +70,7 @@ describe('the line trip beside each row', () => {
     const neverPlaced = fastestRound([round(900, 160, 158), round(1000, 31, 159)], inPlacement);
     expect(placedLater.medianNs).toBe(1000);
     expect(neverPlaced.medianNs).toBe(900);
-    const rows = [placedLater, neverPlaced].map((measured) =>
-      row({ set: 'test', name: 'pingpong shm', mechanism: 'shm', ranks: 2, bytes: 2048, measured }, 1000),
-    );
+    const rows = [placedLater, neverPlaced].map((measured) => pingpongRow(measured, 1000));
     const training = row(
       {
         set: 'training',

@@ -63,16 +63,18 @@ describe('the same validation command, run after run', () => {
     const text = repeatedRunsText(runs).join('\n');
     expect(text).toContain('was met in 1 of the 3 runs');
     expect(text).toContain(
-      '| run | load at start | last-level cache fitted | line trip fitted | claims ring | median abs. error | max abs. error | host check | rows with the trip moved | median, max without them | cma median | shm median | target |',
+      '| run | load at start | last-level cache fitted | line trip fitted | claims ring | median abs. error | max abs. error | host check | rows in the other placement | rows in neither placement | median, max without them | cma median | shm median | target |',
     );
     // Run 1's second row ran with the trip at 90 ns against 31 at the start: without it, 5 and 30 %.
     expect(text).toContain(
-      '| 1 | 1.2 | 4 MiB | 31.2 ns | 7.13 us | 8 % | 30 % | same | 1 of 3 | 17.5 %, 30 % | 8 % | 17.5 % | not met |',
+      '| 1 | 1.2 | 4 MiB | 31.2 ns | 7.13 us | 8 % | 30 % | same | 0 | 1 of 3 | 17.5 %, 30 % | 8 % | 17.5 % | not met |',
     );
     expect(text).toContain(
-      '| 2 | 0.4 | 6.5 MiB | 31.2 ns | 7.13 us | 4 % | 9 % | changed | - | - | 4 % | 5.5 % | met |',
+      '| 2 | 0.4 | 6.5 MiB | 31.2 ns | 7.13 us | 4 % | 9 % | changed | - | - | - | 4 % | 5.5 % | met |',
     );
-    expect(text).toContain('| 3 | 2.0 | the whole cache | - | - | 12 % | 20 % | - | - | - | 11 % | 16 % | not met |');
+    expect(text).toContain(
+      '| 3 | 2.0 | the whole cache | - | - | 12 % | 20 % | - | - | - | - | 11 % | 16 % | not met |',
+    );
   });
 
   it('says nothing of repeats when the command ran once', () => {

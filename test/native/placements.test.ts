@@ -1,0 +1,136 @@
+// The host's two placements of its two cores in the model (native-validate/placements.ts): the
+// calibrated machine and the same one with the cores' outermost caches joined or apart, which rounds
+// ran in which, and the rows predicted on the other machine.
+import { describe, expect, it } from 'vitest';
+import { loadPreset } from '../../hardware/index.ts';
+import type { MachineSpec } from '../../hardware/spec.ts';
+import { Topology } from '../../sim/node/topology.ts';
+import { compareTrips } from '../../native-validate/host-check.ts';
+import { machineOf, otherPlacement } from '../../native-validate/placements.ts';
+import { predictNs } from '../../native-validate/predict.ts';
+import { formatReport, placementMoved, placementTrip } from '../../native-validate/report.ts';
+import { fastestRound } from '../../native-validate/rounds.ts';
+import { pingpongRow, reportOf, steadyStats } from '../helpers/native-stats.ts';
+
+/** Dancer, whose cores 0-3 share an L3 (line trip between them: its fitted peer latency). */
+const joined = (): MachineSpec => structuredClone(loadPreset('dancer'));
+
+/** Dancer as a virtual machine could list it: core 1 with an L3 of its own. */
+function apart(): MachineSpec {
+  const spec = joined();
+  const l3 = spec.caches.find((c) => c.level === 3 && c.cores.includes(0))!;
+  l3.cores = l3.cores.filter((c) => c !== 1);
+  spec.caches.push({ ...structuredClone(l3), id: 'L3#own1', cores: [1] });
+  return spec;
+}
+
+const round = (medianNs: number, tripBeforeNs?: number, tripNs?: number) => ({
+  ...steadyStats(2048, medianNs),
+  ...(tripBeforeNs === undefined ? {} : { tripBeforeNs }),
+  ...(tripNs === undefined ? {} : { tripNs }),
+});
+
+describe("the host's other placement", () => {
+  it('splits the shared outermost cache of a joined machine and joins those of an apart one, leaving the given spec as it was', () => {
+    const spec = joined();
+    const before = JSON.stringify(spec);
+    const split = otherPlacement(spec, [0, 1], 30)!;
+    expect(JSON.stringify(spec)).toBe(before);
+    expect(split.joined).toBe(false);
+    expect(new Topology(split.spec).sharedCache(0, 1)).toBeUndefined();
+    // The other cores keep the cache they shared with core 0; core 1's copy has its size.
+    expect(new Topology(split.spec).sharedCache(0, 2)?.cores).toEqual([0, 2, 3]);
+    const own = split.spec.caches.find((c) => c.level === 3 && c.cores.length === 1 && c.cores[0] === 1)!;
+    expect(own.sizeBytes).toBe(spec.caches.find((c) => c.level === 3 && c.cores.includes(1))!.sizeBytes);
+    expect(split.tripNs).toBe(new Topology(split.spec).lineLatency(0, 1));
+    expect(split.tripNs).toBeGreaterThan(new Topology(spec).lineLatency(0, 1));
+
+    const join = otherPlacement(apart(), [0, 1], 230)!;
+    expect(join.joined).toBe(true);
+    expect(new Topology(join.spec).sharedCache(0, 1)?.cores).toEqual([0, 1, 2, 3]);
+    expect(join.spec.caches.length).toBe(apart().caches.length - 1);
+    expect(join.tripNs).toBe(new Topology(join.spec).lineLatency(0, 1));
+  });
+
+  it('has none without two cores or a trip at the start', () => {
+    expect(otherPlacement(joined(), [0], 30)).toBeUndefined();
+    expect(otherPlacement(joined(), [0, 1], undefined)).toBeUndefined();
+  });
+
+  it('takes a round as the other placement when both its trips are nearer that trip than the start, and it is not in the fitted one', () => {
+    const other = otherPlacement(joined(), [0, 1], 30)!;
+    const t = other.tripNs;
+    expect(other.inPlacement(round(1, t * 1.3, t * 0.9))).toBe(true);
+    expect(other.inPlacement(round(1, 30, 31))).toBe(false);
+    // Moved during the round: one trip each way.
+    expect(other.inPlacement(round(1, 30, t))).toBe(false);
+    expect(other.inPlacement(round(1, t, 30))).toBe(false);
+    expect(other.inPlacement(round(1))).toBe(false);
+    expect(other.inPlacement(round(1, undefined, t))).toBe(false);
+  });
+
+  it("chooses a fitted round first, else the other placement's, marked, else the fastest of all", () => {
+    const other = otherPlacement(joined(), [0, 1], 30)!;
+    const fitted = (s: { tripBeforeNs?: number; tripNs?: number }) =>
+      s.tripBeforeNs !== undefined && s.tripNs !== undefined && s.tripBeforeNs < 45 && s.tripNs < 45;
+    const t = other.tripNs;
+    const placed = fastestRound([round(900, t, t), round(1000, 30, 31)], fitted, other.inPlacement);
+    expect(placed.medianNs).toBe(1000);
+    expect(placed.placement).toBeUndefined();
+    const moved = fastestRound([round(900, t, t), round(800, 30, t), round(950, t, t)], fitted, other.inPlacement);
+    expect(moved.medianNs).toBe(900);
+    expect(moved.placement).toBe('other');
+    const neither = fastestRound([round(900, 30, t), round(800, t, 30)], fitted, other.inPlacement);
+    expect(neither.medianNs).toBe(800);
+    expect(neither.placement).toBeUndefined();
+    // One round is marked as well.
+    expect(fastestRound([round(900, t, t)], fitted, other.inPlacement).placement).toBe('other');
+    expect(machineOf(joined(), other, moved)).toBe(other.spec);
+    const spec = joined();
+    expect(machineOf(spec, other, placed)).toBe(spec);
+    expect(machineOf(spec, undefined, moved)).toBe(spec);
+  });
+
+  it("predicts a small message slower with the cores' caches apart, its lines passing through memory", () => {
+    const spec = joined();
+    const other = otherPlacement(spec, [0, 1], 30)!;
+    const together = predictNs(spec, 'pingpong:shm', [0, 1], 2048, 'off');
+    const separate = predictNs(other.spec, 'pingpong:shm', [0, 1], 2048, 'off');
+    expect(new Topology(other.spec).lineLatency(0, 1)).toBeGreaterThan(new Topology(spec).lineLatency(0, 1));
+    expect(separate).toBeGreaterThan(together);
+  });
+
+  it('marks the rows of the other placement ~, counts them apart from the moved ones, and keeps them in the summary without those', () => {
+    const rows = [
+      pingpongRow({ ...round(1000, 230, 225), placement: 'other' }, 960),
+      pingpongRow(round(1000, 30, 230), 500),
+      pingpongRow(round(1000, 30, 31), 1080),
+    ];
+    expect(rows.map((r) => placementMoved(r, 30))).toEqual([false, true, false]);
+    const r = reportOf(rows, {
+      hostCheck: compareTrips([0, 1], 30, 30),
+      otherPlacement: { tripNs: 227.5, description: 'cores 0 and 1 each with an outermost cache of its own' },
+    });
+    expect(r.summary.placement).toEqual({
+      moved: 1,
+      other: 1,
+      rest: { cases: 2, medianAbsErrorPct: 6, maxAbsErrorPct: 8 },
+    });
+    const text = formatReport(r);
+    expect(text).toMatch(/ 230\.0\/225\.0~ /);
+    expect(text).toMatch(/ 30\.0\/230\.0\* /);
+    expect(text).toMatch(/ 30\.0\/31\.0 /);
+    expect(text).toMatch(/nearer the 227\.5 ns of the host's other placement.*: 1 test rows; \* where/);
+  });
+
+  it("judges rows against the machine's own placement where the run did not fit it, not the trip at the start", () => {
+    // A machine file fitted with the cores together (27 ns), validated while the host had them apart.
+    const rows = [200, 27].map((trip) => pingpongRow(round(1000, trip, trip), 1000));
+    const r = reportOf(rows, { hostCheck: compareTrips([0, 1], 200, 200), placementNs: 27 });
+    expect(placementTrip(r)).toBe(27);
+    expect(r.summary.placement?.moved).toBe(1);
+    expect(formatReport(r)).toMatch(/ 200\.0\/200\.0\* /);
+    // Without it (a report kept from before), the host check's start stands for it.
+    expect(placementTrip({ hostCheck: compareTrips([0, 1], 200, 200) })).toBe(200);
+  });
+});
