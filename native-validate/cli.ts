@@ -7,7 +7,6 @@ import { formatBytes } from '../common/bytes.ts';
 import { InputError } from '../common/input-error.ts';
 import { checkOutputPath, writeOutputFile } from '../common/write-output-file.ts';
 import { resolveMachine } from '../hardware/index.ts';
-import { Topology } from '../sim/node/topology.ts';
 import type { MachineSpec } from '../hardware/spec.ts';
 import { HELP } from '../scenarios/cli/help.ts';
 import { reportError, version } from '../scenarios/cli/main.ts';
@@ -20,7 +19,7 @@ import { checkMpiReady, mpiRows } from './mpi/run-mpi.ts';
 import { buildReport, formatReport, worstMechanism, type Report } from './report.ts';
 import { caseRows, coldOrderRows, firstAccessRows, trainingRows, type Row } from './validate.ts';
 import { checkHost, claimsRing, hostCheckText, lineTrip, samePlacement, type HostCheck } from './host-check.ts';
-import { otherPlacement, otherPlacementText } from './placements.ts';
+import { describedPlacementNs, otherPlacement, otherPlacementText } from './placements.ts';
 
 export interface NativeCliEnv {
   stdout: (text: string) => void;
@@ -188,13 +187,11 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   const sizes = args.sizes ?? DEFAULT_TEST_SIZES;
   const cases = testCases({ cores, ranks, sizes, cma });
   // Each case's fastest round among those run with the cores placed as the machine describes them:
-  // the training's line trip when the run calibrates, the trip the given machine's model takes
-  // between the two cores otherwise (the host may have placed them otherwise when this run began).
+  // the training's line trip when the run calibrates; with a given machine, the trip measured at the
+  // start where the host began in the machine's placement, else the machine's own (placements.ts).
   const placementNs =
     lines &&
-    (args.machine && lines.cores.length >= 2
-      ? new Topology(spec).lineLatency(lines.cores[0], lines.cores[1])
-      : lines.results[0].medianNs);
+    (args.machine ? describedPlacementNs(spec, lines.cores, lines.results[0].medianNs) : lines.results[0].medianNs);
   const inPlacement = placementNs !== undefined ? samePlacement(placementNs) : undefined;
   // Where none did, among those run in the host's other placement, predicted on its machine.
   const other = otherPlacement(spec, lines?.cores ?? [], placementNs);

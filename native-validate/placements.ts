@@ -17,7 +17,7 @@ import type { MachineSpec } from '../hardware/spec.ts';
 import { Topology } from '../sim/node/topology.ts';
 import type { NativeStats } from './backend.ts';
 import { joinOuterCaches, splitOuterCache } from './fit/shared-cache.ts';
-import { samePlacement } from './host-check.ts';
+import { CHANGE_FACTOR, samePlacement } from './host-check.ts';
 import type { InPlacement, RoundedStats } from './rounds.ts';
 
 /** The calibrated machine's other placement, and how to tell a round that ran in it. */
@@ -33,32 +33,54 @@ export interface OtherPlacement {
 
 const ratio = (x: number, y: number) => Math.max(x, y) / Math.min(x, y);
 
+/** `spec` with the outermost caches of cores `a` and `b` joined where they are apart, or apart where
+ *  they are joined, and the line trip the model gives between them there; undefined where there is
+ *  no outermost cache to join or split. */
+function otherMachine(spec: MachineSpec, a: number, b: number): Omit<OtherPlacement, 'inPlacement'> | undefined {
+  const other = structuredClone(spec);
+  const joined = new Topology(spec).sharedCache(a, b) === undefined;
+  if (joined ? joinOuterCaches(other, a, b) === undefined : !splitOuterCache(other, a, b)) return undefined;
+  return { spec: other, tripNs: new Topology(other).lineLatency(a, b), joined };
+}
+
 /**
  * `spec` with the outermost caches of the first two of `cores` joined where they are apart, or
  * apart where they are joined, with the rounds that ran that way: those whose line trips before and
- * after were both nearer that machine's trip than `startNs`, the training's, and did not stay within
- * the fitted placement. Undefined where there are not two cores, no trip at the start, or no
- * outermost cache to join or split.
+ * after were both nearer, as a ratio, to that machine's trip than to `placementNs` (the fitted
+ * placement's), and did not stay within the fitted placement. Undefined where there are not two
+ * cores, no trip for the fitted placement, no outermost cache to join or split, or where the two
+ * trips lie within CHANGE_FACTOR squared of each other: a host whose rounds could fall in either by
+ * interference alone (a machine whose memory is little slower than a line between two cores of one
+ * cache, or whose two cores still share an inner cache) is not told apart by its trip.
  */
 export function otherPlacement(
   spec: MachineSpec,
   cores: readonly number[],
-  startNs: number | undefined,
+  placementNs: number | undefined,
 ): OtherPlacement | undefined {
-  if (cores.length < 2 || startNs === undefined) return undefined;
-  const [a, b] = cores;
-  const other = structuredClone(spec);
-  const joined = new Topology(spec).sharedCache(a, b) === undefined;
-  if (joined ? joinOuterCaches(other, a, b) === undefined : !splitOuterCache(other, a, b)) return undefined;
-  const tripNs = new Topology(other).lineLatency(a, b);
-  const fitted = samePlacement(startNs);
-  const nearer = (t: number | undefined) => t !== undefined && ratio(t, tripNs) < ratio(t, startNs);
+  if (cores.length < 2 || placementNs === undefined) return undefined;
+  const other = otherMachine(spec, cores[0], cores[1]);
+  if (!other || ratio(other.tripNs, placementNs) < CHANGE_FACTOR ** 2) return undefined;
+  const fitted = samePlacement(placementNs);
+  const nearer = (t: number | undefined) => t !== undefined && ratio(t, other.tripNs) < ratio(t, placementNs);
   return {
-    spec: other,
-    tripNs,
-    joined,
+    ...other,
     inPlacement: (s: NativeStats) => !fitted(s) && nearer(s.tripBeforeNs) && nearer(s.tripNs),
   };
+}
+
+/**
+ * The line trip of the placement a given machine file describes, for a run that measured
+ * `measuredNs` at its start: the measurement where it is nearer, as a ratio, to the trip the
+ * machine's model gives than to the one its other placement gives (the host began in the machine's
+ * placement, and its trip is measured more exactly than a preset or an import states it), else the
+ * machine's own (the host began in the other one).
+ */
+export function describedPlacementNs(spec: MachineSpec, cores: readonly number[], measuredNs: number): number {
+  if (cores.length < 2) return measuredNs;
+  const own = new Topology(spec).lineLatency(cores[0], cores[1]);
+  const other = otherMachine(spec, cores[0], cores[1]);
+  return other && ratio(measuredNs, other.tripNs) < ratio(measuredNs, own) ? own : measuredNs;
 }
 
 /** The machine a measurement is predicted on: the other placement's where its round ran there. */
@@ -67,9 +89,9 @@ export function machineOf(spec: MachineSpec, other: OtherPlacement | undefined, 
 }
 
 /** The other placement in words, for the report. */
-export function otherPlacementText(o: Pick<OtherPlacement, 'joined' | 'tripNs'>, cores: readonly number[]): string {
+export function otherPlacementText(o: Pick<OtherPlacement, 'joined'>, cores: readonly number[]): string {
   const [a, b] = cores;
   return o.joined
-    ? `cores ${a} and ${b} sharing their outermost cache (a line between them ${o.tripNs.toFixed(1)} ns each way)`
-    : `cores ${a} and ${b} each with an outermost cache of its own (a line between them through memory, ${o.tripNs.toFixed(1)} ns each way)`;
+    ? `cores ${a} and ${b} sharing their outermost cache, a line passing between them at that cache's fitted peer latency or, where none was fitted, its load latency (a trip the training did not measure, likely shorter than the host's)`
+    : `cores ${a} and ${b} each with an outermost cache of its own, a line passing between them through memory`;
 }

@@ -31,13 +31,15 @@ function trainingUs(report: Report, name: string): string {
   return r ? `${Number((r.measured.medianNs / 1000).toFixed(2))} us` : '-';
 }
 
-/** How many test rows ran in neither placement the model has, of those whose trip was measured. */
-function placementMovedText(report: Report): string {
+/** How many test rows ran in the host's other placement and in neither placement the model has, of
+ *  those whose trip was measured; '-' for a count a report does not have (one written before the
+ *  other placement was modelled has no count of its rows). */
+function placementCounts(report: Report): [string, string] {
   const p = report.summary.placement;
-  if (!p) return '-';
+  if (!p) return ['-', '-'];
   const startNs = placementTrip(report);
   const measured = report.rows.filter((r) => r.set === 'test' && placementMoved(r, startNs) !== undefined).length;
-  return `${p.moved} of ${measured}`;
+  return [p.other === undefined ? '-' : `${p.other} of ${measured}`, `${p.moved} of ${measured}`];
 }
 
 /** The test set's median and maximum error without the rows that ran with the trip moved. */
@@ -98,8 +100,7 @@ export function repeatedRunsText(reports: readonly Report[]): string[] {
       pct(s.medianAbsErrorPct),
       pct(s.maxAbsErrorPct),
       r.hostCheck ? (r.hostCheck.changed ? 'changed' : 'same') : '-',
-      r.summary.placement ? String(r.summary.placement.other ?? 0) : '-',
-      placementMovedText(r),
+      ...placementCounts(r),
       placementRestText(r),
       ...mechanisms.map((m) => pct(r.summary.byMechanism[m]?.medianAbsErrorPct ?? null)),
       s.targetMet ? 'met' : 'not met',

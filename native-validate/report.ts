@@ -55,14 +55,14 @@ export interface Report {
      *  took a round of the host's other placement (none ran in the fitted one; predicted on the
      *  other's machine), how many ran in neither placement in every round, and the test set
      *  without the latter. */
-    placement?: { moved: number; other: number; rest: ErrorSummary };
+    placement?: { moved: number; other?: number; rest: ErrorSummary };
   };
 }
 
 /** Whether `row`'s chosen round began or ended with the two cores' line trip moved by more than
- *  CHANGE_FACTOR from `startNs`, the machine's placement's (placementTrip), and was not in the host's other placement either (no
- *  round of it ran in a placement the model has: rounds.ts, placements.ts); undefined where either
- *  trip is unknown. */
+ *  CHANGE_FACTOR from `startNs`, the machine's placement's (placementTrip), and was not in the
+ *  host's other placement either (no round of it ran in a placement the model has: rounds.ts,
+ *  placements.ts); undefined where both trips, or `startNs`, are unknown. */
 export function placementMoved(row: Row, startNs: number | undefined): boolean | undefined {
   const { tripBeforeNs, tripNs } = row.measured;
   if ((tripBeforeNs === undefined && tripNs === undefined) || startNs === undefined) return undefined;
@@ -120,7 +120,7 @@ export function formatReport(r: Report): string {
   out.push(`# Machine: ${r.machine}`);
   const rounds =
     (r.native.rounds ?? 1) > 1
-      ? `; test cases in ${r.native.rounds} rounds, each row its fastest round among those that began and ended with the cores placed as at the start (where none did, among those in the other placement, ~; else its fastest round, *)`
+      ? `; test cases in ${r.native.rounds} rounds, each row its fastest round among those that began and ended with the cores placed as the machine describes (${r.otherPlacement ? "where none did, among those in the host's other placement, ~; else its fastest round, *" : 'its fastest round where none did, *'})`
       : '';
   out.push(
     `# Native: median of ${r.native.iterations} iterations after ${r.native.warmup} warm-up${rounds}; ${r.native.cache}`,
@@ -131,9 +131,10 @@ export function formatReport(r: Report): string {
     const { tripBeforeNs: before, tripNs: after } = row.measured;
     if (after === undefined) return '-';
     const both = before === undefined ? after.toFixed(1) : `${before.toFixed(1)}/${after.toFixed(1)}`;
-    // Training rows stand for the start; only the rows chosen by placement are marked.
-    const mark = row.measured.placement === 'other' ? '~' : placementMoved(row, startNs) ? '*' : '';
-    return `${both}${row.set !== 'training' ? mark : ''}`;
+    // Training rows stand for the start: a training row is marked only where it was fitted on the
+    // other placement's machine (Open MPI's library work).
+    if (row.measured.placement === 'other') return `${both}~`;
+    return `${both}${row.set !== 'training' && placementMoved(row, startNs) ? '*' : ''}`;
   };
   const header = [
     'set',
@@ -176,12 +177,13 @@ export function formatReport(r: Report): string {
     );
   if (s.placement && startNs !== undefined) {
     const other = r.otherPlacement;
+    const moved = `moved by more than a factor ${CHANGE_FACTOR} from the ${startNs.toFixed(1)} ns of the placement the machine describes`;
     out.push(
       `# trip(ns): a cache line's one-way trip between the first two cores right before and right after the row's round; ` +
-        (other
-          ? `~ where in every round either moved by more than a factor ${CHANGE_FACTOR} from the ${startNs.toFixed(1)} ns of the placement the machine describes and the row's round had both nearer the ${other.tripNs.toFixed(1)} ns of the host's other placement, predicted on that machine (${other.description}, the fitted constants otherwise): ${s.placement.other} test rows; `
+        (other && s.placement.other !== undefined
+          ? `~ where a trip ${moved} in every round and the chosen round's trips were both nearer, as a ratio, to the ${other.tripNs.toFixed(1)} ns the model gives in the host's other placement (${other.description}), on whose machine the row is predicted, the fitted constants otherwise: ${s.placement.other} test rows; `
           : '') +
-        `* where in every round either moved by more than a factor ${CHANGE_FACTOR} from the ${startNs.toFixed(1)} ns of the placement the machine describes${other ? ' and the row is in neither placement' : ''} (the host ran the case with its cores placed otherwise than the model describes): ${s.placement.moved} test rows; the test set without them: ${s.placement.rest.cases} cases, median |error| ${pct(s.placement.rest.medianAbsErrorPct)}, max |error| ${pct(s.placement.rest.maxAbsErrorPct)}`,
+        `* where a trip ${moved} in every round${other ? ' and the row is in neither placement' : ''} (the host ran the case with its cores placed otherwise than the model describes): ${s.placement.moved} test rows; the test set without them: ${s.placement.rest.cases} cases, median |error| ${pct(s.placement.rest.medianAbsErrorPct)}, max |error| ${pct(s.placement.rest.maxAbsErrorPct)}`,
     );
   }
   out.push(

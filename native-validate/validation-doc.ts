@@ -332,9 +332,9 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     out.push(
       `The \`trip(ns)\` column is a cache line's one-way trip between the first two cores, measured right before and right after the row's round (its ranks pass a line of their own back and forth: native-validate/src/measure.c; around each Open MPI launch, the host check's line ping-pong by two native ranks on the same cores). ` +
         (report.otherPlacement
-          ? `${s.placement.other} test rows ran in the host's other placement in every round not placed as the machine describes, ${report.otherPlacement.description}, and are predicted on that machine (marked ~). `
+          ? `${s.placement.other ?? '-'} test rows had no round placed as the machine describes and at least one in the host's other placement (${report.otherPlacement.description}): each such row is its fastest round there, predicted on that machine (marked ~). `
           : '') +
-        `${s.placement.moved} test rows began or ended with it moved by more than a factor ${CHANGE_FACTOR} from the machine's placement's (the training's trip) in every round${report.otherPlacement ? ', and in neither placement' : ''} (marked *): the host had the two cores placed otherwise than the model describes. ` +
+        `${s.placement.moved} test rows began or ended with it moved by more than a factor ${CHANGE_FACTOR} from the machine's placement's in every round${report.otherPlacement ? ', and in neither placement' : ''} (marked *): the host had the two cores placed otherwise than the model describes. ` +
         `Without them the test set has ${s.placement.rest.cases} cases, median ${s.placement.rest.medianAbsErrorPct ?? '-'} %, maximum ${s.placement.rest.maxAbsErrorPct ?? '-'} %; the target is judged on all of them, as above.`,
       '',
     );

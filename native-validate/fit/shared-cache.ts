@@ -87,7 +87,8 @@ export function joinOuterCaches(spec: MachineSpec, a: number, b: number): number
 
 /**
  * The inverse where `a` and `b` share their outermost cache: `b` gets a cache of its own, a copy of
- * the shared one (same size and constants: the one cache fitted stands for both), appended to the
+ * the shared one (same size and constants, the one cache fitted standing for both, less the peer
+ * latency, which a cache of one core has no use for), appended to the
  * list so that no index moves, and the shared one keeps its other cores. False, changing nothing,
  * where they share no outermost cache.
  */
@@ -98,6 +99,10 @@ export function splitOuterCache(spec: MachineSpec, a: number, b: number): boolea
   let id = `${shared.c.id}-core${b}`;
   for (let k = 2; ids.has(id); k++) id = `${shared.c.id}-core${b}-${k}`;
   shared.c.cores = shared.c.cores.filter((c) => c !== b);
-  spec.caches.push({ ...structuredClone(shared.c), id, cores: [b] });
+  const own = { ...structuredClone(shared.c), id, cores: [b] };
+  // A line passes between cores through a cache they share: one cache of one core has no such trip.
+  delete own.peerLatencyNs;
+  if (shared.c.cores.length === 1) delete shared.c.peerLatencyNs;
+  spec.caches.push(own);
   return true;
 }

@@ -199,7 +199,7 @@ function fitLibraryWork(
         else lo = mid;
       }
       notes.push(
-        `Open MPI's library work ${fit.what} (kernel.params.${fit.param}) fitted on MPI_bcast basic of ${m.bytes} B without CMA (training row): ${Number(hi.toPrecision(4))} ns`,
+        `Open MPI's library work ${fit.what} (kernel.params.${fit.param}) fitted on MPI_bcast basic of ${m.bytes} B without CMA (training row${onto === spec ? '' : ", its round in the host's other placement, on that machine"}): ${Number(hi.toPrecision(4))} ns`,
       );
     }
     const value = Number(hi.toPrecision(4));

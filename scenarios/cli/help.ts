@@ -70,7 +70,8 @@ Usage:
                                      (at most 64 sizes of at most 1 GiB; iterations up to 1,000,000)
       --out FILE                     also save the machine it calibrates (not with --machine)
       --rounds N                     run the test set N times; each case reports its fastest round
-                                     among those run with the cores placed as at the start (3)
+                                     among those run with the cores placed as the machine describes,
+                                     else in the host's other placement, predicted there (3)
       --off-cache SIZE               as calibrate's, for the cold training and the test cases
       --mpi                          also run the collectives through Open MPI (mpicc, mpirun)
       --allow-run-as-root            let mpirun run as root (with --mpi)

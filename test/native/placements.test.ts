@@ -3,17 +3,25 @@
 // ran in which, and the rows predicted on the other machine.
 import { describe, expect, it } from 'vitest';
 import { loadPreset } from '../../hardware/index.ts';
+import { validateMachine } from '../../hardware/validate.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { Topology } from '../../sim/node/topology.ts';
-import { compareTrips } from '../../native-validate/host-check.ts';
-import { machineOf, otherPlacement } from '../../native-validate/placements.ts';
+import { CHANGE_FACTOR, compareTrips } from '../../native-validate/host-check.ts';
+import { splitOuterCache } from '../../native-validate/fit/shared-cache.ts';
+import { describedPlacementNs, machineOf, otherPlacement } from '../../native-validate/placements.ts';
 import { predictNs } from '../../native-validate/predict.ts';
 import { formatReport, placementMoved, placementTrip } from '../../native-validate/report.ts';
 import { fastestRound } from '../../native-validate/rounds.ts';
 import { pingpongRow, reportOf, steadyStats } from '../helpers/native-stats.ts';
 
-/** Dancer, whose cores 0-3 share an L3 (line trip between them: its fitted peer latency). */
-const joined = (): MachineSpec => structuredClone(loadPreset('dancer'));
+/** Dancer, whose cores 0-3 share an L3 (a line passes between them at its peer latency, 33 ns),
+ *  with memory as far as on the development host (230 ns against Dancer's 65): a machine whose two
+ *  placements its line trip tells apart. */
+function joined(): MachineSpec {
+  const spec = structuredClone(loadPreset('dancer'));
+  for (const n of spec.numaNodes) n.latencyNs = 230;
+  return spec;
+}
 
 /** Dancer as a virtual machine could list it: core 1 with an L3 of its own. */
 function apart(): MachineSpec {
@@ -44,6 +52,8 @@ describe("the host's other placement", () => {
     expect(own.sizeBytes).toBe(spec.caches.find((c) => c.level === 3 && c.cores.includes(1))!.sizeBytes);
     expect(split.tripNs).toBe(new Topology(split.spec).lineLatency(0, 1));
     expect(split.tripNs).toBeGreaterThan(new Topology(spec).lineLatency(0, 1));
+    // A cache of one core has no peer latency: the split machine is one the loader accepts.
+    expect(() => validateMachine(split.spec)).not.toThrow();
 
     const join = otherPlacement(apart(), [0, 1], 230)!;
     expect(join.joined).toBe(true);
@@ -52,9 +62,25 @@ describe("the host's other placement", () => {
     expect(join.tripNs).toBe(new Topology(join.spec).lineLatency(0, 1));
   });
 
-  it('has none without two cores or a trip at the start', () => {
+  it('has none without two cores or a trip at the start, or where the two trips are too near to tell apart', () => {
     expect(otherPlacement(joined(), [0], 30)).toBeUndefined();
     expect(otherPlacement(joined(), [0, 1], undefined)).toBeUndefined();
+    // Dancer itself: a line through its memory (65 ns) is not CHANGE_FACTOR squared from one
+    // through its L3 (33 ns), so a disturbed round could pass for the other placement.
+    const dancer = structuredClone(loadPreset('dancer'));
+    const split = structuredClone(dancer);
+    expect(splitOuterCache(split, 0, 1)).toBe(true);
+    expect(new Topology(split).lineLatency(0, 1) / 33).toBeLessThan(CHANGE_FACTOR ** 2);
+    expect(otherPlacement(dancer, [0, 1], 33)).toBeUndefined();
+  });
+
+  it("judges a given machine's rows by the trip measured at the start where the host began in its placement, else by the machine's own", () => {
+    const spec = joined();
+    expect(describedPlacementNs(spec, [0, 1], 41)).toBe(41);
+    expect(describedPlacementNs(spec, [0, 1], 200)).toBe(new Topology(spec).lineLatency(0, 1));
+    expect(describedPlacementNs(spec, [0], 200)).toBe(200);
+    // A machine with the cores apart, begun with them together: its own trip, through memory.
+    expect(describedPlacementNs(apart(), [0, 1], 30)).toBe(new Topology(apart()).lineLatency(0, 1));
   });
 
   it('takes a round as the other placement when both its trips are nearer that trip than the start, and it is not in the fitted one', () => {
@@ -120,7 +146,9 @@ describe("the host's other placement", () => {
     expect(text).toMatch(/ 230\.0\/225\.0~ /);
     expect(text).toMatch(/ 30\.0\/230\.0\* /);
     expect(text).toMatch(/ 30\.0\/31\.0 /);
-    expect(text).toMatch(/nearer the 227\.5 ns of the host's other placement.*: 1 test rows; \* where/);
+    expect(text).toMatch(
+      /nearer, as a ratio, to the 227\.5 ns the model gives in the host's other placement .*: 1 test rows; \* where/,
+    );
   });
 
   it("judges rows against the machine's own placement where the run did not fit it, not the trip at the start", () => {
