@@ -842,12 +842,19 @@ export class Node {
     const remote = Math.min(bestResident, n - found);
     if (bestRemote && remote > 0) {
       const from = this.topo.coreVertex(bestRemote.cores[0]);
+      // A cache of the reader's own package that it does not share (another die, another core
+      // complex) answers the snoop the way a line passes between the two cores (lineLatency), not
+      // at its own hit latency; one of another socket at its hit latency and the route.
+      const latency =
+        from === coreVertex
+          ? this.topo.lineLatency(bestRemote.cores[0], core)
+          : bestRemote.latencyNs + this.topo.routeLatency(from, coreVertex);
       parts.push({
         bytes: remote,
-        latency: bestRemote.latencyNs + this.topo.routeLatency(from, coreVertex),
+        latency,
         resources: [this.cacheBandwidth.get(bestRemote.id)!, ...this.routeResources(from, coreVertex)],
         far: true,
-        claimLatency: bestRemote.latencyNs + this.topo.routeLatency(from, coreVertex),
+        claimLatency: latency,
       });
       found += remote;
     }

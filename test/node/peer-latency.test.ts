@@ -100,3 +100,38 @@ describe('lines between cores behind a shared cache', () => {
     }
   });
 });
+
+/** Two cores of one package that share no cache (two dies, two core complexes), on presets that
+ *  have such a pair. */
+const apartInPackage = presets.flatMap((spec) => {
+  const topo = new Topology(spec);
+  for (const a of spec.cores)
+    for (const b of spec.cores)
+      if (a.id < b.id && topo.coreVertex(a.id) === topo.coreVertex(b.id) && !topo.sharedCache(a.id, b.id))
+        return [{ spec, a: a.id, b: b.id }];
+  return [];
+});
+
+describe('lines another cache of the same package holds', () => {
+  it('come as a line passes between the two cores, not at that cache hit latency', () => {
+    // Zoot's dies, Genoa's core complexes, KNL's tiles, the nUIOA Opterons' cores.
+    expect(apartInPackage.map((c) => c.spec.name)).toEqual(
+      expect.arrayContaining(['zoot', 'epyc-genoa', 'knl', 'opteron-nuioa']),
+    );
+    for (const { spec, a, b } of apartInPackage) {
+      const sim = new Simulation({ seed: 'apart-in-package' });
+      const node = new Node(sim, spec);
+      const home = spec.cores.find((c) => c.id === a)!.numa;
+      const src = node.allocate('input', 4 * KiB, 0, home);
+      const segment = node.allocate('segment', 4 * KiB, 1, home);
+      const out = node.allocate('out', 4 * KiB, 2, home);
+      sim.spawn('writer', node.copy(a, range(src), range(segment), { rank: 1, label: 'write' }));
+      sim.run();
+      // The reader's first line of what the writer has just written.
+      const first = node.prepareCopy(b, range(segment), range(out), { rank: 2, label: 'read' }).latency;
+      const writersCache = new Topology(spec).cachesOf(a).at(-1)!;
+      expect(first, spec.name).toBeGreaterThanOrEqual(new Topology(spec).lineLatency(a, b));
+      expect(first, spec.name).toBeGreaterThan(writersCache.latencyNs);
+    }
+  });
+});
