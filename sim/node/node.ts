@@ -842,9 +842,11 @@ export class Node {
     const remote = Math.min(bestResident, n - found);
     if (bestRemote && remote > 0) {
       const from = this.topo.coreVertex(bestRemote.cores[0]);
-      // A cache of the reader's own package that it does not share (another die, another core
-      // complex) answers the snoop the way a line passes between the two cores (lineLatency), not
-      // at its own hit latency; one of another socket at its hit latency and the route.
+      // Where the home is the reader's own package, a cache of it that the reader does not share
+      // (another core complex, another tile) answers the snoop, and acknowledges a store's claim,
+      // the way a line passes between the two cores (lineLatency), not at its own hit latency. The
+      // home socket's cache read from another socket still answers at its hit latency and the
+      // route: docs/model.md, "Lines between cores", says what that leaves inconsistent.
       const latency =
         from === coreVertex
           ? this.topo.lineLatency(bestRemote.cores[0], core)
