@@ -31,17 +31,26 @@ export const DEFAULT_ROUNDS = 3;
  *  before and after it: host-check.ts, samePlacement). */
 export type InPlacement = (round: NativeStats) => boolean;
 
+/** Which rounds a case's fastest is taken among: those `inPlacement` accepts (the placement the
+ *  constants were fitted in), else those the host's other placement accepts (placements.ts).
+ *  MeasureOptions and MpiOptions carry both. */
+export interface Placing {
+  inPlacement?: InPlacement;
+  other?: { inPlacement: InPlacement };
+}
+
 /**
- * The fastest round, of those `inPlacement` accepts where it accepts some: a round in which the
- * host had moved the two cores apart, or behaving as one, is another machine than the one fitted,
- * whichever of them is faster (single copies ran faster with the cores apart on the development
- * host, the double copy slower). Where it accepts none, the fastest of those `inOther` accepts (the
- * host's other placement, marked), else of all.
+ * The fastest round, of those `placing.inPlacement` accepts where it accepts some: a round in which
+ * the host had moved the two cores apart, or behaving as one, is another machine than the one
+ * fitted, whichever of them is faster (single copies ran faster with the cores apart on the
+ * development host, the double copy slower). Where it accepts none, the fastest of those the other
+ * placement accepts (marked), else of all.
  */
-export function fastestRound(rounds: NativeStats[], inPlacement?: InPlacement, inOther?: InPlacement): RoundedStats {
+export function fastestRound(rounds: NativeStats[], placing: Placing = {}): RoundedStats {
   if (rounds.length === 0) throw new RangeError('fastestRound: no rounds');
+  const { inPlacement, other: otherPlacement } = placing;
   const placed = inPlacement ? rounds.filter(inPlacement) : rounds;
-  const other = placed.length === 0 && inOther ? rounds.filter(inOther) : [];
+  const other = placed.length === 0 && otherPlacement ? rounds.filter(otherPlacement.inPlacement) : [];
   const pool = placed.length > 0 ? placed : other.length > 0 ? other : rounds;
   const fastest = pool.reduce((best, r) => (r.medianNs < best.medianNs ? r : best));
   const mark = other.length > 0 ? { placement: 'other' as const } : {};
@@ -59,15 +68,14 @@ export function fastestRound(rounds: NativeStats[], inPlacement?: InPlacement, i
 
 /**
  * Measures every item `rounds` times, item after item within a round, and returns per item the
- * fastest round of each of its results (one per size, in the order `measure` returns them), among
- * the rounds `inPlacement` accepts where it accepts some, else among those `inOther` accepts.
+ * fastest round of each of its results (one per size, in the order `measure` returns them), chosen
+ * as `fastestRound` chooses with `placing`.
  */
 export function measureInRounds<T>(
   rounds: number,
   items: readonly T[],
   measure: (item: T, round: number) => NativeStats[],
-  inPlacement?: InPlacement,
-  inOther?: InPlacement,
+  placing: Placing = {},
 ): RoundedStats[][] {
   const runs: NativeStats[][][] = items.map(() => []);
   for (let round = 0; round < rounds; round++) items.forEach((item, i) => runs[i].push(measure(item, round)));
@@ -75,8 +83,7 @@ export function measureInRounds<T>(
     perRound[0].map((_, k) =>
       fastestRound(
         perRound.map((results) => results[k]),
-        inPlacement,
-        inOther,
+        placing,
       ),
     ),
   );

@@ -132,8 +132,7 @@ export function caseRows(spec: MachineSpec, cases: ValidationCase[], opts: Measu
         warmup: NATIVE_WARMUP,
       }).results;
     },
-    opts.inPlacement,
-    opts.other?.inPlacement,
+    opts,
   );
   const rows: Row[] = [];
   cases.forEach((c, i) => {
@@ -196,8 +195,7 @@ export function coldOrderRows(spec: MachineSpec, cores: number[], sizes: number[
         warmup: NATIVE_WARMUP,
       }).results;
     },
-    opts.inPlacement,
-    opts.other?.inPlacement,
+    opts,
   );
   // The model's buffers are cold in no order: one prediction per size and machine serves both orders.
   const predicted = new Map<string, number>();
@@ -260,8 +258,7 @@ export function firstAccessRows(spec: MachineSpec, cores: number[], opts: Measur
         warmup,
       }).results;
     },
-    opts.inPlacement,
-    opts.other?.inPlacement,
+    opts,
   );
   return ways.flatMap(({ way, rotation, warmup }, i) =>
     measured[i].map((m) =>

@@ -302,8 +302,7 @@ export function mpiRows(machine: MachineSpec, opts: MpiOptions): Row[] {
       );
       return mpirun(r, r.sizes ?? opts.sizes);
     },
-    opts.inPlacement,
-    opts.other?.inPlacement,
+    opts,
   );
   const library = fitLibraryWork(spec, opts, ofOperation(trained, 0, SIDE_FITS.length, 'bcast'));
   rows.push(...library.rows);
@@ -390,8 +389,7 @@ function fragmentProbes(
       );
       return mpirun({ component: 'basic', cma: false, ops: PROBE_OPS, mca: setting.mca }, [bytes]);
     },
-    opts.inPlacement,
-    opts.other?.inPlacement,
+    opts,
   );
   return PROBE_OPS.flatMap((op, j) =>
     settings.map((setting, i) => {

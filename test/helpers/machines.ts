@@ -72,3 +72,14 @@ export function tinyMachine(o: TinyOptions = {}): MachineSpec {
     guessed: [],
   };
 }
+
+/** `spec` (a copy of Dancer, whose cores 0-3 share an L3) as a virtual machine could show it: core 1
+ *  with an L3 of its own, listed first, so that taking it out moves every other cache's index, and
+ *  no peer latency on core 0's L3 (calibration fits one only where it finds the two sharing). */
+export function coreOneApart(spec: MachineSpec): MachineSpec {
+  const l3 = spec.caches.find((c) => c.level === 3 && c.cores.includes(0))!;
+  l3.cores = l3.cores.filter((c) => c !== 1);
+  delete l3.peerLatencyNs;
+  spec.caches.unshift({ ...structuredClone(l3), id: 'L3#own1', cores: [1] });
+  return spec;
+}

@@ -66,8 +66,8 @@ describe('the line trip beside each row', () => {
       tripBeforeNs,
       tripNs,
     });
-    const placedLater = fastestRound([round(900, 160, 158), round(1000, 31, 32)], inPlacement);
-    const neverPlaced = fastestRound([round(900, 160, 158), round(1000, 31, 159)], inPlacement);
+    const placedLater = fastestRound([round(900, 160, 158), round(1000, 31, 32)], { inPlacement });
+    const neverPlaced = fastestRound([round(900, 160, 158), round(1000, 31, 159)], { inPlacement });
     expect(placedLater.medianNs).toBe(1000);
     expect(neverPlaced.medianNs).toBe(900);
     const rows = [placedLater, neverPlaced].map((measured) => pingpongRow(measured, 1000));

@@ -12,6 +12,7 @@ import { describedPlacementNs, machineOf, otherPlacement } from '../../native-va
 import { predictNs } from '../../native-validate/predict.ts';
 import { formatReport, placementMoved, placementTrip } from '../../native-validate/report.ts';
 import { fastestRound } from '../../native-validate/rounds.ts';
+import { coreOneApart } from '../helpers/machines.ts';
 import { pingpongRow, reportOf, steadyStats } from '../helpers/native-stats.ts';
 
 /** Dancer, whose cores 0-3 share an L3 (a line passes between them at its peer latency, 33 ns),
@@ -23,14 +24,8 @@ function joined(): MachineSpec {
   return spec;
 }
 
-/** Dancer as a virtual machine could list it: core 1 with an L3 of its own. */
-function apart(): MachineSpec {
-  const spec = joined();
-  const l3 = spec.caches.find((c) => c.level === 3 && c.cores.includes(0))!;
-  l3.cores = l3.cores.filter((c) => c !== 1);
-  spec.caches.push({ ...structuredClone(l3), id: 'L3#own1', cores: [1] });
-  return spec;
-}
+/** The same with core 1's L3 apart, as a virtual machine could list it (coreOneApart). */
+const apart = (): MachineSpec => coreOneApart(joined());
 
 const round = (medianNs: number, tripBeforeNs?: number, tripNs?: number) => ({
   ...steadyStats(2048, medianNs),
@@ -100,17 +95,17 @@ describe("the host's other placement", () => {
     const fitted = (s: { tripBeforeNs?: number; tripNs?: number }) =>
       s.tripBeforeNs !== undefined && s.tripNs !== undefined && s.tripBeforeNs < 45 && s.tripNs < 45;
     const t = other.tripNs;
-    const placed = fastestRound([round(900, t, t), round(1000, 30, 31)], fitted, other.inPlacement);
+    const placed = fastestRound([round(900, t, t), round(1000, 30, 31)], { inPlacement: fitted, other });
     expect(placed.medianNs).toBe(1000);
     expect(placed.placement).toBeUndefined();
-    const moved = fastestRound([round(900, t, t), round(800, 30, t), round(950, t, t)], fitted, other.inPlacement);
+    const moved = fastestRound([round(900, t, t), round(800, 30, t), round(950, t, t)], { inPlacement: fitted, other });
     expect(moved.medianNs).toBe(900);
     expect(moved.placement).toBe('other');
-    const neither = fastestRound([round(900, 30, t), round(800, t, 30)], fitted, other.inPlacement);
+    const neither = fastestRound([round(900, 30, t), round(800, t, 30)], { inPlacement: fitted, other });
     expect(neither.medianNs).toBe(800);
     expect(neither.placement).toBeUndefined();
     // One round is marked as well.
-    expect(fastestRound([round(900, t, t)], fitted, other.inPlacement).placement).toBe('other');
+    expect(fastestRound([round(900, t, t)], { inPlacement: fitted, other }).placement).toBe('other');
     expect(machineOf(joined(), other, moved)).toBe(other.spec);
     const spec = joined();
     expect(machineOf(spec, other, placed)).toBe(spec);

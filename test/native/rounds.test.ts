@@ -45,15 +45,15 @@ describe('test cases measured in rounds', () => {
       { ...stats(8, 122_710), tripBeforeNs: 31.4, tripNs: 31.5 },
     ];
     const inPlacement = samePlacement(31.3);
-    const m = fastestRound(rounds, inPlacement);
+    const m = fastestRound(rounds, { inPlacement });
     expect(m.medianNs).toBe(94_980);
     expect(m.roundMediansNs).toEqual([90_100, 97_100, 94_980, 122_710]);
     expect(fastestRound(rounds).medianNs).toBe(90_100);
     // No round placed as at the start: the fastest of all, whose trips then say so.
-    expect(fastestRound(rounds.slice(0, 2), inPlacement).medianNs).toBe(90_100);
+    expect(fastestRound(rounds.slice(0, 2), { inPlacement }).medianNs).toBe(90_100);
     // A measurement without trips (one rank) counts as placed.
-    expect(fastestRound([stats(8, 5), stats(8, 4)], inPlacement).medianNs).toBe(4);
-    const perItem = measureInRounds(3, ['a'], (_, round) => [rounds[round]], inPlacement);
+    expect(fastestRound([stats(8, 5), stats(8, 4)], { inPlacement }).medianNs).toBe(4);
+    const perItem = measureInRounds(3, ['a'], (_, round) => [rounds[round]], { inPlacement });
     expect(perItem[0][0].medianNs).toBe(94_980);
   });
 

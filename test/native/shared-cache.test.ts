@@ -10,18 +10,11 @@ import { Topology } from '../../sim/node/topology.ts';
 import { shareOuterCache } from '../../native-validate/fit/shared-cache.ts';
 import { writeMachineFile } from '../../native-validate/machine-writer.ts';
 import { levelProbes, type TrainingData } from '../../native-validate/training.ts';
+import { coreOneApart } from '../helpers/machines.ts';
 import { steadyStats } from '../helpers/native-stats.ts';
 
-/** Dancer as a virtual machine could show it: core 1 has an L3 of its own, listed first, so that
- *  taking it out moves every other cache's index. */
-function apartMachine(): MachineSpec {
-  const spec = structuredClone(loadPreset('dancer'));
-  const l3 = spec.caches.find((c) => c.level === 3 && c.cores.includes(0))!;
-  l3.cores = l3.cores.filter((c) => c !== 1);
-  delete l3.peerLatencyNs;
-  spec.caches.unshift({ ...structuredClone(l3), id: 'L3#own1', cores: [1] });
-  return spec;
-}
+/** Dancer with core 1's L3 apart, listed first (coreOneApart). */
+const apartMachine = (): MachineSpec => coreOneApart(structuredClone(loadPreset('dancer')));
 
 /** The training data the decision reads: core 0's level probes, each level's load latency as the
  *  machine has it, memory's as its NUMA node's, and one line trip between cores 0 and 1. */
