@@ -427,8 +427,13 @@ export class CacheState {
     const at = firstEndingAfter(list, e.start);
     if (list[at] !== e)
       throw new Error(`cache ${this.name}: a range of buffer ${e.buf} is not where its start puts it`);
-    for (let i = at; i < list.length - 1; i++) list[i] = list[i + 1];
-    list.pop();
+    // The LRU head is usually a buffer's lowest range (streams ascend): V8 removes an array's first
+    // element without moving the rest.
+    if (at === 0) list.shift();
+    else {
+      for (let i = at; i < list.length - 1; i++) list[i] = list[i + 1];
+      list.pop();
+    }
     if (list.length === 0) this.dropBuffer(e.buf);
   }
 
