@@ -46,7 +46,7 @@ export function renderMachine(spec: MachineSpec): string {
   for (const n of spec.numaNodes) {
     const local = spec.cores.filter((c) => c.numa === n.id).map((c) => c.id);
     w(
-      `  NUMA ${n.id}: ${size(n.memoryBytes)} ${n.kind}, ${num(n.bandwidth)} GB/s${n.writeBandwidth !== undefined ? ` read, ${num(n.writeBandwidth)} GB/s write on lanes of its own` : ''}${n.writeCost !== undefined ? ` (a written byte costs ${num(n.writeCost)})` : ''}, ${num(n.latencyNs)} ns, attached to ${n.attach}, local cores ${local.length ? ranges(local) : 'none'}`,
+      `  NUMA ${n.id}: ${size(n.memoryBytes)} ${n.kind}, ${num(n.bandwidth)} GB/s${n.writeBandwidth !== undefined ? ` read, ${num(n.writeBandwidth)} GB/s write on lanes of its own` : ''}${n.writeCost !== undefined ? ` (a written byte costs ${num(n.writeCost)})` : ''}, ${num(n.latencyNs)} ns${n.peerLatencyNs !== undefined ? ` (a line between cores sharing no cache ${num(n.peerLatencyNs)} ns)` : ''}, attached to ${n.attach}, local cores ${local.length ? ranges(local) : 'none'}`,
     );
   }
 

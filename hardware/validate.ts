@@ -87,6 +87,12 @@ class Checker {
       this.positive(`${f}.memoryBytes`, n.memoryBytes, 'memory size');
       this.positive(`${f}.bandwidth`, n.bandwidth, 'memory bandwidth');
       this.nonNegative(`${f}.latencyNs`, n.latencyNs, 'memory latency');
+      if (n.peerLatencyNs !== undefined)
+        this.nonNegative(
+          `${f}.peerLatencyNs`,
+          n.peerLatencyNs,
+          'cache-to-cache latency between cores sharing no cache',
+        );
       if (n.writeCost !== undefined && !(n.writeCost >= 1))
         this.fail(`${f}.writeCost`, `a written byte costs at least one read byte of bandwidth, got ${n.writeCost}`);
       if (n.writeBandwidth !== undefined) {

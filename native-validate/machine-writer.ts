@@ -74,6 +74,11 @@ export function writeMachineFile(spec: MachineSpec, sourceOf: SourceOf, header: 
       `    latency: ${n.latencyNs}`.padEnd(34) +
         `# ${note('numaNodes[*].latencyNs', `numaNodes[${i}].latencyNs`, 'detected')}`,
     );
+    if (n.peerLatencyNs !== undefined)
+      lines.push(
+        `    peerLatency: ${n.peerLatencyNs}`.padEnd(34) +
+          `# ${note(`numaNodes[${n.id}].peerLatencyNs`, `numaNodes[${i}].peerLatencyNs`, 'detected')}`,
+      );
     lines.push(`    kind: ${n.kind}`);
     if (n.writeCost !== undefined)
       lines.push(

@@ -94,8 +94,9 @@ export function repeatedRunsText(reports: readonly Report[]): string[] {
       String(i + 1),
       r.load.start.split(' ')[0],
       llcShare(r),
-      // The line trip is fitted on the innermost cache the two cores share: L3 here, L2 elsewhere.
-      fitted(r, /^caches\[L\d+\]\.peerLatencyNs$/, 'ns'),
+      // The line trip is fitted on the innermost cache the two cores share (L3 here, L2 elsewhere),
+      // or on their NUMA node where they share none.
+      fitted(r, /^(caches\[L\d+\]|numaNodes\[\d+\])\.peerLatencyNs$/, 'ns'),
       trainingUs(r, 'claims ring'),
       pct(s.medianAbsErrorPct),
       pct(s.maxAbsErrorPct),

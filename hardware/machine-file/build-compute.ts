@@ -22,7 +22,7 @@ const CACHE_KEYS = [
   'victim',
 ] as const;
 /** What a NUMA node gives in either form. */
-const NUMA_FIELDS = ['memory', 'bandwidth', 'latency', 'kind', 'writeCost', 'writeBandwidth'] as const;
+const NUMA_FIELDS = ['memory', 'bandwidth', 'latency', 'peerLatency', 'kind', 'writeCost', 'writeBandwidth'] as const;
 const NUMA_COMPACT_KEYS = ['perPackage', ...NUMA_FIELDS] as const;
 const NUMA_NODE_KEYS = ['attach', 'packages', 'cores', ...NUMA_FIELDS] as const;
 const MEMORY_KINDS = ['dram', 'hbm'] as const;
@@ -219,6 +219,7 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
     origins.set(`numaNodes[${id}].memoryBytes`, m.get('memory'));
     origins.set(`numaNodes[${id}].bandwidth`, m.get('bandwidth'));
     origins.set(`numaNodes[${id}].latencyNs`, m.get('latency'));
+    origins.set(`numaNodes[${id}].peerLatencyNs`, m.get('peerLatency'));
     origins.set(`numaNodes[${id}].writeCost`, m.get('writeCost'));
     origins.set(`numaNodes[${id}].writeBandwidth`, m.get('writeBandwidth'));
   };
@@ -230,6 +231,11 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
     if (!(cost >= 1))
       node.fail(`writeCost must be at least 1 (a written byte takes at least its own bandwidth), got ${cost}`);
     return { writeCost: cost };
+  };
+  /** A line's trip between the node's cores that share no cache, where the file gives it. */
+  const peer = (m: MapReader): { peerLatencyNs?: number } => {
+    const node = m.get('peerLatency');
+    return node ? { peerLatencyNs: readTime(node) } : {};
   };
   /** Write lanes of their own (FB-DIMM): their bandwidth; a turnaround cost then has no bus to turn. */
   const writes = (m: MapReader): { writeCost?: number; writeBandwidth?: number } => {
@@ -259,7 +265,16 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
       const share = local.length / perPackage;
       for (let k = 0; k < perPackage; k++) {
         const id = numaNodes.length;
-        numaNodes.push({ id, attach: packageVertex(pkg.id), memoryBytes, bandwidth, latencyNs, kind, ...writes(m) });
+        numaNodes.push({
+          id,
+          attach: packageVertex(pkg.id),
+          memoryBytes,
+          bandwidth,
+          latencyNs,
+          ...peer(m),
+          kind,
+          ...writes(m),
+        });
         record(id, numaNode, m);
         local.slice(k * share, (k + 1) * share).forEach(({ i }) => (coreNuma[i] = id));
       }
@@ -277,6 +292,7 @@ function buildNuma(root: MapReader, packages: PackageSpec[], cores: PendingCore[
         memoryBytes: readSize(m.req('memory')),
         bandwidth: readBandwidth(m.req('bandwidth')),
         latencyNs: readTime(m.req('latency')),
+        ...peer(m),
         kind: m.get('kind')?.oneOf(MEMORY_KINDS) ?? 'dram',
         ...writes(m),
       });

@@ -49,6 +49,7 @@ const oneOf = (choices: readonly string[]): ParameterKind => ({
 export const PARAMETERS: Readonly<Record<string, ParameterKind>> = {
   'numaNodes.bandwidth': bandwidth,
   'numaNodes.latencyNs': duration,
+  'numaNodes.peerLatencyNs': duration,
   'numaNodes.writeCost': positiveNumber,
   'numaNodes.writeBandwidth': bandwidth,
   'caches.sizeBytes': size,

@@ -111,28 +111,31 @@ const latencies: FittedConstant = {
 };
 
 const peerLatency: FittedConstant = {
-  name: 'cache-to-cache latency between two cores behind a shared cache',
+  name: 'cache-to-cache latency between two cores, behind a shared cache or across their NUMA node',
   fit(spec, data) {
     const run = data.lines;
     if (!run) return [];
     const [a, b] = run.cores;
+    const m = run.results[0];
+    // Measured directly: the model charges a flag's trip between the two cores this latency.
+    const value = round(m.medianNs);
+    const source = `measured: one cache line passed back and forth between cores ${a} and ${b}, ${fmt(m.medianNs)} per one-way trip (${spread(m)})`;
     // The innermost cache both cores use carries the line between them (a snoop or probe there).
     const shared = spec.caches
       .filter((c) => !c.memorySide && c.cores.includes(a) && c.cores.includes(b))
       .sort((x, y) => x.level - y.level)[0];
-    if (shared === undefined) return [];
-    const m = run.results[0];
-    // Measured directly: the model charges a flag's trip between the two cores this latency.
-    const value = round(m.medianNs);
+    if (shared === undefined) {
+      // No cache in common: the other core's caches still answer the probe, across the fabric of
+      // the node they share (topology.ts); between nodes the trip stays memory's and the links'.
+      const numa = spec.cores.find((c) => c.id === a)?.numa;
+      const node = spec.numaNodes.find((n) => n.id === numa);
+      if (node === undefined || spec.cores.find((c) => c.id === b)?.numa !== numa) return [];
+      node.peerLatencyNs = value;
+      return [{ field: `numaNodes[${node.id}].peerLatencyNs`, value, source }];
+    }
     const level = shared.level;
     spec.caches.forEach((c) => c.level === level && !c.memorySide && c.cores.length > 1 && (c.peerLatencyNs = value));
-    return [
-      {
-        field: `caches[L${level}].peerLatencyNs`,
-        value,
-        source: `measured: one cache line passed back and forth between cores ${a} and ${b}, ${fmt(m.medianNs)} per one-way trip (${spread(m)})`,
-      },
-    ];
+    return [{ field: `caches[L${level}].peerLatencyNs`, value, source }];
   },
 };
 
@@ -479,7 +482,7 @@ export function unfitted(data: TrainingData): string[] {
   if (data.cores.length < 2)
     out.push(
       'kernel.syscallNs, kernel.pinPerPageNs, kernel.params.firstUserAccessNs: CMA needs two cores; import defaults stay',
-      'caches[*].peerLatencyNs: a line passed between cores needs two; shared caches keep their hit latency for it',
+      'caches[*].peerLatencyNs, numaNodes[*].peerLatencyNs: a line passed between cores needs two; shared caches keep their hit latency for it, cores sharing none memory latency',
     );
   else if (!data.cmaSweep)
     out.push(

@@ -130,6 +130,10 @@ export class Topology {
     const shared = this.sharedCache(a, b);
     if (shared) return peerLatency(shared);
     const numa = this.numa(this.core(a).numa);
+    // Two cores of one node: the other core's caches answer the probe, at the node's measured trip
+    // where the machine gives one (NumaNodeSpec.peerLatencyNs); otherwise, and between nodes, the
+    // line is taken to go through memory and the links between the two.
+    if (numa.peerLatencyNs !== undefined && this.core(b).numa === numa.id) return numa.peerLatencyNs;
     return numa.latencyNs + this.routeLatency(this.coreVertex(a), this.coreVertex(b));
   }
 

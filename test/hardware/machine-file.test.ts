@@ -9,6 +9,7 @@ import { parseMachineYaml } from '../../hardware/machine-file.ts';
 import { loadMachineFile } from '../../hardware/machine-file-read.ts';
 import { validateMachine } from '../../hardware/validate.ts';
 import { inputErrorOf } from '../helpers/input-error.ts';
+import { Topology } from '../../sim/node/topology.ts';
 
 const FILE = 'lab/box.yaml';
 
@@ -328,6 +329,28 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
       field: 'packages[0].caches[0].peerLatency',
     });
     expect(inputError(peer('15', '-1')).location.field).toBe('packages[0].caches[2].peerLatency');
+  });
+
+  it("a line between a node's cores that share no cache: read with its unit, taken for their trip, refused below 0", () => {
+    const peer = (v: string) => edit('    latency: 90\n', `    latency: 90\n    peerLatency: ${v}\n`);
+    const spec = parseMachineYaml(peer('0.12us'), FILE);
+    expect(spec.numaNodes.map((n) => n.peerLatencyNs)).toEqual([undefined, 120]);
+    const topo = new Topology(spec);
+    // Cores 4 and 8: packages 1 and 2, both on node 1, no cache in common.
+    expect(topo.sharedCache(4, 8)).toBeUndefined();
+    expect(topo.lineLatency(4, 8)).toBe(120);
+    expect(topo.lineLatency(8, 4)).toBe(120);
+    // Cores sharing a cache keep that cache's trip; cores of two nodes keep memory's and the links'.
+    const without = new Topology(parseMachineYaml(VALID, FILE));
+    expect(topo.lineLatency(4, 5)).toBe(without.lineLatency(4, 5));
+    expect(topo.lineLatency(4, 0)).toBe(without.lineLatency(4, 0));
+    expect(without.lineLatency(4, 8)).toBe(90 + without.routeLatency(topo.coreVertex(4), topo.coreVertex(8)));
+    const negative = peer('-5');
+    expect(inputError(negative).location).toMatchObject({
+      line: lineOf(negative, 'peerLatency'),
+      field: 'numa[1].peerLatency',
+    });
+    expect(inputError(peer('fast')).location.field).toBe('numa[1].peerLatency');
   });
 
   it('a guessed path that reaches no value of the file', () => {

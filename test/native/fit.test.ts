@@ -15,6 +15,7 @@ import { modelCopyNs } from '../../native-validate/fit/model-copy.ts';
 import { nonNegativeFit1, nonNegativeFit2, solveDecreasing } from '../../native-validate/fit/solve.ts';
 import { writeMachineFile } from '../../native-validate/machine-writer.ts';
 import { coveredPaths } from '../../native-validate/calibrate.ts';
+import { Topology } from '../../sim/node/topology.ts';
 
 describe('solvers', () => {
   it('bisects a decreasing function to its target', () => {
@@ -182,22 +183,69 @@ describe("the kernel's first access to a page through the caller's mapping", () 
   });
 });
 
+describe('the fit of a line between two cores', () => {
+  const fitTrip = (machine: string, cores: [number, number], medianNs: number) => {
+    const spec = structuredClone(loadPreset(machine));
+    const lines = { cores, results: [steadyStats(64, medianNs, 20)] };
+    const fit = FITTED_CONSTANTS.find((f) => f.name.startsWith('cache-to-cache latency'))!;
+    return { spec, values: fit.fit(spec, { lines } as unknown as TrainingData) };
+  };
+
+  it('goes to the innermost cache the two share, where they share one', () => {
+    const { spec, values } = fitTrip('westmere', [0, 1], 41);
+    expect(values.map((v) => v.field)).toEqual(['caches[L3].peerLatencyNs']);
+    expect(new Topology(spec).lineLatency(0, 1)).toBeCloseTo(41, 6);
+    expect(spec.numaNodes.every((n) => n.peerLatencyNs === undefined)).toBe(true);
+  });
+
+  it("goes to their NUMA node where they share no cache, and is then every such pair's trip there", () => {
+    // Genoa's core complexes: cores of one socket and node, each complex with an L3 of its own.
+    const spec0 = loadPreset('epyc-genoa');
+    const topo0 = new Topology(spec0);
+    const apart = spec0.cores
+      .filter((x) => x.numa === spec0.cores[0].numa && !topo0.sharedCache(spec0.cores[0].id, x.id))
+      .map((x) => x.id);
+    // Another pair of that node, on two complexes other than the first core's.
+    const [a, b] = apart;
+    const c = apart.find((x) => !topo0.sharedCache(b, x))!;
+    const { spec, values } = fitTrip('epyc-genoa', [spec0.cores[0].id, a], 187);
+    const node = spec0.cores[0].numa;
+    expect(values).toEqual([expect.objectContaining({ field: `numaNodes[${node}].peerLatencyNs`, value: 187 })]);
+    expect(values[0].source).toMatch(/one cache line passed back and forth between cores 0 and \d+/);
+    const topo = new Topology(spec);
+    expect(topo.lineLatency(spec0.cores[0].id, a)).toBeCloseTo(187, 6);
+    expect(topo.lineLatency(b, c)).toBeCloseTo(187, 6);
+    expect(topo0.lineLatency(b, c)).not.toBeCloseTo(187, 6);
+  });
+
+  it('fits nothing between cores of two nodes: the trip there goes over links the training did not measure', () => {
+    const spec0 = loadPreset('westmere');
+    const other = spec0.cores.find((x) => x.numa !== spec0.cores[0].numa)!.id;
+    const { spec, values } = fitTrip('westmere', [0, other], 300);
+    expect(values).toEqual([]);
+    expect(spec).toEqual(spec0);
+  });
+});
+
 describe('machine file writer', () => {
   it('writes a file that loads back with the same constants, sources beside them', () => {
     const spec = structuredClone(loadPreset('dancer'));
     spec.caches.forEach((c) => c.level === 2 && (c.bandwidth = 12.34));
     spec.kernel.pinPerPageNs = 47.6;
     spec.caches.forEach((c) => c.level === 3 && (c.peerLatencyNs = 31.5));
+    spec.numaNodes[1].peerLatencyNs = 205;
     const fitted = [
       { field: 'caches[L2].bandwidth', value: 12.34, source: 'measured: memcpy in L2' },
       { field: 'kernel.pinPerPageNs', value: 47.6, source: 'measured: CMA sweep' },
       { field: 'caches[L3].peerLatencyNs', value: 31.5, source: 'measured: a line between two cores' },
+      { field: 'numaNodes[1].peerLatencyNs', value: 205, source: 'measured: a line across node 1' },
     ];
     const sources = new Map(fitted.map((f) => [f.field, f.source]));
     const text = writeMachineFile(spec, (f) => sources.get(f), ['test']);
     expect(text).toMatch(/bandwidth: 12\.34 +# measured: memcpy in L2/);
     expect(text).toMatch(/pinPerPage: 47\.6ns +# measured: CMA sweep/);
     expect(text).toMatch(/peerLatency: 31\.5 +# measured: a line between two cores/);
+    expect(text).toMatch(/peerLatency: 205 +# measured: a line across node 1/);
     const file = join(mkdtempSync(join(tmpdir(), 'intranode-native-test-')), 'm.yaml');
     writeFileSync(file, text);
     const back = loadMachineFile(file);
@@ -208,6 +256,7 @@ describe('machine file writer', () => {
     expect(back.caches.map((c) => c.peerLatencyNs)).toEqual(spec.caches.map((c) => c.peerLatencyNs));
     expect(back.cores.length).toBe(spec.cores.length);
     expect(back.numaNodes.map((n) => n.bandwidth)).toEqual(spec.numaNodes.map((n) => n.bandwidth));
+    expect(back.numaNodes.map((n) => n.peerLatencyNs)).toEqual([undefined, 205]);
     expect(back.costs).toEqual(spec.costs);
   });
   it('keeps the prefetcher and store constants of a machine that has them', () => {

@@ -182,12 +182,19 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       // fastbox's flag pulls the line from whoever wrote it last.
       if (header.kind !== 'frag' && (header.kind !== 'eager' || bytes === header.total)) {
         const box = fastboxOf(world, costs, me, to);
-        yield* step(world, me, kind, `fastbox check->${to}`, lineTransfer(topo, box.flagCore, core));
+        const check = lineTransfer(topo, box.flagCore, core);
         if (!box.full && bytes <= costs.fastboxDataBytes) {
           box.full = true;
           box.flagCore = core;
           const slot = range(box.buf, 0, bytes);
+          // The copy-in does not wait for the flag's line: the core runs on past the branch on the
+          // flag, predicted taken, and issues the copy's loads and stores while the line is on its
+          // way; only the flag's own store, ordered after both, waits for it. So the check costs
+          // what of its trip the copy does not cover (docs/model.md, "Lines between cores"). A full
+          // box squashes that work, and the cells path below pays the whole trip.
+          const seenAt = world.sim.now + check;
           if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in fastbox->${to}` });
+          yield* step(world, me, kind, `fastbox check->${to}`, Math.max(0, seenAt - world.sim.now));
           arrive(
             world,
             packetOf(header, slot, () => releaseFastbox(world, box, to)),
@@ -195,6 +202,7 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
           );
           return;
         }
+        yield* step(world, me, kind, `fastbox check->${to}`, check);
       }
       const mine = procOf(world, costs, me);
       const cell =
