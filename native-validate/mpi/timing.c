@@ -1,8 +1,9 @@
 /* The project's own timing program for a real MPI library: collectives one after another, each by
  * size, root 0;
- * warm-up, then iterations each started by a barrier; an iteration's time is from the earliest
- * rank's start to the latest rank's end (CLOCK_MONOTONIC is one clock for the node), as the native
- * backend and the simulator measure it. Buffers rotate over twice the last-level cache, as IMB's
+ * warm-up, then iterations each started by every rank at one instant (a barrier, then a start time
+ * rank 0 sends a margin ahead, as the native backend's team_start); an iteration's time is from the
+ * earliest rank's start to the latest rank's end (CLOCK_MONOTONIC is one clock for the node), as the
+ * native backend and the simulator measure it. Buffers rotate over twice the last-level cache, as IMB's
  * -off_cache does. Prints JSON like the native backend's.
  *
  *   intranode-mpi-timing OPS SIZES ITERATIONS WARMUP LLC_BYTES
@@ -15,6 +16,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+/* How far ahead rank 0 sets each iteration's start: well beyond what broadcasting it takes. */
+#define START_MARGIN_NS 20000.0
 
 static double now_ns(void) {
   struct timespec ts;
@@ -67,7 +71,14 @@ static void measure(const char *op, size_t b, int iterations, int warmup, size_t
   memset(arena, me + 1, stride * count);
   for (int it = 0; it < warmup + iterations; it++) {
     char *s = arena + (size_t)(it % (int)count) * stride, *r = s + soff;
+    /* A barrier's release reaches the ranks at different times, and the earliest-start-to-latest-end
+     * interval would count that skew, which the simulator's iteration does not have: every rank
+     * waits for a start time rank 0 sets further ahead than its broadcast takes. */
     MPI_Barrier(MPI_COMM_WORLD);
+    double start_at = me == 0 ? now_ns() + START_MARGIN_NS : 0;
+    MPI_Bcast(&start_at, 1, MPI_DOUBLE, 0, MPI_COMM_WORLD);
+    while (now_ns() < start_at)
+      ;
     double t[2];
     t[0] = now_ns();
     collective(op, s, r, b);

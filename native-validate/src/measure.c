@@ -1,6 +1,6 @@
-/* The iteration loop: barrier, every rank timestamps its own call, barrier; the iteration's time is
- * from the earliest start to the latest end (one clock: CLOCK_MONOTONIC is system-wide), which is
- * what the simulator reports for an iteration without arrival skew. Warm-up iterations run first
+/* The iteration loop: every rank starts its call at one instant (team_start), timestamps it, barrier;
+ * the iteration's time is from the earliest start to the latest end (one clock: CLOCK_MONOTONIC is
+ * system-wide), which is what the simulator reports for an iteration without arrival skew. Warm-up iterations run first
  * and are not recorded. With cache off, each iteration uses the next buffer of a rotation larger
  * than twice the last-level cache, as IMB's -off_cache does (or, with --order shuffled, a buffer of it
  * drawn in a fixed shuffled order). */
@@ -96,7 +96,7 @@ void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops
   double *samples = calloc((size_t)t->opt->iterations, sizeof *samples);
   double before = t->size >= 2 ? line_trip(t) : 0;
   for (int it = 0; it < total; it++) {
-    team_barrier(t);
+    team_start(t);
     double t0 = now_ns();
     ops->run(t, ops->ctx, it);
     double t1 = now_ns();

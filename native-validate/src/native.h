@@ -63,6 +63,8 @@ struct shared_header {
   char pad3[56];
   volatile uint64_t trip_ping; /* the line measure() passes between ranks 0 and 1 before and after each case */
   char pad4[56];
+  volatile double start_at; /* when every rank starts the next timed call (team_start) */
+  char pad5[56];
   pid_t pids[MAX_RANKS];
   double t_start[MAX_RANKS];
   double t_end[MAX_RANKS];
@@ -86,6 +88,7 @@ struct team {
 /* team.c */
 int team_run(const struct options *opt, int (*body)(struct team *, FILE *out), FILE *out);
 void team_barrier(struct team *t);
+void team_start(struct team *t);
 double now_ns(void);
 void fail(struct team *t, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
 void *alloc_local(size_t bytes); /* first-touched by the caller */

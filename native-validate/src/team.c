@@ -73,17 +73,37 @@ void relax(unsigned *spins) {
   if (++*spins % 4096 == 0 && self && self->hdr->failed) fail(self, "stopping: another rank failed");
 }
 
-void team_barrier(struct team *t) {
+/* How far ahead of its release the last rank to reach team_start sets the common start: several
+ * times a line's trip between cores (the `trip(ns)` column of docs/validation.md), so that every
+ * rank has seen the release before it. */
+#define START_MARGIN_NS 2000.0
+
+/* A sense-reversing barrier. With a margin, the last rank to arrive also sets a start time that far
+ * ahead before it releases the others, and every rank waits for it (team_start). */
+static void sync_ranks(struct team *t, double margin_ns) {
   uint64_t sense = t->local_sense ^ 1;
   t->local_sense = sense;
   if (__atomic_add_fetch(&t->hdr->barrier_count, 1, __ATOMIC_ACQ_REL) == (uint64_t)t->size) {
     __atomic_store_n(&t->hdr->barrier_count, 0, __ATOMIC_RELAXED);
+    if (margin_ns > 0) t->hdr->start_at = now_ns() + margin_ns;
     __atomic_store_n(&t->hdr->barrier_sense, sense, __ATOMIC_RELEASE);
   } else {
     unsigned spins = 0;
     while (__atomic_load_n(&t->hdr->barrier_sense, __ATOMIC_ACQUIRE) != sense) relax(&spins);
   }
+  if (margin_ns <= 0) return;
+  double at = t->hdr->start_at;
+  unsigned spins = 0;
+  while (now_ns() < at) relax(&spins);
 }
+
+void team_barrier(struct team *t) { sync_ranks(t, 0); }
+
+/* A barrier after which every rank starts at one instant. After team_barrier the last rank to
+ * arrive runs on at once and the others only once its release reaches them, a line's trip later;
+ * an iteration timed from the earliest start to the latest end would count that skew, which the
+ * simulator's iteration, whose ranks all start together, does not have. */
+void team_start(struct team *t) { sync_ranks(t, START_MARGIN_NS); }
 
 void mail_post(struct team *t, int dst, uint64_t a, uint64_t b, uint64_t c) {
   struct mailbox *m = &t->mail[dst * t->size + t->rank];

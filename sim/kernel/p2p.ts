@@ -63,6 +63,8 @@ export interface PointToPointOptions {
   lmtSlots?: number;
   /** Nemesis only: one LMT copy buffer per pair of processes (MPICH2) or per direction; default 'pair'. */
   lmtBuffer?: LmtBuffer;
+  /** Nemesis only: the library's work per packet side (ns); default the software-costs figure. */
+  nemesisSideNs?: number;
   /** sm BTL only: max fragment of the rendezvous pipeline (btl_sm_max_send_size); default 32 KiB. */
   smFragment?: number;
   /** sm BTL only: fragments of a copy-in/out rendezvous in flight (pml_ob1_send_pipeline_depth); default 3. */
@@ -75,7 +77,7 @@ export interface PointToPointOptions {
 }
 
 /** The options that configure Nemesis alone: given with the sm BTL, they would change nothing. */
-export const NEMESIS_OPTIONS = ['eagerLimit', 'lmt', 'lmtChunk', 'lmtSlots', 'lmtBuffer'] as const;
+export const NEMESIS_OPTIONS = ['eagerLimit', 'lmt', 'lmtChunk', 'lmtSlots', 'lmtBuffer', 'nemesisSideNs'] as const;
 
 /** The options that configure the sm BTL alone: given with Nemesis, they would change nothing. */
 export const SM_OPTIONS = ['smFragment', 'smPipelineDepth', 'smFastBox'] as const;
@@ -90,6 +92,10 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
     throw new RangeError(`point-to-point: unknown single-copy mechanism ${String(single)}`);
   if (options.lmtBuffer !== undefined && !LMT_BUFFERS.includes(options.lmtBuffer))
     throw new RangeError(`point-to-point: unknown lmtBuffer ${String(options.lmtBuffer)}`);
+  if (options.nemesisSideNs !== undefined && !(options.nemesisSideNs >= 0 && Number.isFinite(options.nemesisSideNs)))
+    throw new RangeError(
+      `point-to-point: nemesisSideNs must be a number of ns of at least 0, got ${options.nemesisSideNs}`,
+    );
   if (threshold !== singleCopyRendezvous && !(Number.isInteger(threshold) && threshold >= 0))
     throw new RangeError(
       `point-to-point: singleThreshold must be a non-negative integer or 'rendezvous', got ${threshold}`,
@@ -208,7 +214,8 @@ export function createPointToPoint(world: World, me: number, options: PointToPoi
   };
 }
 
-/** Nemesis's calibration with the run's eager limit, LMT switch, LMT slot and slots over the defaults. */
+/** Nemesis's calibration with the run's eager limit, LMT switch, LMT slot and slots, LMT buffer and
+ *  library work per packet side over the defaults. */
 function nemesisCostsFor(options: PointToPointOptions): NemesisCosts {
   const costs: NemesisCosts = { ...nemesisCosts };
   return {
@@ -218,13 +225,15 @@ function nemesisCostsFor(options: PointToPointOptions): NemesisCosts {
     lmtChunkBytes: options.lmtChunk ?? costs.lmtChunkBytes,
     lmtSlots: options.lmtSlots ?? costs.lmtSlots,
     lmtBuffer: options.lmtBuffer ?? costs.lmtBuffer,
+    sendSideNs: options.nemesisSideNs ?? costs.sendSideNs,
+    recvSideNs: options.nemesisSideNs ?? costs.recvSideNs,
   };
 }
 
 /**
  * Reads the point-to-point choices from a run's free-form parameters (`shm`, `single`,
  * `singleThreshold`, `rails`, `railShare`, and Nemesis's and the sm BTL's own: `eagerLimit`, `lmt`,
- * `lmtChunk`, `lmtSlots`, `lmtBuffer`, `smFragment`, `smPipelineDepth`, `smFastBox`), ignoring every other key. `where` locates the parameters in
+ * `lmtChunk`, `lmtSlots`, `lmtBuffer`, `nemesisSideNs`, `smFragment`, `smPipelineDepth`, `smFastBox`), ignoring every other key. `where` locates the parameters in
  * the user's file.
  */
 export function parsePointToPointOptions(
@@ -259,6 +268,15 @@ export function parsePointToPointOptions(
   if (params.lmtChunk !== undefined) out.lmtChunk = wholeBytes('lmtChunk', params.lmtChunk, 1, field('lmtChunk'));
   if (params.lmtBuffer !== undefined)
     out.lmtBuffer = oneOf('lmtBuffer', params.lmtBuffer, LMT_BUFFERS, field('lmtBuffer'));
+  if (params.nemesisSideNs !== undefined) {
+    const v = params.nemesisSideNs;
+    if (typeof v !== 'number' || !(v >= 0) || !Number.isFinite(v))
+      throw new InputError(
+        `nemesisSideNs must be a number of ns of at least 0, got ${JSON.stringify(v)}`,
+        field('nemesisSideNs'),
+      );
+    out.nemesisSideNs = v;
+  }
   for (const name of ['lmtSlots', 'smPipelineDepth'] as const) {
     const v = params[name];
     if (v === undefined) continue;

@@ -78,6 +78,14 @@ export const transportParams: readonly ParamInfo[] = [
       "Nemesis: one LMT copy buffer per pair of processes, one transfer at a time either way ('pair', MPICH2's), or one per direction ('direction', the native backend's double copy)",
   },
   {
+    name: 'nemesisSideNs',
+    kind: 'number',
+    default: nemesisCosts.sendSideNs,
+    min: 0,
+    description:
+      "Nemesis: the library's work on each side of a packet, in ns (building and posting it; matching and completing it); 0 for a program with no MPI library around its cells, as the native backend's double copy",
+  },
+  {
     name: 'smFragment',
     kind: 'bytes',
     default: smBtlCosts.maxFragmentBytes,

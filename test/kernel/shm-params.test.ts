@@ -148,6 +148,35 @@ describe('shared-memory transport parameters', () => {
     expect(one.end).toBeGreaterThan(four.end);
   });
 
+  it("charges nemesisSideNs for the library's work on each side of every packet, and nothing with 0", () => {
+    const steps = (options: PointToPointOptions, bytes: number) => {
+      const sim = new Simulation({ seed: 'nemesis side' });
+      const node = new Node(sim, tinyMachine(), { keepTrace: true });
+      const world = new World(node, [0, 1]);
+      const p2p = [0, 1].map((r) => createPointToPoint(world, r, options));
+      const src = node.allocate('r0.src', bytes, 0, 0);
+      src.content = Content.fresh(bytes, 'r0.src');
+      const dst = node.allocate('r1.dst', bytes, 1, 0);
+      const [, end] = runPrograms(sim, [p2p[0].send(1, range(src)), p2p[1].recv(0, range(dst))]);
+      const side = node.trace.events.filter((e) => /^(post|match) /.test(e.label));
+      return { end, delivered: dst.content.equals(Content.fresh(bytes, 'r0.src')), side };
+    };
+    // An eager message: one packet, a post and a match; a rendezvous: RTS and CTS, each both sides.
+    for (const [bytes, packets] of [
+      [4096, 1],
+      [200_000, 2],
+    ]) {
+      const base = steps({}, bytes);
+      const custom = steps({ nemesisSideNs: 130 }, bytes);
+      const none = steps({ nemesisSideNs: 0 }, bytes);
+      expect(base.delivered && custom.delivered && none.delivered).toBe(true);
+      expect(custom.side.map((e) => e.end - e.start)).toEqual(Array(2 * packets).fill(130));
+      expect(none.side).toEqual([]);
+      expect(none.end).toBeLessThan(base.end);
+      expect(custom.end).toBeGreaterThan(base.end);
+    }
+  });
+
   describe("vader's fast box", () => {
     /**
      * `count` messages of `bytes` from rank 0 to rank 1, each with its own contents. `lockstep`:
@@ -245,6 +274,10 @@ describe('shared-memory transport parameters', () => {
     fails({ lmt: 'no' }, 'lmt', /true or false/);
     fails({ shm: 'sm', lmt: true }, 'lmt', /configures Nemesis/);
     fails({ shm: 'sm', eagerLimit: 4096 }, 'eagerLimit', /configures Nemesis/);
+    fails({ nemesisSideNs: -1 }, 'nemesisSideNs', /at least 0/);
+    fails({ nemesisSideNs: 'fast' }, 'nemesisSideNs', /a number of ns/);
+    fails({ shm: 'sm', nemesisSideNs: 0 }, 'nemesisSideNs', /configures Nemesis/);
+    expect(parsePointToPointOptions({ nemesisSideNs: 0 })).toEqual({ nemesisSideNs: 0 });
     fails({ lmt: false, single: 'knem' }, 'lmt', /single is "knem"/);
     fails({ lmt: false, lmtChunk: 8192 }, 'lmtChunk', /but lmt is false/);
     fails({ smFragment: 8192 }, 'smFragment', /configures Open MPI's sm BTL, but shm is "nemesis"/);
@@ -262,6 +295,9 @@ describe('shared-memory transport parameters', () => {
     const sim = new Simulation({ seed: 'x' });
     const world = new World(new Node(sim, tinyMachine()), [0, 1]);
     expect(() => createPointToPoint(world, 0, { shm: 'sm', lmtChunk: 4096 })).toThrow(/configures Nemesis/);
+    expect(() => createPointToPoint(world, 0, { nemesisSideNs: -5 })).toThrow(
+      /nemesisSideNs must be a number of ns of at least 0/,
+    );
     expect(() => createPointToPoint(world, 0, { smFragment: 4096 })).toThrow(/configures the sm BTL/);
     expect(() => createPointToPoint(world, 0, { smPipelineDepth: 4 })).toThrow(/configures the sm BTL/);
   });

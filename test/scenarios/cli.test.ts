@@ -213,6 +213,7 @@ transport parameters, taken by every algorithm that reaches the transport (point
     lmtChunk (bytes, default 32KiB, min 1B): Nemesis: slot of the LMT copy buffer, what one pipeline step copies (16 KiB for messages up to 128 KiB) (MPICH2 MPID_NEM_COPY_BUF_LEN)
     lmtSlots (integer, default 8, min 1, max 65536): Nemesis: slots of the LMT copy buffer, how far the sender may run ahead (MPICH2 NUM_BUFS)
     lmtBuffer (choice, default pair, one of pair|direction): Nemesis: one LMT copy buffer per pair of processes, one transfer at a time either way ('pair', MPICH2's), or one per direction ('direction', the native backend's double copy)
+    nemesisSideNs (number, default 50, min 0): Nemesis: the library's work on each side of a packet, in ns (building and posting it; matching and completing it); 0 for a program with no MPI library around its cells, as the native backend's double copy
     smFragment (bytes, default 32KiB, min 33B): sm BTL: fragment of the rendezvous pipeline, as Open MPI's btl_sm_max_send_size (only with shm: sm)
     smPipelineDepth (integer, default 3, min 1): sm BTL: fragments of a copy-in/out rendezvous in flight, as Open MPI's pml_ob1_send_pipeline_depth (only with shm: sm)
     smFastBox (bytes, default 0B, min 0B, max 4KiB): sm BTL: largest eager message, ob1's 14-byte match header included, sent through a per-peer fast box once 16 fragments have gone to that peer; 0 for none (Open MPI 1.x's sm BTL), 270B for Open MPI 1.8-4.1's vader BTL (only with shm: sm)

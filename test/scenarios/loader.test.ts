@@ -233,7 +233,7 @@ describe('loader errors name file, line:column and field', () => {
     [
       'a parameter for an algorithm without any',
       BASE.replace('  - { name: tree, label: binomial }', '  - { name: tree, params: { depth: 2 } }'),
-      "study.yaml:7:29 (algorithms[1].params.depth): unknown key 'depth' in the parameters of test-op:tree; known keys: shm, single, singleThreshold, eagerLimit, lmt, lmtChunk, lmtSlots, lmtBuffer, smFragment, smPipelineDepth, smFastBox, regcache, regcacheCapacity",
+      "study.yaml:7:29 (algorithms[1].params.depth): unknown key 'depth' in the parameters of test-op:tree; known keys: shm, single, singleThreshold, eagerLimit, lmt, lmtChunk, lmtSlots, lmtBuffer, nemesisSideNs, smFragment, smPipelineDepth, smFastBox, regcache, regcacheCapacity",
     ],
     [
       'an sm BTL option over Nemesis',
