@@ -30,10 +30,10 @@ export interface NumaNodeSpec {
   /** Idle load latency of a miss served by this controller from a local core (ns). */
   latencyNs: number;
   /**
-   * One-way trip of a cache line between two of this node's cores that share no cache (ns): a
-   * probe answered by the other core's caches, across the package's fabric, rather than by the
-   * memory controller. It can be shorter than `latencyNs` (on the development host 212 ns against
-   * 301 ns) or longer. Absent: `latencyNs`, as if the line went through memory.
+   * One-way trip of a cache line between two of this node's cores that share no cache, on one
+   * package (ns): a probe answered by the other core's caches, across the package's fabric, rather
+   * than by the memory controller, so it can be shorter than `latencyNs` or longer. Absent, and
+   * between cores of two packages: `latencyNs` and the links between them, as through memory.
    */
   peerLatencyNs?: number;
   /**

@@ -126,10 +126,11 @@ const peerLatency: FittedConstant = {
       .sort((x, y) => x.level - y.level)[0];
     if (shared === undefined) {
       // No cache in common: the other core's caches still answer the probe, across the fabric of
-      // the node they share (topology.ts); between nodes the trip stays memory's and the links'.
-      const numa = spec.cores.find((c) => c.id === a)?.numa;
-      const node = spec.numaNodes.find((n) => n.id === numa);
-      if (node === undefined || spec.cores.find((c) => c.id === b)?.numa !== numa) return [];
+      // the package and node they share (topology.ts); across packages or nodes the trip stays
+      // memory's and the links'.
+      const [ca, cb] = [a, b].map((id) => spec.cores.find((c) => c.id === id));
+      const node = spec.numaNodes.find((n) => n.id === ca?.numa);
+      if (node === undefined || cb?.numa !== node.id || cb.package !== ca?.package) return [];
       node.peerLatencyNs = value;
       return [{ field: `numaNodes[${node.id}].peerLatencyNs`, value, source }];
     }

@@ -130,10 +130,12 @@ export class Topology {
     const shared = this.sharedCache(a, b);
     if (shared) return peerLatency(shared);
     const numa = this.numa(this.core(a).numa);
-    // Two cores of one node: the other core's caches answer the probe, at the node's measured trip
-    // where the machine gives one (NumaNodeSpec.peerLatencyNs); otherwise, and between nodes, the
-    // line is taken to go through memory and the links between the two.
-    if (numa.peerLatencyNs !== undefined && this.core(b).numa === numa.id) return numa.peerLatencyNs;
+    // Two cores of one package and node: the other core's caches answer the probe, at the node's
+    // measured trip where the machine gives one (NumaNodeSpec.peerLatencyNs); otherwise, and across
+    // packages or nodes, the line is taken to go through memory and the links between the two.
+    const peer = numa.peerLatencyNs;
+    if (peer !== undefined && this.core(b).numa === numa.id && this.core(b).package === this.core(a).package)
+      return peer;
     return numa.latencyNs + this.routeLatency(this.coreVertex(a), this.coreVertex(b));
   }
 

@@ -335,15 +335,22 @@ describe('parseMachineYaml: errors name file, line, column and field', () => {
     const peer = (v: string) => edit('    latency: 90\n', `    latency: 90\n    peerLatency: ${v}\n`);
     const spec = parseMachineYaml(peer('0.12us'), FILE);
     expect(spec.numaNodes.map((n) => n.peerLatencyNs)).toEqual([undefined, 120]);
-    const topo = new Topology(spec);
-    // Cores 4 and 8: packages 1 and 2, both on node 1, no cache in common.
-    expect(topo.sharedCache(4, 8)).toBeUndefined();
-    expect(topo.lineLatency(4, 8)).toBe(120);
-    expect(topo.lineLatency(8, 4)).toBe(120);
-    // Cores sharing a cache keep that cache's trip; cores of two nodes keep memory's and the links'.
-    const without = new Topology(parseMachineYaml(VALID, FILE));
-    expect(topo.lineLatency(4, 5)).toBe(without.lineLatency(4, 5));
-    expect(topo.lineLatency(4, 0)).toBe(without.lineLatency(4, 0));
+    // With an L3 per pair of cores, cores 4 and 6 of package 1 (node 1) share no cache.
+    const split = (text: string) => parseMachineYaml(text.replace('sharedBy: package', 'sharedBy: 2'), FILE);
+    const topo = new Topology(split(peer('0.12us')));
+    const without = new Topology(split(VALID));
+    expect(topo.sharedCache(4, 6)).toBeUndefined();
+    expect(topo.lineLatency(4, 6)).toBe(120);
+    expect(topo.lineLatency(6, 4)).toBe(120);
+    expect(without.lineLatency(4, 6)).toBe(90);
+    // Cores sharing a cache keep that cache's trip; cores of two packages (4 and 8, both on node 1)
+    // or of two nodes keep memory's latency and the links'.
+    for (const [a, b] of [
+      [4, 5],
+      [4, 8],
+      [4, 0],
+    ])
+      expect(topo.lineLatency(a, b), `${a}-${b}`).toBe(without.lineLatency(a, b));
     expect(without.lineLatency(4, 8)).toBe(90 + without.routeLatency(topo.coreVertex(4), topo.coreVertex(8)));
     const negative = peer('-5');
     expect(inputError(negative).location).toMatchObject({

@@ -218,12 +218,18 @@ describe('the fit of a line between two cores', () => {
     expect(topo0.lineLatency(b, c)).not.toBeCloseTo(187, 6);
   });
 
-  it('fits nothing between cores of two nodes: the trip there goes over links the training did not measure', () => {
+  it('fits nothing between cores of two nodes or two packages: the trip there crosses links', () => {
     const spec0 = loadPreset('westmere');
     const other = spec0.cores.find((x) => x.numa !== spec0.cores[0].numa)!.id;
     const { spec, values } = fitTrip('westmere', [0, other], 300);
     expect(values).toEqual([]);
     expect(spec).toEqual(spec0);
+    // Zoot: four packages behind one north-bridge memory node.
+    const zoot = loadPreset('zoot');
+    const apart = zoot.cores.find((x) => x.numa === zoot.cores[0].numa && x.package !== zoot.cores[0].package)!.id;
+    const fromZoot = fitTrip('zoot', [zoot.cores[0].id, apart], 300);
+    expect(fromZoot.values).toEqual([]);
+    expect(fromZoot.spec).toEqual(zoot);
   });
 });
 
