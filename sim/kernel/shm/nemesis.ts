@@ -183,16 +183,23 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
       if (header.kind !== 'frag' && (header.kind !== 'eager' || bytes === header.total)) {
         const box = fastboxOf(world, costs, me, to);
         const check = lineTransfer(topo, box.flagCore, core);
-        if (!box.full && bytes <= costs.fastboxDataBytes) {
+        const fits = bytes <= costs.fastboxDataBytes;
+        // The copy-in does not wait for the flag's line: the core runs on past the branch on the
+        // flag, predicted free, and issues the copy's loads and stores while the line is on its
+        // way; they retire, and the flag's own store after them, once its value has come. So the
+        // check costs what of its trip the copy does not cover (docs/model.md, Nemesis). A box
+        // found full, or a message it cannot hold, pays the whole trip; the box is then taken if
+        // the receiver freed it meanwhile, as the flag's value read at the line's arrival says.
+        let checked = false;
+        if (box.full || !fits) {
+          yield* step(world, me, kind, `fastbox check->${to}`, check);
+          checked = true;
+        }
+        if (!box.full && fits) {
           box.full = true;
           box.flagCore = core;
           const slot = range(box.buf, 0, bytes);
-          // The copy-in does not wait for the flag's line: the core runs on past the branch on the
-          // flag, predicted taken, and issues the copy's loads and stores while the line is on its
-          // way; only the flag's own store, ordered after both, waits for it. So the check costs
-          // what of its trip the copy does not cover (docs/model.md, "Lines between cores"). A full
-          // box squashes that work, and the cells path below pays the whole trip.
-          const seenAt = world.sim.now + check;
+          const seenAt = world.sim.now + (checked ? 0 : check);
           if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in fastbox->${to}` });
           yield* step(world, me, kind, `fastbox check->${to}`, Math.max(0, seenAt - world.sim.now));
           arrive(
@@ -202,7 +209,6 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
           );
           return;
         }
-        yield* step(world, me, kind, `fastbox check->${to}`, check);
       }
       const mine = procOf(world, costs, me);
       const cell =
