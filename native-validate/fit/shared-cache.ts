@@ -4,9 +4,11 @@
 // virtual CPU, and a line passes between the two in about 27 ns when they sit on cores that share
 // an L3 (within a factor 1.5 of a load from it) and in about 220 ns when they do not, the host
 // moving them from time to time. The model carries a line between cores through the cache they
-// share, else through memory (sim/node/topology.ts, lineLatency), and the double copy's every flag,
-// queue cell and ring line takes that trip: the measured trip (the training's fastest round) decides
-// which of the two the machine file describes. Only the two cores measured are judged: on a larger
+// share, else at their NUMA node's trip where the machine gives one (fitted from the same
+// measurement when this decides they share nothing: fit/constants.ts), else through memory
+// (sim/node/topology.ts, lineLatency), and the double copy's every flag, queue cell and ring line
+// takes that trip: the measured trip (the training's fastest round), set against a load from their
+// outermost cache and the trip through memory, decides which of the two the machine file describes. Only the two cores measured are judged: on a larger
 // machine listed the same way, the other cores keep the detected topology.
 import { Topology } from '../../sim/node/topology.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
@@ -35,7 +37,10 @@ export function shareOuterCache(spec: MachineSpec, data: TrainingData): FittedVa
   const memoryLoad = data.latency[data.latency.length - 1].minNs;
   // The trip the detected topology gives, with memory's latency as measured.
   const apart = structuredClone(spec);
-  for (const n of apart.numaNodes) n.latencyNs = memoryLoad;
+  for (const n of apart.numaNodes) {
+    n.latencyNs = memoryLoad;
+    delete n.peerLatencyNs;
+  }
   const throughMemory = new Topology(apart).lineLatency(a, b);
   const ratio = (x: number, y: number) => Math.max(x, y) / Math.min(x, y);
   const shared = ratio(trip, load) < ratio(trip, throughMemory);

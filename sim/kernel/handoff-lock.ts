@@ -1,7 +1,8 @@
 // A kernel spinlock whose cost under contention is where its cache line has to travel. Granting is
 // FIFO (a ticket lock, or the MCS queue of a queued spinlock). Taking the lock moves its line from
-// the core that held it last to the taker's core (topology lineLatency: the cache they share, or a
-// memory access across the links between their sockets), and the next waiter cannot enter before
+// the core that held it last to the taker's core (topology lineLatency: the cache they share, the
+// node's trip between cores sharing none, or a memory access across the links between their
+// sockets), and the next waiter cannot enter before
 // the line arrives, so that time is spent inside the serialised section. With a ticket lock every
 // waiter spins on that same line: the release invalidates all their copies and their re-reads are
 // served before the next holder's, so a hand-off also pays a share of the other waiters' line

@@ -1,7 +1,8 @@
 // Calibration table for contended kernel locks (handoff-lock.ts, page-table-locks.ts). The time a
 // hand-off takes is not a constant here: it is the machine's cache-line latency between the two
-// cores (topology lineLatency: the cache they share, else a memory access across the links
-// between their sockets). What remains are the shapes of the kernel's data structures and one
+// cores (topology lineLatency: the cache they share, the node's trip between cores sharing none,
+// else a memory access across the links between their sockets). What remains are the shapes of
+// the kernel's data structures and one
 // factor of the ticket lock's queueing, each with its source.
 import type { MachineSpec } from '../../hardware/spec.ts';
 

@@ -111,7 +111,8 @@ export class Topology {
 
   /**
    * Time for one cache line written by core `a` to be seen by core `b`: the latency of the cache
-   * they share, else a miss to the writer's memory crossing the links between them. This is what a
+   * they share; else, on one package and NUMA node, the node's measured trip where the machine
+   * gives one; else a miss to the writer's memory crossing the links between them. This is what a
    * polling receiver pays per flag or queue cell, and what makes small messages placement-dependent.
    */
   lineLatency(a: number, b: number): number {
