@@ -247,7 +247,7 @@ export class MachineView {
       this.hoverable(
         el.node()!,
         `mem${n.id}`,
-        `NUMA ${n.id} memory controller: ${bandwidthLabel(n.bandwidth)}${lanes(n.writeBandwidth)}, ${bytesLabel(n.memoryBytes)} ${n.kind}, ${formatNs(n.latencyNs)}`,
+        `NUMA ${n.id} memory controller: ${bandwidthLabel(n.bandwidth)}${lanes(n.writeBandwidth)}, ${bytesLabel(n.memoryBytes)} ${n.kind}, ${formatNs(n.latencyNs)}${n.peerLatencyNs !== undefined ? `; a line between its cores sharing no cache ${formatNs(n.peerLatencyNs)}` : ''}`,
         'fill',
       );
       root
