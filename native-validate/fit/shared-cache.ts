@@ -8,8 +8,9 @@
 // measurement when this decides they share nothing: fit/constants.ts), else through memory
 // (sim/node/topology.ts, lineLatency), and the double copy's every flag, queue cell and ring line
 // takes that trip: the measured trip (the training's fastest round), set against a load from their
-// outermost cache and the trip through memory, decides which of the two the machine file describes. Only the two cores measured are judged: on a larger
-// machine listed the same way, the other cores keep the detected topology.
+// outermost cache and the trip through memory, decides which of the two the machine file
+// describes. Only the two cores measured are judged: on a larger machine listed the same way, the
+// other cores keep the detected topology.
 import { Topology } from '../../sim/node/topology.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { cachesOfCore, type TrainingData } from '../training.ts';

@@ -120,9 +120,8 @@ const VADER = { shm: 'sm', smFastBox: vaderFastBoxBytes } as const;
  * Warm-up calls of the timing program before each operation and size. Each call posts at least
  * two fragments each way between two ranks (its barrier's, then the start time's broadcast and the
  * operation's one way and the reduce of its times the other; timing.c), so by the eighth every pair
- * has posted vader's 16 and
- * set up its fast box (costs.ts, fastBoxThreshold): the measured calls all run with it, as the
- * model's do.
+ * has posted vader's 16 and set up its fast box (costs.ts, fastBoxThreshold): the measured calls
+ * all run with it, as the model's do.
  */
 const MPI_WARMUP = 8;
 

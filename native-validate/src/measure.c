@@ -1,7 +1,7 @@
 /* The iteration loop: every rank starts its call at one instant (team_start), timestamps it, barrier;
  * the iteration's time is from the earliest start to the latest end (one clock: CLOCK_MONOTONIC is
- * system-wide), which is what the simulator reports for an iteration without arrival skew. Warm-up iterations run first
- * and are not recorded. With cache off, each iteration uses the next buffer of a rotation larger
+ * system-wide), which is what the simulator reports for an iteration without arrival skew. Warm-up
+ * iterations run first and are not recorded. With cache off, each iteration uses the next buffer of a rotation larger
  * than twice the last-level cache, as IMB's -off_cache does (or, with --order shuffled, a buffer of it
  * drawn in a fixed shuffled order). */
 #include "native.h"

@@ -190,16 +190,12 @@ export function createNemesis(world: World, me: number, costs: NemesisCosts = ne
         // check costs what of its trip the copy does not cover (docs/model.md, Nemesis). A box
         // found full, or a message it cannot hold, pays the whole trip; the box is then taken if
         // the receiver freed it meanwhile, as the flag's value read at the line's arrival says.
-        let checked = false;
-        if (box.full || !fits) {
-          yield* step(world, me, kind, `fastbox check->${to}`, check);
-          checked = true;
-        }
+        const seenAt = world.sim.now + check;
+        if (box.full || !fits) yield* step(world, me, kind, `fastbox check->${to}`, check);
         if (!box.full && fits) {
           box.full = true;
           box.flagCore = core;
           const slot = range(box.buf, 0, bytes);
-          const seenAt = world.sim.now + (checked ? 0 : check);
           if (data && bytes > 0) yield* node.copy(core, data, slot, { rank: me, label: `copy-in fastbox->${to}` });
           yield* step(world, me, kind, `fastbox check->${to}`, Math.max(0, seenAt - world.sim.now));
           arrive(
