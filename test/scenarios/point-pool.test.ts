@@ -2,6 +2,8 @@
 // points' order, and an internal error thrown in a worker keeps its class name, message and stack.
 // Most cases leave every point to the workers (runHere: false), so that the workers do run them:
 // on a sweep this small this thread would otherwise take them all before a worker has loaded.
+// Those workers run the current build where there is one (test/helpers/workers-only.ts); the case
+// with this thread beside a worker starts the pool's own, which compiles the sources through tsx.
 import { Worker } from 'node:worker_threads';
 import { afterAll, describe, expect, it } from 'vitest';
 import { catalogue } from '../../algorithms/catalogue.ts';
@@ -11,7 +13,8 @@ import { loadScenarioText } from '../../scenarios/loader.ts';
 import type { Point } from '../../scenarios/point.ts';
 import type { PointOutcome } from '../../scenarios/run.ts';
 import { simulatePoint } from '../../scenarios/simulate-point.ts';
-import { PointPool, runPointsInWorkers, type PoolOptions } from '../../scenarios/workers/point-pool.ts';
+import { PointPool, runPointsInWorkers } from '../../scenarios/workers/point-pool.ts';
+import { WORKERS_ONLY } from '../helpers/workers-only.ts';
 
 const scenario = loadScenarioText(
   `name: pool
@@ -25,8 +28,6 @@ sizes: [1KiB, 8KiB]
   { resolveMachine: (ref) => resolveMachine(ref), catalogue },
 );
 const points: Point[] = expandScenario(scenario).flatMap((t) => t.rows.flatMap((r) => r.cells.map((c) => c.point)));
-
-const WORKERS_ONLY: PoolOptions = { runHere: false, startWorkersAfterMs: 0 };
 
 async function inWorkers(
   list: Point[],
