@@ -132,6 +132,10 @@ describe.skipIf(!present)(`visualizer in headless Chromium (needs ${CHROMIUM})`,
     expect(busy).toBeGreaterThan(0);
     await page.hover('svg.machine-plot rect.mem');
     expect(await page.textContent('.machine .tooltip')).toContain('memory controller');
+    // A shared cache gives its load latency and the trip of a line between the cores behind it.
+    await page.hover('svg.machine-plot rect.cache');
+    const cache = (await page.textContent('.machine .tooltip')) ?? '';
+    expect(cache, cache).toMatch(/^cache .*, [\d.]+ ns; a line between its cores [\d.]+ ns/);
     await shot('machine');
     await page.click('nav.tabs button[data-tab=utilisation]');
     expect(await page.$$eval('svg.utilisation-plot path.series', (p) => p.length)).toBeGreaterThan(0);

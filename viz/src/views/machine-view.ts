@@ -7,6 +7,7 @@ import { type Selection } from 'd3';
 import { describeIds } from '../../../scenarios/placement.ts';
 import { freshSvg, rect, type Box } from './svg.ts';
 import type { MachineSpec } from '../../../hardware/spec.ts';
+import { peerLatency } from '../../../sim/node/topology.ts';
 import type { LoadSeries } from '../../../sim/flow/load-recorder.ts';
 import type { TraceEvent } from '../../../sim/node/trace.ts';
 import { bandwidthLabel, bytesLabel, formatNs, utilisationColour } from '../look.ts';
@@ -393,7 +394,7 @@ export class MachineView {
       this.hoverable(
         el.node()!,
         `cache ${k.id}`,
-        `cache ${k.id} (L${k.level}, cores ${describeIds(k.cores)}): ${bytesLabel(k.sizeBytes)}, ${bandwidthLabel(k.bandwidth)}`,
+        `cache ${k.id} (L${k.level}, cores ${describeIds(k.cores)}): ${bytesLabel(k.sizeBytes)}, ${bandwidthLabel(k.bandwidth)}, ${formatNs(k.latencyNs)}; a line between its cores ${formatNs(peerLatency(k))}`,
         'fill',
       );
       if (!tiles)
