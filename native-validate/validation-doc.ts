@@ -71,9 +71,19 @@ export function fragmentProbeText(rows: Report['rows']): string[] {
 const BOTH_WAYS = [
   { what: 'the native double copy, ping-ping over ping-pong', one: 'pingpong shm', both: 'pingping shm' },
   {
+    what: 'native CMA, ping-ping over ping-pong (each rank reads the other at once)',
+    one: 'pingpong cma',
+    both: 'pingping cma',
+  },
+  {
     what: "Open MPI without CMA, a two-rank all-to-all (one block each way, and each rank's own) over a broadcast",
     one: 'MPI_bcast basic no-cma',
     both: 'MPI_alltoall basic no-cma',
+  },
+  {
+    what: 'Open MPI with CMA, the same all-to-all over the same broadcast',
+    one: 'MPI_bcast basic cma',
+    both: 'MPI_alltoall basic cma',
   },
 ] as const;
 

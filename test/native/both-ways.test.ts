@@ -31,8 +31,25 @@ describe('both-ways paragraph', () => {
     ]).join('\n');
     expect(text).toContain('ping-ping over ping-pong: 32 KiB 1.20 (model 1.02).');
     expect(text).toContain('over a broadcast: 512 KiB 2.79 (model 2.05).');
+    // Each pair by its own rows: the CMA pairs have none here.
+    expect(text).not.toContain('native CMA');
+    expect(text).not.toContain('with CMA');
     // The all-to-all at 2 KiB has no broadcast beside it.
     expect(text).not.toMatch(/(^|[^0-9])2 KiB/);
+  });
+
+  it('gives the CMA pairs from their own rows', () => {
+    const text = bothWaysText([
+      r('pingpong cma', 2048, 10_000, 9000),
+      r('pingping cma', 2048, 13_000, 9100),
+      r('MPI_bcast basic cma', 2048, 1000, 900),
+      r('MPI_alltoall basic cma', 2048, 1600, 1700),
+    ]).join('\n');
+    expect(text).toContain(
+      'native CMA, ping-ping over ping-pong (each rank reads the other at once): 2 KiB 1.30 (model 1.01).',
+    );
+    expect(text).toContain('Open MPI with CMA, the same all-to-all over the same broadcast: 2 KiB 1.60 (model 1.89).');
+    expect(text).not.toContain('double copy');
   });
 
   it('leaves out rows that are not test rows, and says "-" where the model has no figure', () => {
