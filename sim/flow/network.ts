@@ -173,28 +173,28 @@ export class FlowNetwork {
   start(req: FlowRequest): Flow {
     const id = this.nextFlowId;
     const label = req.label ?? `flow#${id}`;
-    const where = `FlowNetwork.start (${label})`;
     if (typeof req.bytes !== 'number' || !(req.bytes >= 0) || !Number.isFinite(req.bytes)) {
-      throw new RangeError(`${where}: bytes must be a finite number >= 0, got ${req.bytes}`);
+      throw startError(label, `bytes must be a finite number >= 0, got ${req.bytes}`);
     }
     const latency = req.latency ?? 0;
     if (typeof latency !== 'number' || !(latency >= 0) || !Number.isFinite(latency)) {
-      throw new RangeError(`${where}: latency must be a finite number of ns >= 0, got ${latency}`);
+      throw startError(label, `latency must be a finite number of ns >= 0, got ${latency}`);
     }
     if (!Array.isArray(req.uses) || req.uses.length === 0) {
-      throw new RangeError(`${where}: a flow must use at least one resource, or nothing bounds its rate`);
+      throw startError(label, `a flow must use at least one resource, or nothing bounds its rate`);
     }
     // A resource listed twice counts once, with the weights added: the flow loads it twice over.
     const resources: ResourceState[] = [];
     const weights: number[] = [];
-    req.uses.forEach((use, i) => {
+    for (let i = 0; i < req.uses.length; i++) {
+      const use = req.uses[i];
       const r = use.resource instanceof ResourceState ? use.resource : undefined;
       if (r === undefined || this.list[r.id] !== r) {
-        throw new RangeError(`${where}: uses[${i}] names a resource that does not belong to this network`);
+        throw startError(label, `uses[${i}] names a resource that does not belong to this network`);
       }
       const w = use.weight ?? 1;
       if (typeof w !== 'number' || !(w > 0) || !Number.isFinite(w)) {
-        throw new RangeError(`${where}: uses[${i}].weight must be a positive finite number, got ${w}`);
+        throw startError(label, `uses[${i}].weight must be a positive finite number, got ${w}`);
       }
       const at = resources.indexOf(r);
       if (at >= 0) weights[at] += w;
@@ -202,7 +202,7 @@ export class FlowNetwork {
         resources.push(r);
         weights.push(w);
       }
-    });
+    }
     this.nextFlowId++;
     const flow = new FlowState(id, label, req.bytes, resources, weights, this.scheduler);
     if (req.bytes === 0) {
@@ -510,3 +510,9 @@ stateRules(FlowNetwork, {
   partLoad: 'ignore',
   shared: 'ignore',
 });
+
+/** An error in a flow request, naming the flow. Built only when thrown: a string made for every
+ *  flow started would cost the simulator. */
+function startError(label: string, detail: string): RangeError {
+  return new RangeError(`FlowNetwork.start (${label}): ${detail}`);
+}

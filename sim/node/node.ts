@@ -590,7 +590,10 @@ export class Node {
 
   private startFlow(bytes: number, uses: Uses, latency: number, label: string): Flow {
     const list: FlowUse[] = [];
-    for (const [resource, weight] of uses) if (weight > 0) list.push({ resource, weight });
+    // forEach, not for-of: a Map's entries iterator makes an array per entry, and copies are many.
+    uses.forEach((weight, resource) => {
+      if (weight > 0) list.push({ resource, weight });
+    });
     return this.net.start({ bytes, uses: list, latency, label });
   }
 
