@@ -43,6 +43,9 @@ export interface NativeRequest {
   /** With cache off, the cache size the rotation exceeds twice (--llc); the backend's own
    *  detection (probe's llcBytes) when not given. */
   llcBytes?: number;
+  /** One-to-all over CMA: how the root waits for its readers' notices, polling its mailbox (the
+   *  default) or making system calls between polls (--root-waits). */
+  rootWaits?: 'polling' | 'syscalls';
   iterations?: number;
   warmup?: number;
   timeoutS?: number;
@@ -75,6 +78,7 @@ export interface NativeRun {
   cores: number[];
   cache: 'on' | 'off';
   order: 'sequential' | 'shuffled';
+  rootWaits: 'polling' | 'syscalls';
   iterations: number;
   warmup: number;
   results: NativeStats[];
@@ -110,6 +114,7 @@ export function nativeArgs(req: NativeRequest): string[] {
   if (req.cache) args.push('--cache', req.cache);
   if (req.order) args.push('--order', req.order);
   if (req.llcBytes !== undefined) args.push('--llc', String(req.llcBytes));
+  if (req.rootWaits) args.push('--root-waits', req.rootWaits);
   if (req.iterations !== undefined) args.push('--iterations', String(req.iterations));
   if (req.warmup !== undefined) args.push('--warmup', String(req.warmup));
   if (req.timeoutS !== undefined) args.push('--timeout', String(req.timeoutS));

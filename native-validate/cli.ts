@@ -17,7 +17,7 @@ import { DEFAULT_TEST_SIZES, testCases } from './cases.ts';
 import { detectThisHost } from './host.ts';
 import { checkMpiReady, mpiRows } from './mpi/run-mpi.ts';
 import { buildReport, formatReport, worstMechanism, type Report } from './report.ts';
-import { caseRows, coldOrderRows, firstAccessRows, trainingRows, type Row } from './validate.ts';
+import { caseRows, coldOrderRows, firstAccessRows, targetInKernelRows, trainingRows, type Row } from './validate.ts';
 import { checkHost, claimsRing, hostCheckText, lineTrip, samePlacement, type HostCheck } from './host-check.ts';
 import { describedPlacementNs, otherPlacement, otherPlacementText } from './placements.ts';
 
@@ -205,7 +205,8 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   };
   rows.push(...caseRows(spec, cases, measuring));
   rows.push(...coldOrderRows(spec, cores.slice(0, ranks), sizes, measuring));
-  if (cma && ranks >= 2) rows.push(...firstAccessRows(spec, cores, measuring));
+  if (cma && ranks >= 2)
+    rows.push(...firstAccessRows(spec, cores, measuring), ...targetInKernelRows(spec, cores, measuring));
   if (args.mpi)
     rows.push(
       ...mpiRows(spec, {

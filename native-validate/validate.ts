@@ -271,3 +271,53 @@ export function firstAccessRows(spec: MachineSpec, cores: number[], opts: Measur
     ),
   );
 }
+
+/** Sizes the target-in-the-kernel probe reads: a page, and sixteen. */
+const TARGET_WAIT_SIZES = [4096, 64 * 1024];
+/** How the probe's target waits for its reader: polling its mailbox, as every case's ranks wait,
+ *  or making system calls between polls, as a rank does that reads its reader at the same time. */
+const TARGET_WAITS = ['polling', 'syscalls'] as const;
+
+/**
+ * What a CMA read costs more when the process it reads is in the kernel meanwhile: one reader of one
+ * process, warm, the target waiting for the reader's notice either by polling its mailbox or by
+ * making system calls (getpid) between polls. A read takes references on the target's task and
+ * memory descriptor and drops them (mm/process_vm_access.c); the model's CMA call costs the same
+ * whatever its target does, so both ways have one prediction. Probe rows count in no summary.
+ */
+export function targetInKernelRows(spec: MachineSpec, cores: number[], opts: MeasureOptions): Row[] {
+  const pair = cores.slice(0, 2);
+  const measured = measureInRounds(
+    opts.rounds,
+    TARGET_WAITS,
+    (wait, round) => {
+      opts.progress(`probe: CMA one reader, warm, the target ${wait}, native${roundText(round, opts.rounds)}`);
+      return runNative({
+        bench: 'onetoall',
+        mech: 'cma-read',
+        cores: pair,
+        sizes: TARGET_WAIT_SIZES,
+        cache: 'on',
+        rootWaits: wait,
+        iterations: opts.iterations,
+        warmup: NATIVE_WARMUP,
+      }).results;
+    },
+    opts,
+  );
+  return TARGET_WAITS.flatMap((wait, i) =>
+    measured[i].map((m) =>
+      row(
+        {
+          set: 'probe',
+          name: `onetoall cma, warm, target ${wait === 'polling' ? 'polling' : 'in system calls'}`,
+          mechanism: 'cma',
+          ranks: 2,
+          bytes: m.bytes,
+          measured: m,
+        },
+        predictNs(machineOf(spec, opts.other, m), 'onetoall:cma', pair, m.bytes, 'on'),
+      ),
+    ),
+  );
+}

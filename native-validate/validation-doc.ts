@@ -237,6 +237,39 @@ export function firstAccessText(rows: Report['rows']): string[] {
   ];
 }
 
+/**
+ * What the target-in-the-kernel probe (validate.ts, targetInKernelRows) shows: one reader over CMA,
+ * warm, its target polling its mailbox or making system calls while it waits for the reader.
+ */
+export function targetInKernelText(rows: Report['rows']): string[] {
+  const probes = rows.filter((r) => r.set === 'probe' && r.name.startsWith('onetoall cma, warm, target '));
+  const at = (bytes: number, way: string) => probes.find((p) => p.bytes === bytes && p.name.endsWith(way));
+  const nsText = (ns: number) => (ns < 10_000 ? `${(ns / 1000).toFixed(2)} us` : usText(ns));
+  const lines: string[] = [];
+  for (const bytes of [...new Set(probes.map((p) => p.bytes))]) {
+    const polling = at(bytes, 'target polling');
+    const busy = at(bytes, 'target in system calls');
+    if (!polling || !busy) continue;
+    const more = busy.measured.medianNs - polling.measured.medianNs;
+    const model = polling.predictedNs === undefined ? '' : `; the model ${nsText(polling.predictedNs)} both ways`;
+    lines.push(
+      `  - ${formatBytes(bytes, { space: true })}: ${nsText(polling.measured.medianNs)} with its target polling, ${nsText(busy.measured.medianNs)} with it in system calls (${more >= 0 ? '+' : '-'}${nsText(Math.abs(more))})${model}.`,
+    );
+  }
+  if (lines.length === 0) return [];
+  return [
+    '- **A target in the kernel** (the `probe` rows named `onetoall cma, warm, target ...`, counted in no',
+    "  summary). One reader over CMA, warm, its target waiting for the reader's notice either by polling its",
+    "  mailbox, as every case's ranks wait, or by making system calls (getpid) between polls, as a rank that",
+    '  reads its reader at the same time is in the kernel (ping-ping over CMA, above). Medians:',
+    ...lines,
+    "  A read takes references on its target's task and memory descriptor and drops them again",
+    '  (mm/process_vm_access.c: find_get_task_by_vpid, mm_access, then mmput and put_task_struct); the',
+    "  model's CMA call costs the same whatever its target does. Where the second figure is the higher, the",
+    "  host's read pays for its target being in the kernel, which the model does not have.",
+  ];
+}
+
 function signedMedian(rows: Report['rows']): number {
   const e = rows.flatMap((r) => (r.errorPct === undefined ? [] : [r.errorPct]));
   return e.length === 0 ? 0 : median(e);
@@ -449,6 +482,7 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     ...fragmentProbeText(report.rows),
     ...coldOrderText(report.rows),
     ...firstAccessText(report.rows),
+    ...targetInKernelText(report.rows),
     '',
   );
   // Last: under its own heading, it would otherwise take the explanations above as its own.

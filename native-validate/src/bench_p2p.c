@@ -6,6 +6,8 @@
 #include "native.h"
 
 #include <string.h>
+#include <sys/syscall.h>
+#include <unistd.h>
 
 enum mech { SHM, CMA_READ, CMA_WRITE };
 
@@ -150,6 +152,11 @@ static void onetoall_run(struct team *t, void *p, int rot) {
   }
   if (t->rank == 0) {
     for (int r = 1; r < t->size; r++) mail_post(t, r, (uint64_t)(uintptr_t)buf, c->bytes, 0);
+    /* --root-waits syscalls: the readers' target spends its wait in the kernel, as a process
+     * reading another at the same time would (ping-ping over CMA), without reading anyone. */
+    if (t->opt->root_syscalls)
+      for (int r = 1; r < t->size; r++)
+        while (!mail_ready(t, r)) syscall(SYS_getpid);
     for (int r = 1; r < t->size; r++) mail_wait(t, r, w);
   } else {
     mail_wait(t, 0, w);

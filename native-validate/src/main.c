@@ -3,7 +3,7 @@
  *   intranode-native BENCH [--ranks N] [--cores 0,1,...] [--sizes 1024,65536,...]
  *                    [--iterations K] [--warmup W] [--cache on|off] [--mech shm|cma-read|cma-write|cma]
  *                    [--frag BYTES] [--slots K] [--timeout SECONDS] [--llc BYTES]
- *                    [--order sequential|shuffled]
+ *                    [--order sequential|shuffled] [--root-waits polling|syscalls]
  *
  * BENCH: probe, memcpy, latency, lineping, claims, pingpong, pingping, onetoall, bcast, scatter, gather, alltoall,
  * allgather. Exit status: 0 success, 1 bad command line, 2 a rank failed (message on stderr),
@@ -105,6 +105,9 @@ int main(int argc, char **argv) {
     } else if (!strcmp(a, "--order")) {
       if (strcmp(v, "sequential") && strcmp(v, "shuffled")) usage("--order takes sequential or shuffled");
       o.shuffled = !strcmp(v, "shuffled");
+    } else if (!strcmp(a, "--root-waits")) {
+      if (strcmp(v, "polling") && strcmp(v, "syscalls")) usage("--root-waits takes polling or syscalls");
+      o.root_syscalls = !strcmp(v, "syscalls");
     } else if (!strcmp(a, "--mech")) o.mech = v;
     else if (!strcmp(a, "--frag")) o.frag = (size_t)number(v, a);
     else if (!strcmp(a, "--slots")) o.slots = (int)number(v, a);
@@ -156,6 +159,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "intranode-native: unknown benchmark %s\n", o.bench);
     return 1;
   }
+  if (o.root_syscalls && (strcmp(o.bench, "onetoall") || !strcmp(o.mech, "shm")))
+    usage("--root-waits syscalls is for onetoall over CMA only (the root waits for its readers)");
   if (!strcmp(o.bench, "probe") && o.ranks < 2) usage("probe needs 2 ranks");
   if (!strcmp(o.bench, "lineping") && o.ranks != 2) usage("lineping needs 2 ranks");
   if (!strcmp(o.bench, "claims")) {

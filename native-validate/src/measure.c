@@ -132,10 +132,10 @@ void json_header(struct team *t, FILE *out) {
   fprintf(out, "{\"bench\": \"%s\", \"mech\": \"%s\", \"ranks\": %d, \"cores\": [", o->bench, o->mech, o->ranks);
   for (int i = 0; i < o->ranks; i++) fprintf(out, "%s%d", i ? ", " : "", o->cores[i]);
   fprintf(out,
-          "], \"cache\": \"%s\", \"order\": \"%s\", \"iterations\": %d, \"warmup\": %d, \"fragBytes\": %zu, "
-          "\"slots\": %d,\n  \"results\": [",
-          o->cache_off ? "off" : "on", o->cache_off && o->shuffled ? "shuffled" : "sequential", o->iterations, o->warmup, o->frag,
-          o->slots);
+          "], \"cache\": \"%s\", \"order\": \"%s\", \"rootWaits\": \"%s\", \"iterations\": %d, \"warmup\": %d, "
+          "\"fragBytes\": %zu, \"slots\": %d,\n  \"results\": [",
+          o->cache_off ? "off" : "on", o->cache_off && o->shuffled ? "shuffled" : "sequential",
+          o->root_syscalls ? "syscalls" : "polling", o->iterations, o->warmup, o->frag, o->slots);
 }
 
 void json_footer(struct team *t, FILE *out) {

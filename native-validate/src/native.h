@@ -25,6 +25,7 @@ struct options {
   int warmup;
   int cache_off;
   int shuffled;     /* cache off: visit the rotation buffers in a shuffled order, not one after another */
+  int root_syscalls; /* onetoall over CMA: the root makes system calls while it waits for its readers */
   const char *mech; /* shm, cma-read, cma-write */
   size_t frag;      /* double-copy fragment (bytes) */
   int slots;        /* fragments in flight per ordered pair */
@@ -94,6 +95,8 @@ void fail(struct team *t, const char *fmt, ...) __attribute__((format(printf, 2,
 void *alloc_local(size_t bytes); /* first-touched by the caller */
 void mail_post(struct team *t, int dst, uint64_t a, uint64_t b, uint64_t c);
 void mail_wait(struct team *t, int src, uint64_t out[3]);
+/* Whether the mailbox from `src` holds a message mail_wait would take now. */
+int mail_ready(struct team *t, int src);
 void relax(unsigned *spins);
 
 /* channel.c: the shared-memory double copy, pipelined in fragments */

@@ -117,6 +117,10 @@ void mail_post(struct team *t, int dst, uint64_t a, uint64_t b, uint64_t c) {
   t->mail_sent[dst]++;
 }
 
+int mail_ready(struct team *t, int src) {
+  return (int)(__atomic_load_n(&t->mail[t->rank * t->size + src].seq, __ATOMIC_ACQUIRE) & 1);
+}
+
 void mail_wait(struct team *t, int src, uint64_t out[3]) {
   struct mailbox *m = &t->mail[t->rank * t->size + src];
   unsigned spins = 0;

@@ -149,6 +149,40 @@ describe('native benchmarks on two ranks', () => {
     expect(big.status).toBe(1);
     expect(big.stderr).toContain('a size exceeds the ring');
   });
+  it.runIf(cma)(
+    'one-to-all over CMA with its root in system calls while it waits: checked, and refused otherwise',
+    () => {
+      const run = runNative({
+        bench: 'onetoall',
+        mech: 'cma-read',
+        cores: [0, 1],
+        sizes: [64, 4096],
+        iterations: 3,
+        warmup: 1,
+        rootWaits: 'syscalls',
+      });
+      expect(run.rootWaits).toBe('syscalls');
+      expect(run.results.map((r) => r.bytes)).toEqual([64, 4096]);
+      expect(run.results.every((r) => r.medianNs > 0)).toBe(true);
+      expect(
+        runNative({ bench: 'onetoall', mech: 'cma-read', cores: [0, 1], sizes: [64], iterations: 1 }).rootWaits,
+      ).toBe('polling');
+      for (const argv of [
+        ['onetoall', '--ranks', '2', '--sizes', '64', '--root-waits', 'syscalls'],
+        ['pingpong', '--ranks', '2', '--sizes', '64', '--mech', 'cma-read', '--root-waits', 'syscalls'],
+      ]) {
+        const refused = spawnSync(BINARY, argv, { encoding: 'utf8' });
+        expect(refused.status).toBe(1);
+        expect(refused.stderr).toContain('--root-waits syscalls is for onetoall over CMA only');
+      }
+      const unknown = spawnSync(BINARY, ['onetoall', '--sizes', '64', '--root-waits', 'sleeping'], {
+        encoding: 'utf8',
+      });
+      expect(unknown.status).toBe(1);
+      expect(unknown.stderr).toContain('--root-waits takes polling or syscalls');
+    },
+  );
+
   it('rotates cold buffers over twice the cache size it is given, and the probe says where its size came from', () => {
     // A broadcast's rotation buffer holds a page to send and a page to receive; a "cache" of two
     // pages makes the rotation the fewest such buffers that exceed twice it, three.

@@ -52,7 +52,9 @@ describe('intranode validate on two ranks', () => {
     const all = report.rows as ReportRow[];
     const rows = all.filter((r) => r.set !== 'probe');
     // Last, the cold-order probe: the basic broadcast at both sizes, buffers in order then shuffled;
-    // then, where CMA ran, the first-access probe: one CMA reader at its own two sizes, both ways.
+    // then, where CMA ran, the first-access probe: one CMA reader at its own two sizes, both ways;
+    // and the target-in-the-kernel probe: one warm CMA reader at its two sizes, its target polling
+    // or in system calls.
     const probes = all.filter((r) => r.set === 'probe');
     const firstAccess = rows.some((r) => r.mechanism === 'cma')
       ? [
@@ -60,6 +62,10 @@ describe('intranode validate on two ranks', () => {
           'onetoall cma, cold, new pages 1048576',
           'onetoall cma, cold, pages reached before 65536',
           'onetoall cma, cold, pages reached before 1048576',
+          'onetoall cma, warm, target polling 4096',
+          'onetoall cma, warm, target polling 65536',
+          'onetoall cma, warm, target in system calls 4096',
+          'onetoall cma, warm, target in system calls 65536',
         ]
       : [];
     expect(probes.map((r) => `${r.name} ${r.bytes}`)).toEqual([
@@ -74,7 +80,7 @@ describe('intranode validate on two ranks', () => {
     expect(rows.every((r) => r.set === 'test')).toBe(true);
     for (const r of [...rows, ...probes]) {
       expect(r.ranks).toBe(2);
-      expect(r.name.startsWith('onetoall cma') ? [65536, 1 << 20] : [4096, 65536]).toContain(r.bytes);
+      expect(r.name.startsWith('onetoall cma, cold') ? [65536, 1 << 20] : [4096, 65536]).toContain(r.bytes);
       expect(r.measured.medianNs).toBeGreaterThan(0);
       // Three rounds by default; the row is the fastest of those placed as at the start (both line
       // trips within the host check's factor of its first trip), the fastest of all where none was.
