@@ -94,7 +94,7 @@ export async function ensureBuild() {
  * Records that this process runs from `dir` until it exits, so that a build of newer sources made
  * meanwhile (the sources edited during a long reproduce) does not delete it under a running sweep.
  */
-function markInUse(dir) {
+export function markInUse(dir) {
   const users = join(dir, USERS);
   mkdirSync(users, { recursive: true });
   const mine = join(users, String(process.pid));

@@ -43,8 +43,9 @@ export interface NativeRequest {
   /** With cache off, the cache size the rotation exceeds twice (--llc); the backend's own
    *  detection (probe's llcBytes) when not given. */
   llcBytes?: number;
-  /** One-to-all over CMA: how the root waits for its readers' notices, polling its mailbox (the
-   *  default) or making system calls between polls (--root-waits). */
+  /** One-to-all over CMA reads (--root-waits): the root waits for its readers' notices polling its
+   *  mailbox or making system calls between polls, and the iteration ends with the readers' ends,
+   *  not when the root has seen their notices (as it does without it). */
   rootWaits?: 'polling' | 'syscalls';
   iterations?: number;
   warmup?: number;
@@ -78,7 +79,8 @@ export interface NativeRun {
   cores: number[];
   cache: 'on' | 'off';
   order: 'sequential' | 'shuffled';
-  rootWaits: 'polling' | 'syscalls';
+  /** As asked (NativeRequest.rootWaits); null when not. */
+  rootWaits: 'polling' | 'syscalls' | null;
   iterations: number;
   warmup: number;
   results: NativeStats[];

@@ -205,8 +205,7 @@ function validateCommand(args: NativeArgs, env: NativeCliEnv, argv: string[]): n
   };
   rows.push(...caseRows(spec, cases, measuring));
   rows.push(...coldOrderRows(spec, cores.slice(0, ranks), sizes, measuring));
-  if (cma && ranks >= 2)
-    rows.push(...firstAccessRows(spec, cores, measuring), ...targetInKernelRows(spec, cores, measuring));
+  if (cma && ranks >= 2) rows.push(...firstAccessRows(spec, cores, measuring), ...targetInKernelRows(cores, measuring));
   if (args.mpi)
     rows.push(
       ...mpiRows(spec, {

@@ -275,17 +275,18 @@ export function firstAccessRows(spec: MachineSpec, cores: number[], opts: Measur
 /** Sizes the target-in-the-kernel probe reads: a page, and sixteen. */
 const TARGET_WAIT_SIZES = [4096, 64 * 1024];
 /** How the probe's target waits for its reader: polling its mailbox, as every case's ranks wait,
- *  or making system calls between polls, as a rank does that reads its reader at the same time. */
+ *  or making system calls between polls, as a rank in a system call of its own would be. */
 const TARGET_WAITS = ['polling', 'syscalls'] as const;
 
 /**
- * What a CMA read costs more when the process it reads is in the kernel meanwhile: one reader of one
+ * Whether a CMA read costs more while the process it reads is in the kernel: one reader of one
  * process, warm, the target waiting for the reader's notice either by polling its mailbox or by
- * making system calls (getpid) between polls. A read takes references on the target's task and
- * memory descriptor and drops them (mm/process_vm_access.c); the model's CMA call costs the same
- * whatever its target does, so both ways have one prediction. Probe rows count in no summary.
+ * making system calls (getpid) between polls, each iteration timed to the reader's end (not to the
+ * target's seeing the notice, which system calls would delay). The model's CMA read costs the same
+ * whatever its target does, and its one-to-all ends when the root has the notice, so these rows
+ * carry no prediction. Probe rows count in no summary.
  */
-export function targetInKernelRows(spec: MachineSpec, cores: number[], opts: MeasureOptions): Row[] {
+export function targetInKernelRows(cores: number[], opts: MeasureOptions): Row[] {
   const pair = cores.slice(0, 2);
   const measured = measureInRounds(
     opts.rounds,
@@ -316,7 +317,7 @@ export function targetInKernelRows(spec: MachineSpec, cores: number[], opts: Mea
           bytes: m.bytes,
           measured: m,
         },
-        predictNs(machineOf(spec, opts.other, m), 'onetoall:cma', pair, m.bytes, 'on'),
+        undefined,
       ),
     ),
   );

@@ -206,7 +206,7 @@ export function coldCopyText(rows: Report['rows']): string[] {
  * measured call reaching new pages of its buffer, or pages an earlier call of the rotation reached.
  */
 export function firstAccessText(rows: Report['rows']): string[] {
-  const probes = rows.filter((r) => r.set === 'probe' && r.mechanism === 'cma');
+  const probes = rows.filter((r) => r.set === 'probe' && r.name.startsWith('onetoall cma, cold, '));
   const at = (bytes: number, way: string) => probes.find((p) => p.bytes === bytes && p.name.endsWith(way));
   const lines: string[] = [];
   for (const bytes of [...new Set(probes.map((p) => p.bytes))]) {
@@ -245,28 +245,33 @@ export function targetInKernelText(rows: Report['rows']): string[] {
   const probes = rows.filter((r) => r.set === 'probe' && r.name.startsWith('onetoall cma, warm, target '));
   const at = (bytes: number, way: string) => probes.find((p) => p.bytes === bytes && p.name.endsWith(way));
   const nsText = (ns: number) => (ns < 10_000 ? `${(ns / 1000).toFixed(2)} us` : usText(ns));
+  const rounds = (r: Report['rows'][number]) => {
+    const m = r.measured.roundMediansNs;
+    return m && m.length > 1 ? ` (rounds ${nsText(Math.min(...m))}-${nsText(Math.max(...m))})` : '';
+  };
   const lines: string[] = [];
   for (const bytes of [...new Set(probes.map((p) => p.bytes))]) {
     const polling = at(bytes, 'target polling');
     const busy = at(bytes, 'target in system calls');
     if (!polling || !busy) continue;
     const more = busy.measured.medianNs - polling.measured.medianNs;
-    const model = polling.predictedNs === undefined ? '' : `; the model ${nsText(polling.predictedNs)} both ways`;
     lines.push(
-      `  - ${formatBytes(bytes, { space: true })}: ${nsText(polling.measured.medianNs)} with its target polling, ${nsText(busy.measured.medianNs)} with it in system calls (${more >= 0 ? '+' : '-'}${nsText(Math.abs(more))})${model}.`,
+      `  - ${formatBytes(bytes, { space: true })}: ${nsText(polling.measured.medianNs)} with its target polling${rounds(polling)}, ${nsText(busy.measured.medianNs)} with it in system calls${rounds(busy)}: ${more >= 0 ? '+' : '-'}${nsText(Math.abs(more))}.`,
     );
   }
   if (lines.length === 0) return [];
   return [
     '- **A target in the kernel** (the `probe` rows named `onetoall cma, warm, target ...`, counted in no',
     "  summary). One reader over CMA, warm, its target waiting for the reader's notice either by polling its",
-    "  mailbox, as every case's ranks wait, or by making system calls (getpid) between polls, as a rank that",
-    '  reads its reader at the same time is in the kernel (ping-ping over CMA, above). Medians:',
+    "  mailbox, as every case's ranks wait, or by making system calls (getpid) between polls, as a rank in a",
+    "  system call of its own would be (in ping-ping over CMA, each rank's read runs while the other reads it);",
+    "  each iteration is timed to the reader's end. Medians:",
     ...lines,
-    "  A read takes references on its target's task and memory descriptor and drops them again",
-    '  (mm/process_vm_access.c: find_get_task_by_vpid, mm_access, then mmput and put_task_struct); the',
-    "  model's CMA call costs the same whatever its target does. Where the second figure is the higher, the",
-    "  host's read pays for its target being in the kernel, which the model does not have.",
+    "  A read takes and drops references on its target's task (whose first cache line holds the thread",
+    '  flags its own system calls read on entry and exit) and memory descriptor (mm/process_vm_access.c:',
+    "  find_get_task_by_vpid, mm_access, mmput, put_task_struct). The model's CMA read costs the same",
+    "  whatever its target does, so it has no figure for these rows; a difference beyond the rounds' spread",
+    '  would be a cost the model lacks.',
   ];
 }
 

@@ -152,11 +152,19 @@ static void onetoall_run(struct team *t, void *p, int rot) {
   }
   if (t->rank == 0) {
     for (int r = 1; r < t->size; r++) mail_post(t, r, (uint64_t)(uintptr_t)buf, c->bytes, 0);
-    /* --root-waits syscalls: the readers' target spends its wait in the kernel, as a process
-     * reading another at the same time would (ping-ping over CMA), without reading anyone. */
-    if (t->opt->root_syscalls)
+    /* --root-waits: the iteration ends with the readers' ends, not when the root has seen their
+     * notices, so that how often the root looks at its mailbox is not timed; with syscalls, the
+     * readers' target spends its wait in the kernel (getpid, which reads only the caller's own
+     * task), as a rank in a system call of its own would. */
+    if (t->opt->root_waits) t->end_at = now_ns();
+    if (t->opt->root_waits == ROOT_IN_SYSCALLS) {
+      unsigned spins = 0;
       for (int r = 1; r < t->size; r++)
-        while (!mail_ready(t, r)) syscall(SYS_getpid);
+        while (!mail_ready(t, r)) {
+          syscall(SYS_getpid);
+          relax(&spins);
+        }
+    }
     for (int r = 1; r < t->size; r++) mail_wait(t, r, w);
   } else {
     mail_wait(t, 0, w);

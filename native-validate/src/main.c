@@ -107,7 +107,7 @@ int main(int argc, char **argv) {
       o.shuffled = !strcmp(v, "shuffled");
     } else if (!strcmp(a, "--root-waits")) {
       if (strcmp(v, "polling") && strcmp(v, "syscalls")) usage("--root-waits takes polling or syscalls");
-      o.root_syscalls = !strcmp(v, "syscalls");
+      o.root_waits = !strcmp(v, "syscalls") ? ROOT_IN_SYSCALLS : ROOT_POLLS;
     } else if (!strcmp(a, "--mech")) o.mech = v;
     else if (!strcmp(a, "--frag")) o.frag = (size_t)number(v, a);
     else if (!strcmp(a, "--slots")) o.slots = (int)number(v, a);
@@ -159,8 +159,8 @@ int main(int argc, char **argv) {
     fprintf(stderr, "intranode-native: unknown benchmark %s\n", o.bench);
     return 1;
   }
-  if (o.root_syscalls && (strcmp(o.bench, "onetoall") || !strcmp(o.mech, "shm")))
-    usage("--root-waits syscalls is for onetoall over CMA only (the root waits for its readers)");
+  if (o.root_waits && (strcmp(o.bench, "onetoall") || (strcmp(o.mech, "cma-read") && strcmp(o.mech, "cma"))))
+    usage("--root-waits is for onetoall over CMA reads only (--mech cma-read): the root waits for its readers");
   if (!strcmp(o.bench, "probe") && o.ranks < 2) usage("probe needs 2 ranks");
   if (!strcmp(o.bench, "lineping") && o.ranks != 2) usage("lineping needs 2 ranks");
   if (!strcmp(o.bench, "claims")) {

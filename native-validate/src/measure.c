@@ -99,7 +99,8 @@ void measure(struct team *t, FILE *out, size_t bytes, const struct case_ops *ops
     team_start(t);
     double t0 = now_ns();
     ops->run(t, ops->ctx, it);
-    double t1 = now_ns();
+    double t1 = t->end_at > 0 ? t->end_at : now_ns();
+    t->end_at = 0;
     t->hdr->t_start[t->rank] = t0;
     t->hdr->t_end[t->rank] = t1;
     team_barrier(t);
@@ -132,10 +133,11 @@ void json_header(struct team *t, FILE *out) {
   fprintf(out, "{\"bench\": \"%s\", \"mech\": \"%s\", \"ranks\": %d, \"cores\": [", o->bench, o->mech, o->ranks);
   for (int i = 0; i < o->ranks; i++) fprintf(out, "%s%d", i ? ", " : "", o->cores[i]);
   fprintf(out,
-          "], \"cache\": \"%s\", \"order\": \"%s\", \"rootWaits\": \"%s\", \"iterations\": %d, \"warmup\": %d, "
+          "], \"cache\": \"%s\", \"order\": \"%s\", \"rootWaits\": %s, \"iterations\": %d, \"warmup\": %d, "
           "\"fragBytes\": %zu, \"slots\": %d,\n  \"results\": [",
           o->cache_off ? "off" : "on", o->cache_off && o->shuffled ? "shuffled" : "sequential",
-          o->root_syscalls ? "syscalls" : "polling", o->iterations, o->warmup, o->frag, o->slots);
+          o->root_waits == ROOT_IN_SYSCALLS ? "\"syscalls\"" : o->root_waits == ROOT_POLLS ? "\"polling\"" : "null",
+          o->iterations, o->warmup, o->frag, o->slots);
 }
 
 void json_footer(struct team *t, FILE *out) {

@@ -14,6 +14,10 @@
 #define MAX_ROTATE 64
 
 /* Options of one run, parsed from the command line (main.c). */
+/* How onetoall's root waits for its CMA readers when --root-waits is given (options.root_waits). */
+#define ROOT_POLLS 1
+#define ROOT_IN_SYSCALLS 2
+
 struct options {
   const char *bench;
   int ranks;
@@ -25,7 +29,7 @@ struct options {
   int warmup;
   int cache_off;
   int shuffled;     /* cache off: visit the rotation buffers in a shuffled order, not one after another */
-  int root_syscalls; /* onetoall over CMA: the root makes system calls while it waits for its readers */
+  int root_waits;   /* onetoall over CMA, --root-waits: 0 not given, ROOT_POLLS, ROOT_IN_SYSCALLS */
   const char *mech; /* shm, cma-read, cma-write */
   size_t frag;      /* double-copy fragment (bytes) */
   int slots;        /* fragments in flight per ordered pair */
@@ -83,6 +87,7 @@ struct team {
   uint64_t local_sense;
   uint64_t mail_seen[MAX_RANKS]; /* per source: last sequence consumed */
   uint64_t mail_sent[MAX_RANKS]; /* per destination: last sequence posted */
+  double end_at;                 /* set by a case's run: this rank's end of the iteration, not its return */
   uint64_t trip_next;            /* the value of trip_ping this rank waits for next */
 };
 

@@ -188,6 +188,7 @@ export class FlowNetwork {
     const weights: number[] = [];
     for (let i = 0; i < req.uses.length; i++) {
       const use = req.uses[i];
+      if (use === undefined || use === null) throw startError(label, `uses[${i}] is missing`);
       const r = use.resource instanceof ResourceState ? use.resource : undefined;
       if (r === undefined || this.list[r.id] !== r) {
         throw startError(label, `uses[${i}] names a resource that does not belong to this network`);
@@ -514,5 +515,8 @@ stateRules(FlowNetwork, {
 /** An error in a flow request, naming the flow. Built only when thrown: a string made for every
  *  flow started would cost the simulator. */
 function startError(label: string, detail: string): RangeError {
-  return new RangeError(`FlowNetwork.start (${label}): ${detail}`);
+  const e = new RangeError(`FlowNetwork.start (${label}): ${detail}`);
+  // The stack starts where the request was refused, as it did when start built the error itself.
+  Error.captureStackTrace(e, startError);
+  return e;
 }

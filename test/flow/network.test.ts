@@ -221,6 +221,14 @@ describe('FlowNetwork by hand', () => {
     expect(() => net.start({ bytes: 1, uses: [{ resource: r }], latency: NaN })).toThrow(/latency/);
     const elsewhere = new FlowNetwork(new FakeScheduler()).addResource('r', 1);
     expect(() => net.start({ bytes: 1, uses: [{ resource: elsewhere }] })).toThrow(/does not belong/);
+    // Named by the flow, and a hole in the list is refused where it is, not skipped.
+    expect(() => net.start({ bytes: 1, uses: [{ resource: r, weight: -1 }], label: 'mine' })).toThrow(
+      'FlowNetwork.start (mine): uses[0].weight must be a positive finite number, got -1',
+    );
+    // eslint-disable-next-line no-sparse-arrays
+    expect(() => net.start({ bytes: 1, uses: [{ resource: r }, , { resource: r }] as never })).toThrow(
+      /uses\[1\] is missing/,
+    );
     expect(net.resource('r')).toBe(r);
     expect(net.resource('nope')).toBeUndefined();
     expect(net.resources).toEqual([r]);

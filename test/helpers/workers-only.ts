@@ -11,16 +11,26 @@
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
-import { currentBuild } from '../../bin/build.mjs';
+import { currentBuild, markInUse } from '../../bin/build.mjs';
 import type { Point } from '../../scenarios/point.ts';
 import type { PointBatchRunner, SettleOutcome } from '../../scenarios/run.ts';
 import { PointPool, type PoolOptions } from '../../scenarios/workers/point-pool.ts';
 
-/** A worker thread of the current build, or undefined (the pool's default) where there is none. */
+/**
+ * A worker thread of the current build, or undefined (the pool's default) where there is none, or
+ * where the sources could not be fingerprinted (a file gone between listing and reading). The build
+ * is marked in use by this process, as the launcher marks it, so that a build of edited sources
+ * made meanwhile does not delete it under the workers still to start.
+ */
 function builtWorker(): (() => Worker) | undefined {
-  const build = currentBuild();
+  let build: ReturnType<typeof currentBuild>;
+  try {
+    build = currentBuild();
+  } catch {
+    return undefined;
+  }
   if (!build.ready) return undefined;
-  const entry = pathToFileURL(join(build.dir, 'scenarios', 'workers', 'point-worker.js'));
+  const entry = pathToFileURL(join(markInUse(build.dir), 'scenarios', 'workers', 'point-worker.js'));
   return () => new Worker(entry);
 }
 

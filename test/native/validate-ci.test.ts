@@ -99,6 +99,11 @@ describe('intranode validate on two ranks', () => {
       }));
       const candidates = rounds.some((x) => x.inPlacement) ? rounds.filter((x) => x.inPlacement) : rounds;
       expect(m.medianNs).toBe(Math.min(...candidates.map((x) => x.medianNs)));
+      // The target-in-the-kernel probe has no model figure (validate.ts, targetInKernelRows).
+      if (r.name.startsWith('onetoall cma, warm, target ')) {
+        expect(r.predictedNs).toBeUndefined();
+        continue;
+      }
       expect(r.predictedNs).toBeGreaterThan(0);
       expect(Number.isFinite(r.errorPct)).toBe(true);
     }

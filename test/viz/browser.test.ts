@@ -135,7 +135,9 @@ describe.skipIf(!present)(`visualizer in headless Chromium (needs ${CHROMIUM})`,
     // A shared cache gives its load latency and the trip of a line between the cores behind it.
     await page.hover('svg.machine-plot rect.cache');
     const cache = (await page.textContent('.machine .tooltip')) ?? '';
-    expect(cache, cache).toMatch(/^cache .*, [\d.]+ ns; a line between its cores [\d.]+ ns/);
+    expect(cache, cache).toMatch(
+      /^cache .*, load [\d.]+ ns; a line between two of its cores that share no smaller cache [\d.]+ ns/,
+    );
     await shot('machine');
     await page.click('nav.tabs button[data-tab=utilisation]');
     expect(await page.$$eval('svg.utilisation-plot path.series', (p) => p.length)).toBeGreaterThan(0);

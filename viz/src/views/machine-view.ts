@@ -394,7 +394,7 @@ export class MachineView {
       this.hoverable(
         el.node()!,
         `cache ${k.id}`,
-        `cache ${k.id} (L${k.level}, cores ${describeIds(k.cores)}): ${bytesLabel(k.sizeBytes)}, ${bandwidthLabel(k.bandwidth)}, ${formatNs(k.latencyNs)}; a line between its cores ${formatNs(peerLatency(k))}`,
+        `cache ${k.id} (L${k.level}, cores ${describeIds(k.cores)}): ${bytesLabel(k.sizeBytes)}, ${bandwidthLabel(k.bandwidth)}, load ${formatNs(k.latencyNs)}; a line between two of its cores that share no smaller cache ${formatNs(peerLatency(k))}`,
         'fill',
       );
       if (!tiles)
