@@ -239,11 +239,15 @@ export function firstAccessText(rows: Report['rows']): string[] {
 
 /**
  * What the target-in-the-kernel probe (validate.ts, targetInKernelRows) shows: one reader over CMA,
- * warm, its target polling its mailbox or making system calls while it waits for the reader.
+ * warm, its target polling its mailbox or making system calls while it waits for the reader; with
+ * the rows of every run of the command (`runs`, the first being `rows`), each run's difference too.
  */
-export function targetInKernelText(rows: Report['rows']): string[] {
-  const probes = rows.filter((r) => r.set === 'probe' && r.name.startsWith('onetoall cma, warm, target '));
-  const at = (bytes: number, way: string) => probes.find((p) => p.bytes === bytes && p.name.endsWith(way));
+export function targetInKernelText(rows: Report['rows'], runs: readonly Report['rows'][] = [rows]): string[] {
+  const probesOf = (of: Report['rows']) =>
+    of.filter((r) => r.set === 'probe' && r.name.startsWith('onetoall cma, warm, target '));
+  const probes = probesOf(rows);
+  const at = (bytes: number, way: string, among = probes) =>
+    among.find((p) => p.bytes === bytes && p.name.endsWith(way));
   const nsText = (ns: number) => (ns < 10_000 ? `${(ns / 1000).toFixed(2)} us` : usText(ns));
   const rounds = (r: Report['rows'][number]) => {
     const m = r.measured.roundMediansNs;
@@ -254,9 +258,16 @@ export function targetInKernelText(rows: Report['rows']): string[] {
     const polling = at(bytes, 'target polling');
     const busy = at(bytes, 'target in system calls');
     if (!polling || !busy) continue;
+    const signed = (ns: number) => `${ns >= 0 ? '+' : '-'}${nsText(Math.abs(ns))}`;
     const more = busy.measured.medianNs - polling.measured.medianNs;
+    // The same difference in each run of the command that measured both ways at this size.
+    const each = runs.flatMap((of) => {
+      const [p, b] = [at(bytes, 'target polling', probesOf(of)), at(bytes, 'target in system calls', probesOf(of))];
+      return p && b ? [signed(b.measured.medianNs - p.measured.medianNs)] : [];
+    });
+    const inRuns = each.length > 1 ? ` (in each run of the command: ${each.join(', ')})` : '';
     lines.push(
-      `  - ${formatBytes(bytes, { space: true })}: ${nsText(polling.measured.medianNs)} with its target polling${rounds(polling)}, ${nsText(busy.measured.medianNs)} with it in system calls${rounds(busy)}: ${more >= 0 ? '+' : '-'}${nsText(Math.abs(more))}.`,
+      `  - ${formatBytes(bytes, { space: true })}: ${nsText(polling.measured.medianNs)} with its target polling${rounds(polling)}, ${nsText(busy.measured.medianNs)} with it in system calls${rounds(busy)}: ${signed(more)}${inRuns}.`,
     );
   }
   if (lines.length === 0) return [];
@@ -487,7 +498,10 @@ export function validationDoc(reports: readonly Report[], cpu: string): string {
     ...fragmentProbeText(report.rows),
     ...coldOrderText(report.rows),
     ...firstAccessText(report.rows),
-    ...targetInKernelText(report.rows),
+    ...targetInKernelText(
+      report.rows,
+      reports.map((r) => r.rows),
+    ),
     '',
   );
   // Last: under its own heading, it would otherwise take the explanations above as its own.

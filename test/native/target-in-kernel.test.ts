@@ -35,5 +35,18 @@ describe('target-in-the-kernel paragraph', () => {
     expect(text).toContain('64 KiB: 6.20 us with its target polling, 6.00 us with it in system calls: -0.20 us.');
     expect(text).not.toContain('new pages');
     expect(text).toContain('no figure for these rows');
+    expect(text).not.toContain('in each run');
+  });
+
+  it("gives each run's difference where the command ran more than once", () => {
+    const second = [
+      r('onetoall cma, warm, target polling', 4096, 2_600),
+      r('onetoall cma, warm, target in system calls', 4096, 2_900),
+    ];
+    const text = targetInKernelText(rows, [rows, second, rows.slice(2)]).join('\n');
+    // The second run measured 4 KiB only, the third 64 KiB only: each size lists the runs that
+    // measured it both ways.
+    expect(text).toContain('with it in system calls: +0.80 us (in each run of the command: +0.80 us, +0.30 us).');
+    expect(text).toContain('with it in system calls: -0.20 us (in each run of the command: -0.20 us, -0.20 us).');
   });
 });
