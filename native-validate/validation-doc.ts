@@ -119,6 +119,17 @@ export function bothWaysText(rows: Report['rows']): string[] {
   ];
 }
 
+/** A probe's time: to the hundredth of a microsecond below 10 us, as usText above. */
+function nsText(ns: number): string {
+  return ns < 10_000 ? `${(ns / 1000).toFixed(2)} us` : usText(ns);
+}
+
+/** A row's round medians' range, or nothing with one round. */
+function roundsSpread(r: Report['rows'][number]): string {
+  const m = r.measured.roundMediansNs;
+  return m && m.length > 1 ? ` (rounds ${nsText(Math.min(...m))}-${nsText(Math.max(...m))})` : '';
+}
+
 /**
  * What the cold-order probe (validate.ts, coldOrderRows) shows: the native basic broadcast with its
  * cold buffers taken one after another, as every test case takes them, and in a shuffled order.
@@ -129,12 +140,6 @@ export function coldOrderText(rows: Report['rows']): string[] {
   const sizes = [...new Set(probes.map((p) => p.bytes))];
   const at = (bytes: number, order: string) =>
     probes.find((p) => p.bytes === bytes && p.name.endsWith(`${order} order`));
-  const nsText = (ns: number) => (ns < 10_000 ? `${(ns / 1000).toFixed(2)} us` : usText(ns));
-  /** The round medians' range, or the median alone with one round. */
-  const spread = (r: Report['rows'][number]) => {
-    const m = r.measured.roundMediansNs;
-    return m && m.length > 1 ? ` (rounds ${nsText(Math.min(...m))}-${nsText(Math.max(...m))})` : '';
-  };
   /** Shuffled slower in every round than in-order in any: a difference beyond the rounds' spread. */
   const apart = (seq: Report['rows'][number], shuf: Report['rows'][number]) =>
     Math.min(...(shuf.measured.roundMediansNs ?? [shuf.measured.medianNs])) >
@@ -148,7 +153,7 @@ export function coldOrderText(rows: Report['rows']): string[] {
     const size = formatBytes(bytes, { space: true });
     const model = seq.predictedNs === undefined ? '' : `; model ${nsText(seq.predictedNs)}`;
     lines.push(
-      `  - ${size}: ${nsText(seq.measured.medianNs)} in order${spread(seq)}, ${nsText(shuf.measured.medianNs)} shuffled${spread(shuf)}${model}.`,
+      `  - ${size}: ${nsText(seq.measured.medianNs)} in order${roundsSpread(seq)}, ${nsText(shuf.measured.medianNs)} shuffled${roundsSpread(shuf)}${model}.`,
     );
     if (apart(seq, shuf)) differ.push(size);
   }
@@ -243,31 +248,28 @@ export function firstAccessText(rows: Report['rows']): string[] {
  * the rows of every run of the command (`runs`, the first being `rows`), each run's difference too.
  */
 export function targetInKernelText(rows: Report['rows'], runs: readonly Report['rows'][] = [rows]): string[] {
-  const probesOf = (of: Report['rows']) =>
-    of.filter((r) => r.set === 'probe' && r.name.startsWith('onetoall cma, warm, target '));
-  const probes = probesOf(rows);
-  const at = (bytes: number, way: string, among = probes) =>
-    among.find((p) => p.bytes === bytes && p.name.endsWith(way));
-  const nsText = (ns: number) => (ns < 10_000 ? `${(ns / 1000).toFixed(2)} us` : usText(ns));
-  const rounds = (r: Report['rows'][number]) => {
-    const m = r.measured.roundMediansNs;
-    return m && m.length > 1 ? ` (rounds ${nsText(Math.min(...m))}-${nsText(Math.max(...m))})` : '';
+  const name = (way: string) => `onetoall cma, warm, target ${way}`;
+  /** A run's two rows at `bytes`, its target polling and in system calls, where it has both. */
+  const pairAt = (of: Report['rows'], bytes: number) => {
+    const probe = (way: string) => of.find((r) => r.set === 'probe' && r.bytes === bytes && r.name === name(way));
+    const [polling, busy] = [probe('polling'), probe('in system calls')];
+    return polling && busy ? { polling, busy } : undefined;
   };
+  const signed = (ns: number) => `${ns >= 0 ? '+' : '-'}${nsText(Math.abs(ns))}`;
+  const sizes = new Set(rows.filter((r) => r.set === 'probe' && r.name.startsWith(name(''))).map((r) => r.bytes));
   const lines: string[] = [];
-  for (const bytes of [...new Set(probes.map((p) => p.bytes))]) {
-    const polling = at(bytes, 'target polling');
-    const busy = at(bytes, 'target in system calls');
-    if (!polling || !busy) continue;
-    const signed = (ns: number) => `${ns >= 0 ? '+' : '-'}${nsText(Math.abs(ns))}`;
-    const more = busy.measured.medianNs - polling.measured.medianNs;
+  for (const bytes of sizes) {
+    const pair = pairAt(rows, bytes);
+    if (!pair) continue;
+    const { polling, busy } = pair;
     // The same difference in each run of the command that measured both ways at this size.
     const each = runs.flatMap((of) => {
-      const [p, b] = [at(bytes, 'target polling', probesOf(of)), at(bytes, 'target in system calls', probesOf(of))];
-      return p && b ? [signed(b.measured.medianNs - p.measured.medianNs)] : [];
+      const p = pairAt(of, bytes);
+      return p ? [signed(p.busy.measured.medianNs - p.polling.measured.medianNs)] : [];
     });
     const inRuns = each.length > 1 ? ` (in each run of the command: ${each.join(', ')})` : '';
     lines.push(
-      `  - ${formatBytes(bytes, { space: true })}: ${nsText(polling.measured.medianNs)} with its target polling${rounds(polling)}, ${nsText(busy.measured.medianNs)} with it in system calls${rounds(busy)}: ${signed(more)}${inRuns}.`,
+      `  - ${formatBytes(bytes, { space: true })}: ${nsText(polling.measured.medianNs)} with its target polling${roundsSpread(polling)}, ${nsText(busy.measured.medianNs)} with it in system calls${roundsSpread(busy)}: ${signed(busy.measured.medianNs - polling.measured.medianNs)}${inRuns}.`,
     );
   }
   if (lines.length === 0) return [];

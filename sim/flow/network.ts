@@ -515,8 +515,5 @@ stateRules(FlowNetwork, {
 /** An error in a flow request, naming the flow. Built only when thrown: a string made for every
  *  flow started would cost the simulator. */
 function startError(label: string, detail: string): RangeError {
-  const e = new RangeError(`FlowNetwork.start (${label}): ${detail}`);
-  // The stack starts where the request was refused, as it did when start built the error itself.
-  Error.captureStackTrace(e, startError);
-  return e;
+  return new RangeError(`FlowNetwork.start (${label}): ${detail}`);
 }
