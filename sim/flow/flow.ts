@@ -40,7 +40,9 @@ export class FlowState implements Flow, HasCanonicalState {
   private boundNs: number[] | undefined = undefined;
   private main: ResourceState | undefined = undefined;
   private readonly clock: { readonly now: number };
-  private waiters: ((value: void) => void)[] | undefined = [];
+  /** Who waits for the end: null while nobody has asked (most flows have one waiter, added late),
+   *  undefined once released. */
+  private waiters: ((value: void) => void)[] | null | undefined = null;
 
   constructor(
     id: number,
@@ -83,6 +85,7 @@ export class FlowState implements Flow, HasCanonicalState {
 
   onFire(cb: (value: void) => void): void {
     if (this.waiters === undefined) cb();
+    else if (this.waiters === null) this.waiters = [cb];
     else this.waiters.push(cb);
   }
 
@@ -150,9 +153,9 @@ export class FlowState implements Flow, HasCanonicalState {
 
   /** Runs the waiters, in registration order. */
   release(): void {
-    const waiters = this.waiters ?? [];
+    const waiters = this.waiters;
     this.waiters = undefined;
-    for (const cb of waiters) cb();
+    if (waiters) for (const cb of waiters) cb();
   }
 }
 

@@ -72,7 +72,8 @@ export interface Flow extends Waitable<void> {
 }
 
 export interface FlowNetworkStats {
-  /** Re-solves run, one per start that joins the network and one per batch of finishes. */
+  /** Re-solves run: one per instant at which flows join the network, and one per batch of finishes
+   *  that leaves flows to solve again. */
   solves: number;
   /** Flows whose rates those re-solves computed, summed. */
   flowsResolved: number;
@@ -107,6 +108,9 @@ export class FlowNetwork {
   private spareFreed: ResourceState[] = [];
   /** Wakeups that fired on finished flows and may still cover flows of other components. */
   private readonly rearm: Wakeup[] = [];
+  /** A flush's finished and continuing flows of the part it walked: lists kept, emptied after use. */
+  private readonly done: FlowState[] = [];
+  private readonly going: FlowState[] = [];
   /** A re-solve is queued for the end of the instant, or running (changes then join it). */
   private flushQueued = false;
   private flushing = false;
@@ -123,6 +127,8 @@ export class FlowNetwork {
   private partLoad = new Float64Array(16);
   /** Whether some resource of the part being solved carries flows outside it. */
   private shared = false;
+  /** What `newlySaturated` found, read at once by the walker's `widen`; the list is reused. */
+  private readonly widenScratch: ResourceState[] = [];
   /** The compressed-row view of the flows being re-solved, over the scratch arrays. */
   private readonly csr = {
     flowCount: 0,
@@ -171,8 +177,7 @@ export class FlowNetwork {
   }
 
   start(req: FlowRequest): Flow {
-    const id = this.nextFlowId;
-    const label = req.label ?? `flow#${id}`;
+    const label = req.label ?? `flow#${this.nextFlowId}`;
     if (typeof req.bytes !== 'number' || !(req.bytes >= 0) || !Number.isFinite(req.bytes)) {
       throw startError(label, `bytes must be a finite number >= 0, got ${req.bytes}`);
     }
@@ -204,9 +209,46 @@ export class FlowNetwork {
         weights.push(w);
       }
     }
-    this.nextFlowId++;
-    const flow = new FlowState(id, label, req.bytes, resources, weights, this.scheduler);
-    if (req.bytes === 0) {
+    return this.launch(label, req.bytes, latency, resources, weights);
+  }
+
+  /**
+   * `start` for a flow whose uses are a map from resource to weight (each resource once, as a map
+   * holds it), read in the map's order without a list of uses made for it: a node's copy gives its
+   * shares so, and a share that is not positive (of no bytes) is left out.
+   */
+  startMapped(bytes: number, uses: ReadonlyMap<Resource, number>, latency: number, label: string): Flow {
+    if (typeof bytes !== 'number' || !(bytes >= 0) || !Number.isFinite(bytes)) {
+      throw startError(label, `bytes must be a finite number >= 0, got ${bytes}`);
+    }
+    if (typeof latency !== 'number' || !(latency >= 0) || !Number.isFinite(latency)) {
+      throw startError(label, `latency must be a finite number of ns >= 0, got ${latency}`);
+    }
+    const resources: ResourceState[] = [];
+    const weights: number[] = [];
+    let bad: string | undefined;
+    uses.forEach((w, use) => {
+      if (!(w > 0) || bad !== undefined) return;
+      const r = use instanceof ResourceState ? use : undefined;
+      if (r === undefined || this.list[r.id] !== r) bad = `a use names a resource that does not belong to this network`;
+      else if (!Number.isFinite(w)) bad = `the weight of ${r.name} must be a positive finite number, got ${w}`;
+      else {
+        resources.push(r);
+        weights.push(w);
+      }
+    });
+    if (bad !== undefined) throw startError(label, bad);
+    if (resources.length === 0) {
+      throw startError(label, `a flow must use at least one resource, or nothing bounds its rate`);
+    }
+    return this.launch(label, bytes, latency, resources, weights);
+  }
+
+  /** A checked flow: numbered, then joining the network now or once its latency has passed. */
+  private launch(label: string, bytes: number, latency: number, resources: ResourceState[], weights: number[]): Flow {
+    const id = this.nextFlowId++;
+    const flow = new FlowState(id, label, bytes, resources, weights, this.scheduler);
+    if (bytes === 0) {
       // Nothing to carry: the flow is its latency alone, and never loads a resource.
       this.scheduler.schedule(latency, () => {
         flow.finish(this.scheduler.now);
@@ -261,11 +303,15 @@ export class FlowNetwork {
       freed.length = 0;
       this.spareTouched = touched;
       this.spareFreed = freed;
+      // Nothing to re-solve (a batch of finishes whose waiters started nothing at this instant):
+      // what is left to do is re-arming wakeups, below.
+      if (part.flows.length === 0) break;
       this.settle(part);
-      const done: FlowState[] = [];
-      const going: FlowState[] = [];
+      const done = this.done;
+      const going = this.going;
       for (const f of part.flows) (this.isDone(f, now) ? done : going).push(f);
       if (done.length === 0) {
+        going.length = 0;
         this.solve(part);
         break;
       }
@@ -278,8 +324,12 @@ export class FlowNetwork {
       if (this.loadListener) this.loadListener([...new Set(done.flatMap((f) => f.resources))], now);
       // What is left of this part is solved with what the waiters start.
       for (const f of going) this.touched.push(f);
-      done.sort((a, b) => a.id - b.id);
+      going.length = 0;
+      if (done.length > 1) done.sort(byId);
+      // A waiter may start flows but never a flush (this one holds `flushing`), so the list stays
+      // as it is while they run; emptied after, it keeps no finished flow alive.
       for (const f of done) f.release();
+      done.length = 0;
       if (this.scheduler.atEndOfInstant) {
         this.flushing = false;
         this.requestFlush();
@@ -474,7 +524,8 @@ export class FlowNetwork {
    *  resource's load under its rates is left in `partLoad`: what the flows outside put on it, and
    *  the part's shares, as the solver summed them when it froze each flow (`frozenLoad`). */
   private newlySaturated(part: Component): ResourceState[] {
-    const found: ResourceState[] = [];
+    const found = this.widenScratch;
+    found.length = 0;
     const { resources } = part;
     const load =
       this.partLoad.length >= resources.length
@@ -510,7 +561,15 @@ stateRules(FlowNetwork, {
   insideCount: 'ignore',
   partLoad: 'ignore',
   shared: 'ignore',
+  done: 'ignore',
+  going: 'ignore',
+  widenScratch: 'ignore',
 });
+
+/** Flows in the order they were made. */
+function byId(a: FlowState, b: FlowState): number {
+  return a.id - b.id;
+}
 
 /** An error in a flow request, naming the flow. Built only when thrown: a string made for every
  *  flow started would cost the simulator. */

@@ -10,7 +10,7 @@ import type { Simulation } from '../engine/simulation.ts';
 import type { Program } from '../engine/program.ts';
 import { wait } from '../engine/program.ts';
 import { Mutex } from '../engine/mutex.ts';
-import { FlowNetwork, type Flow, type FlowUse, type Resource } from '../flow/network.ts';
+import { FlowNetwork, type Flow, type Resource } from '../flow/network.ts';
 import { lineBytesOf, type CacheSpec, type MachineSpec, type VertexId } from '../../hardware/spec.ts';
 import { hasVictimCache, outermostCaches, peerLatency, Topology } from './topology.ts';
 import { CacheState, type EvictionSink, type SavedCache } from './cache.ts';
@@ -70,7 +70,7 @@ export type VictimFills = Array<() => void>;
 interface Part {
   bytes: number;
   latency: number;
-  resources: Resource[];
+  resources: readonly Resource[];
   /** Served beyond the level the core's prefetcher fills (an L3, another socket, memory). */
   far: boolean;
   /** Latency of claiming these lines without their data (a full-line store): the home's answer
@@ -91,6 +91,9 @@ export class Node {
   /** Cache line size: the unit the caches take and give up (cache-lines.ts). */
   private readonly lineBytes: number;
   private readonly cacheBandwidth = new Map<string, Resource>();
+  /** Each cache's bandwidth as the one resource of a part served there (locate), made once: parts
+   *  are made for every copy, and nothing changes their lists. */
+  private readonly cacheBandwidthOnly = new Map<string, readonly Resource[]>();
   private readonly memory = new Map<number, Resource>();
   /** The write lanes of NUMA nodes whose writes have lanes of their own (NumaNodeSpec.writeBandwidth). */
   private readonly memoryWrites = new Map<number, Resource>();
@@ -163,7 +166,9 @@ export class Node {
     this.dirtyPrivate = keptDirtyIds(this.siblings);
     this.hasVictimCaches = hasVictimCache(spec.caches);
     for (const cache of spec.caches) {
-      this.cacheBandwidth.set(cache.id, this.net.addResource(`cache ${cache.id}`, cache.bandwidth));
+      const bandwidth = this.net.addResource(`cache ${cache.id}`, cache.bandwidth);
+      this.cacheBandwidth.set(cache.id, bandwidth);
+      this.cacheBandwidthOnly.set(cache.id, [bandwidth]);
       const counted = !this.dirtyPrivate.has(cache.id);
       this.cacheState.set(
         cache.id,
@@ -589,12 +594,8 @@ export class Node {
   }
 
   private startFlow(bytes: number, uses: Uses, latency: number, label: string): Flow {
-    const list: FlowUse[] = [];
-    // forEach, not for-of: a Map's entries iterator makes an array per entry, and copies are many.
-    uses.forEach((weight, resource) => {
-      if (weight > 0) list.push({ resource, weight });
-    });
-    return this.net.start({ bytes, uses: list, latency, label });
+    // From the map itself: copies are many, and a list of uses made for each costs the collector.
+    return this.net.startMapped(bytes, uses, latency, label);
   }
 
   /**
@@ -728,23 +729,23 @@ export class Node {
     const own = this.ownCaches.get(core);
     let sharer: CacheSpec | undefined;
     let shared = 0;
-    // Only the caches the index says hold some of the buffer can share it; they are taken in
-    // `lastLevel`'s order, so that of two holding as much the same one is chosen as by a full scan.
-    const holding: [number, CacheState][] = [];
-    for (const state of this.holders.of(r.buf.id) ?? []) {
-      const rank = this.lastLevelRank.get(state);
-      if (rank !== undefined) holding.push([rank, state]);
-    }
-    holding.sort((a, b) => a[0] - b[0]);
-    for (const [rank, state] of holding) {
-      const cache = this.lastLevel[rank];
-      if (own?.has(cache)) continue;
-      const resident = state.residentBytes(r.buf.id, r.offset, r.bytes);
-      if (resident > shared) {
-        shared = resident;
-        sharer = cache;
+    // Only the caches the index says hold some of the buffer can share it; of two holding as much,
+    // the one first in `lastLevel`'s order is chosen, as by a full scan.
+    let sharerRank = Infinity;
+    const holders = this.holders.of(r.buf.id);
+    if (holders !== undefined)
+      for (const state of holders) {
+        const rank = this.lastLevelRank.get(state);
+        if (rank === undefined) continue;
+        const cache = this.lastLevel[rank];
+        if (own?.has(cache)) continue;
+        const resident = state.residentBytes(r.buf.id, r.offset, r.bytes);
+        if (resident > shared || (resident === shared && resident > 0 && rank < sharerRank)) {
+          shared = resident;
+          sharer = cache;
+          sharerRank = rank;
+        }
       }
-    }
     const invalidation = sharer
       ? sharer.latencyNs + this.topo.routeLatency(this.topo.coreVertex(core), this.topo.coreVertex(sharer.cores[0]))
       : 0;
@@ -790,7 +791,7 @@ export class Node {
             : undefined;
         const fromPeers = peers ? Math.min(resident - found, this.mostHeld(peers, r, held)) : 0;
         const far = this.queues.beyondPrefetch(cache.level);
-        const resources = [this.cacheBandwidth.get(cache.id)!];
+        const resources = this.cacheBandwidthOnly.get(cache.id)!;
         if (resident - found > fromPeers)
           parts.push({
             bytes: resident - found - fromPeers,
@@ -819,7 +820,7 @@ export class Node {
       parts.push({
         bytes: sibling.bytes - found,
         latency: sibling.latencyNs,
-        resources: [this.cacheBandwidth.get(sibling.cache.id)!],
+        resources: this.cacheBandwidthOnly.get(sibling.cache.id)!,
         far: true,
         claimLatency: sibling.latencyNs,
       });
@@ -1038,9 +1039,11 @@ export class Node {
 // whether a core's list is built yet never changes what the simulation does.
 // The siblings' table and the kept routes are the spec's, whenever built: they never change what a
 // run does.
-// allocated sums the sizes of the buffers the state holds.
+// allocated sums the sizes of the buffers the state holds. Each cache's one-resource list holds
+// the resource its bandwidth map gives, made with it.
 stateRules(Node, {
   allocated: 'ignore',
+  cacheBandwidthOnly: 'ignore',
   owners: 'ignore',
   ownerCandidates: 'ignore',
   routeResourceCache: 'ignore',

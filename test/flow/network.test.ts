@@ -233,4 +233,53 @@ describe('FlowNetwork by hand', () => {
     expect(net.resource('nope')).toBeUndefined();
     expect(net.resources).toEqual([r]);
   });
+
+  it('starts a flow from a map of uses as from the same list, leaving out shares of no bytes', () => {
+    const run = (start: (net: FlowNetwork, a: Resource, b: Resource, c: Resource) => void) => {
+      const { sched, net } = setup();
+      const [a, b, c] = ['a', 'b', 'c'].map((name) => net.addResource(name, 10));
+      start(net, a, b, c);
+      net.start({ bytes: 500, uses: [{ resource: b }] });
+      sched.runAll();
+      return [a, b, c].map((r) => [r.bytesCarried, r.activeFlows]);
+    };
+    const listed = run((net, a, b) => {
+      const f = net.start({
+        bytes: 1000,
+        uses: [
+          { resource: b, weight: 2 },
+          { resource: a, weight: 0.5 },
+        ],
+        label: 'l',
+      });
+      expect(f.rate).toBe(5);
+    });
+    const mapped = run((net, a, b, c) => {
+      const uses = new Map([
+        [b, 2],
+        [c, 0],
+        [a, 0.5],
+      ]);
+      const f = net.startMapped(1000, uses, 0, 'm');
+      expect(f.rate).toBe(5);
+      expect(f.description).toBe('flow m (1000 B over b, a)');
+    });
+    expect(mapped).toEqual(listed);
+  });
+
+  it('refuses a map of uses it cannot run, naming the flow', () => {
+    const { net } = setup();
+    const r = net.addResource('r', 1);
+    const elsewhere = new FlowNetwork(new FakeScheduler()).addResource('r', 1);
+    expect(() => net.startMapped(1, new Map([[r, 0]]), 0, 'idle')).toThrow(
+      'FlowNetwork.start (idle): a flow must use at least one resource, or nothing bounds its rate',
+    );
+    expect(() => net.startMapped(1, new Map([[r, Infinity]]), 0, 'big')).toThrow(
+      'FlowNetwork.start (big): the weight of r must be a positive finite number, got Infinity',
+    );
+    expect(() => net.startMapped(1, new Map([[elsewhere, 1]]), 0, 'far')).toThrow(/\(far\): .*does not belong/);
+    expect(() => net.startMapped(NaN, new Map([[r, 1]]), 0, 'n')).toThrow(/\(n\): bytes/);
+    expect(() => net.startMapped(1, new Map([[r, 1]]), -1, 'l')).toThrow(/\(l\): latency/);
+    expect(net.activeFlowCount).toBe(0);
+  });
 });
