@@ -14,8 +14,9 @@
 // since, which is why the resources a finished flow leaves saturated are passed in: the change frees
 // capacity on them).
 //
-// A walk allocates only its list of flows (which the caller may keep, as a wakeup's list); its list
-// of resources is reused by the next walk. Flows and resources carry visit stamps, not sets.
+// A walk allocates nothing once its lists have grown: its lists of flows and of resources are
+// reused by the next walk (a caller that keeps a part's flows copies them). Flows and resources
+// carry visit stamps, not sets.
 
 import type { FlowState } from './flow.ts';
 import type { ResourceState } from './resource.ts';
@@ -42,16 +43,16 @@ export class ComponentWalker {
   private stamp = 0;
   private readonly stack: FlowState[] = [];
   private readonly resources: ResourceState[] = [];
-  private flows: FlowState[] = [];
+  private readonly flows: FlowState[] = [];
 
   /**
    * The part around `flows` (started, or to be re-solved again) and `freed` (saturated resources a
    * flow left): those flows, the flows of `freed`, and what the saturated resources of all of them
-   * reach. The returned resource list is valid until the next call.
+   * reach. The returned lists are valid until the next call.
    */
   collect(flows: readonly FlowState[], freed: readonly ResourceState[]): Component {
     const stamp = ++this.stamp;
-    this.flows = [];
+    this.flows.length = 0;
     for (const f of flows) if (f.phase === 'active') this.addFlow(f, stamp);
     for (const r of freed) this.addAll(r, stamp);
     return this.close(stamp);

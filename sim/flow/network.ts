@@ -444,7 +444,8 @@ export class FlowNetwork {
       if (f.finishAt < firstFinish) firstFinish = f.finishAt;
     }
     if (flows.length > 0) {
-      const w = new Wakeup(flows);
+      // The walk's list is its own, reused by the next walk: the wakeup keeps a copy.
+      const w = new Wakeup(flows.length === 1 ? [flows[0]] : flows.slice());
       for (const f of flows) {
         f.wakeup?.drop();
         f.wakeup = w;

@@ -50,7 +50,10 @@ export class CacheState {
   // LRU order as a doubly linked list: head is the oldest, tail the most recently used.
   private head: Entry | null = null;
   private tail: Entry | null = null;
-  // Per buffer, its resident entries sorted by start and disjoint, for range lookups.
+  // Per buffer, its resident entries sorted by start and disjoint, for range lookups. A buffer whose
+  // ranges were all evicted or cut keeps its empty list: a small cache drops and takes up the same
+  // buffers over and over (a stream of segments through an L1), and a map whose keys come and go
+  // rehashes. Freed, retired and cleared buffers leave the map.
   private byBuffer = new Map<number, Entry[]>();
   /** Told when this cache starts or stops holding a buffer, if the machine keeps such an index. */
   private readonly holders: CacheHolders | undefined;
@@ -337,7 +340,7 @@ export class CacheState {
   /** Removes [start, start+length) of `buf` from residency; what is left of a cut range keeps its LRU place. */
   private cut(buf: number, start: number, length: number): void {
     const list = this.byBuffer.get(buf);
-    if (list === undefined) return;
+    if (list === undefined || list.length === 0) return;
     const end = start + length;
     let i = firstEndingAfter(list, start);
     while (i < list.length && list[i].start < end) {
@@ -367,7 +370,7 @@ export class CacheState {
         list.splice(i, 1);
       }
     }
-    if (list.length === 0) this.dropBuffer(buf);
+    if (list.length === 0) this.emptied(buf);
   }
 
   private evict(evicted?: EvictionSink): void {
@@ -413,8 +416,8 @@ export class CacheState {
     if (list === undefined) {
       list = [];
       this.byBuffer.set(e.buf, list);
-      this.holders?.add(e.buf, this);
     }
+    if (list.length === 0) this.holders?.add(e.buf, this);
     // Shifted by hand: splice returns an array, and this runs on most touches.
     const at = firstEndingAfter(list, e.start);
     list.push(e);
@@ -434,7 +437,12 @@ export class CacheState {
       for (let i = at; i < list.length - 1; i++) list[i] = list[i + 1];
       list.pop();
     }
-    if (list.length === 0) this.dropBuffer(e.buf);
+    if (list.length === 0) this.emptied(e.buf);
+  }
+
+  /** The last range of `buf` left: no longer a holder of it, its list kept for its next range. */
+  private emptied(buf: number): void {
+    this.holders?.delete(buf, this);
   }
 
   private dropBuffer(buf: number): void {
@@ -460,8 +468,10 @@ function perHome(byBuffer: Map<number, number>, homeOf: (buf: number) => number)
 
 /** Index of the first entry whose end lies beyond `pos` (entries are disjoint and sorted). */
 function firstEndingAfter(list: readonly Entry[], pos: number): number {
-  let lo = 0;
   let hi = list.length;
+  // Streams ascend: a range is most often looked up or placed past every range the cache holds.
+  if (hi === 0 || list[hi - 1].start + list[hi - 1].length <= pos) return hi;
+  let lo = 0;
   while (lo < hi) {
     const mid = (lo + hi) >> 1;
     if (list[mid].start + list[mid].length <= pos) lo = mid + 1;

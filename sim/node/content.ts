@@ -64,9 +64,8 @@ export class Content {
     const length = checkPieces(pieces);
     this.checkRange(at, length);
     if (length === 0) return;
-    const shifted = pieces
-      .filter((p) => p.length > 0)
-      .map((p) => piece(p.start + at, p.length, p.origin, p.origin === null ? 0 : p.offset));
+    const shifted: Piece[] = [];
+    for (const p of pieces) if (p.length > 0) shifted.push(piece(p.start + at, p.length, p.origin, p.offset));
     this.replace(at, length, shifted);
   }
 
@@ -225,8 +224,11 @@ export function describePieces(pieces: readonly Piece[], max = 6): string {
   return shown.join(' | ') || '(empty)';
 }
 
+// Pieces are shared between contents (a copy's snapshot lands in its destination as it is), so
+// nothing may change one: `Piece`'s fields are readonly. Not frozen at run time as well: every copy
+// makes several, and freezing costs more than making one.
 function piece(start: number, length: number, origin: Origin | null, offset: number): Piece {
-  return Object.freeze({ start, length, origin, offset: origin === null ? 0 : offset });
+  return { start, length, origin, offset: origin === null ? 0 : offset };
 }
 
 /** Offset of the byte `delta` into piece `p` (uninitialised bytes have no offset). */

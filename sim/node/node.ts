@@ -369,17 +369,20 @@ export class Node {
   *copy(core: number, src: Range, dst: Range, info: CopyInfo): Program<void> {
     if (src.bytes !== dst.bytes)
       throw new RangeError(`copy ${info.label}: source has ${src.bytes} bytes, destination ${dst.bytes}`);
-    yield* this.onRankThread(info.rank, this.copyNow(core, src, dst, info));
-  }
-
-  /** The copy itself, once the rank may copy: its absent pages faulted in, then the flow. */
-  private *copyNow(core: number, src: Range, dst: Range, info: CopyInfo): Program<void> {
-    if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
-    // runCopy's two halves, inline: one generator less to resume when the flow ends.
-    const p = this.prepareCopy(core, src, dst, info);
-    const flow = this.startCopy(p);
-    yield flow;
-    this.endCopy(p, flow);
+    // onRankThread and runCopy, inline: copies are the commonest step, and each generator between
+    // the rank's program and the flow is one more to make and to resume when the flow ends.
+    const lock = this.threadToTake(info.rank);
+    if (lock !== undefined && !lock.tryLock()) yield* lock.lock();
+    try {
+      // Once the rank may copy: its absent pages faulted in, then the flow.
+      if (this.pages.pending) yield* faultIn(this, core, [src, dst], info.rank);
+      const p = this.prepareCopy(core, src, dst, info);
+      const flow = this.startCopy(p);
+      yield flow;
+      this.endCopy(p, flow);
+    } finally {
+      lock?.unlock();
+    }
   }
 
   /** Whether the running process holds `rank`'s thread (it is inside one of the rank's calls). */
@@ -399,18 +402,24 @@ export class Node {
    * kernel lock is taken inside a call, after the thread), so no two holders wait for each other.
    */
   *onRankThread<T>(rank: number, work: Program<T>): Program<T> {
-    let lock = this.rankThreads.get(rank);
-    if (lock === undefined) {
-      lock = new Mutex(this.sim, `rank ${rank} thread`);
-      this.rankThreads.set(rank, lock);
-    }
-    if (lock.heldBy(this.sim.currentProcess)) return yield* work;
+    const lock = this.threadToTake(rank);
+    if (lock === undefined) return yield* work;
     if (!lock.tryLock()) yield* lock.lock();
     try {
       return yield* work;
     } finally {
       lock.unlock();
     }
+  }
+
+  /** `rank`'s thread, for the running process to take; undefined where it holds it already. */
+  private threadToTake(rank: number): Mutex | undefined {
+    let lock = this.rankThreads.get(rank);
+    if (lock === undefined) {
+      lock = new Mutex(this.sim, `rank ${rank} thread`);
+      this.rankThreads.set(rank, lock);
+    }
+    return lock.heldBy(this.sim.currentProcess) ? undefined : lock;
   }
 
   /**
