@@ -23,7 +23,6 @@ export function hwlocChoice(hwlocMachine: number | undefined): Pick<ResolveOptio
 
 export interface Hardware {
   resolveMachine(ref: string, opts?: ResolveOptions): MachineSpec;
-  listPresets(): { name: string; description: string }[];
   renderMachine(spec: MachineSpec): string;
 }
 
@@ -44,6 +43,8 @@ export interface CliEnv {
   /** The simulator on `jobs` worker threads (used instead of loadRunner's when jobs > 1). */
   loadWorkers: (jobs: number) => Promise<PointBatchRunner>;
   loadHardware: () => Promise<Hardware>;
+  /** The presets' names and descriptions (`intranode machines`), without loading the hardware layer. */
+  listPresets: () => Promise<{ name: string; description: string }[]>;
   /** Absolute path of the `intranode` launcher, for scripts that run it again (`intranode slurm`). */
   launcher: string;
 }
@@ -67,6 +68,13 @@ export function defaultEnv(): CliEnv {
       return (points, settle) => pool.run(points, settle);
     },
     loadHardware: async () => await import('../../hardware/index.ts'),
+    listPresets: async () => {
+      const lines = (await import('../../hardware/preset-list.ts')).presetLines();
+      // A description only the YAML reader reads right is the loaded machine's.
+      if (lines.some((p) => p.description === undefined))
+        return (await import('../../hardware/presets.ts')).listPresets();
+      return lines.map(({ name, description }) => ({ name, description: description! }));
+    },
     launcher: launcherPath(),
   };
 }

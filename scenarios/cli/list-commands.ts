@@ -1,19 +1,12 @@
-// `intranode machines`, `machine show` and `algorithms`: what the simulator knows about.
+// `intranode machine show` and `algorithms`: what the simulator knows about (`machines` is in
+// machines-command.ts, which loads neither the hardware layer nor the algorithms).
 import { shortName, type ParamInfo } from '../../algorithms/algorithm.ts';
 import { transportParams } from '../../sim/kernel/transport-params.ts';
 import { didYouMean } from '../../common/input-error.ts';
-import { alignColumns } from '../report/columns.ts';
 import { formatSize } from '../sizes.ts';
 import { isHwlocExport } from '../../common/paths.ts';
 import { UsageError, type MachineShowArgs } from './args.ts';
 import { hwlocChoice, type CliEnv } from './env.ts';
-
-export async function machinesCommand(env: CliEnv): Promise<number> {
-  const presets = (await env.loadHardware()).listPresets();
-  const rows = presets.map((p) => [p.name, p.description]);
-  env.stdout(`${alignColumns(['# Preset', 'Description'], rows, 2).join('\n')}\n`);
-  return 0;
-}
 
 export async function machineShowCommand(args: MachineShowArgs, env: CliEnv): Promise<number> {
   if (args.hwlocMachine !== undefined && !isHwlocExport(args.ref))

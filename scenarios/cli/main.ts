@@ -26,7 +26,7 @@ export async function main(argv: string[], overrides: Partial<CliEnv> = {}): Pro
       case 'slurm':
         return await (await import('./slurm-command.ts')).slurmCommand(cmd, env);
       case 'machines':
-        return await (await import('./list-commands.ts')).machinesCommand(env);
+        return await (await import('./machines-command.ts')).machinesCommand(env);
       case 'machine-show':
         return await (await import('./list-commands.ts')).machineShowCommand(cmd, env);
       case 'algorithms':

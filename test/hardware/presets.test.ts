@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { isScalar, LineCounter, parseDocument, visit } from 'yaml';
 import { InputError } from '../../common/input-error.ts';
 import { listPresets, loadPreset, presetNames, presetPath } from '../../hardware/presets.ts';
+import { plainDescription } from '../../hardware/preset-list.ts';
 import type { MachineSpec } from '../../hardware/spec.ts';
 import { validateMachine } from '../../hardware/validate.ts';
 
@@ -35,6 +36,30 @@ describe('presets', () => {
     for (const p of listed) expect(p.description.length).toBeGreaterThan(10);
     // The listing reads descriptions without loading the machines: it must say what loading says.
     for (const p of listed) expect(p.description).toBe(loadPreset(p.name).description);
+  });
+
+  it('reads a description from its line only where YAML reads the line as written', () => {
+    const lines = [
+      'description: Two sockets of four cores',
+      'description: "Quoted: a colon inside"',
+      "description: 'single quoted'",
+      'description: with a comment # here',
+      'description: a: b',
+      'description: >\n  folded\n  text',
+      'description: |\n  literal',
+      'description: [flow, list]',
+      'description: &anchor anchored',
+      'description: 100 cores, 2.5 GHz',
+    ];
+    for (const line of lines) {
+      const text = `name: x\n${line}\ncores: []\n`;
+      const plain = plainDescription(text);
+      if (plain !== undefined) expect(plain, line).toBe(String(parseDocument(text).get('description')));
+    }
+    expect(lines.filter((l) => plainDescription(`${l}\n`) !== undefined)).toEqual([
+      'description: Two sockets of four cores',
+      'description: 100 cores, 2.5 GHz',
+    ]);
   });
 
   it.each(REQUIRED)('%s loads and passes validation', (name) => {

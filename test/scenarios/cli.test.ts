@@ -34,12 +34,12 @@ function cli(argv: string[], env: Partial<CliEnv> = {}) {
     loadRunner: () => Promise.resolve(fakeRunner),
     loadHardware: async () => ({
       resolveMachine: (ref, opts) => fakeResolver(ref, opts?.baseDir ?? ''),
-      listPresets: () => [
-        { name: 'two-socket', description: 'Two packages of four cores' },
-        { name: 'sub-numa', description: 'One package, two NUMA nodes' },
-      ],
       renderMachine: (spec) => `machine ${spec.name}: ${spec.cores.length} cores`,
     }),
+    listPresets: async () => [
+      { name: 'two-socket', description: 'Two packages of four cores' },
+      { name: 'sub-numa', description: 'One package, two NUMA nodes' },
+    ],
     ...env,
   });
 }
@@ -289,7 +289,6 @@ describe('flags parsed into the command', () => {
     const r = await cli(['machine', 'show', 'node.xml', '--hwloc-machine', '3'], {
       loadHardware: async () => ({
         resolveMachine: (_ref, opts) => (seen.push(opts?.hwlocMachine), fakeResolver('sub-numa', opts?.baseDir ?? '')),
-        listPresets: () => [],
         renderMachine: (spec) => spec.name,
       }),
     });
