@@ -21,19 +21,31 @@ export function presetPath(name: string): string {
 }
 
 /**
- * Every preset's name and the description its top-level line gives, undefined where YAML would read
- * that line otherwise (quoted, continued, with a comment): the caller then loads the machine.
+ * Every preset's name and the description its top-level line gives, undefined where that line is not
+ * a plain one-line string (`plainDescription`): the caller then loads the machine.
  * test/hardware/presets.test.ts checks the lines against the loaded machines' descriptions.
  */
 export function presetLines(): { name: string; description: string | undefined }[] {
   return presetNames().map((name) => ({ name, description: plainDescription(readFileSync(presetPath(name), 'utf8')) }));
 }
 
-/** The description a machine file's top-level `description:` line gives, where YAML reads it as
- *  written; undefined otherwise. */
+/**
+ * The description a machine file's top-level `description:` line gives, where that line is a plain
+ * string on one line that YAML reads as written: no quote, block, flow, anchor, tag or key indicator
+ * first, no comment, no `: ` inside, no space at its end, not a number, boolean or null, and no
+ * indented line after it (which would continue it). Undefined otherwise, where the reader decides.
+ */
 export function plainDescription(text: string): string | undefined {
-  const plain = /^description: (.*)$/m.exec(text)?.[1];
-  return plain !== undefined && /^[^'"|>&*!%@`{[#]/.test(plain) && !plain.includes(' #') && !plain.includes(': ')
-    ? plain
-    : undefined;
+  const line = /^description: (.*)$/m.exec(text);
+  const plain = line?.[1];
+  if (line === null || plain === undefined) return undefined;
+  const next = text.slice(line.index + line[0].length + 1).split('\n', 1)[0];
+  const simple =
+    /^[^-?:,'"|>&*!%@`{[\]}#\s]/.test(plain) &&
+    !/\s#/.test(plain) &&
+    !plain.includes(': ') &&
+    !/\s$/.test(plain) &&
+    !/^(?:[-+]?[\d.][\w.+-]*|true|false|null|~)$/i.test(plain) &&
+    !/^[ \t]/.test(next);
+  return simple ? plain : undefined;
 }

@@ -72,8 +72,8 @@ export interface Flow extends Waitable<void> {
 }
 
 export interface FlowNetworkStats {
-  /** Re-solves run: one per instant at which flows join the network, and one per batch of finishes
-   *  that leaves flows to solve again. */
+  /** Re-solves run. With an end-of-instant hook, the changes of an instant (flows joining, a batch of
+   *  finishes that leaves flows to solve again) share one; without, each start has its own. */
   solves: number;
   /** Flows whose rates those re-solves computed, summed. */
   flowsResolved: number;

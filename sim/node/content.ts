@@ -224,9 +224,9 @@ export function describePieces(pieces: readonly Piece[], max = 6): string {
   return shown.join(' | ') || '(empty)';
 }
 
-// Pieces are shared between contents (a copy's snapshot lands in its destination as it is), so
-// nothing may change one: `Piece`'s fields are readonly. Not frozen at run time as well: every copy
-// makes several, and freezing costs more than making one.
+// Pieces are shared (a content's `clone` and `pieces` hand out its own, and `replace` keeps the
+// neighbours it re-merges), so nothing may change one: `Piece`'s fields are readonly. Not frozen at
+// run time as well: every copy makes several, and freezing costs more than making one.
 function piece(start: number, length: number, origin: Origin | null, offset: number): Piece {
   return { start, length, origin, offset: origin === null ? 0 : offset };
 }
