@@ -178,13 +178,8 @@ export class FlowNetwork {
 
   start(req: FlowRequest): Flow {
     const label = req.label ?? `flow#${this.nextFlowId}`;
-    if (typeof req.bytes !== 'number' || !(req.bytes >= 0) || !Number.isFinite(req.bytes)) {
-      throw startError(label, `bytes must be a finite number >= 0, got ${req.bytes}`);
-    }
     const latency = req.latency ?? 0;
-    if (typeof latency !== 'number' || !(latency >= 0) || !Number.isFinite(latency)) {
-      throw startError(label, `latency must be a finite number of ns >= 0, got ${latency}`);
-    }
+    checkAmounts(label, req.bytes, latency);
     if (!Array.isArray(req.uses) || req.uses.length === 0) {
       throw startError(label, `a flow must use at least one resource, or nothing bounds its rate`);
     }
@@ -218,12 +213,7 @@ export class FlowNetwork {
    * shares so, and a share that is not positive (of no bytes) is left out.
    */
   startMapped(bytes: number, uses: ReadonlyMap<Resource, number>, latency: number, label: string): Flow {
-    if (typeof bytes !== 'number' || !(bytes >= 0) || !Number.isFinite(bytes)) {
-      throw startError(label, `bytes must be a finite number >= 0, got ${bytes}`);
-    }
-    if (typeof latency !== 'number' || !(latency >= 0) || !Number.isFinite(latency)) {
-      throw startError(label, `latency must be a finite number of ns >= 0, got ${latency}`);
-    }
+    checkAmounts(label, bytes, latency);
     const resources: ResourceState[] = [];
     const weights: number[] = [];
     let bad: string | undefined;
@@ -445,7 +435,7 @@ export class FlowNetwork {
     }
     if (flows.length > 0) {
       // The walk's list is its own, reused by the next walk: the wakeup keeps a copy.
-      const w = new Wakeup(flows.length === 1 ? [flows[0]] : flows.slice());
+      const w = new Wakeup(flows.slice());
       for (const f of flows) {
         f.wakeup?.drop();
         f.wakeup = w;
@@ -570,6 +560,16 @@ stateRules(FlowNetwork, {
 /** Flows in the order they were made. */
 function byId(a: FlowState, b: FlowState): number {
   return a.id - b.id;
+}
+
+/** A flow request's bytes and latency, which both ways of starting a flow check first. */
+function checkAmounts(label: string, bytes: number, latency: number): void {
+  if (typeof bytes !== 'number' || !(bytes >= 0) || !Number.isFinite(bytes)) {
+    throw startError(label, `bytes must be a finite number >= 0, got ${bytes}`);
+  }
+  if (typeof latency !== 'number' || !(latency >= 0) || !Number.isFinite(latency)) {
+    throw startError(label, `latency must be a finite number of ns >= 0, got ${latency}`);
+  }
 }
 
 /** An error in a flow request, naming the flow. Built only when thrown: a string made for every
